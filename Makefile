@@ -1,0 +1,111 @@
+# lop - LoP/LogP barrier modelling suite.  See README.md.
+#
+#   make                 build bin/lopbench, bin/lopfit, bin/lopredict
+#   make check           build and run the TAP suite with prove
+#   make check SANITIZE=1  the same under AddressSanitizer + UBSan
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# Layout: src/*.c is the core library; in bench/, fit/ and models/ main.c is
+# the tool and every other .c file is a library of that directory (models/ is
+# linked into lopbench too, so the barrier executors run lopredict's schedules).
+# tests/unit/test_*.c are TAP programs (mpi_*.c ones are built with mpicc);
+# tests/*.t are TAP scripts.
+
+CC       ?= cc
+MPICC    ?= mpicc
+PREFIX   ?= /usr/local
+CFLAGS   ?= -O2 -g
+SANITIZE ?=
+
+WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Imodels -Ifit -Ibench -Itests -MMD -MP
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS   += -fsanitize=address,undefined
+endif
+LIBS      = -lgsl -lgslcblas -lm
+VERBS_LIBS = -libverbs
+
+# Objects of a different flag set live in their own directory, so switching
+# SANITIZE on or off rebuilds everything instead of mixing objects.
+FLAVOR  := $(shell printf '%s' '$(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
+BUILD   := build/$(FLAVOR)
+
+CORE_SRC   := $(wildcard src/*.c)
+MODELS_SRC := $(filter-out models/main.c,$(wildcard models/*.c))
+FIT_SRC    := $(filter-out fit/main.c,$(wildcard fit/*.c))
+BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c))
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+MPIUNIT_SRC := $(wildcard tests/unit/mpi_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+CORE_LIB   := $(BUILD)/liblopcore.a
+MODELS_LIB := $(BUILD)/liblopmodels.a
+FIT_LIB    := $(BUILD)/liblopfit.a
+BENCH_LIB  := $(BUILD)/liblopbench.a
+
+TOOLS := bin/lopbench bin/lopfit bin/lopredict
+UNIT_BINS := $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC) $(MPIUNIT_SRC))
+
+.PHONY: all check clean install tools tests deps
+.SECONDARY:
+all: tools
+tools: $(TOOLS)
+tests: $(UNIT_BINS)
+
+# ---- objects: bench/ and MPI tests are compiled with mpicc, the rest with cc
+$(BUILD)/bench/%.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/tests/unit/mpi_%.o: tests/unit/mpi_%.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+$(CORE_LIB): $(call obj,$(CORE_SRC))
+$(MODELS_LIB): $(call obj,$(MODELS_SRC))
+$(FIT_LIB): $(call obj,$(FIT_SRC))
+$(BENCH_LIB): $(call obj,$(BENCH_SRC))
+
+# ---- tools
+bin/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+bin/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+bin/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB)
+	@mkdir -p bin
+	$(MPICC) $(LDFLAGS) $^ $(VERBS_LIBS) $(LIBS) -o $@
+
+# ---- tests
+tests/bin/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB)
+	@mkdir -p tests/bin
+	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
+tests/bin/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB)
+	@mkdir -p tests/bin
+	$(MPICC) $(LDFLAGS) $^ $(VERBS_LIBS) $(LIBS) -o $@
+
+deps:
+	@sh scripts/deps.sh
+
+# Leak reports from inside the MPI library are not ours (tests/lsan.supp).
+check: deps
+	@$(MAKE) --no-print-directory tools tests
+	LANG=C LC_ALL=C LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
+
+install: tools
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build bin tests/bin
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,37 @@
+#!/bin/sh
+# deps.sh - make sure what lop needs is installed (Debian packages only).
+# As root with apt-get, missing packages are installed; otherwise the exact
+# apt-get command is printed and the script fails.
+#   scripts/deps.sh          build + test dependencies
+#   scripts/deps.sh --plots  also gnuplot (figures, make demo)
+set -u
+
+missing=""
+need() { # need PACKAGE TEST...: PACKAGE is missing unless the test succeeds
+    pkg=$1; shift
+    "$@" >/dev/null 2>&1 || missing="$missing $pkg"
+}
+has_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
+
+need make command -v make
+need gcc command -v cc
+need libgsl-dev has_header gsl/gsl_multimin.h
+need libibverbs-dev has_header infiniband/verbs.h
+# Any MPI with mpicc and mpirun will do (Open MPI or MPICH); Open MPI by default.
+command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+need perl command -v prove
+[ "${1:-}" = "--plots" ] && need gnuplot-nox command -v gnuplot
+
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing Debian packages:$missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq $missing >/dev/null &&
+        echo "deps: installed$missing" >&2 && exit 0
+    echo "deps: apt-get install failed for:$missing" >&2
+    exit 1
+fi
+echo "deps: missing Debian packages:$missing" >&2
+echo "deps: install them as root with: apt-get install$missing" >&2
+exit 1

@@ -1,0 +1,195 @@
+/* cli.c - table-driven option parsing and help (cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+static size_t table_length(const lop_cli_opt_t *opts)
+{
+    size_t n = 0;
+    while (opts[n].name)
+        n++;
+    return n;
+}
+
+lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_opt_t *opts)
+{
+    size_t n = table_length(opts);
+    struct option *table = lop_calloc(n + 1, sizeof *table);
+    char *shortopts = lop_calloc(2 * n + 2, 1);
+    if (!table || !shortopts) {
+        free(table);
+        free(shortopts);
+        return LOP_ERR_NOMEM;
+    }
+    char *s = shortopts;
+    *s++ = ':'; /* report a missing argument as ':' rather than '?' */
+    for (size_t i = 0; i < n; i++) {
+        table[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
+                                   NULL, opts[i].key};
+        if (opts[i].key > 0 && opts[i].key < 128) {
+            *s++ = (char)opts[i].key;
+            if (opts[i].arg)
+                *s++ = ':';
+        }
+    }
+    *cli = (lop_cli_t){argc, argv, opts, table, shortopts};
+    opterr = 0;
+    optind = 1;
+    return LOP_OK;
+}
+
+void lop_cli_free(lop_cli_t *cli)
+{
+    free(cli->getopt_table);
+    free(cli->shortopts);
+}
+
+int lop_cli_operand_index(const lop_cli_t *cli)
+{
+    (void)cli;
+    return optind;
+}
+
+int lop_cli_next(lop_cli_t *cli, const char **arg)
+{
+    int c = getopt_long(cli->argc, cli->argv, cli->shortopts, cli->getopt_table, NULL);
+    *arg = optarg;
+    if (c == -1)
+        return LOP_CLI_END;
+    if (c == '?' || c == ':') {
+        const char *word = cli->argv[optind - 1];
+        if (c == ':')
+            lop_err(LOP_ERR_INVALID, "option %s needs an argument (see --help)", word);
+        else if (optopt)
+            lop_err(LOP_ERR_INVALID, "unknown option '-%c' (see --help)", optopt);
+        else
+            lop_err(LOP_ERR_INVALID, "unknown option '%s' (see --help)", word);
+        return LOP_CLI_ERROR;
+    }
+    return c;
+}
+
+void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts)
+{
+    fprintf(out, "Usage: %s\n%s\n\nOptions:\n", synopsis, about);
+    for (const lop_cli_opt_t *o = opts; o->name; o++) {
+        char left[64];
+        int has_short = o->key > 0 && o->key < 128;
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s", has_short ? "-" : "  ",
+                 has_short ? o->key : ' ', has_short ? ", " : "  ", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        fprintf(out, "  %-28s %s\n", left, o->help);
+    }
+}
+
+lop_status_t lop_cli_long(const char *opt, const char *arg, long min, long max, long *value)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (*arg == '\0' || *end != '\0' || errno == ERANGE)
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not an integer", opt, arg);
+    if (v < min || v > max)
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not in %ld..%ld", opt, arg, min,
+                       max);
+    *value = v;
+    return LOP_OK;
+}
+
+lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double max,
+                            double *value)
+{
+    double v;
+    if (!lop_parse_double(arg, &v))
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a finite number", opt, arg);
+    if (v < min || v > max)
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not in %g..%g", opt, arg, min,
+                       max);
+    *value = v;
+    return LOP_OK;
+}
+
+lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const *choices,
+                            int *index)
+{
+    char known[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        if (strcmp(arg, choices[i]) == 0) {
+            *index = i;
+            return LOP_OK;
+        }
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, choices[i], sizeof known - strlen(known) - 1);
+    }
+    return lop_err(LOP_ERR_INVALID, "option --%s: unknown value '%s' (one of: %s)", opt, arg,
+                   known);
+}
+
+static lop_status_t append_range(const char *opt, const char *item, long min, long max,
+                                 long **values, size_t *n)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", item);
+    char *dots = strstr(buf, "..");
+    long lo, hi;
+    if (dots) {
+        *dots = '\0';
+        if (lop_cli_long(opt, buf, min, max, &lo) || lop_cli_long(opt, dots + 2, min, max, &hi))
+            return LOP_ERR_INVALID;
+        if (hi < lo)
+            return lop_err(LOP_ERR_INVALID, "option --%s: empty range '%s'", opt, item);
+    } else if (lop_cli_long(opt, buf, min, max, &lo)) {
+        return LOP_ERR_INVALID;
+    } else {
+        hi = lo;
+    }
+    long *grown = lop_realloc_array(*values, *n + (size_t)(hi - lo + 1), sizeof *grown);
+    if (!grown)
+        return LOP_ERR_NOMEM;
+    *values = grown;
+    for (long v = lo; v <= hi; v++)
+        grown[(*n)++] = v;
+    return LOP_OK;
+}
+
+lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long max,
+                               long **values, size_t *n)
+{
+    char *copy = lop_strdup(arg);
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    *values = NULL;
+    *n = 0;
+    lop_status_t st = LOP_OK;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item && st == LOP_OK;
+         item = strtok_r(NULL, ",", &save))
+        st = append_range(opt, item, min, max, values, n);
+    if (st == LOP_OK && *n == 0)
+        st = lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
+    free(copy);
+    if (st != LOP_OK) {
+        free(*values);
+        *values = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+int lop_cli_list_has(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t item = comma ? (size_t)(comma - p) : strlen(p);
+        if (item == len && strncmp(p, name, len) == 0)
+            return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}

@@ -1,0 +1,307 @@
+/* csv.c - atomic CSV writing and line-checked reading (csv.h). */
+#include "csv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- writing */
+
+lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    size_t len = strlen(path) + sizeof ".tmp.XXXXXX";
+    w->path = lop_strdup(path);
+    w->tmp_path = lop_calloc(len, 1);
+    if (!w->path || !w->tmp_path)
+        goto err_free;
+    snprintf(w->tmp_path, len, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(w->tmp_path);
+    if (fd < 0) {
+        lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        goto err_free;
+    }
+    w->file = fdopen(fd, "w");
+    if (!w->file) {
+        lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        unlink(w->tmp_path);
+        goto err_free;
+    }
+    return LOP_OK;
+
+err_free:
+    free(w->path);
+    free(w->tmp_path);
+    memset(w, 0, sizeof *w);
+    return LOP_ERR_IO;
+}
+
+void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(w->file, "# %s: ", key);
+    va_start(ap, fmt);
+    vfprintf(w->file, fmt, ap);
+    va_end(ap);
+    fputc('\n', w->file);
+}
+
+void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(w->file, fmt, ap);
+    va_end(ap);
+    fputc('\n', w->file);
+}
+
+static void writer_release(lop_csv_writer_t *w)
+{
+    free(w->path);
+    free(w->tmp_path);
+    memset(w, 0, sizeof *w);
+}
+
+lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
+{
+    int failed = ferror(w->file) || fflush(w->file) != 0 || fsync(fileno(w->file)) != 0;
+    failed |= fclose(w->file) != 0;
+    w->file = NULL;
+    if (failed || rename(w->tmp_path, w->path) != 0) {
+        lop_status_t st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
+        unlink(w->tmp_path);
+        writer_release(w);
+        return st;
+    }
+    writer_release(w);
+    return LOP_OK;
+}
+
+void lop_csv_writer_abort(lop_csv_writer_t *w)
+{
+    if (w->file)
+        fclose(w->file);
+    if (w->tmp_path)
+        unlink(w->tmp_path);
+    writer_release(w);
+}
+
+/* ---------------------------------------------------------------- reading */
+
+int lop_parse_double(const char *s, double *value)
+{
+    char *end;
+    while (isspace((unsigned char)*s))
+        s++;
+    if (*s == '\0')
+        return 0;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+        return 0;
+    *value = v;
+    return 1;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1]))
+        *--e = '\0';
+    return s;
+}
+
+/* Split a line in place at commas; returns a new array of trimmed copies. */
+static lop_status_t split_cells(char *line, char ***cells, size_t *n)
+{
+    size_t count = 1;
+    for (char *c = line; *c; c++)
+        count += *c == ',';
+    char **out = lop_calloc(count, sizeof *out);
+    if (!out)
+        return LOP_ERR_NOMEM;
+    char *cur = line;
+    for (size_t i = 0; i < count; i++) {
+        char *comma = strchr(cur, ',');
+        if (comma)
+            *comma = '\0';
+        out[i] = lop_strdup(trim(cur));
+        if (!out[i]) {
+            for (size_t j = 0; j < i; j++)
+                free(out[j]);
+            free(out);
+            return LOP_ERR_NOMEM;
+        }
+        cur = comma ? comma + 1 : cur + strlen(cur);
+    }
+    *cells = out;
+    *n = count;
+    return LOP_OK;
+}
+
+static void free_cells(char **cells, size_t n)
+{
+    for (size_t i = 0; i < n && cells; i++)
+        free(cells[i]);
+    free(cells);
+}
+
+static lop_status_t add_meta(lop_csv_t *csv, char *text)
+{
+    char *colon = strchr(text, ':');
+    if (!colon)
+        return LOP_OK; /* a plain comment */
+    *colon = '\0';
+    lop_csv_meta_t *m = lop_realloc_array(csv->meta, csv->n_meta + 1, sizeof *m);
+    if (!m)
+        return LOP_ERR_NOMEM;
+    csv->meta = m;
+    m[csv->n_meta].key = lop_strdup(trim(text));
+    m[csv->n_meta].value = lop_strdup(trim(colon + 1));
+    csv->n_meta++;
+    return m[csv->n_meta - 1].key && m[csv->n_meta - 1].value ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
+{
+    char **cells;
+    size_t n;
+    lop_status_t st = split_cells(text, &cells, &n);
+    if (st != LOP_OK)
+        return st;
+    if (!csv->columns) {
+        csv->columns = cells;
+        csv->n_columns = n;
+        for (size_t i = 0; i < n; i++)
+            if (cells[i][0] == '\0')
+                return lop_err(LOP_ERR_PARSE, "%s:%zu: header column %zu is empty", csv->path,
+                               lineno, i + 1);
+        return LOP_OK;
+    }
+    if (n != csv->n_columns) {
+        free_cells(cells, n);
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: expected %zu fields, found %zu", csv->path, lineno,
+                       csv->n_columns, n);
+    }
+    char ***rows = lop_realloc_array(csv->cells, csv->n_rows + 1, sizeof *rows);
+    size_t *lines = rows ? lop_realloc_array(csv->line, csv->n_rows + 1, sizeof *lines) : NULL;
+    if (rows)
+        csv->cells = rows;
+    if (!lines) {
+        free_cells(cells, n);
+        return LOP_ERR_NOMEM;
+    }
+    csv->line = lines;
+    csv->cells[csv->n_rows] = cells;
+    csv->line[csv->n_rows] = lineno;
+    csv->n_rows++;
+    return LOP_OK;
+}
+
+static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0, lineno = 0;
+    ssize_t len;
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if ((size_t)len != strlen(line)) {
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: contains a NUL byte", csv->path, lineno);
+            break;
+        }
+        char *text = trim(line);
+        if (*text == '\0')
+            continue;
+        if (*text == '#')
+            st = csv->columns ? LOP_OK : add_meta(csv, text + 1);
+        else
+            st = add_row(csv, lineno, text);
+    }
+    free(line);
+    if (st == LOP_OK && ferror(f))
+        st = lop_err(LOP_ERR_IO, "%s: read error", csv->path);
+    if (st == LOP_OK && !csv->columns)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: no header row (empty file?)", csv->path, lineno);
+    return st;
+}
+
+lop_status_t lop_csv_read(const char *path, lop_csv_t **out)
+{
+    lop_csv_t *csv = lop_calloc(1, sizeof *csv);
+    if (!csv)
+        return LOP_ERR_NOMEM;
+    csv->path = lop_strdup(path);
+    if (!csv->path) {
+        free(csv);
+        return LOP_ERR_NOMEM;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        lop_status_t st = lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        lop_csv_free(csv);
+        return st;
+    }
+    lop_status_t st = parse_stream(csv, f);
+    fclose(f);
+    if (st != LOP_OK) {
+        lop_csv_free(csv);
+        return st;
+    }
+    *out = csv;
+    return LOP_OK;
+}
+
+void lop_csv_free(lop_csv_t *csv)
+{
+    if (!csv)
+        return;
+    for (size_t i = 0; i < csv->n_meta; i++) {
+        free(csv->meta[i].key);
+        free(csv->meta[i].value);
+    }
+    free(csv->meta);
+    free_cells(csv->columns, csv->n_columns);
+    for (size_t r = 0; r < csv->n_rows; r++)
+        free_cells(csv->cells[r], csv->n_columns);
+    free(csv->cells);
+    free(csv->line);
+    free(csv->path);
+    free(csv);
+}
+
+const char *lop_csv_meta_get(const lop_csv_t *csv, const char *key)
+{
+    for (size_t i = 0; i < csv->n_meta; i++)
+        if (strcmp(csv->meta[i].key, key) == 0)
+            return csv->meta[i].value;
+    return NULL;
+}
+
+lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *index)
+{
+    for (size_t i = 0; i < csv->n_columns; i++) {
+        if (strcmp(csv->columns[i], name) == 0) {
+            *index = i;
+            return LOP_OK;
+        }
+    }
+    return lop_err(LOP_ERR_PARSE, "%s: no column '%s'", csv->path, name);
+}
+
+lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value)
+{
+    const char *cell = csv->cells[row][column];
+    if (!lop_parse_double(cell, value))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not a finite number",
+                       csv->path, csv->line[row], csv->columns[column], cell);
+    return LOP_OK;
+}

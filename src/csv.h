@@ -1,0 +1,75 @@
+/*
+ * csv.h - the CSV files every lop tool reads and writes.
+ *
+ * Format (README "Data formats"):
+ *   # key: value          metadata lines, before the header
+ *   col1,col2,...         one header row
+ *   v1,v2,...             data rows, every row as many cells as the header
+ * Blank lines and further '#' lines are ignored.  Cells hold no commas.
+ *
+ * Writing is atomic: rows go to a temporary file beside the target, which
+ * lop_csv_writer_commit() renames into place, so a crash or an error never
+ * leaves a half file that looks complete.
+ */
+#ifndef LOP_CSV_H
+#define LOP_CSV_H
+
+#include <stdio.h>
+
+#include "lop.h"
+
+/* ---- writing ---- */
+
+typedef struct {
+    FILE *file;      /* the temporary file being written */
+    char *path;      /* final name */
+    char *tmp_path;  /* temporary name, renamed to 'path' on commit */
+} lop_csv_writer_t;
+
+lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
+/* "# key: value" */
+void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A header or data row, written as given plus a newline. */
+void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Flush, sync and rename into place. */
+lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w);
+/* Remove the temporary file; the target is left as it was. */
+void lop_csv_writer_abort(lop_csv_writer_t *w);
+
+/* ---- reading ---- */
+
+typedef struct {
+    char *key;   /* metadata key, without "# " and ":" */
+    char *value; /* the rest of the line, trimmed */
+} lop_csv_meta_t;
+
+typedef struct {
+    char *path;             /* file name, for error messages */
+    lop_csv_meta_t *meta;   /* metadata lines in file order */
+    size_t n_meta;
+    char **columns;         /* header cells */
+    size_t n_columns;
+    char ***cells;          /* cells[row][column] */
+    size_t *line;           /* line[row]: 1-based line number in the file */
+    size_t n_rows;
+} lop_csv_t;
+
+/* Read a whole file.  Errors are "file:line: what is wrong". */
+lop_status_t lop_csv_read(const char *path, lop_csv_t **out);
+void lop_csv_free(lop_csv_t *csv);
+
+/* Metadata value for 'key', or NULL. */
+const char *lop_csv_meta_get(const lop_csv_t *csv, const char *key);
+
+/* Index of a column; LOP_ERR_PARSE "file: no column 'x'" if absent. */
+lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *index);
+
+/* A cell as a finite number; "file:line: column 'x': 'abc' is not a number". */
+lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value);
+
+/* Parse a whole string as a finite double (no trailing junk). */
+int lop_parse_double(const char *s, double *value);
+
+#endif

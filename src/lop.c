@@ -1,0 +1,56 @@
+/* lop.c - status messages and checked allocation (see lop.h). */
+#include "lop.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char lop_last_error[1024];
+
+lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lop_last_error, sizeof lop_last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *lop_errmsg(void)
+{
+    return lop_last_error;
+}
+
+void lop_err_print(const char *prog)
+{
+    fprintf(stderr, "%s: %s\n", prog, lop_last_error);
+}
+
+void *lop_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        lop_err(LOP_ERR_NOMEM, "out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+void *lop_realloc_array(void *ptr, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) {
+        lop_err(LOP_ERR_NOMEM, "allocation overflow (%zu x %zu bytes)", n, size);
+        return NULL;
+    }
+    void *p = realloc(ptr, n * size > 0 ? n * size : 1);
+    if (!p)
+        lop_err(LOP_ERR_NOMEM, "out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
+char *lop_strdup(const char *s)
+{
+    char *d = lop_calloc(strlen(s) + 1, 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}

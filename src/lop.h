@@ -1,0 +1,43 @@
+/*
+ * lop.h - what every lop module shares: the version, one status type, and
+ * the error message that travels with a failing status.
+ *
+ * The function that first detects an error calls lop_err() with a message
+ * that names the file:line or option at fault; callers only pass the status
+ * up.  The command-line layer prints lop_errmsg() once, as one line.
+ */
+#ifndef LOP_LOP_H
+#define LOP_LOP_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define LOP_VERSION "0.1.0"
+
+typedef enum {
+    LOP_OK = 0,
+    LOP_ERR_INVALID,     /* bad argument or option value */
+    LOP_ERR_PARSE,       /* malformed input file */
+    LOP_ERR_IO,          /* file system or device error */
+    LOP_ERR_NOMEM,       /* allocation failed */
+    LOP_ERR_UNSUPPORTED, /* backend or feature not available here */
+    LOP_ERR_RANGE        /* value outside the range it is defined for */
+} lop_status_t;
+
+/* Record the message for a failure and return 'status', so that a detector
+ * can write: return lop_err(LOP_ERR_PARSE, "%s:%zu: ...", file, line); */
+lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The message of the most recent lop_err() (empty if none). */
+const char *lop_errmsg(void);
+
+/* Print "prog: message" for the last error to stderr. */
+void lop_err_print(const char *prog);
+
+/* Allocation that reports LOP_ERR_NOMEM through lop_err(); NULL on failure. */
+void *lop_calloc(size_t n, size_t size);
+void *lop_realloc_array(void *ptr, size_t n, size_t size);
+char *lop_strdup(const char *s);
+
+#endif
