@@ -180,6 +180,7 @@ static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
     if (!csv->columns) {
         csv->columns = cells;
         csv->n_columns = n;
+        csv->header_line = lineno;
         for (size_t i = 0; i < n; i++)
             if (cells[i][0] == '\0')
                 return lop_err(LOP_ERR_PARSE, "%s:%zu: header column %zu is empty", csv->path,
@@ -294,7 +295,7 @@ lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *inde
             return LOP_OK;
         }
     }
-    return lop_err(LOP_ERR_PARSE, "%s: no column '%s'", csv->path, name);
+    return lop_err(LOP_ERR_PARSE, "%s:%zu: no column '%s'", csv->path, csv->header_line, name);
 }
 
 lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value)

@@ -51,6 +51,7 @@ typedef struct {
     size_t n_meta;
     char **columns;         /* header cells */
     size_t n_columns;
+    size_t header_line;     /* 1-based line number of the header row */
     char ***cells;          /* cells[row][column] */
     size_t *line;           /* line[row]: 1-based line number in the file */
     size_t n_rows;
@@ -63,7 +64,7 @@ void lop_csv_free(lop_csv_t *csv);
 /* Metadata value for 'key', or NULL. */
 const char *lop_csv_meta_get(const lop_csv_t *csv, const char *key);
 
-/* Index of a column; LOP_ERR_PARSE "file: no column 'x'" if absent. */
+/* Index of a column; LOP_ERR_PARSE "file:line: no column 'x'" (the header's line) if absent. */
 lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *index);
 
 /* A cell as a finite number; "file:line: column 'x': 'abc' is not a number". */
