@@ -1,0 +1,112 @@
+# common.gp - shared set-up of the lop figures; loaded by every plots/*.gp.
+#
+# The loading script sets before loading:
+#   fig    its name ("rtt"), used for the default output and in messages
+#   here   the directory of the scripts (for the awk helpers)
+#   width, height   picture size in pixels (optional)
+# The user sets with gnuplot -e (all optional):
+#   dir    the data directory (default ".")
+#   term   png (pngcairo, default), svg or pdf (pdfcairo)
+#   out    the output file (default ./<fig>.<term>)
+
+# ---- options
+if (!exists("dir")) dir = "."
+if (!exists("term")) term = "png"
+if (!exists("out")) out = fig . "." . term
+if (!exists("width")) width = 900
+if (!exists("height")) height = 600
+
+# sh(s): s quoted for the shell (paths are passed to awk, grep, ls)
+sh(s) = "'" . s . "'"
+# Does path name a readable file / a directory?
+readable(path) = system("test -r " . sh(path) . " && test -f " . sh(path) . " && echo 1") eq "1"
+isdir(path) = system("test -d " . sh(path) . " && echo 1") eq "1"
+# A metadata value ("# key: value") of a CSV, or "".
+meta(path, key) = system("sed -n 's/^# " . key . ": *//p' " . sh(path) . " 2>/dev/null | head -n 1")
+# ordered(words): the words with the known series first, in the thesis's order.
+SERIES_ORDER = "send-normal send-inline send-list rdmaw-normal rdmaw-inline rdmaw-list"
+ordered(list) = system("for s in " . list . "; do echo $s; done | " . \
+    "awk -v order=" . sh(SERIES_ORDER) . " '{ k = index(\" \" order \" \", \" \" $0 \" \"); " . \
+    "printf \"%04d %s\\n\", k ? k : 9999, $0 }' | sort | cut -d' ' -f2 | tr '\\n' ' '")
+# The names of dir's files matching a glob with prefix/suffix cut off, ordered:
+# names("*-rtt.csv", "", "-rtt.csv") = "send-normal send-inline rdmaw-normal ..."
+names(glob, pre, suf) = ordered(system("cd " . sh(dir) . " 2>/dev/null && for f in " . glob . \
+    "; do [ -f \"$f\" ] && f=${f#" . pre . "} && echo ${f%" . suf . "}; done | tr '\\n' ' '"))
+# clause(list, text): ", text" when list has words, else "" -- a plot iteration
+# over an empty list still runs once in gnuplot, so plot commands are assembled
+# from clauses and run with eval.
+clause(list, text) = words(list) ? ", " . text : ""
+# csvsel(file, columns, where): the selected columns of a lop CSV as a gnuplot data source
+csvsel(f, cols, where) = "< awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=" . sh(cols) . \
+    " -v where=" . sh(where) . " " . sh(f)
+
+# ops_of("send-normal rdmaw-inline ..."): the operations ("send rdmaw") in order;
+# series_of(list, op): the series of list that belong to op.
+opof(s) = strstrt(s, "-") ? s[1:strstrt(s, "-") - 1] : s
+ops_of(list) = system("for s in " . list . "; do echo ${s%%-*}; done | awk '!seen[$0]++' | tr '\\n' ' '")
+series_of(list, op) = system("for s in " . list . "; do [ ${s%%-*} = " . op . " ] && echo $s; done | tr '\\n' ' '")
+# provenance(file): "transport T, host H" from a lopbench CSV's metadata, escaped
+# for enhanced text (a second title line), or "".
+enh(s) = system("printf '%s' " . sh(s) . " | sed 's/[_^@&~{}]/\\\\&/g'")
+provenance(f) = enh((meta(f, "transport") eq "" ? "" : "transport " . meta(f, "transport")) . \
+    (meta(f, "host") eq "" ? "" : ", host " . meta(f, "host")))
+# title2(main, sub): a two-line figure title, the second line smaller
+title2(main, sub) = sub eq "" ? main : main . "\n{/*0.7 " . sub . "}"
+
+if (!isdir(dir)) {
+    print sprintf("%s: %s: no such directory", fig, dir)
+    exit status 1
+}
+
+# ---- terminal: same look in every format
+set encoding utf8
+if (term eq "png") {
+    set terminal pngcairo size width, height enhanced font "sans,10" linewidth 1.2
+} else { if (term eq "svg") {
+    set terminal svg size width, height enhanced font "sans,10" linewidth 1.2 background "white"
+} else { if (term eq "pdf") {
+    set terminal pdfcairo size width / 96.0, height / 96.0 enhanced font "sans,7" linewidth 1.2
+} else {
+    print sprintf("%s: term '%s': expected png, svg or pdf", fig, term)
+    exit status 1
+}}}
+set output out
+
+set datafile separator comma
+set datafile columnheaders
+set datafile missing ""
+set grid back lc rgb "#dddddd" lw 0.8
+set key box opaque samplen 3.5 spacing 1.1 font ",9"
+# log axes: tics at 1, 2, 5 of every decade; ranges hug the data
+LOGTICS = "(0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000,2000,5000,1e4,2e4,5e4,1e5,2e5,5e5,1e6)"
+set border lw 1
+set tics nomirror
+set mxtics default
+set samples 400
+
+# ---- colours: one per series (post method), shared by every figure
+scolor(s) = s eq "send-normal"  ? "#1f5fa8" : s eq "send-inline"  ? "#d1462f" : \
+            s eq "send-list"    ? "#2a9d3f" : s eq "rdmaw-normal" ? "#6a3d9a" : \
+            s eq "rdmaw-inline" ? "#e08a00" : s eq "rdmaw-list"   ? "#17a2b8" : \
+            word("#444444 #b15928 #8c564b #e377c2 #7f7f7f #bcbd22", 1 + int(strlen(s)) % 6)
+# a palette for curves that are not series (algorithms, P values, executors)
+array PALETTE[12] = ["#1f5fa8", "#d1462f", "#2a9d3f", "#6a3d9a", "#e08a00", "#17a2b8", \
+                     "#8c564b", "#e377c2", "#555555", "#bcbd22", "#003f5c", "#ff7c43"]
+pcolor(i) = PALETTE[1 + (i - 1) % 12]
+
+# ---- fitted models (params.csv, the same functions as src/model.h, thesis 2.3.6.1)
+# FIT_* arrays are filled by params.awk; FIT_n = 0 when dir has no params.csv.
+params = dir . "/params.csv"
+FIT_n = 0
+if (readable(params)) {
+    load "< awk -F, -f " . sh(here . "/params.awk") . " " . sh(params)
+}
+# Row of the fit (series, quantity, stat, model), 0 if none.
+fit_find(s, q, st, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] \
+    ((FIT_series[i] eq s && FIT_quantity[i] eq q && FIT_stat[i] eq st && FIT_model[i] eq m) ? i : 0)
+# t_rtt(p) (2.3.6.1.1), t_ov(p) (2.3.6.1.2), linear a + b p (LogP's shape, 2.3.3)
+fit_eval(i, p) = FIT_model[i] eq "rtt" ? \
+        FIT_l1[i] / (FIT_l2[i] + p) + FIT_l3[i] + FIT_l4[i] * (1 - exp(FIT_l5[i] * (p - FIT_l6[i]))) : \
+    FIT_model[i] eq "ov" ? FIT_l1[i] + FIT_l2[i] / (FIT_l3[i] + p) : FIT_l1[i] + FIT_l2[i] * p
+# The fit inside the p range it was made on, NaN elsewhere (and for i = 0).
+fit_at(i, p) = i > 0 ? ((p >= FIT_pmin[i] && p <= FIT_pmax[i]) ? fit_eval(i, p) : NaN) : NaN

@@ -1,0 +1,44 @@
+# rtt.gp - measured round-trip time RTT(p) (min and avg) with the fitted t_rtt(p)
+# (thesis 2.3.6.1.1, figures 2.31 and 2.33); one panel per operation.
+#   gnuplot -e "dir='DATA'" plots/rtt.gp                   -> ./rtt.png
+#   gnuplot -e "dir='DATA'; term='svg'; out='rtt.svg'" plots/rtt.gp
+# Reads DIR/<op>-<post>-rtt.csv (lopbench) and, if present, DIR/params.csv (lopfit).
+fig = "rtt"
+here = system("dirname '" . ARG0 . "'")
+if (!exists("width")) width = 1200
+if (!exists("height")) height = 600
+load here . "/common.gp"
+
+series = names("*-rtt.csv", "", "-rtt.csv")
+if (words(series) == 0) {
+    print sprintf("%s: %s: no *-rtt.csv files (lopbench output) to plot", fig, dir)
+    exit status 1
+}
+file(s) = dir . "/" . s . "-rtt.csv"
+rtt_fit(s, st) = fit_find(s, "rtt", st, "rtt")
+ops = ops_of(series)
+
+set multiplot layout 1, words(ops) \
+    title title2("Round-trip time RTT(p): measured and fitted t_{rtt}(p)", provenance(file(word(series, 1)))) font ",13"
+set xlabel "p (peers in one round, thesis scenario 2)"
+set ylabel "RTT(p) [µs]"
+set logscale y
+set ytics @LOGTICS
+set autoscale xfix
+set autoscale yfix
+set offsets 0.5, 0.5, graph 0.05, graph 0.05
+set key below maxrows 3
+set bmargin 6.5
+do for [op in ops] {
+    list = series_of(series, op)
+    set title op noenhanced
+    plot for [s in list] file(s) using "p":"min_us" with points pt 7 ps 0.7 lc rgb scolor(s) \
+             title s . " min" noenhanced, \
+         for [s in list] file(s) using "p":"avg_us" with points pt 6 ps 0.7 lc rgb scolor(s) \
+             title s . " avg" noenhanced, \
+         for [s in list] fit_at(rtt_fit(s, "min"), x) with lines lw 1.5 lc rgb scolor(s) notitle, \
+         for [s in list] fit_at(rtt_fit(s, "avg"), x) with lines lw 1.5 dt 2 lc rgb scolor(s) notitle, \
+         NaN with lines lw 1.5 lc rgb "black" title "t_{rtt} fit of min", \
+         NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{rtt} fit of avg"
+}
+unset multiplot
