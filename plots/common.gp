@@ -70,7 +70,8 @@ if (term eq "png") {
     print sprintf("%s: term '%s': expected png, svg or pdf", fig, term)
     exit status 1
 }}}
-set output out
+# Scripts 'set output out' only after checking their inputs: a failed figure
+# leaves no empty file behind.
 
 set datafile separator comma
 set datafile columnheaders

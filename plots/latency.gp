@@ -30,6 +30,7 @@ if (words(stats_all) == 0) {
     exit status 1
 }
 
+set output out
 # L(p) and L^list(p) from the fits (thesis 2.3.4), and LogP's linear variant
 rtt_i(s, st, m) = fit_find(s, "rtt", st, m)
 os_i(s, st) = fit_find(s, "os", st, "ov")
@@ -41,7 +42,7 @@ Llist_fit(s, st, p) = fit_at(rtt_i(s, st, "rtt"), p) / 2 - \
 L_logp(s, st, p) = rtt_i(s, st, "linear") == 0 ? NaN : \
     fit_at(rtt_i(s, st, "linear"), p) / 2 - (fit_at(os_lin_i(s, st), p) + fit_at(os_lin_i(s, st), 1))
 has_logp = FIT_n > 0 && sum [i = 1:FIT_n] (FIT_model[i] eq "linear" && FIT_quantity[i] eq "rtt" ? 1 : 0) > 0
-# x range: the tables' p range, else the largest finite fitted pmax, else 64
+# x range: the tables' p range, else the fitted p range, else 1..64
 pmax = 0
 do for [st in stats_all] {
     do for [s in tabled(st)] {
@@ -50,7 +51,13 @@ do for [st in stats_all] {
     }
 }
 if (pmax == 0) {
-    do for [i = 1:FIT_n] { if (FIT_pmax[i] < 1e299 && FIT_pmax[i] > pmax) { pmax = FIT_pmax[i] } }
+    # L(p) needs both fits: the smaller of the largest finite rtt and os pmax
+    prtt = 0; pos = 0
+    do for [i = 1:FIT_n] {
+        if (FIT_pmax[i] < 1e299 && FIT_quantity[i] eq "rtt" && FIT_pmax[i] > prtt) { prtt = FIT_pmax[i] }
+        if (FIT_pmax[i] < 1e299 && FIT_quantity[i] eq "os" && FIT_pmax[i] > pos) { pos = FIT_pmax[i] }
+    }
+    pmax = prtt > 0 && pos > 0 ? (prtt < pos ? prtt : pos) : (prtt > pos ? prtt : pos)
 }
 pmax = pmax > 1 ? pmax : 64
 # the tables with an L^list column that is not empty

@@ -17,6 +17,7 @@ if (words(os_series) + words(or_series) == 0) {
     print sprintf("%s: %s: no *-os.csv or *-or.csv files (lopbench output) to plot", fig, dir)
     exit status 1
 }
+set output out
 file(s, q) = dir . "/" . s . "-" . q . ".csv"
 ov_fit(s, q) = fit_find(s, q, stat, "ov")
 ops = ops_of(os_series . " " . or_series)

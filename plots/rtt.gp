@@ -14,6 +14,7 @@ if (words(series) == 0) {
     print sprintf("%s: %s: no *-rtt.csv files (lopbench output) to plot", fig, dir)
     exit status 1
 }
+set output out
 file(s) = dir . "/" . s . "-rtt.csv"
 rtt_fit(s, st) = fit_find(s, "rtt", st, "rtt")
 ops = ops_of(series)

@@ -1,0 +1,64 @@
+# measured.gp - measured barrier time per algorithm and executor next to the LogP
+# and LoP predictions, with MPI_Barrier as the reference (thesis figure 4.6), at one P.
+#   gnuplot -e "dir='DATA'" plots/measured.gp              -> ./measured.png
+#   gnuplot -e "dir='DATA'; p=4" plots/measured.gp         (default: the largest P measured)
+# Reads DIR/barrier.csv (lopbench --barrier) and, if present, DIR/measured.csv: the
+# predictions for the same runs, any CSV with alg,n,p,logp_us,lop_us (+ sim_us),
+# e.g. lopredict --measured DIR/barrier.csv --csv > DIR/measured.csv.
+fig = "measured"
+here = system("dirname '" . ARG0 . "'")
+if (!exists("width")) width = 1200
+if (!exists("height")) height = 600
+load here . "/common.gp"
+
+data = dir . "/barrier.csv"
+pred = dir . "/measured.csv"
+if (!readable(data)) {
+    print sprintf("%s: %s: no such file (lopbench --barrier output)", fig, data)
+    exit status 1
+}
+inputs = sh(data) . (readable(pred) ? " " . sh(pred) : "")
+if (!exists("p")) {
+    p = real(system("awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=p " . sh(data) . \
+        " | awk 'NR > 1 && $1 + 0 > m { m = $1 + 0 } END { print m + 0 }'"))
+}
+join(mode) = "awk -F, -f " . sh(here . "/measured.awk") . sprintf(" -v P=%d -v mode=", p) . mode . " " . inputs
+load "< " . join("setup")
+if (NC == 0) {
+    print sprintf("%s: %s: no barrier rows at P = %d besides MPI_Barrier", fig, data, p)
+    exit status 1
+}
+set output out
+over = meta(data, "oversubscribed")
+setup = sprintf("P = %d", p) . (over eq "yes" ? ", oversubscribed: more ranks than cores" : "") . \
+    (readable(pred) ? "" : ", no measured.csv: predictions not drawn")
+
+set title title2("Barrier time: measured (avg, whiskers min to p99) and predicted (thesis figure 4.6)", \
+    enh(setup)) font ",13"
+set ylabel "time per barrier [µs]"
+set xlabel "algorithm"
+set xrange [0.5 : NC + 0.5]
+set xtics scale 0 nomirror
+set grid noxtics ytics
+set logscale y
+set ytics @LOGTICS
+yr = system(join("data") . " | awk -F, 'NR > 1 { print $3 \",\" $4 \",\" $5 }' | awk -F, -f " . \
+    sh(here . "/range.awk"))
+ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
+ymin = mpi_us == mpi_us && mpi_us < ymin ? mpi_us : ymin
+ymax = mpi_us == mpi_us && mpi_us > ymax ? mpi_us : ymax
+set yrange [ymin / 1.5 : ymax * 1.5]
+set style fill solid 0.85 border rgb "#333333"
+set boxwidth bar_width absolute
+set key below horizontal width 1
+set bmargin 6
+barcolor(name) = name eq "p2p" ? "#1f5fa8" : name eq "shm" ? "#17a2b8" : name eq "verbs" ? "#2a9d3f" : \
+                 name eq "LogP" ? "#e0b000" : name eq "LoP" ? "#d1462f" : name eq "sim" ? "#e377c2" : "#888888"
+bartitle(name) = name eq "LogP" || name eq "LoP" ? name . " prediction" : \
+                 name eq "sim" ? "simulated" : "measured " . name
+src = "< " . join("data")
+plot for [b = 1:NB] src using "x":(column("bar") == b ? column("us") : NaN) with boxes \
+         lc rgb barcolor(BAR[b]) title bartitle(BAR[b]) noenhanced, \
+     src using "x":"lo":(0):(column("hi") - column("lo")) with vectors heads size screen 0.004, 90 \
+         lc rgb "#222222" lw 1 notitle, \
+     mpi_us with lines dt (10, 6) lw 2 lc rgb "black" title sprintf("MPI\\_Barrier %.3g µs", mpi_us)

@@ -1,0 +1,76 @@
+#!/bin/sh
+# plot.sh - render every lop figure the data in a directory allows.
+#
+#   plots/plot.sh DATA_DIR [OUT_DIR]      (OUT_DIR defaults to DATA_DIR)
+#   PLOT_FORMAT=svg plots/plot.sh ...     (png, the default, svg or pdf)
+#
+# Prints one line per figure: the file written, or why it was skipped.  Exits
+# non-zero when DATA_DIR is missing, when a figure fails to render, or when the
+# data allow no figure at all.  Figures are written atomically (temp + rename).
+# gnuplot runs in the C.UTF-8 locale: the figures' labels use UTF-8 (µ, ⌈⌉), and
+# under LANG=C gnuplot warns that it cannot convert its degree sign.
+set -u
+prog=plot.sh
+here=$(cd "$(dirname "$0")" && pwd)
+fmt=${PLOT_FORMAT:-png}
+
+die() { echo "$prog: $*" >&2; exit 1; }
+
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $prog DATA_DIR [OUT_DIR]" >&2; exit 2; }
+data=$1
+out=${2:-$1}
+[ -d "$data" ] || die "$data: no such directory"
+case $fmt in png|svg|pdf) ;; *) die "PLOT_FORMAT=$fmt: expected png, svg or pdf" ;; esac
+command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
+mkdir -p "$out" || die "$out: cannot create directory"
+case $data in *\'*) die "$data: a directory name with a single quote is not supported" ;; esac
+
+# has GLOB: does DATA_DIR hold a file matching GLOB?
+has() {
+    for _f in "$data"/$1; do [ -f "$_f" ] && return 0; done
+    return 1
+}
+
+rendered=0
+failed=0
+# render FIG NOTE: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT
+render() {
+    _dst=$out/$1.$fmt
+    _tmp=$out/.$1.tmp.$$.$fmt
+    _err=$out/.$1.err.$$
+    if LC_ALL=C.UTF-8 gnuplot -e "dir='$data'; term='$fmt'; out='$_tmp'" "$here/$1.gp" 2>"$_err" &&
+        [ -s "$_tmp" ]; then
+        mv -f "$_tmp" "$_dst"
+        echo "$prog: wrote $_dst${2:+ ($2)}"
+        rendered=$((rendered + 1))
+        cat "$_err" >&2
+    else
+        rm -f "$_tmp"
+        echo "$prog: $1 failed: $(grep -v '^[[:space:]]*$' "$_err" | tail -n 1)" >&2
+        failed=$((failed + 1))
+    fi
+    rm -f "$_err"
+}
+# skip FIG REASON
+skip() { echo "$prog: skipped $1: $2"; }
+
+fits=
+has params.csv || fits="no params.csv: fitted curves not drawn"
+
+if has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
+if has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
+else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
+if has 'lop-*.csv' || has params.csv; then render latency ""
+else skip latency "no lop-*.csv or params.csv (lopfit -o)"; fi
+if has 'predict-cnt*.csv'; then render predict ""
+else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi
+if has ndiss.csv; then render ndiss ""
+else skip ndiss "no ndiss.csv (lopredict --alg ndiss --n 1..10 --csv)"; fi
+if has barrier.csv; then
+    if has measured.csv; then render measured ""
+    else render measured "no measured.csv: predictions not drawn"; fi
+else skip measured "no barrier.csv (lopbench --barrier)"; fi
+
+[ "$failed" -eq 0 ] || die "$failed figure(s) failed"
+[ "$rendered" -gt 0 ] || die "$data: no data for any figure"
+exit 0

@@ -1,0 +1,80 @@
+# predict.gp - predicted barrier time vs P for every algorithm: LogP, and LoP at
+# each cnt (consecutive barriers, thesis 2.3.7.1), as the thesis's figure 2.38.
+#   gnuplot -e "dir='DATA'" plots/predict.gp               -> ./predict.png
+# Reads DIR/predict-cnt<C>.csv, one per cnt, each made by
+#   lopredict --alg all --p 2..64 --cnt C --csv > DIR/predict-cnt<C>.csv
+# (columns alg,n,p,logp_us,lop_us).  LogP does not depend on cnt: its panel is
+# drawn from the file with the smallest cnt.
+fig = "predict"
+here = system("dirname '" . ARG0 . "'")
+if (!exists("width")) width = 1400
+if (!exists("height")) height = 600
+load here . "/common.gp"
+
+cnts = system("cd " . sh(dir) . " 2>/dev/null && for f in predict-cnt*.csv; do [ -f \"$f\" ] && " . \
+    "f=${f#predict-cnt} && echo ${f%.csv}; done | sort -n | tr '\\n' ' '")
+if (words(cnts) == 0) {
+    print sprintf("%s: %s: no predict-cnt<C>.csv files (lopredict --csv output) to plot", fig, dir)
+    exit status 1
+}
+file(c) = dir . "/predict-cnt" . c . ".csv"
+# the curves: "alg,n" keys of the first file, in file order
+keys = system("awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=alg,n -v distinct=1 " . \
+    sh(file(word(cnts, 1))) . " | tr '\\n' ' '")
+alg_of(k) = k[1:strstrt(k, ",") - 1]
+n_of(k) = k[strstrt(k, ",") + 1:]
+label(k) = (n_of(k) eq "" || n_of(k) eq "0") ? alg_of(k) : alg_of(k) . " (n=" . n_of(k) . ")"
+curve(c, k, col) = csvsel(file(c), "p," . col, "alg=" . alg_of(k) . ",n=" . n_of(k))
+meta_of(c, key) = meta(file(c), key)
+setup = meta_of(word(cnts, 1), "series") eq "" ? "" : "series " . meta_of(word(cnts, 1), "series") . \
+    (meta_of(word(cnts, 1), "stat") eq "" ? "" : " " . meta_of(word(cnts, 1), "stat"))
+
+# one y range for all panels, so that LogP and the cnt values compare by eye
+yr = system("for c in " . cnts . "; do awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=logp_us,lop_us " . \
+    sh(dir) . "/predict-cnt$c.csv; done | awk -F, -f " . sh(here . "/range.awk"))
+ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
+if (ymax <= 0) {
+    print sprintf("%s: %s: no positive predicted times to plot on a log scale", fig, file(word(cnts, 1)))
+    exit status 1
+}
+
+set output out
+# panels side by side, the key to the right of the last
+npanel = 1 + words(cnts)
+left = 0.06; right = 0.855; gap = 0.03
+pw = (right - left - (npanel - 1) * gap) / npanel
+set multiplot title title2("Predicted barrier time vs P (thesis 2.3.7.1, figure 2.38)", enh(setup)) font ",13"
+set xlabel "P (processes)"
+set logscale x 2
+set logscale y
+set ytics @LOGTICS
+set autoscale xfix
+set yrange [ymin / 1.15 : ymax * 1.15]
+set tmargin at screen 0.86
+set bmargin at screen 0.11
+do for [i = 1:npanel] {
+    set lmargin at screen left + (i - 1) * (pw + gap)
+    set rmargin at screen left + (i - 1) * (pw + gap) + pw
+    if (i == 1) {
+                set format y "%g"
+    } else {
+        unset ylabel
+        set format y ""
+    }
+    if (i == npanel) {
+        set key at screen right + 0.015, 0.86 left top vertical Left reverse noenhanced
+    } else {
+        unset key
+    }
+    if (i == 1) {
+        set title "LogP (constant L, o)"
+        plot for [j = 1:words(keys)] curve(word(cnts, 1), word(keys, j), "logp_us") \
+             using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) title label(word(keys, j))
+    } else {
+        c = word(cnts, i - 1)
+        set title sprintf("LoP, cnt = %s consecutive barriers", c)
+        plot for [j = 1:words(keys)] curve(c, word(keys, j), "lop_us") \
+             using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) title label(word(keys, j))
+    }
+}
+unset multiplot

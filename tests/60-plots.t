@@ -1,0 +1,97 @@
+#!/bin/sh
+# 60-plots.t - the gnuplot figures (plots/) render from the fixture data in
+# tests/data/plots (see its mkfixture.sh) and fail clearly without their input.
+. "$(dirname "$0")/lib.sh"
+FIX=$ROOT/tests/data/plots
+PLOTS=$ROOT/plots
+FIGS="rtt overhead latency predict ndiss measured"
+tmpdir >/dev/null   # not T=$(tmpdir): the trap would remove it at once
+T=$_d
+printf '\211PNG\r\n\032\n' >"$T/png.sig"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "1..0 # SKIP gnuplot not installed"
+    exit 0
+fi
+
+# is_png FILE: the PNG signature and more than 8 KB (a figure, not an empty frame)
+is_png() {
+    [ -f "$1" ] && head -c 8 "$1" | cmp -s - "$T/png.sig" && [ "$(wc -c <"$1")" -gt 8192 ]
+}
+# gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err.  A UTF-8 locale, as
+# plot.sh uses: under LANG=C gnuplot warns that it cannot convert a degree sign.
+gp() {
+    LC_ALL=C.UTF-8 gnuplot -e "dir='$2'; out='$3'${4:+; $4}" "$PLOTS/$1.gp" 2>"$T/err"
+}
+# one_line FILE PATTERN: FILE is exactly one line and matches PATTERN
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
+
+# ---- every script renders its figure from the fixture data
+for f in $FIGS; do
+    gp "$f" "$FIX" "$T/$f.png"
+    check "$f.gp renders a PNG from the fixture" is_png "$T/$f.png"
+    if [ -s "$T/err" ]; then diag "$f.gp said:" "$(cat "$T/err")"; fi
+done
+check "the fixture renders without gnuplot warnings" test ! -s "$T/err"
+
+# ---- ... and fails with one clear line, and no output file, without its input
+mkdir "$T/empty"
+for f in $FIGS; do
+    if gp "$f" "$T/empty" "$T/empty/$f.png"; then fail "$f.gp fails on an empty directory"
+    else pass "$f.gp fails on an empty directory"; fi
+    check "$f.gp names the missing input in one line" one_line "$T/err" "^$f: $T/empty"
+    check "$f.gp leaves no output file behind" test ! -e "$T/empty/$f.png"
+done
+gp rtt "$T/nowhere" "$T/x.png" || true
+check "a missing directory is one line" one_line "$T/err" "^rtt: $T/nowhere: no such directory"
+gp rtt "$FIX" "$T/x.png" "term='gif'" || true
+check "an unknown term is one line" one_line "$T/err" "^rtt: term 'gif': expected png, svg or pdf"
+
+# ---- formats
+gp predict "$FIX" "$T/predict.svg" "term='svg'"
+check "term='svg' writes SVG" grep -q '<svg' "$T/predict.svg"
+gp ndiss "$FIX" "$T/ndiss.pdf" "term='pdf'"
+check "term='pdf' writes PDF" sh -c "head -c 5 '$T/ndiss.pdf' | grep -q '%PDF-'"
+
+# ---- variants: fewer inputs still give a figure
+mkdir "$T/fitsonly" "$T/nopred" "$T/nofit"
+cp "$FIX/params.csv" "$T/fitsonly/"
+gp latency "$T/fitsonly" "$T/lat-fits.png"
+check "latency.gp draws L(p) from params.csv alone" is_png "$T/lat-fits.png"
+cp "$FIX/barrier.csv" "$T/nopred/"
+gp measured "$T/nopred" "$T/meas-p2.png" "p=2"
+check "measured.gp without predictions, at p=2" is_png "$T/meas-p2.png"
+gp measured "$T/nopred" "$T/meas-p9.png" "p=9" || true
+check "measured.gp at a P with no rows says so" one_line "$T/err" "no barrier rows at P = 9"
+cp "$FIX"/send-*-rtt.csv "$T/nofit/"
+gp rtt "$T/nofit" "$T/rtt-nofit.png"
+check "rtt.gp without params.csv draws the measurements" is_png "$T/rtt-nofit.png"
+
+# ---- plot.sh
+"$PLOTS/plot.sh" "$FIX" "$T/all" >"$T/out" 2>"$T/err"
+check "plot.sh renders the fixture" test $? -eq 0
+check "plot.sh reports six figures written" test "$(grep -c '^plot.sh: wrote ' "$T/out")" -eq 6
+n=0
+for f in $FIGS; do is_png "$T/all/$f.png" && n=$((n + 1)); done
+check "plot.sh wrote six PNGs" test "$n" -eq 6
+check "plot.sh leaves no temporary files" test "$(ls -A "$T/all" | wc -l)" -eq 6
+
+"$PLOTS/plot.sh" "$T/nowhere" >"$T/out" 2>&1 && fail "plot.sh fails on a missing directory" ||
+    pass "plot.sh fails on a missing directory"
+check "plot.sh: a missing directory is one line" one_line "$T/out" "^plot.sh: $T/nowhere: no such directory"
+
+"$PLOTS/plot.sh" "$T/fitsonly" >"$T/out" 2>&1
+check "plot.sh renders what params.csv alone allows" test $? -eq 0
+check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 5
+check "plot.sh renders latency from params.csv alone" is_png "$T/fitsonly/latency.png"
+
+mkdir "$T/bad"
+cp "$FIX/predict-cnt2.csv" "$T/bad/"
+printf 'alg,n,p,rounds,logp_us,lop_us\ncc,,4,2,1,1\n' >"$T/bad/ndiss.csv"
+"$PLOTS/plot.sh" "$T/bad" >"$T/out" 2>&1 && fail "plot.sh fails when a figure fails" ||
+    pass "plot.sh fails when a figure fails"
+check "plot.sh still renders the other figures" is_png "$T/bad/predict.png"
+check "plot.sh names the failed figure" grep -q '^plot.sh: ndiss failed: ndiss: .*no ndiss rows' "$T/out"
+check "a failed figure leaves no file" test ! -e "$T/bad/ndiss.png" -a -z "$(ls -A "$T/bad" | grep '^\.')"
+
+done_testing
