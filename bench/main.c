@@ -1,15 +1,413 @@
-/* lopbench - placeholder until its issue lands: prints help, does nothing else. */
+/*
+ * lopbench - the LoP benchmark (thesis 2.3.5): scenario 1 (posting
+ * overheads) and scenario 2 (RTT to p peers) over verbs or MPI.
+ *
+ *   mpirun -np N lopbench [options]        see --help and bench/README.md
+ *
+ * This file is the command-line layer: options, the run plan (one task per
+ * series), files and the summary.  Failures before the measurements start
+ * (bad options, too few ranks, no device, unwritable directory) are agreed on
+ * by all ranks and printed once by rank 0; a failure in the middle of a
+ * measurement, where other ranks may be waiting for the failing one, aborts
+ * the job.
+ */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "lop.h"
+#include "bench_opts.h"
+#include "mpisync.h"
+#include "samples.h"
+#include "scenario.h"
+#include "transport.h"
+
+#define PROG "lopbench"
+
+enum { EXIT_USAGE = 2, MAX_TASKS = 1 + 2 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SETS = 3,
+       MAX_SUMMARY = MAX_TASKS * MAX_SETS };
+
+typedef enum { TASK_REFERENCE, TASK_SCENARIO1, TASK_SCENARIO2 } task_kind_t;
+
+typedef struct {
+    task_kind_t kind;
+    lop_op_t op;
+    lop_post_t post;
+    int skip;         /* the transport cannot measure this (op, post) */
+    char series[32];  /* "<op>-<post>" */
+} task_t;
+
+typedef struct {
+    lop_bench_opts_t opts;
+    lop_timer_t timer;
+    lop_transport_t tp;
+    lop_bench_t bench;
+    lop_progress_t progress;
+    lop_run_meta_t meta;
+    char choice[512];     /* how the transport was chosen */
+    char outdir[4096];
+    task_t task[MAX_TASKS];
+    int n_tasks;
+    char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
+    int n_summary;
+} run_t;
+
+/* ------------------------------------------------------------- messages */
+
+static int rank_of(MPI_Comm comm)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    return rank;
+}
+
+/* Rank 0 prints the (agreed) error; every rank returns the exit code. */
+static int fail_agreed(lop_status_t st)
+{
+    if (rank_of(MPI_COMM_WORLD) == 0)
+        lop_err_print(PROG);
+    return st == LOP_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE;
+}
+
+/* A rank failed mid-measurement: others may be waiting for it. */
+static void fail_abort(void)
+{
+    fprintf(stderr, "%s: rank %d: %s\n", PROG, rank_of(MPI_COMM_WORLD), lop_errmsg());
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+}
+
+static void note(const run_t *r, const char *fmt, const char *a, const char *b)
+{
+    if (r->bench.rank == 0 && !r->opts.quiet) {
+        fprintf(stderr, "%s: ", PROG);
+        fprintf(stderr, fmt, a, b);
+        fputc('\n', stderr);
+    }
+}
+
+/* The rank the launcher gave us, before MPI_Init (for --help only). */
+static int launcher_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", NULL};
+    for (int i = 0; vars[i]; i++)
+        if (getenv(vars[i]))
+            return atoi(getenv(vars[i]));
+    return 0;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void meta_fill(run_t *r)
+{
+    lop_run_meta_t *m = &r->meta;
+    m->transport = r->tp.ops->name;
+    m->transport_choice = r->choice;
+    m->device = r->tp.device;
+    m->ranks = r->bench.size;
+    m->reps = r->opts.reps;
+    m->warmup = r->opts.warmup;
+    m->max_post = r->opts.max_post;
+    m->idle_us = r->opts.idle_us;
+    m->oversubscribed = r->bench.oversubscribed;
+    lop_timer_describe(&r->timer, m->timer, sizeof m->timer);
+    m->timer_calibration_s = r->timer.calibration_s;
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%S%z", &tm);
+    gethostname(m->host, sizeof m->host - 1);
+}
+
+/* Communicators, the oversubscription check and the peer lists. */
+static lop_status_t bench_init(run_t *r)
+{
+    lop_bench_t *b = &r->bench;
+    MPI_Comm_dup(MPI_COMM_WORLD, &b->comm);
+    MPI_Comm_rank(b->comm, &b->rank);
+    MPI_Comm_size(b->comm, &b->size);
+    MPI_Comm_split(b->comm, b->rank <= 1 ? 0 : MPI_UNDEFINED, b->rank, &b->pair);
+    int mine = lop_mpi_oversubscribed(b->comm);
+    MPI_Allreduce(&mine, &b->oversubscribed, 1, MPI_INT, MPI_MAX, b->comm);
+    b->tp = &r->tp;
+    b->timer = &r->timer;
+    b->reps = r->opts.reps;
+    b->warmup = r->opts.warmup;
+    b->idle_us = r->opts.idle_us;
+    b->max_post = (size_t)r->opts.max_post;
+    size_t n = b->max_post > (size_t)b->size ? b->max_post : (size_t)b->size;
+    b->to_other = lop_calloc(n, sizeof *b->to_other);
+    b->star = lop_calloc(n, sizeof *b->star);
+    if (!b->to_other || !b->star)
+        return LOP_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        b->to_other[i] = b->rank == 0 ? 1 : 0;
+        b->star[i] = b->rank == 0 ? (int)i + 1 : 0;
+    }
+    r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
+                              .max_post = b->max_post,
+                              .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0}};
+    return LOP_OK;
+}
+
+static void bench_free(run_t *r)
+{
+    lop_bench_t *b = &r->bench;
+    free(b->to_other);
+    free(b->star);
+    if (b->pair != MPI_COMM_NULL)
+        MPI_Comm_free(&b->pair);
+    MPI_Comm_free(&b->comm);
+}
+
+static void default_outdir(run_t *r)
+{
+    char host[128] = "host", date[16];
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, ".")] = '\0';
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    snprintf(r->outdir, sizeof r->outdir, "data/%s-%s", host, date);
+}
+
+/* Rank 0 creates the directory; everyone learns whether it could. */
+static lop_status_t outdir_prepare(run_t *r)
+{
+    if (r->opts.outdir)
+        snprintf(r->outdir, sizeof r->outdir, "%s", r->opts.outdir);
+    else
+        default_outdir(r);
+    lop_status_t st = r->bench.rank == 0 ? lop_outdir_prepare(r->outdir) : LOP_OK;
+    return lop_mpi_agree(r->bench.comm, st);
+}
+
+/* ----------------------------------------------------------------- plan */
+
+static void plan_add(run_t *r, task_kind_t kind, lop_op_t op, lop_post_t post)
+{
+    task_t *t = &r->task[r->n_tasks++];
+    *t = (task_t){kind, op, post, 0, ""};
+    if (kind == TASK_REFERENCE) {
+        snprintf(t->series, sizeof t->series, "mpi-pingpong");
+        return;
+    }
+    snprintf(t->series, sizeof t->series, "%s-%s", lop_op_desc[op].name, lop_post_desc[post].name);
+    const char *why = r->tp.ops->why_not(&r->tp, op, post);
+    t->skip = why != NULL;
+    MPI_Bcast(&t->skip, 1, MPI_INT, 0, r->bench.comm); /* rank 0's view decides */
+    if (t->skip && (kind == TASK_SCENARIO1 || !r->opts.scenario[1]))
+        note(r, "skipping %s: %s", t->series, why ? why : "not measurable on rank 0");
+}
+
+/* The reference ping-pong (when scenario 2 runs), then scenario 1 and
+ * scenario 2 for every selected operation and post type. */
+static void plan_build(run_t *r)
+{
+    const lop_bench_opts_t *o = &r->opts;
+    if (o->scenario[2])
+        plan_add(r, TASK_REFERENCE, LOP_OP_SEND, LOP_POST_NORMAL);
+    for (int s = 1; s <= 2; s++) {
+        if (!o->scenario[s])
+            continue;
+        for (int op = 0; op < LOP_OP_COUNT; op++)
+            for (int post = 0; post < LOP_POST_COUNT; post++)
+                if ((o->ops >> op & 1) && (o->posts >> post & 1) &&
+                    (s == 1 || lop_post_desc[post].in_rtt))
+                    plan_add(r, s == 1 ? TASK_SCENARIO1 : TASK_SCENARIO2, (lop_op_t)op,
+                             (lop_post_t)post);
+    }
+}
+
+static size_t task_rows(const run_t *r, const task_t *t)
+{
+    switch (t->kind) {
+    case TASK_SCENARIO1:
+        return r->bench.max_post;
+    case TASK_SCENARIO2:
+        return (size_t)r->bench.size - 1;
+    default:
+        return 1;
+    }
+}
+
+/* Work of the tasks that run: rows x repetitions. */
+static double plan_units(const run_t *r, int *n_run)
+{
+    double units = 0;
+    *n_run = 0;
+    for (int i = 0; i < r->n_tasks; i++) {
+        if (r->task[i].skip)
+            continue;
+        units += (double)task_rows(r, &r->task[i]) * (double)(r->opts.reps + r->opts.warmup);
+        (*n_run)++;
+    }
+    return units;
+}
+
+/* ------------------------------------------------------------ one task */
+
+/* The quantities a task produces, in file order: scenario 1 os, oc and (for
+ * receives, not inline) or; scenario 2 and the reference rtt. */
+static int task_quantities(const task_t *t, const char **q)
+{
+    if (t->kind != TASK_SCENARIO1) {
+        q[0] = "rtt";
+        return 1;
+    }
+    q[0] = "os";
+    q[1] = "oc";
+    if (lop_op_desc[t->op].uses_recv && t->post != LOP_POST_INLINE) {
+        q[2] = "or";
+        return 3;
+    }
+    return 2;
+}
+
+static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, int n_sets)
+{
+    lop_bench_t *b = &r->bench;
+    lop_samples_t *have = b->rank <= 1 ? set : NULL; /* samples live on ranks 0 and 1 */
+    switch (t->kind) {
+    case TASK_REFERENCE:
+        return lop_reference_run(b, have);
+    case TASK_SCENARIO1:
+        return lop_scenario1_run(b, t->op, t->post, have ? &set[0] : NULL,
+                                 have ? &set[1] : NULL, have && n_sets > 2 ? &set[2] : NULL);
+    default:
+        return lop_scenario2_run(b, t->op, t->post, have);
+    }
+}
+
+static void summary_add(run_t *r, const lop_samples_t *s)
+{
+    lop_stats_t first, last;
+    if (r->n_summary >= MAX_SUMMARY || lop_samples_stats(s, 1, &first) != LOP_OK ||
+        lop_samples_stats(s, s->n_p, &last) != LOP_OK)
+        return;
+    int len = snprintf(r->summary[r->n_summary], sizeof r->summary[0],
+                       "  %-16s %-4s p=1: median %9.3f  min %9.3f", s->series, s->quantity,
+                       first.median, first.min);
+    if (s->n_p > 1)
+        snprintf(r->summary[r->n_summary] + len, sizeof r->summary[0] - (size_t)len,
+                 "    p=%zu: median %9.3f  min %9.3f", s->n_p, last.median, last.min);
+    r->n_summary++;
+}
+
+/* Rank 0: the reference goes into the metadata, the rest into files. */
+static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, int n_sets)
+{
+    if (t->kind == TASK_REFERENCE) {
+        r->meta.have_reference = 1;
+        lop_status_t st = lop_samples_stats(&set[0], 1, &r->meta.reference);
+        if (st == LOP_OK)
+            summary_add(r, &set[0]);
+        return st;
+    }
+    for (int i = 0; i < n_sets; i++) {
+        lop_status_t st = lop_samples_write(&set[i], &r->meta, r->outdir, r->opts.raw);
+        if (st != LOP_OK)
+            return st;
+        summary_add(r, &set[i]);
+    }
+    return LOP_OK;
+}
+
+static void task_run(run_t *r, const task_t *t)
+{
+    const char *q[MAX_SETS];
+    int n_sets = task_quantities(t, q);
+    lop_samples_t set[MAX_SETS] = {0};
+    size_t rows = task_rows(r, t), reps = (size_t)r->opts.reps;
+    lop_status_t st = LOP_OK;
+    for (int i = 0; i < n_sets && st == LOP_OK && r->bench.rank <= 1; i++)
+        st = lop_samples_init(&set[i], t->series, q[i], rows, reps);
+    if (st != LOP_OK)
+        fail_abort();
+    char name[64];
+    snprintf(name, sizeof name, "%s %s", t->kind == TASK_SCENARIO1 ? "scenario 1" :
+             t->kind == TASK_SCENARIO2 ? "scenario 2" : "reference", t->series);
+    lop_progress_task(r->bench.progress, name);
+    st = task_measure(r, t, set, n_sets);
+    if (st == LOP_OK && r->bench.rank == 0)
+        st = task_output(r, t, set, n_sets);
+    if (st != LOP_OK)
+        fail_abort();
+    for (int i = 0; i < n_sets; i++)
+        lop_samples_free(&set[i]);
+}
+
+/* -------------------------------------------------------------- the run */
+
+static void summary_print(const run_t *r)
+{
+    printf("lopbench %s: %s transport, %d ranks%s, %ld repetitions, timer %s\n", LOP_VERSION,
+           r->meta.transport, r->meta.ranks, r->meta.oversubscribed ? " (oversubscribed)" : "",
+           r->meta.reps, r->meta.timer);
+    printf("  device: %s\n", r->meta.device);
+    printf("  series           qty  times in us (per message)\n");
+    for (int i = 0; i < r->n_summary; i++)
+        printf("%s\n", r->summary[i]);
+    printf("files in %s/\n", r->outdir);
+}
+
+static void measure_all(run_t *r)
+{
+    lop_bench_t *b = &r->bench;
+    b->progress = b->rank == 0 && !r->opts.quiet ? &r->progress : NULL;
+    int n_run;
+    double units = plan_units(r, &n_run);
+    lop_progress_init(b->progress, &r->timer, units, n_run);
+    for (int i = 0; i < r->n_tasks; i++)
+        if (!r->task[i].skip)
+            task_run(r, &r->task[i]);
+    lop_progress_done(b->progress);
+    if (b->rank == 0)
+        summary_print(r);
+}
+
+static int run(run_t *r)
+{
+    lop_status_t st = lop_mpi_agree(MPI_COMM_WORLD, bench_init(r));
+    if (st != LOP_OK)
+        return fail_agreed(st);
+    if (r->bench.size < 2) {
+        lop_err(LOP_ERR_INVALID, "needs at least 2 MPI ranks (mpirun -np N lopbench, N >= 2)");
+        bench_free(r);
+        return fail_agreed(LOP_ERR_INVALID);
+    }
+    lop_timer_init(&r->timer);
+    st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
+                            sizeof r->choice);
+    if (st == LOP_OK)
+        st = outdir_prepare(r);
+    if (st != LOP_OK) {
+        lop_transport_close(&r->tp);
+        bench_free(r);
+        return fail_agreed(st);
+    }
+    note(r, "transport %s (%s)", r->tp.ops->name, r->choice);
+    meta_fill(r);
+    plan_build(r);
+    measure_all(r);
+    lop_transport_close(&r->tp);
+    bench_free(r);
+    return EXIT_SUCCESS;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        printf("Usage: lopbench [options]\n(not implemented yet in lop %s)\n", LOP_VERSION);
-        return 0;
+    static run_t r; /* large (summary lines); one per process */
+    lop_status_t st = lop_bench_opts_parse(argc, argv, &r.opts);
+    if (st == LOP_OK && r.opts.help) {
+        if (launcher_rank() == 0)
+            lop_bench_opts_usage(stdout);
+        return EXIT_SUCCESS;
     }
-    fprintf(stderr, "lopbench: not implemented yet\n");
-    return 2;
+    MPI_Init(&argc, &argv);
+    st = lop_mpi_agree(MPI_COMM_WORLD, st);
+    int code = st == LOP_OK ? run(&r) : fail_agreed(st);
+    MPI_Finalize();
+    return code;
 }

@@ -1,0 +1,35 @@
+/*
+ * bench_opts.h - lopbench's command line, parsed without MPI so that every
+ * rank parses the same argv the same way (and tests need no mpirun).
+ */
+#ifndef LOP_BENCH_OPTS_H
+#define LOP_BENCH_OPTS_H
+
+#include <stdio.h>
+
+#include "lop.h"
+#include "transport.h"
+
+typedef struct {
+    int help;                  /* --help: print usage and stop */
+    const char *transport;     /* "auto", "verbs" or "mpi" */
+    int scenario[3];           /* scenario[1], scenario[2]: run it */
+    unsigned ops;              /* bit (1 << lop_op_t) per operation to measure */
+    unsigned posts;            /* bit (1 << lop_post_t) per post type */
+    long max_post;             /* K: scenario 1 posts k = 1..K requests */
+    long reps;                 /* measured repetitions */
+    long warmup;               /* repetitions run first and discarded */
+    double idle_us;            /* idle gap before every repetition */
+    const char *outdir;        /* -o DIR; NULL = data/<host>-<date> */
+    lop_transport_cfg_t tcfg;  /* device, port, GID index, RMA mode */
+    int raw;                   /* also write every sample */
+    int quiet;                 /* no progress or notes on stderr */
+} lop_bench_opts_t;
+
+/* Parse argv into opts (defaults first).  Errors name the option. */
+lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts);
+
+/* The --help text, made from the option table. */
+void lop_bench_opts_usage(FILE *out);
+
+#endif

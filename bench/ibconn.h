@@ -1,0 +1,97 @@
+/*
+ * ibconn.h - an InfiniBand (or RoCE) device opened with rdma-core's
+ * libibverbs, and reliable-connection queue pairs from this rank to any list
+ * of peers, with the connection data exchanged over MPI (thesis 1.3.5 lists
+ * the same steps for VAPI).
+ *
+ * Sequence (teardown undoes it in reverse):
+ *   lop_ib_open      device, port (and GID for RoCE), protection domain,
+ *                    send and receive completion queues, one registered
+ *                    buffer that peers may write (RDMA write);
+ *   lop_ib_connect   per peer an RC QP taken RESET -> INIT, addresses
+ *                    (LID/GID, QPN, PSN, rkey, buffer address) swapped with
+ *                    that peer, then INIT -> RTR -> RTS;
+ *   lop_ib_disconnect, lop_ib_close.
+ * lop_ib_connect works for any symmetric peer lists (a star for lopbench,
+ * all-to-all for the barrier executors).  Ranks are assumed to share one
+ * byte order and struct layout (a homogeneous cluster).
+ */
+#ifndef LOP_IBCONN_H
+#define LOP_IBCONN_H
+
+#include <infiniband/verbs.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lop.h"
+
+typedef struct {
+    const char *name; /* device name, NULL = the first device */
+    int port;         /* 1-based port number */
+    int gid_index;    /* GID table index for the global route header */
+    int force_grh;    /* use a GRH on InfiniBand too (RoCE always does) */
+    size_t buf_len;   /* bytes of the registered buffer */
+    int send_cqe;     /* send completion queue depth */
+    int recv_cqe;     /* receive completion queue depth */
+} lop_ib_cfg_t;
+
+typedef struct {
+    struct ibv_device **list;     /* every device, from ibv_get_device_list() */
+    struct ibv_context *ctx;      /* the opened device */
+    struct ibv_device_attr attr;  /* its limits */
+    struct ibv_port_attr port_attr; /* the port's state, LID, MTU, link layer */
+    struct ibv_pd *pd;
+    struct ibv_cq *send_cq, *recv_cq;
+    void *buf;                    /* page-aligned, zeroed, registered as mr */
+    size_t buf_len;
+    struct ibv_mr *mr;            /* local write + remote write */
+    union ibv_gid gid;            /* our GID when use_grh */
+    uint8_t port;
+    int gid_index;
+    int use_grh;                  /* address peers by GID (RoCE, or asked for) */
+    char name[64];
+} lop_ib_dev_t;
+
+/* What a peer needs to reach one of our QPs and to write into our buffer. */
+typedef struct {
+    uint64_t addr;  /* our registered buffer's address */
+    uint32_t qpn;   /* our QP number for this peer */
+    uint32_t psn;   /* our first packet sequence number */
+    uint32_t rkey;  /* the buffer's remote key */
+    uint16_t lid;   /* port LID (InfiniBand) */
+    uint8_t mtu;    /* enum ibv_mtu of our port */
+    uint8_t pad;
+    uint8_t gid[16]; /* port GID (RoCE / GRH) */
+} lop_ib_addr_t;
+
+typedef struct {
+    int peer;            /* the peer's rank */
+    struct ibv_qp *qp;   /* RC QP connected to the peer's QP for us */
+    uint32_t max_inline; /* bytes one work request may carry inline */
+    lop_ib_addr_t local, remote;
+} lop_ib_conn_t;
+
+typedef struct {
+    uint32_t max_send_wr; /* outstanding send work requests per QP */
+    uint32_t max_recv_wr; /* outstanding receive work requests per QP */
+    uint32_t max_inline;  /* inline bytes wanted (0 if the device offers none) */
+} lop_ib_caps_t;
+
+/* Local.  LOP_ERR_UNSUPPORTED when there is no usable device (none, port
+ * down, no LID); LOP_ERR_INVALID when the named device, port or GID index
+ * does not exist.  On failure nothing is left open. */
+lop_status_t lop_ib_open(lop_ib_dev_t *dev, const lop_ib_cfg_t *cfg);
+void lop_ib_close(lop_ib_dev_t *dev);
+
+/* Collective over comm: every rank passes its own peers (rank numbers in
+ * comm); if a lists b then b lists a.  conn[i] connects to peers[i].  Fails
+ * the same way on every rank, leaving no QP behind. */
+lop_status_t lop_ib_connect(lop_ib_dev_t *dev, MPI_Comm comm, const int *peers, size_t n,
+                            const lop_ib_caps_t *caps, lop_ib_conn_t *conn);
+void lop_ib_disconnect(lop_ib_conn_t *conn, size_t n);
+
+/* Bytes of an enum ibv_mtu value. */
+int lop_ib_mtu_bytes(enum ibv_mtu mtu);
+
+#endif

@@ -1,0 +1,125 @@
+/* rmawin.c - slot writes over MPI RMA windows (rmawin.h). */
+#include "rmawin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *lop_rmawin_mode_name(lop_rma_mode_t mode)
+{
+    switch (mode) {
+    case LOP_RMA_SHARED:
+        return "shared";
+    case LOP_RMA_PUT:
+        return "put";
+    default:
+        return "auto";
+    }
+}
+
+/* The per-rank arrays a mode needs (local, may fail). */
+static lop_status_t alloc_arrays(lop_rmawin_t *w, int size)
+{
+    if (w->mode == LOP_RMA_SHARED)
+        w->peer = lop_calloc((size_t)size, sizeof *w->peer);
+    else
+        w->origin = lop_calloc((size_t)size, sizeof *w->origin);
+    return w->peer || w->origin ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+/* Collective window creation; MPI's own errors are fatal. */
+static void create_window(lop_rmawin_t *w, int size)
+{
+    MPI_Aint bytes = (MPI_Aint)(w->n_slots * sizeof(uint64_t));
+    if (w->mode == LOP_RMA_PUT) {
+        MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, w->comm, &w->local, &w->win);
+        return;
+    }
+    MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, w->comm, &w->local, &w->win);
+    for (int r = 0; r < size; r++) {
+        MPI_Aint len;
+        int unit;
+        MPI_Win_shared_query(w->win, r, &len, &unit, &w->peer[r]);
+    }
+}
+
+lop_status_t lop_rmawin_open(lop_rmawin_t *w, MPI_Comm comm, size_t n_slots,
+                             lop_rma_mode_t mode)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    memset(w, 0, sizeof *w);
+    w->comm = comm;
+    w->n_slots = n_slots;
+    int one_node = lop_mpi_single_node(comm);
+    w->mode = mode == LOP_RMA_AUTO ? (one_node ? LOP_RMA_SHARED : LOP_RMA_PUT) : mode;
+    lop_status_t st;
+    if (w->mode == LOP_RMA_SHARED && !one_node)
+        st = lop_err(LOP_ERR_UNSUPPORTED, "option --rma shared: the ranks are not all on one node");
+    else
+        st = alloc_arrays(w, size);
+    /* Agree before the collective window creation, or a failed rank would
+     * leave the others waiting in it. */
+    st = lop_mpi_agree(comm, st);
+    if (st != LOP_OK) {
+        free(w->peer);
+        free(w->origin);
+        memset(w, 0, sizeof *w);
+        return st;
+    }
+    create_window(w, size);
+    memset(w->local, 0, n_slots * sizeof(uint64_t));
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
+    MPI_Win_sync(w->win);
+    MPI_Barrier(comm); /* every slot is zero before anyone writes */
+    return LOP_OK;
+}
+
+void lop_rmawin_close(lop_rmawin_t *w)
+{
+    if (!w->local)
+        return;
+    MPI_Win_unlock_all(w->win);
+    MPI_Win_free(&w->win);
+    free(w->peer);
+    free(w->origin);
+    memset(w, 0, sizeof *w);
+}
+
+void lop_rmawin_write(lop_rmawin_t *w, int peer, size_t slot, uint64_t value)
+{
+    if (w->mode == LOP_RMA_SHARED) {
+        __atomic_store_n(&w->peer[peer][slot], value, __ATOMIC_RELEASE);
+        return;
+    }
+    w->origin[peer] = value;
+    MPI_Put(&w->origin[peer], 1, MPI_UINT64_T, peer, (MPI_Aint)slot, 1, MPI_UINT64_T, w->win);
+}
+
+void lop_rmawin_complete(lop_rmawin_t *w)
+{
+    if (w->mode == LOP_RMA_SHARED)
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    else
+        MPI_Win_flush_all(w->win);
+}
+
+int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
+{
+    if (w->mode == LOP_RMA_PUT)
+        MPI_Win_sync(w->win); /* the public copy (RMA) into the private one we read */
+    if (__atomic_load_n(&w->local[slot], __ATOMIC_ACQUIRE) >= value)
+        return 1;
+    if (w->mode == LOP_RMA_PUT) {
+        /* Without RDMA hardware the target's MPI library applies the put: poke
+         * its progress engine. */
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, w->comm, &flag, MPI_STATUS_IGNORE);
+    }
+    return 0;
+}
+
+void lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll)
+{
+    while (!lop_rmawin_reached(w, slot, value))
+        lop_poll_pause(poll);
+}

@@ -1,0 +1,186 @@
+/* samples.c - sample storage and lopbench's CSV files (samples.h). */
+#include "samples.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "csv.h"
+
+/* What each quantity is, for the "# definition:" and "# p:" lines. */
+static const struct {
+    const char *name;
+    const char *p_means;
+    const char *definition;
+} quantities[] = {
+    {"rtt", "peers addressed at once",
+     "RTT(p) = (t4 - t1)/p: rank 0 sends one message to each of ranks 1..p and waits for "
+     "all p replies (thesis 2.3.4, listing 2.12); the round's total time is p * RTT(p)"},
+    {"os", "requests posted back to back",
+     "o_s(p) = (t2 - t1)/p: rank 0's CPU time per request to post p send requests to rank 1 "
+     "(thesis 2.3.4, listing 2.11)"},
+    {"or", "requests posted back to back",
+     "o_r(p) = (t1 - t0)/p: rank 1's CPU time per request to post p receive requests "
+     "(thesis 2.3.4, listing 2.11)"},
+    {"oc", "requests posted back to back",
+     "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "
+     "all p send completions are polled (listing 2.11)"},
+};
+
+static int quantity_index(const char *name)
+{
+    for (size_t i = 0; i < sizeof quantities / sizeof quantities[0]; i++)
+        if (strcmp(quantities[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *quantity,
+                              size_t n_p, size_t reps)
+{
+    memset(s, 0, sizeof *s);
+    if (quantity_index(quantity) < 0)
+        return lop_err(LOP_ERR_INVALID, "unknown quantity '%s'", quantity);
+    snprintf(s->series, sizeof s->series, "%s", series);
+    s->quantity = quantity;
+    s->n_p = n_p;
+    s->reps = reps;
+    s->us = lop_calloc(n_p * reps, sizeof *s->us);
+    return s->us ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+void lop_samples_free(lop_samples_t *s)
+{
+    free(s->us);
+    s->us = NULL;
+}
+
+lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *out)
+{
+    double *copy = lop_calloc(s->reps, sizeof *copy);
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    memcpy(copy, &s->us[(p - 1) * s->reps], s->reps * sizeof *copy);
+    lop_status_t st = lop_stats_compute(copy, s->reps, out);
+    free(copy);
+    if (st != LOP_OK)
+        return lop_err(st, "%s-%s p=%zu: %s", s->series, s->quantity, p, lop_errmsg());
+    return LOP_OK;
+}
+
+static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_run_meta_t *m)
+{
+    int q = quantity_index(s->quantity);
+    char op[32];
+    snprintf(op, sizeof op, "%s", s->series);
+    char *dash = strchr(op, '-');
+    lop_csv_meta(w, "lopbench", "%s", LOP_VERSION);
+    lop_csv_meta(w, "quantity", "%s", s->quantity);
+    lop_csv_meta(w, "series", "%s", s->series);
+    lop_csv_meta(w, "post", "%s", dash ? dash + 1 : "");
+    if (dash)
+        *dash = '\0';
+    lop_csv_meta(w, "op", "%s", op);
+    lop_csv_meta(w, "definition", "%s", quantities[q].definition);
+    lop_csv_meta(w, "p", "%s", quantities[q].p_means);
+    lop_csv_meta(w, "transport", "%s", m->transport);
+    lop_csv_meta(w, "transport_choice", "%s", m->transport_choice);
+    lop_csv_meta(w, "device", "%s", m->device);
+    lop_csv_meta(w, "ranks", "%d", m->ranks);
+    lop_csv_meta(w, "oversubscribed", "%s", m->oversubscribed ? "yes" : "no");
+    lop_csv_meta(w, "repetitions", "%ld", m->reps);
+    lop_csv_meta(w, "warmup", "%ld", m->warmup);
+    lop_csv_meta(w, "idle_us", "%g", m->idle_us);
+    lop_csv_meta(w, "max_post", "%ld", m->max_post);
+    lop_csv_meta(w, "timer", "%s", m->timer);
+    lop_csv_meta(w, "timer_calibration_s", "%.4f", m->timer_calibration_s);
+    lop_csv_meta(w, "date", "%s", m->date);
+    lop_csv_meta(w, "host", "%s", m->host);
+    lop_csv_meta(w, "unit", "us");
+    if (m->have_reference && strcmp(s->quantity, "rtt") == 0)
+        lop_csv_meta(w, "reference_pingpong_us", "min=%.6g median=%.6g avg=%.6g (plain "
+                     "MPI_Send/MPI_Recv between ranks 0 and 1, same repetitions)",
+                     m->reference.min, m->reference.median, m->reference.mean);
+}
+
+static lop_status_t write_summary(const lop_samples_t *s, const lop_run_meta_t *meta,
+                                  const char *path)
+{
+    lop_csv_writer_t w;
+    lop_status_t st = lop_csv_writer_open(&w, path);
+    if (st != LOP_OK)
+        return st;
+    write_meta(&w, s, meta);
+    lop_csv_line(&w, "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
+    for (size_t p = 1; p <= s->n_p && st == LOP_OK; p++) {
+        lop_stats_t t;
+        st = lop_samples_stats(s, p, &t);
+        if (st == LOP_OK)
+            lop_csv_line(&w, "%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", p, t.n, t.min, t.mean,
+                         t.median, t.p99, t.max, t.stddev);
+    }
+    if (st != LOP_OK) {
+        lop_csv_writer_abort(&w);
+        return st;
+    }
+    return lop_csv_writer_commit(&w);
+}
+
+static lop_status_t write_raw(const lop_samples_t *s, const lop_run_meta_t *meta,
+                              const char *path)
+{
+    lop_csv_writer_t w;
+    lop_status_t st = lop_csv_writer_open(&w, path);
+    if (st != LOP_OK)
+        return st;
+    write_meta(&w, s, meta);
+    lop_csv_line(&w, "p,rep,us");
+    for (size_t p = 1; p <= s->n_p; p++)
+        for (size_t r = 0; r < s->reps; r++)
+            lop_csv_line(&w, "%zu,%zu,%.6g", p, r + 1, s->us[(p - 1) * s->reps + r]);
+    return lop_csv_writer_commit(&w);
+}
+
+lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
+                               const char *dir, int raw)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%s.csv", dir, s->series, s->quantity);
+    lop_status_t st = write_summary(s, meta, path);
+    if (st == LOP_OK && raw) {
+        snprintf(path, sizeof path, "%s/%s-%s-raw.csv", dir, s->series, s->quantity);
+        st = write_raw(s, meta, path);
+    }
+    return st;
+}
+
+lop_status_t lop_outdir_prepare(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return lop_err(LOP_ERR_INVALID, "option --output: directory name too long");
+    for (char *p = path + 1;; p++) {
+        int end = *p == '\0';
+        if (*p != '/' && !end)
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': %s", path,
+                           strerror(errno));
+        if (end)
+            break;
+        *p = '/';
+    }
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.lopbench-probe.XXXXXX", dir);
+    int fd = mkstemp(probe);
+    if (fd < 0)
+        return lop_err(LOP_ERR_IO, "option --output: cannot write in '%s': %s", dir,
+                       strerror(errno));
+    close(fd);
+    unlink(probe);
+    return LOP_OK;
+}

@@ -1,0 +1,62 @@
+/*
+ * samples.h - lopbench's measurements: per series and quantity, R samples for
+ * each p, written as one summary CSV (and optionally a raw one) with the
+ * run's metadata.  The formats are documented in bench/README.md.
+ *
+ *   DIR/<op>-<post>-<quantity>.csv      p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
+ *   DIR/<op>-<post>-<quantity>-raw.csv  p,rep,us
+ */
+#ifndef LOP_SAMPLES_H
+#define LOP_SAMPLES_H
+
+#include <stddef.h>
+
+#include "lop.h"
+#include "stats.h"
+
+typedef struct {
+    char series[32];      /* "<op>-<post>", e.g. "send-normal" */
+    const char *quantity; /* "rtt", "os", "or" or "oc" */
+    size_t n_p;           /* rows p = 1..n_p */
+    size_t reps;          /* samples per p */
+    double *us;           /* us[(p - 1) * reps + rep], microseconds */
+} lop_samples_t;
+
+/* Metadata every file of a run carries. */
+typedef struct {
+    const char *transport;        /* "verbs" or "mpi" */
+    const char *transport_choice; /* how it was chosen ("auto; verbs not usable: ...") */
+    const char *device;           /* what was measured */
+    int ranks;
+    long reps, warmup, max_post;
+    double idle_us;
+    int oversubscribed;           /* more local ranks than CPUs */
+    char timer[192];              /* lop_timer_describe() of rank 0 */
+    double timer_calibration_s;
+    char date[40];                /* ISO 8601, local time */
+    char host[128];
+    int have_reference;           /* the reference ping-pong was run */
+    lop_stats_t reference;        /* its RTT statistics */
+} lop_run_meta_t;
+
+lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *quantity,
+                              size_t n_p, size_t reps);
+void lop_samples_free(lop_samples_t *s);
+
+/* Where sample 'rep' (0-based) of row p (1-based) goes. */
+static inline double *lop_samples_at(lop_samples_t *s, size_t p, size_t rep)
+{
+    return &s->us[(p - 1) * s->reps + rep];
+}
+
+/* Statistics of row p (does not reorder the samples). */
+lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *out);
+
+/* Write DIR/<series>-<quantity>.csv (and -raw.csv when 'raw'), atomically. */
+lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
+                               const char *dir, int raw);
+
+/* mkdir -p 'dir' and check that files can be created in it. */
+lop_status_t lop_outdir_prepare(const char *dir);
+
+#endif

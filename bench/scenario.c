@@ -1,0 +1,40 @@
+/* scenario.c - the repetition loop of every measurement (scenario.h). */
+#include "scenario.h"
+
+#include <time.h>
+
+enum { SIT_OUT_SLEEP_US = 200 }; /* how often a sitting-out rank checks */
+
+/* A rank with nothing to measure waits for the others in a barrier it polls
+ * with sleeps, so that on a shared core it does not slow them down. */
+static void sit_out(const lop_bench_t *b)
+{
+    MPI_Request req;
+    int done = 0;
+    const struct timespec nap = {0, SIT_OUT_SLEEP_US * 1000L};
+    MPI_Ibarrier(b->comm, &req);
+    for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done;
+         MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+        nanosleep(&nap, NULL);
+}
+
+lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
+                              void *ctx)
+{
+    uint64_t seq = b->seq;
+    lop_status_t st = LOP_OK;
+    if (!takes_part) {
+        sit_out(b);
+    } else {
+        for (long rep = -b->warmup; rep < b->reps && st == LOP_OK; rep++) {
+            lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
+            for (size_t p = 1; p <= n_p && st == LOP_OK; p++)
+                st = round(b, ctx, p, rep, ++seq);
+            lop_progress_step(b->progress, (double)n_p);
+        }
+        if (st == LOP_OK)
+            lop_mpi_barrier(b->comm, &b->tp->poll); /* meets the sitting-out ranks */
+    }
+    b->seq += (uint64_t)(b->warmup + b->reps) * n_p;
+    return st;
+}

@@ -1,0 +1,70 @@
+/*
+ * scenario.h - the LoP benchmark's measurements (thesis 2.3.5), written once
+ * over the transport operations of transport.h:
+ *   scenario 1 (listing 2.11)  o_s(k), o_r(k) and the completion time of k
+ *                              requests posted back to back, ranks 0 and 1;
+ *   scenario 2 (listing 2.12)  RTT(p): rank 0 and p peers, one message each
+ *                              way, for p = 1..N-1;
+ *   reference                  a plain MPI_Send/MPI_Recv ping-pong between
+ *                              ranks 0 and 1 with the same rhythm, to show
+ *                              that the scenario code adds nothing to RTT(1).
+ * All are collective over b->comm; samples land on rank 0.  Each repetition
+ * starts with the idle gap; the first b->warmup repetitions are discarded.
+ */
+#ifndef LOP_SCENARIO_H
+#define LOP_SCENARIO_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "progress.h"
+#include "samples.h"
+#include "timer.h"
+#include "transport.h"
+
+typedef struct {
+    lop_transport_t *tp;     /* set up on every rank */
+    const lop_timer_t *timer;
+    MPI_Comm comm;           /* the transport's communicator */
+    MPI_Comm pair;           /* ranks 0 and 1 of comm; MPI_COMM_NULL on the others */
+    int rank, size;
+    long reps, warmup;       /* measured and discarded repetitions */
+    double idle_us;          /* idle gap before each repetition */
+    int oversubscribed;      /* sleep rather than spin when idle */
+    size_t max_post;         /* K */
+    lop_progress_t *progress; /* rank 0's; NULL elsewhere */
+    uint64_t seq;            /* last sequence value used; the same on every rank */
+    int *to_other;           /* [K] the other end of the pair: 1 on rank 0, 0 on rank 1 */
+    int *star;               /* rank 0: 1..N-1; others: {0} */
+} lop_bench_t;
+
+/* Fills os and oc (and orecv, when non-NULL, for ops with receives) on rank 0. */
+lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *os,
+                               lop_samples_t *oc, lop_samples_t *orecv);
+/* Fills rtt (rows p = 1..N-1) on rank 0. */
+lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt);
+/* Fills rtt (one row) on rank 0. */
+lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt);
+
+/* ---- the repetition loop the three share (scenario.c) ---- */
+
+/* One round: row p of repetition rep (negative while warming up), every
+ * message carrying 'seq'. */
+typedef lop_status_t (*lop_round_fn)(lop_bench_t *b, void *ctx, size_t p, long rep,
+                                     uint64_t seq);
+
+/* Collective over b->comm.  Ranks for which 'takes_part' is false sit the
+ * loop out (waiting without taking CPU from the others); the rest run, per
+ * repetition, the idle gap and then round(p) for p = 1..n_p.  Sequence values
+ * advance by the same amount on every rank. */
+lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
+                              void *ctx);
+
+/* Store a measured sample (warm-up rounds and NULL sets are not stored). */
+static inline void lop_bench_record(lop_samples_t *s, size_t p, long rep, double us)
+{
+    if (s && rep >= 0)
+        *lop_samples_at(s, p, (size_t)rep) = us;
+}
+
+#endif

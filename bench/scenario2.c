@@ -1,0 +1,63 @@
+/*
+ * scenario2.c - LoP benchmark scenario 2 (thesis 2.3.4-2.3.5, listing 2.12):
+ * rank 0 and p peers (ranks 1..p), one message each way, p = 1..N-1.
+ *   rank 0, peers 1..p: post the receives for this round (send/recv only)
+ *   all:    barrier
+ *   rank 0: t1; post one request to each of ranks 1..p; wait for their
+ *           completions; wait for the p replies; t4   RTT(p) = (t4 - t1)/p
+ *   peer:   wait for rank 0's message; reply; wait for the completion
+ * Ranks above p take part in the barrier only, as in the listing.
+ */
+#include "scenario.h"
+
+typedef struct {
+    lop_op_t op;
+    lop_post_t post;
+    lop_samples_t *rtt;
+} s2_ctx_t;
+
+static lop_status_t root_round(lop_bench_t *b, const s2_ctx_t *c, size_t p, long rep,
+                               uint64_t seq)
+{
+    lop_transport_t *t = b->tp;
+    uint64_t t1 = lop_timer_now(b->timer);
+    lop_status_t st = t->ops->post_send(t, c->op, b->star, p, c->post, seq);
+    if (st == LOP_OK)
+        st = t->ops->wait_send(t);
+    for (size_t j = 0; j < p && st == LOP_OK; j++)
+        st = t->ops->wait_recv(t, c->op, b->star[j], seq);
+    uint64_t t4 = lop_timer_now(b->timer);
+    lop_bench_record(c->rtt, p, rep, lop_timer_us(b->timer, t4 - t1) / (double)p);
+    return st;
+}
+
+static lop_status_t peer_round(lop_bench_t *b, const s2_ctx_t *c, uint64_t seq)
+{
+    lop_transport_t *t = b->tp;
+    lop_status_t st = t->ops->wait_recv(t, c->op, 0, seq);
+    if (st == LOP_OK)
+        st = t->ops->post_send(t, c->op, b->star, 1, c->post, seq);
+    if (st == LOP_OK)
+        st = t->ops->wait_send(t);
+    return st;
+}
+
+static lop_status_t s2_round(lop_bench_t *b, void *ctx, size_t p, long rep, uint64_t seq)
+{
+    const s2_ctx_t *c = ctx;
+    lop_transport_t *t = b->tp;
+    int in_round = b->rank == 0 || (size_t)b->rank <= p;
+    lop_status_t st = LOP_OK;
+    if (in_round && lop_op_desc[c->op].uses_recv)
+        st = t->ops->post_recv(t, b->star, b->rank == 0 ? p : 1, LOP_POST_NORMAL);
+    lop_mpi_barrier(b->comm, &t->poll);
+    if (st != LOP_OK || !in_round)
+        return st;
+    return b->rank == 0 ? root_round(b, c, p, rep, seq) : peer_round(b, c, seq);
+}
+
+lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt)
+{
+    s2_ctx_t c = {op, post, rtt};
+    return lop_bench_repeat(b, 1, (size_t)b->size - 1, s2_round, &c);
+}

@@ -1,0 +1,72 @@
+/* transport.c - the transport table and the "auto" choice (transport.h). */
+#include "transport.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const lop_op_desc_t lop_op_desc[LOP_OP_COUNT] = {
+    [LOP_OP_SEND] = {"send", 1},
+    [LOP_OP_RDMAW] = {"rdmaw", 0},
+};
+
+const lop_post_desc_t lop_post_desc[LOP_POST_COUNT] = {
+    [LOP_POST_NORMAL] = {"normal", 1},
+    [LOP_POST_INLINE] = {"inline", 1},
+    [LOP_POST_LIST] = {"list", 0},
+};
+
+/* Best first: "auto" tries them in this order. */
+static const lop_transport_ops_t *const transports[] = {&lop_transport_verbs, &lop_transport_mpi};
+enum { N_TRANSPORTS = sizeof transports / sizeof transports[0] };
+
+const lop_transport_ops_t *lop_transport_find(const char *name)
+{
+    for (int i = 0; i < N_TRANSPORTS; i++)
+        if (strcmp(transports[i]->name, name) == 0)
+            return transports[i];
+    return NULL;
+}
+
+static lop_status_t open_one(lop_transport_t *t, const lop_transport_ops_t *ops,
+                             const lop_transport_cfg_t *cfg)
+{
+    t->ops = ops;
+    t->priv = NULL;
+    snprintf(t->device, sizeof t->device, "%s", ops->name);
+    lop_status_t st = ops->setup(t, cfg);
+    if (st != LOP_OK)
+        t->ops = NULL;
+    return st;
+}
+
+lop_status_t lop_transport_open(lop_transport_t *t, const char *name,
+                                const lop_transport_cfg_t *cfg, char *why, size_t why_len)
+{
+    snprintf(why, why_len, "--transport %s", name);
+    if (strcmp(name, "auto") != 0) {
+        const lop_transport_ops_t *ops = lop_transport_find(name);
+        if (!ops)
+            return lop_err(LOP_ERR_INVALID, "option --transport: unknown transport '%s'", name);
+        return open_one(t, ops, cfg);
+    }
+    lop_status_t st = LOP_ERR_UNSUPPORTED;
+    char skipped[512] = "";
+    for (int i = 0; i < N_TRANSPORTS && st == LOP_ERR_UNSUPPORTED; i++) {
+        st = open_one(t, transports[i], cfg);
+        if (st == LOP_ERR_UNSUPPORTED && cfg->device)
+            return st; /* the user named a device: measuring something else is wrong */
+        if (st == LOP_ERR_UNSUPPORTED)
+            snprintf(skipped + strlen(skipped), sizeof skipped - strlen(skipped),
+                     "; %s not usable: %s", transports[i]->name, lop_errmsg());
+    }
+    if (st == LOP_OK)
+        snprintf(why, why_len, "auto%s", skipped);
+    return st;
+}
+
+void lop_transport_close(lop_transport_t *t)
+{
+    if (t->ops)
+        t->ops->cleanup(t);
+    t->ops = NULL;
+}

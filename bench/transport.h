@@ -1,0 +1,105 @@
+/*
+ * transport.h - the handful of network operations lopbench's two scenarios
+ * are written against (scenario1.c, scenario2.c), one ops table per backend:
+ *   verbs   RC queue pairs over rdma-core's libibverbs   (transport_verbs.c)
+ *   mpi     MPI point-to-point and RMA                   (transport_mpi.c)
+ *
+ * An operation (lop_op_t) is how a message travels: "send" is a two-sided
+ * send/receive, "rdmaw" a one-sided write of a sequence value into the
+ * target's memory, which the target polls (thesis 2.3.5, OSU report 001
+ * section 5.2).  A post type (lop_post_t) is how the sender hands requests to
+ * the transport: one call per request, inline data, or one call for a list.
+ *
+ * Every message carries the scenario's current sequence value, which only
+ * grows, so a waiting rank recognises its message by value >= seq.
+ */
+#ifndef LOP_TRANSPORT_H
+#define LOP_TRANSPORT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lop.h"
+#include "mpisync.h"
+
+typedef enum { LOP_OP_SEND, LOP_OP_RDMAW, LOP_OP_COUNT } lop_op_t;
+typedef enum { LOP_POST_NORMAL, LOP_POST_INLINE, LOP_POST_LIST, LOP_POST_COUNT } lop_post_t;
+
+typedef struct {
+    const char *name; /* "send", "rdmaw": the first half of a series name */
+    int uses_recv;    /* the target posts receive requests (else it polls memory) */
+} lop_op_desc_t;
+
+typedef struct {
+    const char *name; /* "normal", "inline", "list" */
+    int in_rtt;       /* measured by scenario 2 too; the thesis posts lists only
+                       * in scenario 1, their RTT being that of normal (2.3.7) */
+} lop_post_desc_t;
+
+extern const lop_op_desc_t lop_op_desc[LOP_OP_COUNT];
+extern const lop_post_desc_t lop_post_desc[LOP_POST_COUNT];
+
+/* How MPI RMA reaches the target's memory for rdmaw. */
+typedef enum {
+    LOP_RMA_AUTO,   /* shared when every rank is on one node, else put */
+    LOP_RMA_SHARED, /* stores into an MPI_Win_allocate_shared window */
+    LOP_RMA_PUT     /* MPI_Put + MPI_Win_flush into an MPI_Win_allocate window */
+} lop_rma_mode_t;
+
+/* What the user asked of the transport. */
+typedef struct {
+    const char *device; /* verbs device name, NULL = the first one */
+    int port;           /* verbs port number (1-based) */
+    int gid_index;      /* GID table index (RoCE, or a routed InfiniBand fabric) */
+    int gid_index_set;  /* the user gave --gid-index: use a global route header */
+    lop_rma_mode_t rma; /* mpi rdmaw: how to reach the target's window */
+} lop_transport_cfg_t;
+
+typedef struct lop_transport lop_transport_t;
+
+typedef struct {
+    const char *name; /* "verbs", "mpi" */
+    /* Collective over t->comm.  Fills t->priv and t->device; fails the same way
+     * on every rank (LOP_ERR_UNSUPPORTED when the backend cannot run here) and
+     * then leaves nothing allocated. */
+    lop_status_t (*setup)(lop_transport_t *t, const lop_transport_cfg_t *cfg);
+    /* Local; undoes setup. */
+    void (*cleanup)(lop_transport_t *t);
+    /* NULL if (op, post) can be measured, else a short reason why not. */
+    const char *(*why_not)(const lop_transport_t *t, lop_op_t op, lop_post_t post);
+    /* Post n receive requests, the i-th for a message from peers[i]. */
+    lop_status_t (*post_recv)(lop_transport_t *t, const int *peers, size_t n, lop_post_t post);
+    /* Post n requests carrying 'seq', the i-th to peers[i]. */
+    lop_status_t (*post_send)(lop_transport_t *t, lop_op_t op, const int *peers, size_t n,
+                              lop_post_t post, uint64_t seq);
+    /* Wait until every request posted by post_send has completed locally. */
+    lop_status_t (*wait_send)(lop_transport_t *t);
+    /* Wait for the next message of 'op' from 'peer' carrying 'seq' (a posted
+     * receive completing, or the peer's memory slot reaching seq). */
+    lop_status_t (*wait_recv)(lop_transport_t *t, lop_op_t op, int peer, uint64_t seq);
+} lop_transport_ops_t;
+
+struct lop_transport {
+    const lop_transport_ops_t *ops;
+    MPI_Comm comm;   /* the benchmark's communicator (rank 0 is the root) */
+    int rank, size;
+    size_t max_post; /* most requests one post call addresses to one peer (K) */
+    lop_poll_t poll; /* how wait loops pause */
+    char device[256]; /* what was measured, for "# device:" */
+    void *priv;      /* the backend's state */
+};
+
+extern const lop_transport_ops_t lop_transport_mpi, lop_transport_verbs;
+
+/* Find a transport by name ("verbs", "mpi"); NULL if unknown. */
+const lop_transport_ops_t *lop_transport_find(const char *name);
+
+/* Collective: set up the transport named 'name', or for "auto" verbs and then
+ * mpi.  'why' receives a note on the choice ("auto: verbs not usable: ...").
+ * An explicit --device (cfg->device) makes verbs required. */
+lop_status_t lop_transport_open(lop_transport_t *t, const char *name,
+                                const lop_transport_cfg_t *cfg, char *why, size_t why_len);
+void lop_transport_close(lop_transport_t *t);
+
+#endif
