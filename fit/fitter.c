@@ -1,0 +1,599 @@
+/*
+ * fitter.c - global least-squares fits of the LoP model functions (fitter.h).
+ *
+ * Thesis 2.3.6.1.3 minimises d(λ) = Σ_m (y(m) − t(p_m; λ))² with Nelder-Mead
+ * over all λ from hand-tuned start values, and reports local minima that
+ * depend on them and hours per fit.  This driver makes the same fit global:
+ *
+ * 1. Separable least squares (variable projection, Golub & Pereyra 1973).
+ *    Each model is linear in some λ once the others are fixed: t_rtt in
+ *    λ1, λ3, λ4 given λ2, λ5, λ6 (2.3.6.1.1), t_ov in λ1, λ2 given λ3
+ *    (2.3.6.1.2), the LogP line in both of its λ (2.3.3).  Nelder-Mead
+ *    (gsl_multimin_fminimizer_nmsimplex2) searches only the other λ; at each
+ *    of its points the linear λ are the exact least-squares solution (GSL
+ *    truncated SVD), with basis columns computed by the model function itself
+ *    with one linear λ set to 1 and the others to 0, so no formula is written
+ *    twice.  That is a 2-dimensional search for rtt, 1 for ov, none for the line.
+ * 2. λ6 is fixed to pmin: λ3 + λ4·(1 − e^{λ5(p−λ6)}) equals
+ *    λ3' + λ4'·(1 − e^{λ5(p−λ6')}) with λ4' = λ4·e^{λ5(λ6'−λ6)} and
+ *    λ3' = λ3 + λ4 − λ4' for every λ6', so λ6 cannot be estimated.
+ * 3. Constraints as bounded coordinates z of the search:
+ *      pole  λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z): the pole of λ1/(λ2+p)
+ *            stays left of pmin, log-scaled search up to a far cap
+ *      rate  λ5 = R·tanh z with λ6 = pmin: EXP_MIN <= λ5·(p−λ6) <= EXP_MAX on the
+ *            data (R = EXP_MAX/(pmax−pmin) for z > 0, −EXP_MIN/(pmax−pmin) below),
+ *            so e^{...} never overflows.
+ * 4. Start points: a grid of pole distances (relative to pmin) and rates
+ *    (relative to 1/(pmax−pmin)) drawn from the data's p range, then random
+ *    ones from a seeded GSL generator; afterwards the simplex is restarted
+ *    from the best point until it stops improving.
+ * 5. A Levenberg-Marquardt polish (gsl_multifit_nlinear, trust region, central
+ *    difference Jacobian) of all free λ, kept only if it lowers the SSR and
+ *    keeps the constraints.
+ * 6. Standard errors from the Jacobian J at the optimum:
+ *    cov = σ²·(JᵀJ)⁻¹ with σ² = SSR/(n − k), k free parameters, computed from
+ *    the SVD of J with unit-norm columns.  A parameter with a component in an
+ *    exactly singular direction (or no effect at all) gets NaN; a nearly
+ *    singular one gets its honest, huge value.
+ */
+#include "fitter.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_multimin.h>
+#include <gsl/gsl_rng.h>
+
+const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
+
+/* ------------------------------------------------------------ model shapes */
+
+#define EXP_MAX 50.0         /* largest λ5·(p−λ6) on the data: e^50 ≈ 5e21, no overflow */
+#define EXP_MIN (-700.0)     /* smallest: e^-700 ≈ 1e-304, still a normal double */
+#define POLE_MIN 1e-3        /* smallest distance of a pole left of pmin, in units of p */
+#define POLE_MAX 1e6         /* largest distance, × pmax: beyond, 1/(λ2+p) is a constant
+                                to working precision and the linear solve degenerates */
+#define LINEAR_TOL 1e-12     /* relative singular value cut of the linear solve */
+#define HUGE_SSR 1e300       /* objective value of a point that cannot be evaluated */
+#define NM_MAX_ITER 400      /* Nelder-Mead iterations per run */
+#define NM_SIZE_TOL 1e-5     /* converged when the simplex is this small (in z); LM refines */
+#define NM_START_STEP 0.5    /* initial simplex size at a start point (in z) */
+#define NM_RESTART_STEP 0.1  /* initial simplex size of a restart */
+#define NM_MAX_RESTARTS 20
+#define LM_MAX_ITER 200
+#define MAX_LINEAR 3
+#define MAX_SEARCH 2
+
+typedef enum {
+    SEARCH_POLE, /* λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z) */
+    SEARCH_RATE  /* λ = (z > 0 ? EXP_MAX : −EXP_MIN)/(pmax−pmin)·tanh z */
+} search_kind_t;
+
+typedef struct {
+    int index;          /* which λ (0-based) */
+    search_kind_t kind; /* how it maps to a search coordinate */
+} search_param_t;
+
+/* How a model splits for separable least squares. */
+typedef struct {
+    const lop_model_t *model;
+    int n_linear;                      /* λ the model is linear in, given the others */
+    int linear[MAX_LINEAR];
+    int n_search;                      /* λ searched by Nelder-Mead */
+    search_param_t search[MAX_SEARCH];
+    int gauge;                         /* λ fixed to pmin (not identifiable), or -1 */
+} fit_shape_t;
+
+static const fit_shape_t fit_shapes[] = {
+    {.model = &lop_model_rtt, /* 2.3.6.1.1 */
+     .n_linear = 3, .linear = {0, 2, 3},
+     .n_search = 2, .search = {{1, SEARCH_POLE}, {4, SEARCH_RATE}},
+     .gauge = 5},
+    {.model = &lop_model_ov, /* 2.3.6.1.2 */
+     .n_linear = 2, .linear = {0, 1},
+     .n_search = 1, .search = {{2, SEARCH_POLE}},
+     .gauge = -1},
+    {.model = &lop_model_linear, /* 2.3.3 */
+     .n_linear = 2, .linear = {0, 1},
+     .n_search = 0,
+     .gauge = -1},
+};
+
+static const fit_shape_t *shape_of(const lop_model_t *model)
+{
+    for (size_t i = 0; i < sizeof fit_shapes / sizeof *fit_shapes; i++)
+        if (fit_shapes[i].model == model)
+            return &fit_shapes[i];
+    return NULL;
+}
+
+static int n_free(const fit_shape_t *s)
+{
+    return s->model->n_params - (s->gauge >= 0);
+}
+
+int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin, double pmax)
+{
+    const fit_shape_t *s = shape_of(model);
+    if (!s)
+        return 0;
+    for (int j = 0; j < model->n_params; j++)
+        if (!isfinite(lambda[j]))
+            return 0;
+    for (int k = 0; k < s->n_search; k++) {
+        double l = lambda[s->search[k].index];
+        double offset = s->gauge >= 0 ? lambda[s->gauge] : 0.0;
+        double e1 = l * (pmin - offset), e2 = l * (pmax - offset);
+        if (s->search[k].kind == SEARCH_POLE && !(l + pmin >= POLE_MIN * (1 - 1e-9)))
+            return 0;
+        if (s->search[k].kind == SEARCH_RATE &&
+            !(fmax(e1, e2) <= EXP_MAX * (1 + 1e-9) && fmin(e1, e2) >= EXP_MIN * (1 + 1e-9)))
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ fit workspace */
+
+typedef struct {
+    const fit_shape_t *shape;
+    const double *p, *y;   /* the data, n points */
+    size_t n;
+    double pmin, pmax;
+    double rate_max;       /* λ5 <= EXP_MAX/(pmax−pmin) */
+    double rate_min;       /* λ5 >= EXP_MIN/(pmax−pmin) */
+    double pole_max;       /* POLE_MAX·pmax */
+    gsl_matrix *basis;     /* n × n_linear: column j = model with λ_linear[j] = 1 */
+    gsl_vector *yv;        /* y as a GSL vector */
+    gsl_vector *coef;      /* linear λ of the last solve */
+    gsl_vector *resid;     /* its residuals y − basis·coef */
+    gsl_matrix *coef_cov;  /* their covariance (unused, GSL wants it) */
+    gsl_multifit_linear_workspace *lin;
+    gsl_vector *step;      /* Nelder-Mead initial step sizes */
+    long n_evals;
+} fit_work_t;
+
+static void work_free(fit_work_t *w)
+{
+    gsl_matrix_free(w->basis);
+    gsl_vector_free(w->yv);
+    gsl_vector_free(w->coef);
+    gsl_vector_free(w->resid);
+    gsl_matrix_free(w->coef_cov);
+    if (w->lin)
+        gsl_multifit_linear_free(w->lin);
+    if (w->step)
+        gsl_vector_free(w->step);
+}
+
+static lop_status_t work_init(fit_work_t *w, const fit_shape_t *s, const double *p,
+                              const double *y, size_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->shape = s;
+    w->p = p;
+    w->y = y;
+    w->n = n;
+    w->pmin = w->pmax = p[0];
+    for (size_t i = 1; i < n; i++) {
+        w->pmin = fmin(w->pmin, p[i]);
+        w->pmax = fmax(w->pmax, p[i]);
+    }
+    w->rate_max = EXP_MAX / (w->pmax - w->pmin);
+    w->rate_min = EXP_MIN / (w->pmax - w->pmin);
+    w->pole_max = POLE_MAX * w->pmax;
+    w->basis = gsl_matrix_alloc(n, (size_t)s->n_linear);
+    w->yv = gsl_vector_alloc(n);
+    w->coef = gsl_vector_alloc((size_t)s->n_linear);
+    w->resid = gsl_vector_alloc(n);
+    w->coef_cov = gsl_matrix_alloc((size_t)s->n_linear, (size_t)s->n_linear);
+    w->lin = gsl_multifit_linear_alloc(n, (size_t)s->n_linear);
+    w->step = s->n_search ? gsl_vector_alloc((size_t)s->n_search) : NULL;
+    if (!w->basis || !w->yv || !w->coef || !w->resid || !w->coef_cov || !w->lin ||
+        (s->n_search && !w->step)) {
+        work_free(w);
+        return lop_err(LOP_ERR_NOMEM, "out of memory for a fit of %zu points", n);
+    }
+    for (size_t i = 0; i < n; i++)
+        gsl_vector_set(w->yv, i, y[i]);
+    return LOP_OK;
+}
+
+/* SSR of λ, by the model function itself. */
+static double ssr_of(const fit_work_t *w, const double *lambda)
+{
+    double ssr = 0;
+    for (size_t i = 0; i < w->n; i++) {
+        double r = w->y[i] - w->shape->model->eval(lambda, w->p[i]);
+        ssr += r * r;
+    }
+    return ssr;
+}
+
+/* ------------------------------------------------- separable least squares */
+
+static double coord_to_lambda(const fit_work_t *w, search_kind_t kind, double z)
+{
+    if (kind == SEARCH_POLE)
+        return -w->pmin + POLE_MIN + w->pole_max / (1 + exp(-fmax(z, -700.0)));
+    return z > 0 ? w->rate_max * tanh(z) : -w->rate_min * tanh(z);
+}
+
+static double lambda_to_coord(const fit_work_t *w, search_kind_t kind, double lambda)
+{
+    if (kind == SEARCH_POLE) {
+        double d = lambda + w->pmin - POLE_MIN;
+        return log(d / (w->pole_max - d));
+    }
+    return lambda > 0 ? atanh(lambda / w->rate_max) : atanh(-lambda / w->rate_min);
+}
+
+/* Set the linear λ of 'lambda' to their least-squares values for the other
+ * λ in it; returns the SSR (HUGE_SSR if the basis is not finite). */
+static double solve_linear(fit_work_t *w, double *lambda)
+{
+    const fit_shape_t *s = w->shape;
+    double unit[LOP_MODEL_MAX_PARAMS];
+    w->n_evals++;
+    for (int j = 0; j < s->n_linear; j++) {
+        memcpy(unit, lambda, sizeof unit);
+        for (int k = 0; k < s->n_linear; k++)
+            unit[s->linear[k]] = k == j;
+        for (size_t i = 0; i < w->n; i++) {
+            double b = s->model->eval(unit, w->p[i]);
+            if (!isfinite(b))
+                return HUGE_SSR;
+            gsl_matrix_set(w->basis, i, (size_t)j, b);
+        }
+    }
+    double chisq, ssr;
+    size_t rank;
+    if (gsl_multifit_linear_tsvd(w->basis, w->yv, LINEAR_TOL, w->coef, w->coef_cov, &chisq,
+                                 &rank, w->lin) != GSL_SUCCESS)
+        return HUGE_SSR;
+    for (int j = 0; j < s->n_linear; j++)
+        lambda[s->linear[j]] = gsl_vector_get(w->coef, (size_t)j);
+    /* GSL's chisq ignores the truncation: take the residual of the solution */
+    gsl_vector_memcpy(w->resid, w->yv);
+    gsl_blas_dgemv(CblasNoTrans, -1.0, w->basis, w->coef, 1.0, w->resid);
+    gsl_blas_ddot(w->resid, w->resid, &ssr);
+    return isfinite(ssr) ? ssr : HUGE_SSR;
+}
+
+/* All λ for search coordinates z: searched ones from z, the gauge at pmin,
+ * linear ones solved; returns the SSR. */
+static double profile_ssr(fit_work_t *w, const double *z, double *lambda)
+{
+    const fit_shape_t *s = w->shape;
+    memset(lambda, 0, LOP_MODEL_MAX_PARAMS * sizeof *lambda);
+    if (s->gauge >= 0)
+        lambda[s->gauge] = w->pmin;
+    for (int k = 0; k < s->n_search; k++)
+        lambda[s->search[k].index] = coord_to_lambda(w, s->search[k].kind, z[k]);
+    return solve_linear(w, lambda);
+}
+
+/* ----------------------------------------------------- global Nelder-Mead */
+
+static double nm_objective(const gsl_vector *z, void *params)
+{
+    double z_copy[MAX_SEARCH], lambda[LOP_MODEL_MAX_PARAMS];
+    for (size_t k = 0; k < z->size; k++)
+        z_copy[k] = gsl_vector_get(z, k);
+    return profile_ssr(params, z_copy, lambda);
+}
+
+/* One Nelder-Mead run from z (updated in place); returns its best SSR. */
+static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, double step)
+{
+    size_t dim = (size_t)w->shape->n_search;
+    gsl_vector_view x = gsl_vector_view_array(z, dim);
+    gsl_multimin_function f = {nm_objective, dim, w};
+    gsl_vector_set_all(w->step, step);
+    if (gsl_multimin_fminimizer_set(nm, &f, &x.vector, w->step) != GSL_SUCCESS)
+        return HUGE_SSR;
+    for (int it = 0; it < NM_MAX_ITER; it++) {
+        if (gsl_multimin_fminimizer_iterate(nm) != GSL_SUCCESS ||
+            gsl_multimin_test_size(gsl_multimin_fminimizer_size(nm), NM_SIZE_TOL) == GSL_SUCCESS)
+            break;
+    }
+    for (size_t k = 0; k < dim; k++)
+        z[k] = gsl_vector_get(gsl_multimin_fminimizer_x(nm), k);
+    return gsl_multimin_fminimizer_minimum(nm);
+}
+
+static const double pole_grid[] = {0.1, 1.0, 10.0}; /* pole distance left of pmin, × pmin */
+static const double rate_grid[] = {-3.0, 0.0, 3.0}; /* λ5 × (pmax − pmin) */
+#define GRID 3
+
+/* Start point number 'k' in search coordinates: the data-scaled grid
+ * (GRID^dim points), then random pole distances pmin·10^[-2.5,2) and rates
+ * ±10^[-1.5,1.3)/(pmax−pmin). */
+static void start_point(const fit_work_t *w, int k, gsl_rng *rng, double *z)
+{
+    const fit_shape_t *s = w->shape;
+    int grid_size = 1;
+    for (int d = 0; d < s->n_search; d++)
+        grid_size *= GRID;
+    for (int d = 0, rest = k; d < s->n_search; d++, rest /= GRID) {
+        int g = k < grid_size ? rest % GRID : -1;
+        double lambda;
+        if (s->search[d].kind == SEARCH_POLE) {
+            double dist = g >= 0 ? pole_grid[g] : pow(10.0, gsl_rng_uniform(rng) * 4.5 - 2.5);
+            lambda = w->pmin * (dist - 1.0);
+        } else {
+            double rate = g >= 0 ? rate_grid[g] : pow(10.0, gsl_rng_uniform(rng) * 2.8 - 1.5);
+            if (g < 0 && gsl_rng_uniform(rng) < 0.5)
+                rate = -rate;
+            lambda = rate / (w->pmax - w->pmin);
+        }
+        z[d] = lambda_to_coord(w, s->search[d].kind, lambda);
+    }
+}
+
+/* Many starts, then restarts from the best point; the best z and its SSR. */
+static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, double *z_best,
+                                  double *ssr_best, lop_fitter_stats_t *st)
+{
+    size_t dim = (size_t)w->shape->n_search;
+    gsl_multimin_fminimizer *nm =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, dim);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!nm || !rng) {
+        if (nm)
+            gsl_multimin_fminimizer_free(nm);
+        if (rng)
+            gsl_rng_free(rng);
+        return lop_err(LOP_ERR_NOMEM, "out of memory for the simplex search");
+    }
+    gsl_rng_set(rng, opts->seed);
+    double z[MAX_SEARCH];
+    *ssr_best = HUGE_SSR;
+    for (int k = 0; k < opts->n_starts; k++, st->n_starts++) {
+        start_point(w, k, rng, z);
+        double ssr = nm_run(w, nm, z, NM_START_STEP);
+        if (ssr < *ssr_best) {
+            *ssr_best = ssr;
+            memcpy(z_best, z, dim * sizeof *z);
+        }
+    }
+    for (int r = 0; r < NM_MAX_RESTARTS; r++, st->n_restarts++) {
+        memcpy(z, z_best, dim * sizeof *z);
+        double ssr = nm_run(w, nm, z, NM_RESTART_STEP);
+        if (!(ssr < *ssr_best))
+            break;
+        int improved = ssr < *ssr_best * (1 - 1e-12);
+        *ssr_best = ssr;
+        memcpy(z_best, z, dim * sizeof *z);
+        if (!improved)
+            break;
+    }
+    gsl_multimin_fminimizer_free(nm);
+    gsl_rng_free(rng);
+    return LOP_OK;
+}
+
+/* --------------------------------------------- Levenberg-Marquardt, errors */
+
+/* λ from the free parameters x (all but the gauge, which is pmin). */
+static void free_to_lambda(const fit_work_t *w, const gsl_vector *x, double *lambda)
+{
+    memset(lambda, 0, LOP_MODEL_MAX_PARAMS * sizeof *lambda);
+    for (int j = 0, k = 0; j < w->shape->model->n_params; j++)
+        lambda[j] = j == w->shape->gauge ? w->pmin : gsl_vector_get(x, (size_t)k++);
+}
+
+static void lambda_to_free(const fit_work_t *w, const double *lambda, gsl_vector *x)
+{
+    for (int j = 0, k = 0; j < w->shape->model->n_params; j++)
+        if (j != w->shape->gauge)
+            gsl_vector_set(x, (size_t)k++, lambda[j]);
+}
+
+static int lm_residuals(const gsl_vector *x, void *params, gsl_vector *f)
+{
+    const fit_work_t *w = params;
+    double lambda[LOP_MODEL_MAX_PARAMS];
+    free_to_lambda(w, x, lambda);
+    for (size_t i = 0; i < w->n; i++) {
+        double r = w->shape->model->eval(lambda, w->p[i]) - w->y[i];
+        if (!isfinite(r))
+            return GSL_EDOM;
+        gsl_vector_set(f, i, r);
+    }
+    return GSL_SUCCESS;
+}
+
+/* Replace λ by the LM optimum started from it if that lowers the SSR (by
+ * more than rounding) and is feasible; returns 1 if it did. */
+static int lm_polish(fit_work_t *w, gsl_multifit_nlinear_workspace *lm,
+                     gsl_multifit_nlinear_fdf *fdf, gsl_vector *x, double *lambda, double *ssr)
+{
+    int info;
+    double candidate[LOP_MODEL_MAX_PARAMS];
+    lambda_to_free(w, lambda, x);
+    if (gsl_multifit_nlinear_init(x, fdf, lm) != GSL_SUCCESS)
+        return 0;
+    gsl_multifit_nlinear_driver(LM_MAX_ITER, 1e-12, 1e-12, 1e-14, NULL, NULL, &info, lm);
+    free_to_lambda(w, gsl_multifit_nlinear_position(lm), candidate);
+    double candidate_ssr = ssr_of(w, candidate);
+    if (!(candidate_ssr < *ssr * (1 - 1e-12)) ||
+        !lop_fitter_feasible(w->shape->model, candidate, w->pmin, w->pmax))
+        return 0;
+    memcpy(lambda, candidate, sizeof candidate);
+    *ssr = candidate_ssr;
+    return 1;
+}
+
+/* se of the free parameters from the Jacobian J (n × k), see 6. above. */
+static lop_status_t standard_errors(const gsl_matrix *J, double ssr, double *se)
+{
+    size_t n = J->size1, k = J->size2;
+    for (size_t j = 0; j < k; j++)
+        se[j] = NAN;
+    if (n <= k)
+        return LOP_OK;
+    gsl_matrix *a = gsl_matrix_alloc(n, k), *v = gsl_matrix_alloc(k, k);
+    gsl_vector *s = gsl_vector_alloc(k), *work = gsl_vector_alloc(k), *norm = gsl_vector_alloc(k);
+    lop_status_t st = LOP_OK;
+    if (!a || !v || !s || !work || !norm) {
+        st = lop_err(LOP_ERR_NOMEM, "out of memory for the covariance");
+        goto out;
+    }
+    gsl_matrix_memcpy(a, J);
+    for (size_t j = 0; j < k; j++) {
+        gsl_vector_view col = gsl_matrix_column(a, j);
+        double d = gsl_blas_dnrm2(&col.vector);
+        gsl_vector_set(norm, j, d);
+        if (d > 0)
+            gsl_vector_scale(&col.vector, 1.0 / d);
+    }
+    if (!isfinite(gsl_matrix_max(a)) || !isfinite(gsl_matrix_min(a)) ||
+        gsl_linalg_SV_decomp(a, v, s, work) != GSL_SUCCESS)
+        goto out;
+    double sigma2 = ssr / (double)(n - k), tol = gsl_vector_get(s, 0) * (double)n * DBL_EPSILON;
+    for (size_t j = 0; j < k; j++) {
+        double var = 0;
+        int singular = !(gsl_vector_get(norm, j) > 0);
+        for (size_t i = 0; i < k; i++) {
+            double vji = gsl_matrix_get(v, j, i), si = gsl_vector_get(s, i);
+            if (si > tol)
+                var += vji * vji / (si * si);
+            else if (fabs(vji) > 1e-8)
+                singular = 1;
+        }
+        if (!singular)
+            se[j] = sqrt(sigma2 * var) / gsl_vector_get(norm, j);
+    }
+out:
+    gsl_matrix_free(a);
+    gsl_matrix_free(v);
+    gsl_vector_free(s);
+    gsl_vector_free(work);
+    gsl_vector_free(norm);
+    return st;
+}
+
+/* LM polish of λ, then its standard errors (NaN for the gauge). */
+static lop_status_t polish_and_errors(fit_work_t *w, double *lambda, double *ssr, double *se,
+                                      lop_fitter_stats_t *st)
+{
+    size_t k = (size_t)n_free(w->shape);
+    gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+    par.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
+    gsl_multifit_nlinear_fdf fdf = {.f = lm_residuals, .n = w->n, .p = k, .params = w};
+    gsl_multifit_nlinear_workspace *lm =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, w->n, k);
+    gsl_vector *x = gsl_vector_alloc(k);
+    double se_free[LOP_MODEL_MAX_PARAMS];
+    lop_status_t status = LOP_OK;
+    if (!lm || !x) {
+        status = lop_err(LOP_ERR_NOMEM, "out of memory for the LM polish");
+        goto out;
+    }
+    st->polished = lm_polish(w, lm, &fdf, x, lambda, ssr);
+    lambda_to_free(w, lambda, x);
+    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
+        se[j] = NAN;
+    if (gsl_multifit_nlinear_init(x, &fdf, lm) != GSL_SUCCESS)
+        goto out;
+    status = standard_errors(gsl_multifit_nlinear_jac(lm), *ssr, se_free);
+    for (int j = 0, i = 0; j < w->shape->model->n_params && status == LOP_OK; j++)
+        if (j != w->shape->gauge)
+            se[j] = se_free[i++];
+out:
+    if (lm)
+        gsl_multifit_nlinear_free(lm);
+    if (x)
+        gsl_vector_free(x);
+    return status;
+}
+
+/* ------------------------------------------------------------------ driver */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static lop_status_t check_points(const lop_model_t *model, const double *p, const double *y,
+                                 size_t n)
+{
+    if (n < (size_t)model->n_params)
+        return lop_err(LOP_ERR_INVALID, "%zu points for the %d-parameter %s model", n,
+                       model->n_params, model->name);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(p[i]) || !isfinite(y[i]) || p[i] < 1)
+            return lop_err(LOP_ERR_INVALID, "point %zu: need finite p >= 1 and finite y", i + 1);
+    double *sorted = lop_calloc(n, sizeof *sorted);
+    if (!sorted)
+        return LOP_ERR_NOMEM;
+    memcpy(sorted, p, n * sizeof *p);
+    qsort(sorted, n, sizeof *sorted, cmp_double);
+    lop_status_t st = LOP_OK;
+    for (size_t i = 1; i < n && st == LOP_OK; i++)
+        if (sorted[i] == sorted[i - 1])
+            st = lop_err(LOP_ERR_INVALID, "p = %g occurs twice", sorted[i]);
+    free(sorted);
+    return st;
+}
+
+static void fill_fit(const fit_work_t *w, const double *lambda, const double *se, double ssr,
+                     lop_fit_t *fit)
+{
+    double mean = 0, sst = 0;
+    for (size_t i = 0; i < w->n; i++)
+        mean += w->y[i] / (double)w->n;
+    for (size_t i = 0; i < w->n; i++)
+        sst += (w->y[i] - mean) * (w->y[i] - mean);
+    fit->model = w->shape->model;
+    fit->n = w->n;
+    fit->pmin = w->pmin;
+    fit->pmax = w->pmax;
+    memcpy(fit->lambda, lambda, sizeof fit->lambda);
+    memcpy(fit->se, se, sizeof fit->se);
+    fit->ssr = ssr;
+    fit->rmse = sqrt(ssr / (double)w->n);
+    fit->r2 = sst > 0 ? 1 - ssr / sst : NAN;
+}
+
+lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const double *y, size_t n,
+                            const lop_fitter_opts_t *opts, lop_fit_t *fit,
+                            lop_fitter_stats_t *stats)
+{
+    const fit_shape_t *shape = shape_of(model);
+    lop_fitter_stats_t st = {0};
+    fit_work_t w;
+    double z[MAX_SEARCH] = {0}, lambda[LOP_MODEL_MAX_PARAMS], se[LOP_MODEL_MAX_PARAMS], ssr;
+    if (!shape)
+        return lop_err(LOP_ERR_UNSUPPORTED, "no fitter for model '%s'", model->name);
+    lop_status_t status = check_points(model, p, y, n);
+    if (status == LOP_OK)
+        status = work_init(&w, shape, p, y, n);
+    if (status != LOP_OK)
+        return status;
+    gsl_error_handler_t *handler = gsl_set_error_handler_off();
+    if (shape->n_search > 0)
+        status = search_global(&w, opts, z, &ssr, &st);
+    if (status == LOP_OK) {
+        profile_ssr(&w, z, lambda);
+        ssr = ssr_of(&w, lambda);
+        status = polish_and_errors(&w, lambda, &ssr, se, &st);
+    }
+    gsl_set_error_handler(handler);
+    st.n_evals = w.n_evals;
+    if (status == LOP_OK)
+        fill_fit(&w, lambda, se, ssr, fit);
+    if (status == LOP_OK && stats)
+        *stats = st;
+    work_free(&w);
+    return status;
+}
