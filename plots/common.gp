@@ -36,6 +36,14 @@ names(glob, pre, suf) = ordered(system("cd " . sh(dir) . " 2>/dev/null && for f 
 # over an empty list still runs once in gnuplot, so plot commands are assembled
 # from clauses and run with eval.
 clause(list, text) = words(list) ? ", " . text : ""
+# range_of(glob, cols): "MIN MAX" of the positive numbers in the columns cols
+# (e.g. "min_us,avg_us") of the files matching glob (a shell word: sh(dir) . "/*-rtt.csv")
+range_of(glob, cols) = system("for f in " . glob . "; do awk -F, -f " . sh(here . "/csvsel.awk") . \
+    " -v cols=" . cols . " \"$f\"; done 2>/dev/null | awk -F, -f " . sh(here . "/range.awk"))
+# yaxis(range): a command for the y axis of data in range ("MIN MAX"): logarithmic
+# with 1-2-5 tics when they span a factor of 4 or more, else linear.
+yaxis(r) = real(word(r, 1)) > 0 && real(word(r, 2)) >= 4 * real(word(r, 1)) ? \
+    "set logscale y; set ytics " . LOGTICS : "unset logscale y; set ytics autofreq"
 # csvsel(file, columns, where): the selected columns of a lop CSV as a gnuplot data source
 csvsel(f, cols, where) = "< awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=" . sh(cols) . \
     " -v where=" . sh(where) . " " . sh(f)
@@ -49,7 +57,10 @@ series_of(list, op) = system("for s in " . list . "; do [ ${s%%-*} = " . op . " 
 # for enhanced text (a second title line), or "".
 enh(s) = system("printf '%s' " . sh(s) . " | sed 's/[_^@&~{}]/\\\\&/g'")
 provenance(f) = enh((meta(f, "transport") eq "" ? "" : "transport " . meta(f, "transport")) . \
-    (meta(f, "host") eq "" ? "" : ", host " . meta(f, "host")))
+    (meta(f, "host") eq "" ? "" : ", host " . meta(f, "host")) . \
+    (meta(f, "oversubscribed") eq "yes" ? ", oversubscribed (more ranks than cores)" : ""))
+# plabel(f, dflt): the x label "p (what p counts)" from the "# p:" metadata of f
+plabel(f, dflt) = "p (" . (meta(f, "p") eq "" ? dflt : meta(f, "p")) . ")"
 # title2(main, sub): a two-line figure title, the second line smaller
 title2(main, sub) = sub eq "" ? main : main . "\n{/*0.7 " . sub . "}"
 
@@ -78,7 +89,7 @@ set datafile columnheaders
 set datafile missing ""
 set grid back lc rgb "#dddddd" lw 0.8
 set key box opaque samplen 3.5 spacing 1.1 font ",9"
-# log axes: tics at 1, 2, 5 of every decade; ranges hug the data
+# log axes: tics at 1, 2, 5 of every decade
 LOGTICS = "(0.01,0.02,0.05,0.1,0.2,0.5,1,2,5,10,20,50,100,200,500,1000,2000,5000,1e4,2e4,5e4,1e5,2e5,5e5,1e6)"
 set border lw 1
 set tics nomirror
@@ -109,5 +120,7 @@ fit_find(s, q, st, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] \
 fit_eval(i, p) = FIT_model[i] eq "rtt" ? \
         FIT_l1[i] / (FIT_l2[i] + p) + FIT_l3[i] + FIT_l4[i] * (1 - exp(FIT_l5[i] * (p - FIT_l6[i]))) : \
     FIT_model[i] eq "ov" ? FIT_l1[i] + FIT_l2[i] / (FIT_l3[i] + p) : FIT_l1[i] + FIT_l2[i] * p
+# Is there any fit of quantity q with model m (for key entries of fitted curves)?
+any_fit(q, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] ((FIT_quantity[i] eq q && FIT_model[i] eq m) ? 1 : 0) > 0
 # The fit inside the p range it was made on, NaN elsewhere (and for i = 0).
 fit_at(i, p) = i > 0 ? ((p >= FIT_pmin[i] && p <= FIT_pmax[i]) ? fit_eval(i, p) : NaN) : NaN

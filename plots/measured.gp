@@ -40,14 +40,13 @@ set xlabel "algorithm"
 set xrange [0.5 : NC + 0.5]
 set xtics scale 0 nomirror
 set grid noxtics ytics
-set logscale y
-set ytics @LOGTICS
 yr = system(join("data") . " | awk -F, 'NR > 1 { print $3 \",\" $4 \",\" $5 }' | awk -F, -f " . \
     sh(here . "/range.awk"))
 ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
 ymin = mpi_us == mpi_us && mpi_us < ymin ? mpi_us : ymin
 ymax = mpi_us == mpi_us && mpi_us > ymax ? mpi_us : ymax
-set yrange [ymin / 1.5 : ymax * 1.5]
+eval yaxis(sprintf("%g %g", ymin, ymax))
+if (ymax >= 4 * ymin) { set yrange [ymin / 1.5 : ymax * 1.5] } else { set yrange [0 : ymax * 1.15] }
 set style fill solid 0.85 border rgb "#333333"
 set boxwidth bar_width absolute
 set key below horizontal width 1

@@ -51,8 +51,7 @@ set title "predicted time"
 set ylabel "predicted time per barrier [µs]"
 set ytics autofreq
 set offsets 0.3, 0.3, graph 0.05, graph 0.05
-set logscale y
-set ytics @LOGTICS
+eval yaxis(range_of(sh(data), "logp_us,lop_us"))
 set yrange [*:*]
 set autoscale yfix
 plot for [i = 1:words(ps)] rows(word(ps, i)) using "n":"lop_us" with linespoints pt 7 ps 0.8 lw 1.8 \

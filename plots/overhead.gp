@@ -24,9 +24,10 @@ ops = ops_of(os_series . " " . or_series)
 first = words(os_series) ? file(word(os_series, 1), "os") : file(word(or_series, 1), "or")
 
 set multiplot layout 1, words(ops) \
-    title title2(sprintf("Overhead per message (%s): send o_s(p), receive o_r(p) and fitted t_{ov}(p)", stat), \
+    title title2(sprintf("Overhead per message (%s): send o_s(p), receive o_r(p)%s", stat, \
+                 any_fit("os", "ov") || any_fit("or", "ov") ? " and fitted t_{ov}(p)" : ""), \
                  provenance(first)) font ",13"
-set xlabel "p (messages posted back to back)"
+set xlabel plabel(first, "requests posted back to back, thesis scenario 1") noenhanced
 set ylabel sprintf("%s overhead per message [µs]", stat)
 set logscale x 2
 set autoscale xfix
@@ -39,13 +40,16 @@ do for [op in ops] {
     os_list = series_of(os_series, op)
     or_list = series_of(or_series, op)
     set title op noenhanced
-    plot for [s in os_list] file(s, "os") using "p":col with points pt 7 ps 0.7 lc rgb scolor(s) \
-             title "o_s " . s, \
-         for [s in or_list] file(s, "or") using "p":col with points pt 4 ps 0.7 lc rgb scolor(s) \
-             title "o_r " . s, \
-         for [s in os_list] fit_at(ov_fit(s, "os"), x) with lines lw 1.5 lc rgb scolor(s) notitle, \
-         for [s in or_list] fit_at(ov_fit(s, "or"), x) with lines lw 1.5 dt 2 lc rgb scolor(s) notitle, \
-         NaN with lines lw 1.5 lc rgb "black" title "t_{ov} fit of o_s", \
-         NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{ov} fit of o_r"
+    eval "plot NaN notitle" . \
+        clause(os_list, 'for [s in os_list] file(s, "os") using "p":col with points pt 7 ps 0.7 \
+                         lc rgb scolor(s) title "o_s " . s') . \
+        clause(or_list, 'for [s in or_list] file(s, "or") using "p":col with points pt 4 ps 0.7 \
+                         lc rgb scolor(s) title "o_r " . s') . \
+        clause(os_list, 'for [s in os_list] fit_at(ov_fit(s, "os"), x) with lines lw 1.5 \
+                         lc rgb scolor(s) notitle') . \
+        clause(or_list, 'for [s in or_list] fit_at(ov_fit(s, "or"), x) with lines lw 1.5 dt 2 \
+                         lc rgb scolor(s) notitle') . \
+        (any_fit("os", "ov") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{ov} fit of o_s"' : '') . \
+        (any_fit("or", "ov") ? ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{ov} fit of o_r"' : '')
 }
 unset multiplot

@@ -31,6 +31,12 @@ has() {
     return 1
 }
 
+# fitted QUANTITY: does DATA_DIR/params.csv hold a fit of QUANTITY?
+fitted() {
+    [ -f "$data/params.csv" ] &&
+        awk -F, -f "$here/csvsel.awk" -v cols=quantity "$data/params.csv" 2>/dev/null | grep -qx "$1"
+}
+
 rendered=0
 failed=0
 # render FIG NOTE: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT
@@ -60,8 +66,8 @@ has params.csv || fits="no params.csv: fitted curves not drawn"
 if has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
 if has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
 else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
-if has 'lop-*.csv' || has params.csv; then render latency ""
-else skip latency "no lop-*.csv or params.csv (lopfit -o)"; fi
+if has 'lop-*.csv' || { fitted rtt && fitted os; }; then render latency ""
+else skip latency "no lop-*.csv, and no rtt and os fits in params.csv (lopfit -o)"; fi
 if has 'predict-cnt*.csv'; then render predict ""
 else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi
 if has ndiss.csv; then render ndiss ""

@@ -30,8 +30,7 @@ setup = meta_of(word(cnts, 1), "series") eq "" ? "" : "series " . meta_of(word(c
     (meta_of(word(cnts, 1), "stat") eq "" ? "" : " " . meta_of(word(cnts, 1), "stat"))
 
 # one y range for all panels, so that LogP and the cnt values compare by eye
-yr = system("for c in " . cnts . "; do awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=logp_us,lop_us " . \
-    sh(dir) . "/predict-cnt$c.csv; done | awk -F, -f " . sh(here . "/range.awk"))
+yr = range_of(sh(dir) . "/predict-cnt*.csv", "logp_us,lop_us")
 ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
 if (ymax <= 0) {
     print sprintf("%s: %s: no positive predicted times to plot on a log scale", fig, file(word(cnts, 1)))
@@ -41,13 +40,12 @@ if (ymax <= 0) {
 set output out
 # panels side by side, the key to the right of the last
 npanel = 1 + words(cnts)
-left = 0.06; right = 0.855; gap = 0.03
+left = 0.075; right = 0.855; gap = 0.03
 pw = (right - left - (npanel - 1) * gap) / npanel
 set multiplot title title2("Predicted barrier time vs P (thesis 2.3.7.1, figure 2.38)", enh(setup)) font ",13"
 set xlabel "P (processes)"
 set logscale x 2
-set logscale y
-set ytics @LOGTICS
+eval yaxis(yr)
 set autoscale xfix
 set yrange [ymin / 1.15 : ymax * 1.15]
 set tmargin at screen 0.86
@@ -56,7 +54,8 @@ do for [i = 1:npanel] {
     set lmargin at screen left + (i - 1) * (pw + gap)
     set rmargin at screen left + (i - 1) * (pw + gap) + pw
     if (i == 1) {
-                set format y "%g"
+        set ylabel "predicted time per barrier [µs]"
+        set format y "%g"
     } else {
         unset ylabel
         set format y ""
@@ -69,12 +68,12 @@ do for [i = 1:npanel] {
     if (i == 1) {
         set title "LogP (constant L, o)"
         plot for [j = 1:words(keys)] curve(word(cnts, 1), word(keys, j), "logp_us") \
-             using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) title label(word(keys, j))
+             using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + (j > 12) title label(word(keys, j))
     } else {
         c = word(cnts, i - 1)
-        set title sprintf("LoP, cnt = %s consecutive barriers", c)
+        set title sprintf("LoP, cnt = %s consecutive barrier%s", c, c eq "1" ? "" : "s")
         plot for [j = 1:words(keys)] curve(c, word(keys, j), "lop_us") \
-             using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) title label(word(keys, j))
+             using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + (j > 12) title label(word(keys, j))
     }
 }
 unset multiplot

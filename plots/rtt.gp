@@ -20,26 +20,29 @@ rtt_fit(s, st) = fit_find(s, "rtt", st, "rtt")
 ops = ops_of(series)
 
 set multiplot layout 1, words(ops) \
-    title title2("Round-trip time RTT(p): measured and fitted t_{rtt}(p)", provenance(file(word(series, 1)))) font ",13"
-set xlabel "p (peers in one round, thesis scenario 2)"
+    title title2("Round-trip time RTT(p): measured" . (any_fit("rtt", "rtt") ? " and fitted t_{rtt}(p)" : ""), \
+                 provenance(file(word(series, 1)))) font ",13"
+set xlabel plabel(file(word(series, 1)), "peers addressed at once, thesis scenario 2") noenhanced
 set ylabel "RTT(p) [µs]"
-set logscale y
-set ytics @LOGTICS
-set autoscale xfix
+eval yaxis(range_of(sh(dir) . "/*-rtt.csv", "min_us,avg_us"))
+set xrange [0:*]
+if (real(word(range_of(sh(dir) . "/*-rtt.csv", "p"), 2)) < 10) { set xtics 1 }
+set autoscale xfixmax
 set autoscale yfix
-set offsets 0.5, 0.5, graph 0.05, graph 0.05
+set offsets 0, 0.5, graph 0.05, graph 0.05
 set key below maxrows 3
 set bmargin 6.5
 do for [op in ops] {
     list = series_of(series, op)
     set title op noenhanced
-    plot for [s in list] file(s) using "p":"min_us" with points pt 7 ps 0.7 lc rgb scolor(s) \
-             title s . " min" noenhanced, \
-         for [s in list] file(s) using "p":"avg_us" with points pt 6 ps 0.7 lc rgb scolor(s) \
-             title s . " avg" noenhanced, \
-         for [s in list] fit_at(rtt_fit(s, "min"), x) with lines lw 1.5 lc rgb scolor(s) notitle, \
-         for [s in list] fit_at(rtt_fit(s, "avg"), x) with lines lw 1.5 dt 2 lc rgb scolor(s) notitle, \
-         NaN with lines lw 1.5 lc rgb "black" title "t_{rtt} fit of min", \
-         NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{rtt} fit of avg"
+    eval "plot NaN notitle" . \
+        clause(list, 'for [s in list] file(s) using "p":"min_us" with points pt 7 ps 0.7 \
+                      lc rgb scolor(s) title s . " min" noenhanced') . \
+        clause(list, 'for [s in list] file(s) using "p":"avg_us" with points pt 6 ps 0.7 \
+                      lc rgb scolor(s) title s . " avg" noenhanced') . \
+        clause(list, 'for [s in list] fit_at(rtt_fit(s, "min"), x) with lines lw 1.5 lc rgb scolor(s) notitle') . \
+        clause(list, 'for [s in list] fit_at(rtt_fit(s, "avg"), x) with lines lw 1.5 dt 2 lc rgb scolor(s) notitle') . \
+        (any_fit("rtt", "rtt") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{rtt} fit of min"' . \
+                                 ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{rtt} fit of avg"' : '')
 }
 unset multiplot
