@@ -34,7 +34,7 @@ set autoscale xfix
 set offsets graph 0.02, graph 0.02, graph 0.05, 0
 set yrange [0:*]
 set key below maxrows 3
-set bmargin 6.5
+set bmargin 7
 col = stat . "_us"
 do for [op in ops] {
     os_list = series_of(os_series, op)
