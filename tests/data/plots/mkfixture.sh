@@ -111,14 +111,17 @@ rm -f "$OUT/.models"
 
 # The LoP view of each series (lopfit's lop-<series>-<stat>.csv, thesis 2.3.4):
 # L(p) = RTT(p)/2 - (o_s(p) + o_s(1)), L^list(p) = RTT(p)/2 - (p o_s^list(p) + o_s^list(1)).
-awk -F, -v out="$OUT" '
-function ev(k, p,   l1, l2, l3) {
-    l1 = L[k, 1]; l2 = L[k, 2]; l3 = L[k, 3]
-    if (M[k] == "rtt") return l1 / (l2 + p) + l3 + L[k, 4] * (1 - exp(L[k, 5] * (p - L[k, 6])))
-    return l1 + l2 / (l3 + p)
+# awk code shared by the programs below: read params.csv's rtt and ov fits into
+# M[series, quantity, stat] (the model) and L[..., i] (the lambdas); ev(k, p).
+FITS='
+function ev(k, p) {
+    if (M[k] == "rtt") return L[k, 1] / (L[k, 2] + p) + L[k, 3] + L[k, 4] * (1 - exp(L[k, 5] * (p - L[k, 6])))
+    return L[k, 1] + L[k, 2] / (L[k, 3] + p)
 }
 /^#/ || $1 == "file" { next }
 $5 != "linear" { k = $2 SUBSEP $3 SUBSEP $4; M[k] = $5; for (i = 1; i <= 6; i++) L[k, i] = $(8 + i) }
+'
+awk -F, -v out="$OUT" "$FITS"'
 END {
     split("send-normal send-inline rdmaw-normal rdmaw-inline", ser, " ")
     for (i = 1; i <= 4; i++) for (st = 1; st <= 2; st++) {
@@ -140,11 +143,7 @@ END {
 
 # lopredict --alg ... --p 2..64 --cnt C --csv, from the rdmaw-inline minimum fits
 # (thesis 2.3.7.1; LogP here is the same formula with o(1), L(1) held constant).
-awk -F, -v out="$OUT" '
-function ev(k, p) {
-    if (M[k] == "rtt") return L[k, 1] / (L[k, 2] + p) + L[k, 3] + L[k, 4] * (1 - exp(L[k, 5] * (p - L[k, 6])))
-    return L[k, 1] + L[k, 2] / (L[k, 3] + p)
-}
+awk -F, -v out="$OUT" "$FITS"'
 function o(p) { return logp ? ev(OS, 1) : ev(OS, p) }
 function lat(p) { return logp ? ev(R, 1) / 2 - 2 * ev(OS, 1) : ev(R, p) / 2 - (ev(OS, p) + ev(OS, 1)) }
 function clog(b, p,   r, x) { r = 0; x = 1; while (x < p) { x *= b; r++ } return r }
@@ -158,9 +157,8 @@ function cost(a, n, p, c,   r, rb) {
     return r * (n * o(n * c * r) + n * lat(n * c * r))
 }
 /^#/ || $1 == "file" { next }
-$2 == "rdmaw-inline" && $4 == "min" && $5 != "linear" { M[$3] = $5; for (i = 1; i <= 6; i++) L[$3, i] = $(8 + i) }
 END {
-    R = "rtt"; OS = "os"
+    R = "rdmaw-inline" SUBSEP "rtt" SUBSEP "min"; OS = "rdmaw-inline" SUBSEP "os" SUBSEP "min"
     nalg = split("cc:,comb:4,tour:,diss:,ndiss:2,ndiss:3", algs, ",")
     split("2 5000", cnts, " ")
     for (ci = 1; ci <= 2; ci++) {
