@@ -19,7 +19,7 @@ CFLAGS   ?= -O2 -g
 SANITIZE ?=
 
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Isrc -Imodels -Ifit -Ibench -Itests -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -iquote src -iquote models -iquote fit -iquote bench -iquote tests -MMD -MP
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS   += -fsanitize=address,undefined

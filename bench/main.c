@@ -232,7 +232,7 @@ static size_t task_rows(const run_t *r, const task_t *t)
     }
 }
 
-/* Work of the tasks that run: rows x repetitions. */
+/* Work of the tasks that run (lop_bench_rep_units per repetition). */
 static double plan_units(const run_t *r, int *n_run)
 {
     double units = 0;
@@ -240,7 +240,8 @@ static double plan_units(const run_t *r, int *n_run)
     for (int i = 0; i < r->n_tasks; i++) {
         if (r->task[i].skip)
             continue;
-        units += (double)task_rows(r, &r->task[i]) * (double)(r->opts.reps + r->opts.warmup);
+        units += lop_bench_rep_units(&r->bench, task_rows(r, &r->task[i])) *
+                 (double)(r->opts.reps + r->opts.warmup);
         (*n_run)++;
     }
     return units;

@@ -3,7 +3,15 @@
 
 #include <time.h>
 
-enum { SIT_OUT_SLEEP_US = 200 }; /* how often a sitting-out rank checks */
+enum {
+    SIT_OUT_SLEEP_US = 200, /* how often a sitting-out rank checks */
+    ROUND_GUESS_US = 5      /* a round's cost, for the first progress estimate */
+};
+
+double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
+{
+    return b->idle_us + (double)n_p * ROUND_GUESS_US;
+}
 
 /* A rank with nothing to measure waits for the others in a barrier it polls
  * with sleeps, so that on a shared core it does not slow them down. */
@@ -30,7 +38,7 @@ lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_ro
             lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
             for (size_t p = 1; p <= n_p && st == LOP_OK; p++)
                 st = round(b, ctx, p, rep, ++seq);
-            lop_progress_step(b->progress, (double)n_p);
+            lop_progress_step(b->progress, lop_bench_rep_units(b, n_p));
         }
         if (st == LOP_OK)
             lop_mpi_barrier(b->comm, &b->tp->poll); /* meets the sitting-out ranks */

@@ -60,6 +60,10 @@ typedef lop_status_t (*lop_round_fn)(lop_bench_t *b, void *ctx, size_t p, long r
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
                               void *ctx);
 
+/* Work units of one repetition with n_p rows, for the progress estimate:
+ * the idle gap plus a guess of a few microseconds per round, in us. */
+double lop_bench_rep_units(const lop_bench_t *b, size_t n_p);
+
 /* Store a measured sample (warm-up rounds and NULL sets are not stored). */
 static inline void lop_bench_record(lop_samples_t *s, size_t p, long rep, double us)
 {
