@@ -30,7 +30,6 @@ if (words(stats_all) == 0) {
     exit status 1
 }
 
-set output out
 # L(p) and L^list(p) from the fits (thesis 2.3.4), and LogP's linear variant
 rtt_i(s, st, m) = fit_find(s, "rtt", st, m)
 os_i(s, st) = fit_find(s, "os", st, "ov")
@@ -64,32 +63,54 @@ pmax = pmax > 1 ? pmax : 64
 listed(st) = system("for s in " . tabled(st) . "; do awk -F, -f " . sh(here . "/csvsel.awk") . \
     " -v cols=Llist_us " . sh(dir) . "/lop-$s-" . st . ".csv | grep -q '[0-9]' && echo $s; done | tr '\\n' ' '")
 
+# The plot of one statistic: L(p) and LogP's line (lcmd), then L^list(p) (listcmd).
+# They read the lists tl (tables), fl (fits only) and ll (tables with L^list).
+lcmd(tl, fl) = "plot NaN notitle" . \
+    clause(tl, 'for [s in tl] table(s, st) using "p":"L_us" with linespoints pt 7 ps 0.45 lw 2 \
+                lc rgb scolor(s) title s noenhanced') . \
+    clause(fl, 'for [s in fl] L_fit(s, st, x) with lines lw 2 lc rgb scolor(s) title s noenhanced') . \
+    clause(tl . fl, 'for [s in tl . " " . fl] L_logp(s, st, x) with lines lw 1.2 dt 2 \
+                lc rgb scolor(s) notitle')
+listcmd(ll, fl) = clause(ll, 'for [s in ll] table(s, st) using "p":"Llist_us" with lines lw 1.5 dt 3 \
+                lc rgb scolor(s) notitle') . \
+    clause(fl, 'for [s in fl] Llist_fit(s, st, x) with lines lw 1.5 dt 3 lc rgb scolor(s) notitle')
+# L^list = RTT/2 - (p o_s^list(p) + o_s^list(1)) falls far below zero for large p;
+# the y range follows L(p) and LogP's line (found by a dry run), so it does not
+# squeeze them, and L^list leaves the frame where it is below that range.
+set logscale x 2
+set xrange [1:pmax]
+set offsets 0, 0, graph 0.05, graph 0.05
+array YMIN[words(stats_all)]
+array YMAX[words(stats_all)]
+do for [i = 1:words(stats_all)] {
+    st = word(stats_all, i)
+    tl = tabled(st); fl = fitted_ordered(st)
+    set table $dry
+    eval lcmd(tl, fl)
+    unset table
+    YMIN[i] = GPVAL_Y_MIN < 0 ? GPVAL_Y_MIN : 0
+    YMAX[i] = GPVAL_Y_MAX
+}
+undefine $dry
+set output out
+
 set multiplot layout 1, words(stats_all) \
     title "LoP latency L(p) = RTT(p)/2 - (o_s(p) + o_s(1))  (thesis 2.3.4)" font ",13"
 set xlabel "p (messages in flight)"
 set ylabel "L(p) [µs]"
-set logscale x 2
-set xrange [1:pmax]
-set offsets 0, 0, graph 0.05, graph 0.05
 set key below maxrows 3
 set bmargin 6.5
 set xzeroaxis lt 1 lc rgb "#888888" lw 1
-do for [st in stats_all] {
-    tl = tabled(st)
-    fl = fitted_ordered(st)
-    ll = listed(st)
-    set title sprintf("%s", st)
-    eval "plot NaN notitle" . \
-        clause(tl, 'for [s in tl] table(s, st) using "p":"L_us" with linespoints pt 7 ps 0.45 lw 2 \
-                    lc rgb scolor(s) title s noenhanced') . \
-        clause(ll, 'for [s in ll] table(s, st) using "p":"Llist_us" with lines lw 1.5 dt 3 \
-                    lc rgb scolor(s) notitle') . \
-        clause(fl, 'for [s in fl] L_fit(s, st, x) with lines lw 2 lc rgb scolor(s) title s noenhanced') . \
-        clause(fl, 'for [s in fl] Llist_fit(s, st, x) with lines lw 1.5 dt 3 lc rgb scolor(s) notitle') . \
-        clause(tl . fl, 'for [s in tl . " " . fl] L_logp(s, st, x) with lines lw 1.2 dt 2 \
-                    lc rgb scolor(s) notitle') . \
+do for [i = 1:words(stats_all)] {
+    st = word(stats_all, i)
+    tl = tabled(st); fl = fitted_ordered(st); ll = listed(st)
+    has_list = words(ll) > 0
+    do for [s in fl] { if (oslist_i(s, st) > 0) { has_list = 1 } }
+    set yrange [YMIN[i] - 0.05 * (YMAX[i] - YMIN[i]) : YMAX[i] + 0.05 * (YMAX[i] - YMIN[i])]
+    set title st
+    eval lcmd(tl, fl) . listcmd(ll, fl) . \
         ', NaN with lines lw 2 lc rgb "black" title "LoP L(p)"' . \
-        ', NaN with lines lw 1.5 dt 3 lc rgb "black" title "L^{list}(p)"' . \
+        (has_list ? ', NaN with lines lw 1.5 dt 3 lc rgb "black" title "L^{list}(p)"' : '') . \
         (has_logp ? ', NaN with lines lw 1.2 dt 2 lc rgb "black" title "LogP: linear RTT fit"' : '')
 }
 unset multiplot
