@@ -5,7 +5,7 @@
 FIX=$ROOT/tests/data/plots
 PLOTS=$ROOT/plots
 FIGS="rtt overhead latency predict ndiss measured"
-tmpdir >/dev/null   # not T=$(tmpdir): the trap would remove it at once
+tmpdir
 T=$_d
 printf '\211PNG\r\n\032\n' >"$T/png.sig"
 

@@ -1,8 +1,11 @@
 # lib.sh - shared helpers for the TAP shell tests in tests/*.t.
 #   . "$(dirname "$0")/lib.sh"
-#   ok COND-COMMAND... -- "name"   is not used; write: if cmd; then pass "x"; else fail "x"; fi
+#   check NAME COMMAND...          one test point: passes when COMMAND succeeds
+#   pass NAME / fail NAME          a test point decided by the script
 #   run_mpi N ARGS...              mpirun with N local ranks, any MPI, as root too
-#   tmpdir                         a fresh directory removed at exit
+#   tmpdir                         sets $_d to a fresh directory removed at exit
+#                                  (call it plainly, not as $(tmpdir): a subshell
+#                                  would run the exit trap at once)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/bin
@@ -35,5 +38,4 @@ run_mpi() {
 tmpdir() {
     _d=$(mktemp -d /tmp/lop-test.XXXXXX)
     trap 'rm -rf "$_d"' EXIT
-    echo "$_d"
 }
