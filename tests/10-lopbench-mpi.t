@@ -1,0 +1,115 @@
+#!/bin/sh
+# 10-lopbench-mpi.t - lopbench over the MPI transport at -np 2 and -np 4
+# (oversubscribed on small machines): every expected file, every row, finite
+# positive values, the metadata lopfit reads; --raw; --rma put.  Tiny
+# repetition counts: this checks the output, not the machine.
+. "$(dirname "$0")/lib.sh"
+tmpdir >/dev/null   # not T=$(tmpdir): the trap would remove it at once
+T=$_d
+B=$BIN/lopbench
+K=4
+REPS=5
+SMALL="--transport mpi --reps $REPS --warmup 2 --max-post $K --idle-us 50"
+
+# What the MPI transport measures by default (inline and RMA lists are not
+# applicable) and what it must not pretend to.
+S1="send-normal send-list rdmaw-normal"
+RECV="send-normal send-list"
+S2="send-normal rdmaw-normal"
+ABSENT="send-inline-os.csv send-inline-rtt.csv rdmaw-inline-rtt.csv rdmaw-list-os.csv
+        send-list-rtt.csv rdmaw-normal-or.csv"
+
+# rows_ok FILE P REPS: header, rows p = 1..P in order, n = REPS, every
+# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max.
+rows_ok() {
+    awk -F, -v want="$2" -v reps="$3" '
+        /^#/ { next }
+        !hdr { hdr = 1; if ($0 != "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us") bad = 1; next }
+        {
+            rows++
+            if ($1 != rows || $2 != reps) bad = 1
+            for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
+            if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
+            if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1
+        }
+        END { exit !(hdr && !bad && rows == want) }' "$1"
+}
+# meta FILE KEY: the value of "# KEY: value"
+meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
+# meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on
+meta_ok() {
+    [ "$(meta "$1" series)" = "$2" ] && [ "$(meta "$1" quantity)" = "$3" ] &&
+        [ "$(meta "$1" ranks)" = "$4" ] && [ "$(meta "$1" transport)" = mpi ] &&
+        [ "$(meta "$1" repetitions)" = "$REPS" ] && [ "$(meta "$1" unit)" = us ] &&
+        [ -n "$(meta "$1" device)" ] && [ -n "$(meta "$1" date)" ] &&
+        [ -n "$(meta "$1" host)" ] && [ -n "$(meta "$1" lopbench)" ] &&
+        meta "$1" timer | grep -q 'MHz overhead .* ticks' &&
+        meta "$1" oversubscribed | grep -Eq '^(yes|no)$'
+}
+
+# check_run NP DIR: every file of a default MPI run with NP ranks
+check_run() {
+    np=$1 dir=$2
+    for s in $S1; do
+        for q in os oc; do
+            check "np $np: $s-$q.csv has rows 1..$K" rows_ok "$dir/$s-$q.csv" $K $REPS
+            check "np $np: $s-$q.csv metadata" meta_ok "$dir/$s-$q.csv" "$s" $q "$np"
+        done
+    done
+    for s in $RECV; do
+        check "np $np: $s-or.csv has rows 1..$K" rows_ok "$dir/$s-or.csv" $K $REPS
+        check "np $np: $s-or.csv metadata" meta_ok "$dir/$s-or.csv" "$s" or "$np"
+    done
+    for s in $S2; do
+        check "np $np: $s-rtt.csv has rows 1..$((np - 1))" rows_ok "$dir/$s-rtt.csv" $((np - 1)) $REPS
+        check "np $np: $s-rtt.csv metadata" meta_ok "$dir/$s-rtt.csv" "$s" rtt "$np"
+        check "np $np: $s-rtt.csv carries the reference ping-pong" \
+            sh -c "grep -Eq '^# reference_pingpong_us: min=[0-9.e+-]+ median=[0-9.e+-]+' '$dir/$s-rtt.csv'"
+    done
+    for f in $ABSENT; do
+        check "np $np: no $f (not applicable to MPI)" test ! -e "$dir/$f"
+    done
+    check "np $np: exactly the expected files, no temporary ones" \
+        test "$(ls "$dir" | wc -l)" -eq 10
+}
+
+# ---- -np 2
+run_mpi 2 "$B" $SMALL -o "$T/np2" >"$T/out2" 2>"$T/err2"
+check "np 2: exit 0" test $? -eq 0
+check_run 2 "$T/np2"
+check "np 2: the summary names the reference ping-pong" grep -q 'mpi-pingpong' "$T/out2"
+check "np 2: stderr says which transport and why" grep -q '^lopbench: transport mpi (--transport mpi)' "$T/err2"
+check "np 2: skipped series are announced" grep -q '^lopbench: skipping send-inline: not applicable' "$T/err2"
+
+# ---- -np 4 (oversubscribed on a 2-core machine)
+run_mpi 4 "$B" $SMALL -o "$T/np4" --quiet >"$T/out4" 2>"$T/err4"
+check "np 4: exit 0" test $? -eq 0
+check_run 4 "$T/np4"
+check "np 4: --quiet prints nothing on stderr" test ! -s "$T/err4"
+if [ "$(getconf _NPROCESSORS_ONLN)" -lt 4 ]; then
+    check "np 4 on $(getconf _NPROCESSORS_ONLN) CPUs is recorded as oversubscribed" \
+        test "$(meta "$T/np4/send-normal-rtt.csv" oversubscribed)" = yes
+fi
+
+# ---- --raw: every sample, in rows p,rep,us
+run_mpi 3 "$B" $SMALL --scenario 2 --ops send --post normal --raw -o "$T/raw" --quiet >/dev/null 2>&1
+check "--raw: exit 0" test $? -eq 0
+raw_ok() {
+    awk -F, -v reps=$REPS '/^#/ { next } !hdr { hdr = ($0 == "p,rep,us"); next }
+        { n++; if ($2 != (n - 1) % reps + 1 || $1 != int((n - 1) / reps) + 1 || !($3 + 0 > 0)) bad = 1 }
+        END { exit !(hdr && !bad && n == 2 * reps) }' "$1"
+}
+check "--raw: send-normal-rtt-raw.csv holds every sample of p = 1, 2" raw_ok "$T/raw/send-normal-rtt-raw.csv"
+check "--raw: the summary file is there too" rows_ok "$T/raw/send-normal-rtt.csv" 2 $REPS
+check "--scenario 2 --ops send --post normal writes only that series" \
+    test "$(ls "$T/raw" | wc -l)" -eq 2
+
+# ---- --rma put: rdmaw through MPI_Put + flush instead of shared memory
+run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1
+check "--rma put: exit 0" test $? -eq 0
+check "--rma put: rdmaw-normal-rtt.csv has rows 1..2" rows_ok "$T/put/rdmaw-normal-rtt.csv" 2 $REPS
+check "--rma put: rdmaw-normal-os.csv has rows 1..$K" rows_ok "$T/put/rdmaw-normal-os.csv" $K $REPS
+check "--rma put: the device line says MPI_Put" \
+    sh -c "grep -q '^# device: .*MPI_Put' '$T/put/rdmaw-normal-rtt.csv'"
+
+done_testing

@@ -1,0 +1,74 @@
+#!/bin/sh
+# 11-lopbench-errors.t - bad input stops every rank of lopbench (no hang:
+# run_mpi has a timeout), with a non-zero exit, one line from lopbench naming
+# the problem, and no output created.  This machine has no RDMA device, so
+# verbs must fail cleanly too.
+. "$(dirname "$0")/lib.sh"
+tmpdir >/dev/null
+T=$_d
+B=$BIN/lopbench
+SMALL="--reps 2 --warmup 0 --max-post 2 --idle-us 0"
+
+# Each rank runs under a shell that records its own exit status and exits 0,
+# so mpirun neither aborts the job nor kills a slow rank: every rank has to
+# stop by itself (a hang would show as run_mpi's timeout, status 124).
+export RC_DIR="$T/rc"
+# refuses NAME PATTERN NP ARGS...: run, then check every rank's exit status,
+# the message and that no output directory appeared
+refuses() {
+    name=$1 pattern=$2 np=$3
+    shift 3
+    out=$T/out
+    rm -rf "$T/o" "$RC_DIR"
+    mkdir "$RC_DIR"
+    run_mpi "$np" sh -c '"$0" "$@"; echo $? >"$RC_DIR/$$"' "$B" $SMALL "$@" >"$out" 2>&1
+    rc=$?
+    codes=$(cat "$RC_DIR"/* 2>/dev/null | sort -u | tr '\n' ' ')
+    if [ $rc -eq 0 ] && [ "$(ls "$RC_DIR" | wc -l)" -eq "$np" ] && ! grep -qx 0 "$RC_DIR"/*; then
+        pass "$name: all $np ranks exit non-zero by themselves ($codes)"
+    else
+        fail "$name: all $np ranks exit non-zero by themselves (mpirun $rc, ranks: $codes)"
+    fi
+    lines=$(grep -c '^lopbench:' "$out")
+    if [ "$lines" -eq 1 ] && grep -q "^lopbench: .*$pattern" "$out"; then
+        pass "$name: one line naming the problem"
+    else
+        fail "$name: one line naming the problem"
+        diag "$(cat "$out")"
+    fi
+    check "$name: no output created" test ! -e "$T/o"
+}
+
+refuses "unknown option" "unknown option '--bogus'" 2 --bogus -o "$T/o"
+refuses "a stray operand" "unexpected argument 'extra'" 2 extra -o "$T/o"
+refuses "one rank" "needs at least 2 MPI ranks" 1 --transport mpi -o "$T/o"
+refuses "--max-post 0" "option --max-post: '0' is not in 1..1024" 2 --max-post 0 -o "$T/o"
+refuses "--reps x" "option --reps: 'x' is not an integer" 2 --reps x -o "$T/o"
+refuses "unknown op" "option --ops: unknown value 'rdmar'" 2 --ops send,rdmar -o "$T/o"
+refuses "unknown transport" "option --transport: unknown value 'tcp'" 2 --transport tcp -o "$T/o"
+refuses "--device with --transport mpi" "option --device: only for the verbs transport" 2 \
+    --transport mpi --device mlx5_0 -o "$T/o"
+refuses "a device that does not exist" "option --device: no RDMA device 'nosuchdev0'" 2 \
+    --device nosuchdev0 -o "$T/o"
+refuses "--transport verbs" "no RDMA device found" 2 --transport verbs -o "$T/o"
+refuses "--transport verbs at -np 3" "no RDMA device found" 3 --transport verbs -o "$T/o"
+
+# An output directory that cannot be made (root ignores permissions: use a
+# path below a regular file).
+: >"$T/file"
+refuses "unwritable output directory" "option --output: cannot create directory '$T/file/sub'" \
+    2 --transport mpi -o "$T/file/sub"
+check "unwritable output directory: nothing created" test ! -e "$T/file/sub"
+
+# Without the wrapper, mpirun reports the failure in its exit status.
+run_mpi 2 "$B" --transport verbs -o "$T/o" >/dev/null 2>&1
+check "mpirun's exit status is non-zero when lopbench refuses" test $? -ne 0
+
+# --help works without mpirun and lists every option of the issue
+"$B" --help >"$T/help" 2>&1
+check "--help exits 0" test $? -eq 0
+for o in transport scenario ops post max-post reps warmup idle-us output device port gid-index quiet raw; do
+    check "--help lists --$o" grep -q -- "--$o" "$T/help"
+done
+
+done_testing
