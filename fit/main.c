@@ -1,15 +1,371 @@
-/* lopfit - placeholder until its issue lands: prints help, does nothing else. */
+/*
+ * lopfit - least-squares fits of the LoP model functions to lopbench data
+ * (thesis 2.3.6.1), and the L(p), o(p) tables derived from them (2.3.4).
+ *
+ *   lopfit [options] FILE...                fit, print a report, -o DIR writes files
+ *   lopfit --from-params FILE -o DIR        the tables of an existing parameter set
+ *   lopfit --synth FILE -o DIR [--noise R]  lopbench-format data from a parameter set
+ *
+ * Reading, checking and fitting happen before any file is written; the
+ * report is printed here and nowhere else.
+ */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
+#include "cli.h"
+#include "fitdata.h"
+#include "fitout.h"
+#include "fitter.h"
 #include "lop.h"
+#include "model.h"
+
+#define PROG "lopfit"
+
+enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE };
+
+static const lop_cli_opt_t options[] = {
+    {"model", 'm', "MODEL", "fit rtt, ov or linear to every file, whatever its '# quantity:'"},
+    {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
+    {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
+    {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
+    {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv"},
+    {"seed", OPT_SEED, "N", "seed of the random start points (default: 1)"},
+    {"starts", OPT_STARTS, "N", "Nelder-Mead start points per fit (default: 16)"},
+    {"from-params", OPT_FROM_PARAMS, "FILE", "write the tables of parameter set FILE (needs -o)"},
+    {"synth", OPT_SYNTH, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)"},
+    {"noise", OPT_NOISE, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)"},
+    {"help", 'h', NULL, "show this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct {
+    const lop_model_t *model; /* --model, or NULL: by quantity */
+    const char *stats;        /* --stat */
+    int compare;              /* --compare */
+    int csv;                  /* --csv */
+    const char *out_dir;      /* -o */
+    lop_fitter_opts_t fitter; /* --seed, --starts */
+    const char *from_params;  /* --from-params */
+    const char *synth;        /* --synth */
+    double noise;             /* --noise */
+    int help;
+} opts_t;
+
+/* One data set's fits. */
+typedef struct {
+    const lop_fitdata_t *data;
+    lop_fit_t fit;            /* the model of its quantity (or --model) */
+    lop_fitter_stats_t stats;
+    double fit_ms;
+    int has_line;             /* --compare: the LogP line was fitted too */
+    lop_fit_t line;
+    double line_ms;
+} result_t;
+
+/* ---------------------------------------------------------------- options */
+
+static lop_status_t check_stats(const char *list)
+{
+    char copy[64], *save = NULL;
+    int index;
+    if (snprintf(copy, sizeof copy, "%s", list) >= (int)sizeof copy || list[0] == '\0')
+        return lop_err(LOP_ERR_INVALID, "option --stat: '%s' is not a list of statistics", list);
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
+        if (lop_cli_choice("stat", item, lop_fitdata_stats, &index))
+            return LOP_ERR_INVALID;
+    return LOP_OK;
+}
+
+static lop_status_t apply_option(opts_t *o, int key, const char *arg)
+{
+    static const char *const models[] = {"rtt", "ov", "linear", NULL};
+    long v;
+    int index;
+    lop_status_t st = LOP_OK;
+    switch (key) {
+    case 'm':
+        st = lop_cli_choice("model", arg, models, &index);
+        o->model = st ? NULL : lop_model_find(models[index]);
+        return st;
+    case 's': o->stats = arg; return check_stats(arg);
+    case 'c': o->compare = 1; return LOP_OK;
+    case OPT_CSV: o->csv = 1; return LOP_OK;
+    case 'o': o->out_dir = arg; return LOP_OK;
+    case OPT_SEED:
+        st = lop_cli_long("seed", arg, 0, 2147483647L, &v);
+        o->fitter.seed = (unsigned long)v;
+        return st;
+    case OPT_STARTS:
+        st = lop_cli_long("starts", arg, 1, 100000, &v);
+        o->fitter.n_starts = (int)v;
+        return st;
+    case OPT_FROM_PARAMS: o->from_params = arg; return LOP_OK;
+    case OPT_SYNTH: o->synth = arg; return LOP_OK;
+    case OPT_NOISE: return lop_cli_double("noise", arg, 0, 1, &o->noise);
+    case 'h': o->help = 1; return LOP_OK;
+    default: return lop_err(LOP_ERR_INVALID, "unhandled option");
+    }
+}
+
+static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_file)
+{
+    lop_cli_t cli;
+    const char *arg;
+    int key;
+    *o = (opts_t){.stats = "min,avg", .fitter = lop_fitter_defaults};
+    lop_status_t st = lop_cli_init(&cli, argc, argv, options);
+    while (st == LOP_OK && (key = lop_cli_next(&cli, &arg)) != LOP_CLI_END)
+        st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : apply_option(o, key, arg);
+    *first_file = lop_cli_operand_index(&cli);
+    lop_cli_free(&cli);
+    if (st || o->help)
+        return st;
+    if ((o->from_params || o->synth) && !o->out_dir)
+        return lop_err(LOP_ERR_INVALID, "option --%s needs -o DIR",
+                       o->from_params ? "from-params" : "synth");
+    if ((o->from_params || o->synth) && *first_file < argc)
+        return lop_err(LOP_ERR_INVALID, "option --%s takes no data files",
+                       o->from_params ? "from-params" : "synth");
+    if (o->from_params && o->synth)
+        return lop_err(LOP_ERR_INVALID, "option --from-params and --synth exclude each other");
+    if (!o->from_params && !o->synth && *first_file >= argc)
+        return lop_err(LOP_ERR_INVALID, "no data files (see --help)");
+    return LOP_OK;
+}
+
+/* ----------------------------------------------------------------- report */
+
+static void print_value(double v, double se)
+{
+    if (isnan(se))
+        printf("%12.6g ± n/a      ", v);
+    else
+        printf("%12.6g ± %-10.3g", v, se);
+}
+
+static void print_fit(const result_t *r)
+{
+    const lop_fit_t *f = &r->fit;
+    printf("%s %s %s  (%s)\n", f->series, f->quantity, f->stat, f->file);
+    printf("  %s: %s\n", f->model->name, f->model->formula);
+    for (int j = 0; j < f->model->n_params; j++) {
+        printf("  l%d = ", j + 1);
+        print_value(f->lambda[j], f->se[j]);
+        if (j % 3 == 2 || j == f->model->n_params - 1)
+            printf("\n");
+    }
+    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g us  R^2 %.6f  %.2f ms%s\n", f->n, f->pmin,
+           f->pmax, f->ssr, f->rmse, f->r2, r->fit_ms, r->stats.polished ? "" : " (no LM gain)");
+    if (r->has_line)
+        printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
+               r->line.lambda[0], r->line.lambda[1], r->line.ssr,
+               f->ssr > 0 ? r->line.ssr / f->ssr : INFINITY, r->line.r2);
+    printf("\n");
+}
+
+static void print_csv_row(const lop_fit_t *fit, double ms)
+{
+    char row[2048];
+    lop_fitout_row(fit, row, sizeof row);
+    printf("%s,%.3f\n", row, ms);
+}
+
+static void print_report(const opts_t *o, const result_t *res, size_t n)
+{
+    if (o->csv)
+        printf("%s,fit_ms\n", lop_paramset_header);
+    for (size_t i = 0; i < n; i++) {
+        if (!o->csv) {
+            print_fit(&res[i]);
+            continue;
+        }
+        print_csv_row(&res[i].fit, res[i].fit_ms);
+        if (res[i].has_line)
+            print_csv_row(&res[i].line, res[i].line_ms);
+    }
+    fflush(stdout);
+}
+
+static void warn_stderr(void *ctx, const char *msg)
+{
+    (void)ctx;
+    fprintf(stderr, PROG ": warning: %s\n", msg);
+}
+
+/* ---------------------------------------------------------------- fitting */
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static lop_status_t fit_one(const lop_fitdata_t *d, const lop_model_t *model,
+                            const lop_fitter_opts_t *fo, lop_fit_t *fit,
+                            lop_fitter_stats_t *stats, double *ms)
+{
+    double start = now_ms();
+    memset(fit, 0, sizeof *fit);
+    lop_status_t st = lop_fitter_run(model, d->p, d->y, d->n, fo, fit, stats);
+    *ms = now_ms() - start;
+    if (st)
+        return lop_err(st, "%s: %s: %s", d->file, d->stat, lop_errmsg());
+    memcpy(fit->file, d->file, sizeof fit->file);
+    memcpy(fit->series, d->series, sizeof fit->series);
+    memcpy(fit->quantity, d->quantity, sizeof fit->quantity);
+    memcpy(fit->stat, d->stat, sizeof fit->stat);
+    return LOP_OK;
+}
+
+static lop_status_t fit_all(const opts_t *o, const lop_fitdata_list_t *data, result_t *res)
+{
+    for (size_t i = 0; i < data->n; i++) {
+        const lop_fitdata_t *d = &data->set[i];
+        result_t *r = &res[i];
+        r->data = d;
+        lop_status_t st = fit_one(d, d->model, &o->fitter, &r->fit, &r->stats, &r->fit_ms);
+        r->has_line = o->compare && d->model != &lop_model_linear;
+        if (st == LOP_OK && r->has_line)
+            st = fit_one(d, &lop_model_linear, &o->fitter, &r->line, NULL, &r->line_ms);
+        if (st)
+            return st;
+    }
+    return LOP_OK;
+}
+
+/* Two files giving the same params.csv key would make lookups ambiguous. */
+static lop_status_t check_unique(const lop_fitdata_list_t *data)
+{
+    for (size_t i = 0; i < data->n; i++)
+        for (size_t k = 0; k < i; k++) {
+            const lop_fitdata_t *a = &data->set[k], *b = &data->set[i];
+            if (!strcmp(a->series, b->series) && !strcmp(a->quantity, b->quantity) &&
+                !strcmp(a->stat, b->stat))
+                return lop_err(LOP_ERR_INVALID, "%s: series '%s' quantity '%s' is also in %s",
+                               b->file, b->series, b->quantity, a->file);
+        }
+    return LOP_OK;
+}
+
+static lop_status_t read_all(const opts_t *o, int n_files, char **files,
+                             lop_fitdata_list_t *data)
+{
+    for (int i = 0; i < n_files; i++) {
+        lop_status_t st = lop_fitdata_read(files[i], o->model, o->stats, data);
+        if (st == LOP_ERR_UNSUPPORTED)
+            fprintf(stderr, PROG ": note: %s\n", lop_errmsg());
+        else if (st)
+            return st;
+    }
+    if (data->n == 0)
+        return lop_err(LOP_ERR_INVALID, "nothing to fit");
+    return o->out_dir ? check_unique(data) : LOP_OK;
+}
+
+/* ----------------------------------------------------------------- output */
+
+static lop_status_t make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", dir, strerror(errno));
+    return LOP_OK;
+}
+
+/* params.csv (fits, then --compare lines) and the tables, all or nothing. */
+static lop_status_t write_outputs(const char *dir, const result_t *res, size_t n)
+{
+    char path[4096];
+    lop_fitout_batch_t batch = {0};
+    size_t n_fits = 0, n_tables;
+    lop_fit_t *fits = lop_calloc(2 * n, sizeof *fits);
+    if (!fits)
+        return LOP_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        fits[n_fits++] = res[i].fit;
+    for (size_t i = 0; i < n; i++)
+        if (res[i].has_line)
+            fits[n_fits++] = res[i].line;
+    snprintf(path, sizeof path, "%s/params.csv", dir);
+    lop_paramset_t set = {path, fits, n_fits};
+    lop_status_t st = make_dir(dir);
+    st = st ? st : lop_fitout_params(&batch, dir, fits, n_fits);
+    st = st ? st : lop_fitout_tables(&batch, dir, &set, warn_stderr, NULL, &n_tables);
+    if (st == LOP_OK)
+        st = lop_fitout_batch_commit(&batch);
+    else
+        lop_fitout_batch_abort(&batch);
+    free(fits);
+    return st;
+}
+
+static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
+{
+    lop_fitdata_list_t data = {0};
+    result_t *res = NULL;
+    lop_status_t st = read_all(o, n_files, files, &data);
+    if (st == LOP_OK) {
+        res = lop_calloc(data.n, sizeof *res);
+        st = res ? fit_all(o, &data, res) : LOP_ERR_NOMEM;
+    }
+    if (st == LOP_OK && o->out_dir)
+        st = write_outputs(o->out_dir, res, data.n);
+    if (st == LOP_OK)
+        print_report(o, res, data.n);
+    free(res);
+    lop_fitdata_free(&data);
+    return st;
+}
+
+/* --from-params and --synth: a parameter set in, files out. */
+static lop_status_t run_from_set(const opts_t *o)
+{
+    lop_paramset_t set;
+    lop_fitout_batch_t batch = {0};
+    size_t n_tables = 0;
+    const char *path = o->from_params ? o->from_params : o->synth;
+    lop_status_t st = lop_paramset_read(path, &set);
+    if (st)
+        return st;
+    st = make_dir(o->out_dir);
+    if (st == LOP_OK && o->from_params) {
+        st = lop_fitout_tables(&batch, o->out_dir, &set, warn_stderr, NULL, &n_tables);
+        if (st == LOP_OK && n_tables == 0)
+            st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
+    } else if (st == LOP_OK) {
+        st = lop_fitout_synth(&batch, o->out_dir, &set, o->noise, o->fitter.seed);
+    }
+    if (st == LOP_OK)
+        st = lop_fitout_batch_commit(&batch);
+    else
+        lop_fitout_batch_abort(&batch);
+    lop_paramset_free(&set);
+    return st;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        printf("Usage: lopfit [options]\n(not implemented yet in lop %s)\n", LOP_VERSION);
+    opts_t o;
+    int first_file;
+    lop_status_t st = parse_options(argc, argv, &o, &first_file);
+    if (st == LOP_OK && o.help) {
+        lop_cli_usage(stdout, PROG " [options] FILE...",
+                      "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
+                      "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
+                      options);
         return 0;
     }
-    fprintf(stderr, "lopfit: not implemented yet\n");
-    return 2;
+    if (st == LOP_OK)
+        st = o.from_params || o.synth ? run_from_set(&o)
+                                      : run_fits(&o, argc - first_file, argv + first_file);
+    if (st) {
+        lop_err_print(PROG);
+        return 1;
+    }
+    return 0;
 }

@@ -1,0 +1,186 @@
+/* fitdata.c - reading and checking measurement CSVs (fitdata.h). */
+#include "fitdata.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "csv.h"
+
+const char *const lop_fitdata_stats[] = {"min", "avg", "median", NULL};
+
+/* Copy 's' into a fixed-size field of a data set; it must fit and, since it
+ * ends up in a CSV cell, hold no comma. */
+static lop_status_t copy_field(const lop_csv_t *csv, const char *what, const char *s, char *dst,
+                               size_t len)
+{
+    if (strlen(s) >= len || strchr(s, ','))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: %s '%s' is too long or contains a comma",
+                       csv->path, csv->header_line, what, s);
+    memcpy(dst, s, strlen(s) + 1);
+    return LOP_OK;
+}
+
+/* A series names output files (lop-<series>-<stat>.csv): letters, digits, . _ - */
+static lop_status_t check_series(const lop_csv_t *csv, const char *series)
+{
+    size_t ok = strspn(series, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+    if (series[0] == '\0' || series[ok] != '\0')
+        return lop_err(LOP_ERR_PARSE,
+                       "%s:%zu: series '%s' must be letters, digits, '.', '_' or '-'",
+                       csv->path, csv->header_line, series);
+    return LOP_OK;
+}
+
+/* "dir/send-normal-rtt.csv" with quantity rtt -> "send-normal". */
+static void series_from_path(const char *path, const char *quantity, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base), q = strlen(quantity);
+    if (n > 4 && strcmp(base + n - 4, ".csv") == 0)
+        n -= 4;
+    if (n > q + 1 && base[n - q - 1] == '-' && strncmp(base + n - q, quantity, q) == 0)
+        n -= q + 1;
+    snprintf(out, len, "%.*s", (int)n, base);
+}
+
+/* File-level fields of every data set of 'csv': model, quantity, series, file. */
+static lop_status_t read_header(const lop_csv_t *csv, const lop_model_t *forced,
+                                lop_fitdata_t *proto)
+{
+    const char *quantity = lop_csv_meta_get(csv, "quantity");
+    const char *series = lop_csv_meta_get(csv, "series");
+    char from_path[256];
+    if (quantity && quantity[0] == '\0')
+        quantity = NULL;
+    if (!quantity && !forced)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: no '# quantity:' line before the header "
+                       "(or give --model)", csv->path, csv->header_line);
+    proto->model = forced ? forced : lop_model_for_quantity(quantity);
+    if (!proto->model)
+        return lop_err(LOP_ERR_UNSUPPORTED,
+                       "%s: quantity '%s' has no model, skipped (--model fits it)", csv->path,
+                       quantity);
+    if (!quantity)
+        quantity = "unknown";
+    if (!series || series[0] == '\0') {
+        series_from_path(csv->path, quantity, from_path, sizeof from_path);
+        series = from_path;
+    }
+    lop_status_t st = copy_field(csv, "quantity", quantity, proto->quantity,
+                                 sizeof proto->quantity);
+    st = st ? st : copy_field(csv, "series", series, proto->series, sizeof proto->series);
+    st = st ? st : check_series(csv, proto->series);
+    st = st ? st : copy_field(csv, "file name", csv->path, proto->file, sizeof proto->file);
+    return st;
+}
+
+/* The p column: numbers >= 1, none repeated. */
+static lop_status_t read_p(const lop_csv_t *csv, size_t col, double *p)
+{
+    for (size_t r = 0; r < csv->n_rows; r++) {
+        lop_status_t st = lop_csv_number(csv, r, col, &p[r]);
+        if (st)
+            return st;
+        if (!(p[r] >= 1))
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g is not >= 1", csv->path,
+                           csv->line[r], p[r]);
+        for (size_t k = 0; k < r; k++)
+            if (p[k] == p[r])
+                return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g repeats line %zu", csv->path,
+                               csv->line[r], p[r], csv->line[k]);
+    }
+    return LOP_OK;
+}
+
+static lop_status_t append(lop_fitdata_list_t *list, const lop_fitdata_t *set)
+{
+    lop_fitdata_t *grown = lop_realloc_array(list->set, list->n + 1, sizeof *grown);
+    if (!grown)
+        return LOP_ERR_NOMEM;
+    list->set = grown;
+    list->set[list->n++] = *set;
+    return LOP_OK;
+}
+
+/* One data set: 'proto' with points p and the column 'col' as y. */
+static lop_status_t read_set(const lop_csv_t *csv, const lop_fitdata_t *proto, const char *stat,
+                             size_t col, const double *p, lop_fitdata_list_t *list)
+{
+    lop_fitdata_t set = *proto;
+    snprintf(set.stat, sizeof set.stat, "%s", stat);
+    set.n = csv->n_rows;
+    set.p = lop_calloc(set.n, sizeof *set.p);
+    set.y = lop_calloc(set.n, sizeof *set.y);
+    lop_status_t st = set.p && set.y ? LOP_OK : LOP_ERR_NOMEM;
+    for (size_t r = 0; r < set.n && st == LOP_OK; r++) {
+        set.p[r] = p[r];
+        st = lop_csv_number(csv, r, col, &set.y[r]);
+    }
+    st = st ? st : append(list, &set);
+    if (st) {
+        free(set.p);
+        free(set.y);
+    }
+    return st;
+}
+
+/* Columns and points of a checked header; appends a set per statistic. */
+static lop_status_t read_sets(const lop_csv_t *csv, const lop_fitdata_t *proto,
+                              const char *stats, lop_fitdata_list_t *list)
+{
+    size_t p_col, cols[3];
+    int n_params = proto->model->n_params;
+    lop_status_t st = lop_csv_column(csv, "p", &p_col);
+    for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_us", lop_fitdata_stats[s]);
+        if (lop_cli_list_has(stats, lop_fitdata_stats[s]))
+            st = lop_csv_column(csv, name, &cols[s]);
+    }
+    if (st == LOP_OK && csv->n_rows < (size_t)n_params)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu data rows, the %d-parameter %s model needs %d",
+                     csv->path, csv->n_rows ? csv->line[csv->n_rows - 1] : csv->header_line,
+                     csv->n_rows, n_params, proto->model->name, n_params);
+    if (st)
+        return st;
+    double *p = lop_calloc(csv->n_rows, sizeof *p);
+    st = p ? read_p(csv, p_col, p) : LOP_ERR_NOMEM;
+    for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++)
+        if (lop_cli_list_has(stats, lop_fitdata_stats[s]))
+            st = read_set(csv, proto, lop_fitdata_stats[s], cols[s], p, list);
+    free(p);
+    return st;
+}
+
+lop_status_t lop_fitdata_read(const char *path, const lop_model_t *model, const char *stats,
+                              lop_fitdata_list_t *list)
+{
+    lop_csv_t *csv;
+    lop_fitdata_t proto;
+    memset(&proto, 0, sizeof proto);
+    lop_status_t st = lop_csv_read(path, &csv);
+    if (st)
+        return st;
+    size_t before = list->n;
+    st = read_header(csv, model, &proto);
+    st = st ? st : read_sets(csv, &proto, stats, list);
+    while (st && list->n > before) { /* all of a file or nothing */
+        list->n--;
+        free(list->set[list->n].p);
+        free(list->set[list->n].y);
+    }
+    lop_csv_free(csv);
+    return st;
+}
+
+void lop_fitdata_free(lop_fitdata_list_t *list)
+{
+    for (size_t i = 0; i < list->n; i++) {
+        free(list->set[i].p);
+        free(list->set[i].y);
+    }
+    free(list->set);
+    memset(list, 0, sizeof *list);
+}

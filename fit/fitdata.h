@@ -1,0 +1,49 @@
+/*
+ * fitdata.h - the measurement CSVs lopfit reads (lopbench's format,
+ * bench/README.md):
+ *
+ *   # quantity: rtt|os|or        which model fits it (rtt -> rtt, os/or -> ov)
+ *   # series: <op>-<post>        e.g. send-normal (default: the file name)
+ *   p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
+ *   1,1000,3.21,3.40,3.35,4.9,12.0,0.31
+ *
+ * Every file is checked completely before anything is fitted: errors are
+ * "file:line: reason" (LOP_ERR_PARSE).  A file whose quantity has no model
+ * (e.g. "oc") is not an error but LOP_ERR_UNSUPPORTED with a message saying
+ * it was skipped, unless a model is forced.
+ */
+#ifndef LOP_FITDATA_H
+#define LOP_FITDATA_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* One column of one file: the points one fit is made to. */
+typedef struct {
+    char file[256];     /* the path as given */
+    char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
+    char quantity[16];  /* "# quantity:", or "unknown" when a model is forced */
+    char stat[16];      /* min, avg or median: column <stat>_us */
+    const lop_model_t *model;
+    size_t n;           /* points */
+    double *p;          /* p of each row (peers or posted requests), >= 1, distinct */
+    double *y;          /* the <stat>_us cell of each row, µs */
+} lop_fitdata_t;
+
+typedef struct {
+    lop_fitdata_t *set; /* data sets in file order, then stat order */
+    size_t n;
+} lop_fitdata_list_t;
+
+/* The statistics a data file offers, for option checking. */
+extern const char *const lop_fitdata_stats[]; /* "min", "avg", "median", NULL */
+
+/* Read 'path' and append one data set per statistic of 'stats' (a
+ * comma-separated list of lop_fitdata_stats).  'model' forces the model;
+ * NULL takes it from the quantity. */
+lop_status_t lop_fitdata_read(const char *path, const lop_model_t *model, const char *stats,
+                              lop_fitdata_list_t *list);
+void lop_fitdata_free(lop_fitdata_list_t *list);
+
+#endif

@@ -1,0 +1,331 @@
+/* fitout.c - params.csv, L(p) tables and synthetic data (fitout.h). */
+#include "fitout.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "fitdata.h"
+
+/* ------------------------------------------------------------------ batch */
+
+lop_status_t lop_fitout_batch_open(lop_fitout_batch_t *b, const char *dir, const char *name,
+                                   lop_csv_writer_t **w)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return lop_err(LOP_ERR_INVALID, "%s/%s: path too long", dir, name);
+    lop_csv_writer_t **grown = lop_realloc_array(b->writer, b->n + 1, sizeof *grown);
+    if (!grown)
+        return LOP_ERR_NOMEM;
+    b->writer = grown;
+    lop_csv_writer_t *writer = lop_calloc(1, sizeof *writer);
+    if (!writer)
+        return LOP_ERR_NOMEM;
+    lop_status_t st = lop_csv_writer_open(writer, path);
+    if (st) {
+        free(writer);
+        return st;
+    }
+    b->writer[b->n++] = writer;
+    *w = writer;
+    return LOP_OK;
+}
+
+static void batch_release(lop_fitout_batch_t *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        free(b->writer[i]);
+    free(b->writer);
+    memset(b, 0, sizeof *b);
+}
+
+lop_status_t lop_fitout_batch_commit(lop_fitout_batch_t *b)
+{
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < b->n; i++) {
+        if (st == LOP_OK)
+            st = lop_csv_writer_commit(b->writer[i]);
+        else
+            lop_csv_writer_abort(b->writer[i]);
+    }
+    batch_release(b);
+    return st;
+}
+
+void lop_fitout_batch_abort(lop_fitout_batch_t *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        lop_csv_writer_abort(b->writer[i]);
+    batch_release(b);
+}
+
+/* ---------------------------------------------------------------- cells */
+
+/* Append printf output to buf at *pos, never past len. */
+__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t len, size_t *pos,
+                                                      const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = *pos < len ? vsnprintf(buf + *pos, len - *pos, fmt, ap) : 0;
+    va_end(ap);
+    *pos += n > 0 ? (size_t)n : 0;
+    if (*pos >= len)
+        *pos = len - 1;
+}
+
+/* ",v" or "," for an unknown (non-finite) value; 'first' omits the comma. */
+static void put_num(char *buf, size_t len, size_t *pos, double v, int first)
+{
+    put(buf, len, pos, first ? "" : ",");
+    if (isfinite(v))
+        put(buf, len, pos, "%.12g", v);
+}
+
+void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len)
+{
+    size_t pos = 0;
+    int k = fit->model->n_params;
+    buf[0] = '\0';
+    put(buf, len, &pos, "%s,%s,%s,%s,%s,%zu,%.12g,%.12g", fit->file, fit->series,
+        fit->quantity, fit->stat, fit->model->name, fit->n, fit->pmin, fit->pmax);
+    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
+        put_num(buf, len, &pos, j < k ? fit->lambda[j] : NAN, 0);
+    put_num(buf, len, &pos, fit->ssr, 0);
+    put_num(buf, len, &pos, fit->rmse, 0);
+    put_num(buf, len, &pos, fit->r2, 0);
+    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
+        put_num(buf, len, &pos, j < k ? fit->se[j] : NAN, 0);
+}
+
+lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
+                               size_t n)
+{
+    lop_csv_writer_t *w;
+    char row[2048];
+    lop_status_t st = lop_fitout_batch_open(b, dir, "params.csv", &w);
+    if (st)
+        return st;
+    lop_csv_meta(w, "lopfit", "%s", LOP_VERSION);
+    lop_csv_meta(w, "unit", "us");
+    lop_csv_line(w, "%s", lop_paramset_header);
+    for (size_t i = 0; i < n; i++) {
+        lop_fitout_row(&fits[i], row, sizeof row);
+        lop_csv_line(w, "%s", row);
+    }
+    return LOP_OK;
+}
+
+/* ---------------------------------------------------------------- tables */
+
+/* p values that met a condition: how many, first and last. */
+typedef struct {
+    size_t count;
+    int first, last;
+} p_set_t;
+
+static void p_set_add(p_set_t *s, int p)
+{
+    if (s->count++ == 0)
+        s->first = p;
+    s->last = p;
+}
+
+/* The p range every fit a table uses has data for. */
+static void table_range(const lop_lop_t *lop, double *lo, double *hi)
+{
+    const lop_fit_t *used[] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
+        if (!used[i])
+            continue;
+        *lo = fmax(*lo, used[i]->pmin);
+        *hi = fmin(*hi, used[i]->pmax);
+    }
+}
+
+static double eval_or_nan(const lop_fit_t *fit, double p)
+{
+    return fit ? lop_fit_eval(fit, p) : NAN;
+}
+
+/* Thesis 2.3.4 (list 2.9): the row of p, or an error for a non-finite value. */
+static lop_status_t table_row(lop_csv_writer_t *w, const lop_paramset_t *set,
+                              const lop_lop_t *lop, int p, double *L, double *Llist)
+{
+    double v[5] = {lop_fit_eval(lop->rtt, p), lop_lop_o(lop, p), eval_or_nan(lop->orecv, p),
+                   lop_lop_L(lop, p), lop_lop_Llist(lop, p)};
+    char row[512];
+    size_t pos = 0;
+    put(row, sizeof row, &pos, "%d", p);
+    for (int i = 0; i < 5; i++) {
+        int optional = i == 2 ? lop->orecv == NULL : i == 4 ? lop->os_list == NULL : 0;
+        if (!optional && !isfinite(v[i]))
+            return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': value %d at p = %d is "
+                           "not finite", set->path, lop->rtt->series, lop->rtt->stat, i + 1, p);
+        put_num(row, sizeof row, &pos, v[i], 0);
+    }
+    lop_csv_line(w, "%s", row);
+    *L = v[3];
+    *Llist = v[4];
+    return LOP_OK;
+}
+
+static void warn_line(lop_fitout_warn_t *warn, void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void warn_line(lop_fitout_warn_t *warn, void *ctx, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    warn(ctx, msg);
+}
+
+static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                                const lop_lop_t *lop, lop_fitout_warn_t *warn, void *ctx)
+{
+    char name[256];
+    lop_csv_writer_t *w;
+    double lo, hi, L = 0, Llist = NAN;
+    p_set_t outside = {0}, neg = {0}, neg_list = {0};
+    snprintf(name, sizeof name, "lop-%s-%s.csv", lop->rtt->series, lop->rtt->stat);
+    lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
+    if (st)
+        return st;
+    table_range(lop, &lo, &hi);
+    lop_csv_meta(w, "series", "%s", lop->rtt->series);
+    lop_csv_meta(w, "stat", "%s", lop->rtt->stat);
+    lop_csv_meta(w, "params", "%s", set->path);
+    lop_csv_meta(w, "fitted_p", "%g..%g", lo, hi);
+    lop_csv_meta(w, "unit", "us");
+    lop_csv_line(w, "p,rtt_us,os_us,or_us,L_us,Llist_us");
+    int pmax = (int)floor(lop->pmax);
+    for (int p = 1; p <= pmax && st == LOP_OK; p++) {
+        st = table_row(w, set, lop, p, &L, &Llist);
+        if (p < lo || p > hi)
+            p_set_add(&outside, p);
+        if (L < 0)
+            p_set_add(&neg, p);
+        if (Llist < 0)
+            p_set_add(&neg_list, p);
+    }
+    if (st)
+        return st;
+    if (outside.count)
+        warn_line(warn, ctx, "%s: p = %d..%d (%zu rows) outside the fitted range %g..%g, "
+                  "extrapolated", name, outside.first, outside.last, outside.count, lo, hi);
+    if (neg.count)
+        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %d rows (p = %d..%d)", name, neg.count,
+                  pmax, neg.first, neg.last);
+    if (neg_list.count)
+        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %d rows (p = %d..%d)", name,
+                  neg_list.count, pmax, neg_list.first, neg_list.last);
+    return LOP_OK;
+}
+
+lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                               lop_fitout_warn_t *warn, void *ctx, size_t *n_tables)
+{
+    *n_tables = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const lop_fit_t *f = &set->fit[i];
+        lop_lop_t lop;
+        if (strcmp(f->quantity, "rtt") != 0 ||
+            lop_paramset_find(set, f->series, "rtt", f->stat) != f ||
+            !lop_paramset_find(set, f->series, "os", f->stat))
+            continue;
+        lop_status_t st = lop_lop_from_set(set, f->series, f->stat, &lop);
+        st = st ? st : write_table(b, dir, set, &lop, warn, ctx);
+        if (st)
+            return st;
+        ++*n_tables;
+    }
+    return LOP_OK;
+}
+
+/* -------------------------------------------------------------- synthesis */
+
+/* Is 'f' the first row of its series and quantity? */
+static int first_of_series(const lop_paramset_t *set, const lop_fit_t *f)
+{
+    for (const lop_fit_t *g = set->fit; g < f; g++)
+        if (!strcmp(g->series, f->series) && !strcmp(g->quantity, f->quantity))
+            return 0;
+    return 1;
+}
+
+/* One stat cell: the fit's value with relative noise, empty without a fit. */
+static lop_status_t synth_cell(const lop_fit_t *fit, int p, double noise, gsl_rng *rng,
+                               char *row, size_t len, size_t *pos)
+{
+    if (!fit) {
+        put(row, len, pos, ",");
+        return LOP_OK;
+    }
+    double v = lop_fit_eval(fit, p) * (1 + noise * gsl_ran_gaussian(rng, 1.0));
+    if (!isfinite(v))
+        return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
+                       fit->series, fit->quantity, fit->stat, p);
+    put_num(row, len, pos, v, 0);
+    return LOP_OK;
+}
+
+static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                               const lop_fit_t *f, double noise, unsigned long seed, gsl_rng *rng)
+{
+    const lop_fit_t *by_stat[8] = {NULL};
+    double lo = INFINITY, hi = -INFINITY;
+    for (int s = 0; lop_fitdata_stats[s]; s++) {
+        by_stat[s] = lop_paramset_find(set, f->series, f->quantity, lop_fitdata_stats[s]);
+        if (by_stat[s]) {
+            lo = fmin(lo, by_stat[s]->pmin);
+            hi = fmax(hi, by_stat[s]->pmax);
+        }
+    }
+    char name[256], row[1024];
+    lop_csv_writer_t *w;
+    snprintf(name, sizeof name, "%s-%s.csv", f->series, f->quantity);
+    lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
+    if (st)
+        return st;
+    lop_csv_meta(w, "quantity", "%s", f->quantity);
+    lop_csv_meta(w, "series", "%s", f->series);
+    lop_csv_meta(w, "unit", "us");
+    lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %g, seed %lu)", set->path,
+                 noise, seed);
+    lop_csv_line(w, "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
+    for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++) {
+        size_t pos = 0;
+        put(row, sizeof row, &pos, "%d,", p);
+        for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++)
+            st = synth_cell(by_stat[s], p, noise, rng, row, sizeof row, &pos);
+        put(row, sizeof row, &pos, ",,,");
+        lop_csv_line(w, "%s", row);
+    }
+    return st;
+}
+
+lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                              double noise, unsigned long seed)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return lop_err(LOP_ERR_NOMEM, "out of memory for a random generator");
+    gsl_rng_set(rng, seed);
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < set->n && st == LOP_OK; i++)
+        if (first_of_series(set, &set->fit[i]))
+            st = synth_file(b, dir, set, &set->fit[i], noise, seed, rng);
+    gsl_rng_free(rng);
+    return st;
+}

@@ -1,0 +1,61 @@
+/*
+ * fitout.h - the files lopfit writes (formats in fit/README.md):
+ *
+ *   DIR/params.csv                every fit, lop_paramset_header's columns (model.h)
+ *   DIR/lop-<series>-<stat>.csv   p,rtt_us,os_us,or_us,L_us,Llist_us, p = 1..pmax
+ *   DIR/<series>-<quantity>.csv   (--synth) lopbench-format data made from a parameter set
+ *
+ * Everything goes through one batch: each file is written to a temporary
+ * file beside its target, and only lop_fitout_batch_commit(), called after
+ * every file was computed and written, renames them into place.  An error
+ * before that leaves the directory as it was.
+ */
+#ifndef LOP_FITOUT_H
+#define LOP_FITOUT_H
+
+#include <stddef.h>
+
+#include "csv.h"
+#include "model.h"
+
+typedef struct {
+    lop_csv_writer_t **writer; /* open temporary files, in opening order */
+    size_t n;
+} lop_fitout_batch_t;
+
+/* Open DIR/name in the batch; '*w' stays valid until the batch ends. */
+lop_status_t lop_fitout_batch_open(lop_fitout_batch_t *b, const char *dir, const char *name,
+                                   lop_csv_writer_t **w);
+/* Rename every file into place, then release the batch. */
+lop_status_t lop_fitout_batch_commit(lop_fitout_batch_t *b);
+/* Remove every temporary file; the targets are left as they were. */
+void lop_fitout_batch_abort(lop_fitout_batch_t *b);
+
+/* The params.csv cells of a fit (no newline): unused λ and unknown (NaN)
+ * values are empty cells.  The one row format of params.csv and --csv. */
+void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len);
+
+/* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
+ * row of a series, quantity and stat). */
+lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
+                               size_t n);
+
+/* Receives one warning line (no newline, no program name). */
+typedef void lop_fitout_warn_t(void *ctx, const char *msg);
+
+/* DIR/lop-<series>-<stat>.csv for every series and stat of 'set' with an
+ * rtt and an os fit (thesis 2.3.4: L(p) = RTT(p)/2 − (o_s(p) + o_s(1)),
+ * L^list(p) with the <op>-list os fit).  Warns once per table when p leaves
+ * the fitted range and when L(p) or L^list(p) is negative; fails if a value
+ * is not finite.  '*n_tables' counts the tables. */
+lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                               lop_fitout_warn_t *warn, void *ctx, size_t *n_tables);
+
+/* DIR/<series>-<quantity>.csv for every series and quantity of 'set', in
+ * lopbench's format, rows p = pmin..pmax (over its stats): the column of
+ * each stat with a fit is the fit's value times (1 + noise·N(0,1)) from a
+ * GSL generator seeded with 'seed'; the other columns are empty. */
+lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                              double noise, unsigned long seed);
+
+#endif
