@@ -1,0 +1,123 @@
+/* lopbench's command line (bench/bench_opts.c): defaults, every option, and
+ * the one-line error of each bad input.  No MPI_Init: parsing needs no MPI. */
+#include <string.h>
+
+#include "bench_opts.h"
+#include "tap.h"
+
+static lop_status_t parse(lop_bench_opts_t *o, char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return lop_bench_opts_parse(argc, argv, o);
+}
+
+/* bad(msg, args...): parsing fails with exactly 'msg' */
+#define bad(msg, ...)                                                                         \
+    do {                                                                                      \
+        char *argv_[] = {"lopbench", __VA_ARGS__, NULL};                                      \
+        lop_bench_opts_t o_;                                                                  \
+        ok(parse(&o_, argv_) != LOP_OK && strcmp(lop_errmsg(), msg) == 0, "rejects: %s", msg); \
+        if (strcmp(lop_errmsg(), msg) != 0)                                                   \
+            printf("#   got: %s\n", lop_errmsg());                                            \
+    } while (0)
+
+static void test_defaults(void)
+{
+    char *argv[] = {"lopbench", NULL};
+    lop_bench_opts_t o;
+    ok(parse(&o, argv) == LOP_OK, "no options parse");
+    ok(strcmp(o.transport, "auto") == 0, "default transport auto");
+    ok(o.scenario[1] && o.scenario[2], "default scenarios 1,2");
+    ok(o.ops == 3 && o.posts == 7, "default: every op and post type");
+    ok(o.max_post == 16 && o.reps == 1000 && o.warmup == 100, "default K, R, W");
+    is_num(o.idle_us, 1000, 0, "default idle gap 1000 us (thesis listing 2.11)");
+    ok(o.outdir == NULL && !o.raw && !o.quiet && !o.help, "default: data/<host>-<date>, no flags");
+    ok(o.tcfg.device == NULL && o.tcfg.port == 1 && o.tcfg.gid_index == 0 &&
+           !o.tcfg.gid_index_set && o.tcfg.rma == LOP_RMA_AUTO,
+       "default device, port 1, GID 0, rma auto");
+}
+
+static void test_everything(void)
+{
+    char *argv[] = {"lopbench", "--transport", "verbs", "--scenario", "2", "--ops", "rdmaw",
+                    "--post", "inline,list", "--max-post", "8", "--reps", "50", "--warmup", "0",
+                    "--idle-us", "2.5", "-o", "out/dir", "--device", "mlx5_1", "--port", "2",
+                    "--gid-index", "3", "--rma", "put", "--raw", "-q", NULL};
+    lop_bench_opts_t o;
+    ok(parse(&o, argv) == LOP_OK, "every option parses: %s", lop_errmsg());
+    ok(strcmp(o.transport, "verbs") == 0, "--transport verbs");
+    ok(!o.scenario[1] && o.scenario[2], "--scenario 2");
+    ok(o.ops == 1u << LOP_OP_RDMAW, "--ops rdmaw");
+    ok(o.posts == (1u << LOP_POST_INLINE | 1u << LOP_POST_LIST), "--post inline,list");
+    ok(o.max_post == 8 && o.reps == 50 && o.warmup == 0, "--max-post, --reps, --warmup");
+    is_num(o.idle_us, 2.5, 0, "--idle-us 2.5");
+    ok(o.outdir && strcmp(o.outdir, "out/dir") == 0, "-o");
+    ok(o.tcfg.device && strcmp(o.tcfg.device, "mlx5_1") == 0 && o.tcfg.port == 2 &&
+           o.tcfg.gid_index == 3 && o.tcfg.gid_index_set,
+       "--device, --port, --gid-index");
+    ok(o.tcfg.rma == LOP_RMA_PUT && o.raw && o.quiet, "--rma put, --raw, -q");
+
+    char *help[] = {"lopbench", "--reps", "3", "--help", NULL};
+    ok(parse(&o, help) == LOP_OK && o.help, "--help is a flag");
+    char *twice[] = {"lopbench", "--ops", "send,send", "--scenario", "1,1..2", NULL};
+    ok(parse(&o, twice) == LOP_OK && o.ops == 1u << LOP_OP_SEND && o.scenario[1] && o.scenario[2],
+       "repeated items and ranges in lists");
+}
+
+static void test_errors(void)
+{
+    bad("unknown option '--bogus' (see --help)", "--bogus");
+    bad("option --max-post needs an argument (see --help)", "--max-post");
+    bad("option --max-post: '0' is not in 1..1024", "--max-post", "0");
+    bad("option --max-post: '1025' is not in 1..1024", "--max-post", "1025");
+    bad("option --reps: 'ten' is not an integer", "--reps", "ten");
+    bad("option --reps: '0' is not in 1..10000000", "--reps", "0");
+    bad("option --warmup: '-1' is not in 0..10000000", "--warmup", "-1");
+    bad("option --idle-us: '-5' is not in 0..1e+07", "--idle-us", "-5");
+    bad("option --scenario: '3' is not in 1..2", "--scenario", "3");
+    bad("option --ops: unknown value 'rdmar' (one of: send, rdmaw)", "--ops", "send,rdmar");
+    bad("option --ops: empty list", "--ops", ",");
+    bad("option --post: unknown value 'batch' (one of: normal, inline, list)", "--post", "batch");
+    bad("option --transport: unknown value 'tcp' (one of: auto, verbs, mpi)", "--transport",
+        "tcp");
+    bad("option --rma: unknown value 'get' (one of: auto, shared, put)", "--rma", "get");
+    bad("option --port: '0' is not in 1..255", "--port", "0");
+    bad("option --output: empty directory name", "-o", "");
+    bad("option --device: only for the verbs transport", "--transport", "mpi", "--device", "x");
+    bad("option --gid-index: only for the verbs transport", "--gid-index", "1", "--transport",
+        "mpi");
+    bad("unexpected argument 'extra' (see --help)", "extra");
+}
+
+static void test_tables(void)
+{
+    ok(lop_transport_find("verbs") == &lop_transport_verbs &&
+           lop_transport_find("mpi") == &lop_transport_mpi && !lop_transport_find("auto"),
+       "transport table: verbs, mpi; auto is a choice, not a transport");
+    ok(strcmp(lop_op_desc[LOP_OP_SEND].name, "send") == 0 && lop_op_desc[LOP_OP_SEND].uses_recv &&
+           strcmp(lop_op_desc[LOP_OP_RDMAW].name, "rdmaw") == 0 &&
+           !lop_op_desc[LOP_OP_RDMAW].uses_recv,
+       "ops: send posts receives, rdmaw polls memory");
+    ok(lop_post_desc[LOP_POST_NORMAL].in_rtt && lop_post_desc[LOP_POST_INLINE].in_rtt &&
+           !lop_post_desc[LOP_POST_LIST].in_rtt,
+       "post types: lists are measured in scenario 1 only (thesis 2.3.7)");
+    const lop_transport_ops_t *m = &lop_transport_mpi;
+    ok(m->why_not(NULL, LOP_OP_SEND, LOP_POST_NORMAL) == NULL &&
+           m->why_not(NULL, LOP_OP_SEND, LOP_POST_LIST) == NULL &&
+           m->why_not(NULL, LOP_OP_RDMAW, LOP_POST_NORMAL) == NULL,
+       "mpi measures send normal/list and rdmaw normal");
+    ok(m->why_not(NULL, LOP_OP_SEND, LOP_POST_INLINE) != NULL &&
+           m->why_not(NULL, LOP_OP_RDMAW, LOP_POST_LIST) != NULL,
+       "mpi declines inline and RMA lists");
+}
+
+int main(void)
+{
+    test_defaults();
+    test_everything();
+    test_errors();
+    test_tables();
+    return tap_done();
+}
