@@ -80,12 +80,12 @@ __attribute__((format(printf, 4, 5))) static void put(char *buf, size_t len, siz
         *pos = len - 1;
 }
 
-/* ",v" or "," for an unknown (non-finite) value; 'first' omits the comma. */
-static void put_num(char *buf, size_t len, size_t *pos, double v, int first)
+/* ",v" with 'digits' significant digits, or "," for an unknown (non-finite) value. */
+static void put_num(char *buf, size_t len, size_t *pos, double v, int digits)
 {
-    put(buf, len, pos, first ? "" : ",");
+    put(buf, len, pos, ",");
     if (isfinite(v))
-        put(buf, len, pos, "%.12g", v);
+        put(buf, len, pos, "%.*g", digits, v);
 }
 
 void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len)
@@ -95,13 +95,13 @@ void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len)
     buf[0] = '\0';
     put(buf, len, &pos, "%s,%s,%s,%s,%s,%zu,%.12g,%.12g", fit->file, fit->series,
         fit->quantity, fit->stat, fit->model->name, fit->n, fit->pmin, fit->pmax);
+    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++) /* λ exact, so tables can be remade */
+        put_num(buf, len, &pos, j < k ? fit->lambda[j] : NAN, 17);
+    put_num(buf, len, &pos, fit->ssr, 10);
+    put_num(buf, len, &pos, fit->rmse, 10);
+    put_num(buf, len, &pos, fit->r2, 10);
     for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
-        put_num(buf, len, &pos, j < k ? fit->lambda[j] : NAN, 0);
-    put_num(buf, len, &pos, fit->ssr, 0);
-    put_num(buf, len, &pos, fit->rmse, 0);
-    put_num(buf, len, &pos, fit->r2, 0);
-    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
-        put_num(buf, len, &pos, j < k ? fit->se[j] : NAN, 0);
+        put_num(buf, len, &pos, j < k ? fit->se[j] : NAN, 6);
 }
 
 lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
@@ -170,7 +170,7 @@ static lop_status_t table_row(lop_csv_writer_t *w, const lop_paramset_t *set,
         if (!optional && !isfinite(v[i]))
             return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': value %d at p = %d is "
                            "not finite", set->path, lop->rtt->series, lop->rtt->stat, i + 1, p);
-        put_num(row, sizeof row, &pos, v[i], 0);
+        put_num(row, sizeof row, &pos, v[i], 12);
     }
     lop_csv_line(w, "%s", row);
     *L = v[3];
@@ -276,7 +276,7 @@ static lop_status_t synth_cell(const lop_fit_t *fit, int p, double noise, gsl_rn
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
                        fit->series, fit->quantity, fit->stat, p);
-    put_num(row, len, pos, v, 0);
+    put_num(row, len, pos, v, 12);
     return LOP_OK;
 }
 

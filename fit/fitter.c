@@ -63,7 +63,8 @@ const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
 #define LINEAR_TOL 1e-12     /* relative singular value cut of the linear solve */
 #define HUGE_SSR 1e300       /* objective value of a point that cannot be evaluated */
 #define NM_MAX_ITER 400      /* Nelder-Mead iterations per run */
-#define NM_SIZE_TOL 1e-5     /* converged when the simplex is this small (in z); LM refines */
+#define NM_START_TOL 1e-3    /* a start's run ends when the simplex is this small (in z) */
+#define NM_RESTART_TOL 1e-6  /* the restarts' (LM refines further) */
 #define NM_START_STEP 0.5    /* initial simplex size at a start point (in z) */
 #define NM_RESTART_STEP 0.1  /* initial simplex size of a restart */
 #define NM_MAX_RESTARTS 20
@@ -291,7 +292,8 @@ static double nm_objective(const gsl_vector *z, void *params)
 }
 
 /* One Nelder-Mead run from z (updated in place); returns its best SSR. */
-static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, double step)
+static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, double step,
+                     double tol)
 {
     size_t dim = (size_t)w->shape->n_search;
     gsl_vector_view x = gsl_vector_view_array(z, dim);
@@ -301,7 +303,7 @@ static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, doub
         return HUGE_SSR;
     for (int it = 0; it < NM_MAX_ITER; it++) {
         if (gsl_multimin_fminimizer_iterate(nm) != GSL_SUCCESS ||
-            gsl_multimin_test_size(gsl_multimin_fminimizer_size(nm), NM_SIZE_TOL) == GSL_SUCCESS)
+            gsl_multimin_test_size(gsl_multimin_fminimizer_size(nm), tol) == GSL_SUCCESS)
             break;
     }
     for (size_t k = 0; k < dim; k++)
@@ -358,7 +360,7 @@ static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, 
     *ssr_best = HUGE_SSR;
     for (int k = 0; k < opts->n_starts; k++, st->n_starts++) {
         start_point(w, k, rng, z);
-        double ssr = nm_run(w, nm, z, NM_START_STEP);
+        double ssr = nm_run(w, nm, z, NM_START_STEP, NM_START_TOL);
         if (ssr < *ssr_best) {
             *ssr_best = ssr;
             memcpy(z_best, z, dim * sizeof *z);
@@ -366,7 +368,7 @@ static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, 
     }
     for (int r = 0; r < NM_MAX_RESTARTS; r++, st->n_restarts++) {
         memcpy(z, z_best, dim * sizeof *z);
-        double ssr = nm_run(w, nm, z, NM_RESTART_STEP);
+        double ssr = nm_run(w, nm, z, NM_RESTART_STEP, NM_RESTART_TOL);
         if (!(ssr < *ssr_best))
             break;
         int improved = ssr < *ssr_best * (1 - 1e-12);

@@ -270,11 +270,21 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
 
 /* ----------------------------------------------------------------- output */
 
+/* mkdir -p */
 static lop_status_t make_dir(const char *dir)
 {
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", dir, strerror(errno));
-    return LOP_OK;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return lop_err(LOP_ERR_INVALID, "%s: path too long", dir);
+    for (char *slash = strchr(path + 1, '/');; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", path, strerror(errno));
+        if (!slash)
+            return LOP_OK;
+        *slash = '/';
+    }
 }
 
 /* params.csv (fits, then --compare lines) and the tables, all or nothing. */

@@ -1,0 +1,90 @@
+#!/bin/sh
+# compare-gnuplot.sh - the SSR lopfit reaches next to the SSR of gnuplot's
+# own `fit` command (Marquardt-Levenberg) from gnuplot's default start
+# values, every parameter 1: what a user gets without hand-tuned starts.
+#
+#   fit/compare-gnuplot.sh [-s min,avg] FILE...
+#
+# FILEs are lopbench CSVs (quantity rtt, os or or; others are skipped).
+# Prints one row per file and statistic:
+#   series quantity stat n ssr_lopfit ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
+# ratio = ssr_gnuplot / ssr_lopfit.  gnuplot_ms is the wall time of the
+# gnuplot process (start-up included); lopfit_ms is lopfit's own fit time.
+# gnuplot_status is "converged", "not converged" or the error gnuplot gave.
+# Environment: LOPFIT (default: bin/lopfit beside this script), GNUPLOT.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+LOPFIT=${LOPFIT:-$here/../bin/lopfit}
+GNUPLOT=${GNUPLOT:-gnuplot}
+stats=min,avg
+if [ "${1:-}" = "-s" ]; then stats=$2; shift 2; fi
+[ $# -gt 0 ] || { echo "usage: $0 [-s min,avg] FILE..." >&2; exit 2; }
+command -v "$GNUPLOT" >/dev/null || { echo "$0: $GNUPLOT not found" >&2; exit 2; }
+
+# The model functions as gnuplot expressions (thesis 2.3.6.1.1 and 2.3.6.1.2,
+# the same as src/model.c).
+rtt_f='l1/(l2+x) + l3 + l4*(1-exp(l5*(x-l6)))'
+rtt_via='l1,l2,l3,l4,l5,l6'
+ov_f='l1 + l2/(l3+x)'
+ov_via='l1,l2,l3'
+
+meta() { sed -n "s/^# *$1: *//p" "$2" | head -n 1; }
+# 1-based index of column $1 in the header row of file $2
+column_of() {
+    grep -v '^#' "$2" | grep -v '^ *$' | head -n 1 | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
+}
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# gnuplot fit of column $2 of file $1 with model $3; prints "ssr|ms|status"
+gnuplot_fit() {
+    eval "f=\$${3}_f; via=\$${3}_via"
+    start=$(now_ms)
+    out=$("$GNUPLOT" 2>&1 <<EOF
+set datafile separator ','
+set fit quiet
+set fit logfile '/dev/null'
+f(x) = $f
+l1 = 1; l2 = 1; l3 = 1; l4 = 1; l5 = 1; l6 = 1
+fit f(x) '$1' using 1:$2 via $via
+print sprintf('RESULT %.10g %d', FIT_WSSR, FIT_CONVERGED)
+EOF
+)
+    ms=$(( $(now_ms) - start ))
+    res=$(printf '%s\n' "$out" | sed -n 's/^RESULT //p')
+    if [ -n "$res" ]; then
+        set -- $res
+        [ "$2" = 1 ] && st=converged || st="not converged"
+        echo "$1|$ms|$st"
+    else
+        err=$(printf '%s\n' "$out" | grep -v '^ *$' | tail -n 1 | tr '|' '/')
+        echo "-|$ms|failed: $err"
+    fi
+}
+
+printf '%-14s %-4s %-4s %3s %14s %14s %10s %9s %10s  %s\n' series qty stat n ssr_lopfit \
+    ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
+for file in "$@"; do
+    quantity=$(meta quantity "$file")
+    case $quantity in
+    rtt) model=rtt ;;
+    os | or) model=ov ;;
+    *) echo "# $file: quantity '$quantity' skipped" >&2; continue ;;
+    esac
+    rows=$("$LOPFIT" --csv --stat "$stats" "$file") || exit 1
+    # params.csv columns: 2 series, 4 stat, 6 n, 15 ssr; the last is fit_ms
+    printf '%s\n' "$rows" | tail -n +2 | while IFS=, read -r line; do
+        series=$(echo "$line" | cut -d, -f2)
+        stat=$(echo "$line" | cut -d, -f4)
+        n=$(echo "$line" | cut -d, -f6)
+        ssr=$(echo "$line" | cut -d, -f15)
+        ms=$(echo "$line" | awk -F, '{print $NF}')
+        col=$(column_of "${stat}_us" "$file")
+        IFS='|' read -r gssr gms gst <<EOF
+$(gnuplot_fit "$file" "$col" "$model")
+EOF
+        ratio=$(awk -v a="$gssr" -v b="$ssr" 'BEGIN { if (a == "-" || b == 0) print "-"; else printf "%.4g", a / b }')
+        [ "$gssr" = - ] || gssr=$(printf '%.8g' "$gssr")
+        printf '%-14s %-4s %-4s %3s %14.8g %14s %10s %9s %10s  %s\n' "$series" "$quantity" \
+            "$stat" "$n" "$ssr" "$gssr" "$ratio" "$ms" "$gms" "$gst"
+    done
+done
