@@ -1,0 +1,58 @@
+/*
+ * Combining tree (thesis 2.2.1.2, listing 2.2; Yew, Tzeng and Lawrie 1987):
+ * groups of n ranks report to their first member, the first members form the
+ * groups of the next level, and rank 0 finally releases everyone with a
+ * binomial broadcast (t_bc, 2.2.1).  The groups are the n-nomial tree of
+ * tree_knomial_gather().  A group of one combines nothing (log_1 P is
+ * undefined), so n = 1 runs as n = 2.  The tournament and the f-way
+ * tournament produce the same message pattern and reuse these functions.
+ */
+#include "barrier.h"
+
+static uint32_t group_size(uint32_t n)
+{
+    return n < 2 ? 2 : n;
+}
+
+uint32_t comb_rounds(uint32_t p, uint32_t n)
+{
+    return barrier_ceil_log(p, group_size(n)) + barrier_ceil_log(p, 2);
+}
+
+void comb_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
+{
+    uint32_t levels = tree_knomial_gather(s, p, group_size(n), rank);
+    tree_binomial_bcast(s, p, rank, levels);
+}
+
+/* Thesis 2.2.5.2: rt = (o_s + L + f_r (n-2) + o_r) ceil(log_n P) + t_bc. */
+double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
+{
+    uint32_t k = group_size(n);
+    double levels = barrier_ceil_log(p, k);
+    return levels * (logp_t1(&c->logp) + (k - 2.0) * logp_fr(&c->logp)) + tree_bcast_logp(c, p);
+}
+
+/* Thesis 2.3.7.1.2: rt = R (o(cnt R) + (n-1) L((n-1) cnt R)) + t_bc, R = ceil(log_n p). */
+double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
+{
+    uint32_t k = group_size(n);
+    double levels = barrier_ceil_log(p, k);
+    return levels * (barrier_lop_o(c, levels) + (k - 1.0) * barrier_lop_L(c, (k - 1.0) * levels)) +
+           tree_bcast_lop(c, p);
+}
+
+const barrier_alg_t barrier_alg_comb = {
+    .name = "comb",
+    .title = "combining tree",
+    .cite = "thesis 2.2.1.2 (listing 2.2), LogP 2.2.5.2, LoP 2.3.7.1.2",
+    .takes_n = 1,
+    .n_meaning = "group size (1 runs as 2)",
+    .default_n = 4,
+    .rounds = comb_rounds,
+    .build_rank = comb_build_rank,
+    .logp_us = comb_logp_us,
+    .lop_us = comb_lop_us,
+    .logp_note = "exact when P is a power of n and of 2 (n = 2, 4, 16..) and g <= o_s+L+o_r",
+    .lop_note = "thesis form: every level evaluated at the root's stream; not exact",
+};

@@ -1,0 +1,56 @@
+/*
+ * RDMA gather + multicast (Kini et al. 2003, section 3.3): the ranks report
+ * along a tree of fan-in n, ceil(log_{n+1} P) levels (the (n+1)-nomial tree of
+ * tree_knomial_gather), and rank 0 releases all of them with one hardware
+ * multicast in the last step.
+ */
+#include "barrier.h"
+
+static uint32_t rgm_rounds(uint32_t p, uint32_t n)
+{
+    return p > 1 ? barrier_ceil_log(p, (uint64_t)n + 1) + 1 : 0;
+}
+
+static void rgm_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
+{
+    uint32_t levels = tree_knomial_gather(s, p, n + 1, rank);
+    if (p > 1)
+        sched_push(s, rank ? SCHED_RECV : SCHED_MCAST, rank ? 0 : -1, levels);
+}
+
+/* Derived in the style of 2.2.5.2: a level gathers n messages,
+ * o_s + L + o_r + (n-1) f_r; the multicast is one message, o_s + L + o_r. */
+static double rgm_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
+{
+    if (p < 2)
+        return 0;
+    double levels = barrier_ceil_log(p, (uint64_t)n + 1);
+    const logp_t *m = &c->logp;
+    return levels * (logp_t1(m) + (n - 1.0) * logp_fr(m)) + logp_t1(m);
+}
+
+/* Derived like 2.3.7.1.2: levels n:1, o(cnt R) + n L(n cnt R); the multicast
+ * one message, o(cnt) + L(cnt). */
+static double rgm_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
+{
+    if (p < 2)
+        return 0;
+    double levels = barrier_ceil_log(p, (uint64_t)n + 1);
+    return levels * (barrier_lop_o(c, levels) + n * barrier_lop_L(c, n * levels)) +
+           barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
+}
+
+const barrier_alg_t barrier_alg_rgm = {
+    .name = "rgm",
+    .title = "RDMA gather + multicast",
+    .cite = "Kini et al. 2003 section 3.3; costs derived as thesis 2.2.5.2 and 2.3.7.1.2",
+    .takes_n = 1,
+    .n_meaning = "fan-in per level",
+    .default_n = 3,
+    .rounds = rgm_rounds,
+    .build_rank = rgm_build_rank,
+    .logp_us = rgm_logp_us,
+    .lop_us = rgm_lop_us,
+    .logp_note = "exact when P is a power of n+1 and g <= o_s+L+o_r",
+    .lop_note = "derived in the thesis's style; not exact",
+};

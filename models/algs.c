@@ -1,0 +1,127 @@
+/* algs.c - the table of barrier algorithms and the helpers their formulas share. */
+#include <math.h>
+#include <string.h>
+
+#include "barrier.h"
+
+extern const barrier_alg_t barrier_alg_cc, barrier_alg_comb, barrier_alg_tour, barrier_alg_ftour,
+    barrier_alg_mcs, barrier_alg_bst, barrier_alg_bfly, barrier_alg_pe, barrier_alg_diss,
+    barrier_alg_ndiss, barrier_alg_nwise, barrier_alg_rgm, barrier_alg_hwswitch,
+    barrier_alg_hwnet;
+
+const barrier_alg_t *const barrier_algs[] = {
+    &barrier_alg_cc,    &barrier_alg_comb,  &barrier_alg_tour,     &barrier_alg_ftour,
+    &barrier_alg_mcs,   &barrier_alg_bst,   &barrier_alg_bfly,     &barrier_alg_pe,
+    &barrier_alg_diss,  &barrier_alg_ndiss, &barrier_alg_nwise,    &barrier_alg_rgm,
+    &barrier_alg_hwswitch, &barrier_alg_hwnet, NULL,
+};
+
+const barrier_alg_t *barrier_alg_find(const char *name)
+{
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
+        if (strcmp((*a)->name, name) == 0)
+            return *a;
+    return NULL;
+}
+
+uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)
+{
+    return alg->takes_n && n >= 1 ? n : alg->default_n;
+}
+
+void barrier_cost_init(barrier_cost_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->links = 1;
+    c->cnt = 1;
+    c->lop_pmin = INFINITY;
+    c->lop_pmax = -INFINITY;
+    c->op_per_p_us = 0.01; /* thesis 3.2.2.1: o_p(P) = P * 10 ns */
+    c->ow_us = 1.2;        /* thesis 3.2.2.1 */
+    c->hw_or_us = 1.2;     /* thesis 3.2.2.1 */
+}
+
+/* ----------------------------------------------------- hardware barriers */
+
+uint32_t barrier_one_round(uint32_t p, uint32_t n)
+{
+    (void)p;
+    (void)n;
+    return 1;
+}
+
+double barrier_hw_op_us(const barrier_cost_t *c, uint32_t p)
+{
+    return c->op_const_us + c->op_per_p_us * p + c->op_per_log2p_us * barrier_ceil_log(p, 2);
+}
+
+/* ------------------------------------------------------ integer helpers */
+
+uint64_t barrier_ipow(uint64_t k, uint32_t e)
+{
+    uint64_t r = 1;
+    while (e--) {
+        if (k && r > UINT64_MAX / k)
+            return UINT64_MAX;
+        r *= k;
+    }
+    return r;
+}
+
+uint32_t barrier_ceil_log(uint64_t p, uint64_t k)
+{
+    uint32_t r = 0;
+    for (uint64_t span = 1; span < p; span = span > UINT64_MAX / k ? UINT64_MAX : span * k)
+        r++;
+    return r;
+}
+
+uint32_t barrier_floor_log(uint64_t p, uint64_t k)
+{
+    uint32_t r = 0;
+    for (uint64_t span = k; span <= p; span = span > UINT64_MAX / k ? UINT64_MAX : span * k)
+        r++;
+    return r;
+}
+
+/* ---------------------------------------- LogP constructs (thesis 2.1.4.5) */
+
+double logp_t1(const logp_t *m)
+{
+    return m->os_us + m->L_us + m->or_us;
+}
+
+double logp_fs(const logp_t *m)
+{
+    return fmax(m->os_us, m->g_us);
+}
+
+double logp_fr(const logp_t *m)
+{
+    return fmax(m->or_us, m->g_us);
+}
+
+double logp_tr(const logp_t *m)
+{
+    return fmax(m->g_us, logp_t1(m));
+}
+
+/* ---------------------------------------------- LoP (thesis 2.3.7) */
+
+static double lop_arg(barrier_cost_t *c, double msgs)
+{
+    double x = c->cnt * msgs;
+    c->lop_pmin = fmin(c->lop_pmin, x);
+    c->lop_pmax = fmax(c->lop_pmax, x);
+    return x;
+}
+
+double barrier_lop_o(barrier_cost_t *c, double msgs)
+{
+    return lop_lop_o(c->lop, lop_arg(c, msgs));
+}
+
+double barrier_lop_L(barrier_cost_t *c, double msgs)
+{
+    return lop_lop_L(c->lop, lop_arg(c, msgs));
+}

@@ -1,0 +1,142 @@
+/*
+ * barrier.h - barrier algorithms as const descriptors, and their costs.
+ *
+ * Each algorithm lives in one file models/alg_<name>.c that defines a
+ * barrier_alg_t: how each rank's schedule is generated (sched.h), how many
+ * rounds it takes, and its closed-form cost in LogP (thesis 2.1.4.4, 2.2)
+ * and LoP (thesis 2.3.7).  models/algs.c lists them; adding an algorithm is
+ * one file and one row.  The checker and the simulator are drivers over the
+ * schedules; lopredict and lopbench look algorithms up by name.
+ *
+ * Notation of thesis 2.1.4.5 used by the LogP forms:
+ *   t1 = o_s + L + o_r (one message), f_s = max{o_s, g}, f_r = max{o_r, g},
+ *   t_r = t_s = max{g, o_s + L + o_r}.
+ * LoP forms (2.3.7.1) use o(x) and L(x) of a parameter set evaluated at
+ * x = cnt * (messages of the stream); see models/README.md.
+ */
+#ifndef LOP_BARRIER_H
+#define LOP_BARRIER_H
+
+#include <stdint.h>
+
+#include "lop.h"
+#include "model.h"
+#include "sched.h"
+
+/* The LogP parameters (thesis 2.1.4.4), all in microseconds. */
+typedef struct {
+    double L_us;  /* network latency */
+    double os_us; /* send overhead */
+    double or_us; /* receive overhead */
+    double g_us;  /* gap between consecutive messages of one processor */
+} logp_t;
+
+/* Everything a closed form may need.  The LoP part records the range of p at
+ * which o(p) and L(p) were evaluated, for the extrapolation warning. */
+typedef struct {
+    logp_t logp;
+    unsigned links;         /* m of thesis 2.2.6: independent links (1 = one) */
+    const lop_lop_t *lop;   /* LoP parameters; NULL when not needed */
+    double cnt;             /* barriers run back to back (thesis 2.3.7.1) */
+    double lop_pmin;        /* smallest p o()/L() was evaluated at (starts +inf) */
+    double lop_pmax;        /* largest p o()/L() was evaluated at (starts -inf) */
+    /* hardware barriers (thesis 3.1.1.3, 3.2.2): o_p(P) = const + per_p*P + per_log2p*log2 P */
+    double op_const_us;     /* o_p(P) constant part */
+    double op_per_p_us;     /* o_p(P) slope per host (thesis 3.2.2.1: 0.01 us) */
+    double op_per_log2p_us; /* o_p(P) slope per log2 P (switch logic, 3.1.1.3) */
+    double ow_us;           /* hwnet: CPU overhead to write the port (3.2.2.1: 1.2 us) */
+    double hw_or_us;        /* hwnet: CPU overhead to read the port (3.2.2.1: 1.2 us) */
+} barrier_cost_t;
+
+/* Default cost parameters (thesis values for the hardware part, links = 1,
+ * cnt = 1, no LoP set); the caller fills logp and lop. */
+void barrier_cost_init(barrier_cost_t *c);
+
+enum {
+    BARRIER_COST_ONLY = 1 /* no schedule: a hardware barrier with a cost formula only */
+};
+
+typedef struct barrier_alg {
+    const char *name;      /* --alg name */
+    const char *title;     /* "n-way dissemination" */
+    const char *cite;      /* sources of the algorithm and its formulas */
+    int takes_n;           /* does --n apply? */
+    const char *n_meaning; /* what n is ("group size"), NULL if !takes_n */
+    uint32_t default_n;    /* n used when none is given (and always when !takes_n) */
+    unsigned flags;        /* BARRIER_COST_ONLY */
+    /* Number of rounds (steps of the schedule) for p ranks. */
+    uint32_t (*rounds)(uint32_t p, uint32_t n);
+    /* Append the ops of 'rank' to s (sched_push); NULL when cost-only. */
+    void (*build_rank)(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
+    /* Closed forms in microseconds. */
+    double (*logp_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
+    double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
+    const char *logp_note; /* when the LogP form is exact for the schedule, and why not otherwise */
+    const char *lop_note;  /* the same for the LoP form */
+} barrier_alg_t;
+
+/* All algorithms, NULL-terminated, in --alg all order. */
+extern const barrier_alg_t *const barrier_algs[];
+/* By name, or NULL. */
+const barrier_alg_t *barrier_alg_find(const char *name);
+/* The n an algorithm is run with: 'n' if it takes one, else its default. */
+uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n);
+
+/* ---- integer helpers (no floating-point logs: they get P = 9, n = 2 wrong) ---- */
+
+/* k^e, saturated at UINT64_MAX. */
+uint64_t barrier_ipow(uint64_t k, uint32_t e);
+/* ceil(log_k p): the smallest r with k^r >= p (k >= 2, p >= 1). */
+uint32_t barrier_ceil_log(uint64_t p, uint64_t k);
+/* floor(log_k p): the largest r with k^r <= p (k >= 2, p >= 1). */
+uint32_t barrier_floor_log(uint64_t p, uint64_t k);
+
+/* ---- LogP building blocks (thesis 2.1.4.5) ---- */
+
+double logp_t1(const logp_t *m); /* o_s + L + o_r */
+double logp_fs(const logp_t *m); /* max{o_s, g} */
+double logp_fr(const logp_t *m); /* max{o_r, g} */
+double logp_tr(const logp_t *m); /* max{g, o_s + L + o_r} (= t_s) */
+
+/* ---- LoP building blocks (thesis 2.3.7) ---- */
+
+/* o(cnt * msgs) and L(cnt * msgs) of c->lop, recording the range used. */
+double barrier_lop_o(barrier_cost_t *c, double msgs);
+double barrier_lop_L(barrier_cost_t *c, double msgs);
+
+/* ---- hardware barriers (thesis 3.1.1.3, 3.2.2) ---- */
+
+/* o_p(P) = op_const + op_per_p P + op_per_log2p ceil(log2 P). */
+double barrier_hw_op_us(const barrier_cost_t *c, uint32_t p);
+/* rounds() of a cost-only barrier: one. */
+uint32_t barrier_one_round(uint32_t p, uint32_t n);
+
+/* ---- shared pieces of the tree algorithms (tree.c) ---- */
+
+/* Gather over the k-nomial tree rooted at 0 (k >= 2): at level j a rank whose
+ * k-ary digit j is non-zero (and all lower ones zero) sends to the rank with
+ * that digit cleared, which receives its k-1 members; level j is step j.
+ * Returns the number of levels, ceil(log_k p). */
+uint32_t tree_knomial_gather(sched_t *s, uint32_t p, uint32_t k, uint32_t rank);
+/* Binomial broadcast from rank 0 (largest subtree first) in steps
+ * step0 .. step0 + ceil(log2 p) - 1: the release of thesis 2.2.1. */
+void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0);
+/* t_bc(P) in LogP: the binomial broadcast over p ranks (2.2.5.2, see README). */
+double tree_bcast_logp(barrier_cost_t *c, uint32_t p);
+/* t_bc in LoP (thesis 2.3.7.1.2). */
+double tree_bcast_lop(barrier_cost_t *c, uint32_t p);
+
+/* ---- algorithms whose functions other descriptors reuse ---- */
+
+/* Combining tree with group size max(n, 2) (alg_comb.c); tour and ftour. */
+uint32_t comb_rounds(uint32_t p, uint32_t n);
+void comb_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
+double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+/* n-way dissemination (alg_ndiss.c); diss is n = 1. */
+uint32_t ndiss_rounds(uint32_t p, uint32_t n);
+void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
+double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+double ndiss_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+
+#endif

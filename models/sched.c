@@ -1,0 +1,270 @@
+/* sched.c - building, walking and storing schedules (sched.h). */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "csv.h"
+
+static const char *const kind_names[] = {"send", "recv", "mcast"};
+
+const char *sched_kind_name(sched_kind_t kind)
+{
+    return kind_names[kind];
+}
+
+/* ------------------------------------------------------------- building */
+
+lop_status_t sched_init(sched_t *s, uint32_t p)
+{
+    memset(s, 0, sizeof *s);
+    if (p < 1 || p > SCHED_MAX_P)
+        return lop_err(LOP_ERR_RANGE, "P = %u is outside 1..%u for a schedule", p, SCHED_MAX_P);
+    s->p = p;
+    s->first = lop_calloc((size_t)p + 1, sizeof *s->first);
+    return s->first ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
+{
+    if (s->error)
+        return;
+    if (s->n_ops == SCHED_MAX_OPS) {
+        s->error = lop_err(LOP_ERR_RANGE, "schedule for P = %u needs more than %u operations",
+                           s->p, SCHED_MAX_OPS);
+        return;
+    }
+    if (s->n_ops == s->cap) {
+        uint32_t cap = s->cap ? (s->cap > SCHED_MAX_OPS / 2 ? SCHED_MAX_OPS : 2 * s->cap) : 64;
+        sched_op_t *grown = lop_realloc_array(s->op, cap, sizeof *grown);
+        if (!grown) {
+            s->error = LOP_ERR_NOMEM;
+            return;
+        }
+        s->op = grown;
+        s->cap = cap;
+    }
+    s->op[s->n_ops++] = (sched_op_t){peer, step, kind};
+    if (step + 1 > s->n_steps)
+        s->n_steps = step + 1;
+}
+
+void sched_end_rank(sched_t *s, uint32_t rank)
+{
+    s->first[rank + 1] = s->n_ops;
+}
+
+lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
+{
+    if (!alg->build_rank)
+        return lop_err(LOP_ERR_INVALID, "%s is a cost-only algorithm: it has no schedule",
+                       alg->name);
+    if (alg->takes_n && n < 1)
+        return lop_err(LOP_ERR_INVALID, "%s needs n >= 1", alg->name);
+    lop_status_t st = sched_init(s, p);
+    if (st)
+        return st;
+    n = barrier_alg_n(alg, n);
+    s->n = alg->takes_n ? n : 0;
+    snprintf(s->alg, sizeof s->alg, "%s", alg->name);
+    for (uint32_t r = 0; r < p && !s->error; r++) {
+        alg->build_rank(s, p, n, r);
+        sched_end_rank(s, r);
+    }
+    st = s->error;
+    if (st)
+        sched_free(s);
+    return st;
+}
+
+void sched_free(sched_t *s)
+{
+    free(s->first);
+    free(s->op);
+    memset(s, 0, sizeof *s);
+}
+
+uint32_t sched_rank_max(const sched_t *s)
+{
+    uint32_t most = 0;
+    for (uint32_t r = 0; r < s->p; r++)
+        most = sched_rank_count(s, r) > most ? sched_rank_count(s, r) : most;
+    return most;
+}
+
+uint32_t sched_op_rank(const sched_t *s, uint32_t op)
+{
+    uint32_t lo = 0, hi = s->p; /* first[lo] <= op < first[hi] */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (s->first[mid] <= op)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len)
+{
+    uint32_t rank = sched_op_rank(s, op);
+    const sched_op_t *o = &s->op[op];
+    const char *dir = o->kind == SCHED_RECV ? "from" : "to";
+    if (o->kind == SCHED_MCAST)
+        snprintf(buf, len, "rank %u op %u (mcast, step %u)", rank, op - s->first[rank],
+                 (unsigned)o->step);
+    else
+        snprintf(buf, len, "rank %u op %u (%s %s %d, step %u)", rank, op - s->first[rank],
+                 sched_kind_name(o->kind), dir, o->peer, (unsigned)o->step);
+}
+
+/* ------------------------------------------------------------------ CSV */
+
+void sched_csv_write(const sched_t *s, FILE *out)
+{
+    if (s->alg[0])
+        fprintf(out, "# alg: %s\n", s->alg);
+    if (s->n)
+        fprintf(out, "# n: %u\n", s->n);
+    fprintf(out, "# p: %u\nrank,step,op,peer\n", s->p);
+    for (uint32_t r = 0; r < s->p; r++)
+        for (const sched_op_t *o = sched_rank_ops(s, r); o < sched_rank_end(s, r); o++)
+            fprintf(out, "%u,%u,%s,%d\n", r, (unsigned)o->step, sched_kind_name(o->kind),
+                    o->peer);
+}
+
+/* One parsed row. */
+typedef struct {
+    uint32_t rank, step;
+    int32_t peer;
+    sched_kind_t kind;
+} csv_op_t;
+
+typedef struct {
+    size_t rank, step, op, peer;
+} csv_cols_t;
+
+static lop_status_t csv_integer(const lop_csv_t *csv, size_t row, size_t col, double min,
+                                double max, double *v)
+{
+    lop_status_t st = lop_csv_number(csv, row, col, v);
+    if (st == LOP_OK && (*v != (double)(long long)*v || *v < min || *v > max))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not an integer in %.0f..%.0f",
+                     csv->path, csv->line[row], csv->columns[col], csv->cells[row][col], min,
+                     max);
+    return st;
+}
+
+static lop_status_t csv_parse_row(const lop_csv_t *csv, const csv_cols_t *c, size_t row,
+                                  csv_op_t *op)
+{
+    double rank, step, peer;
+    const char *kind = csv->cells[row][c->op];
+    lop_status_t st = LOP_OK;
+    st = st ? st : csv_integer(csv, row, c->rank, 0, SCHED_MAX_P - 1, &rank);
+    st = st ? st : csv_integer(csv, row, c->step, 0, (1u << 30) - 1, &step);
+    st = st ? st : csv_integer(csv, row, c->peer, -1, SCHED_MAX_P - 1, &peer);
+    if (st)
+        return st;
+    int k = 0;
+    while (k < 3 && strcmp(kind, kind_names[k]) != 0)
+        k++;
+    if (k == 3)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: op '%s' is not send, recv or mcast", csv->path,
+                       csv->line[row], kind);
+    if ((k == SCHED_MCAST) != (peer == -1))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: peer -1 is for mcast and mcast only", csv->path,
+                       csv->line[row]);
+    *op = (csv_op_t){(uint32_t)rank, (uint32_t)step, (int32_t)peer, (sched_kind_t)k};
+    return LOP_OK;
+}
+
+/* P from "# p:", else one more than the largest rank or peer. */
+static lop_status_t csv_ranks(const lop_csv_t *csv, const csv_op_t *ops, uint32_t *p)
+{
+    const char *meta = lop_csv_meta_get(csv, "p");
+    uint32_t need = 1;
+    for (size_t i = 0; i < csv->n_rows; i++) {
+        uint32_t top = ops[i].peer < 0 || ops[i].rank > (uint32_t)ops[i].peer
+                           ? ops[i].rank : (uint32_t)ops[i].peer;
+        need = top + 1 > need ? top + 1 : need;
+    }
+    if (!meta) {
+        *p = need;
+        return LOP_OK;
+    }
+    double v;
+    if (!lop_parse_double(meta, &v) || v < 1 || v > SCHED_MAX_P || v != (double)(long)v)
+        return lop_err(LOP_ERR_PARSE, "%s: metadata p: '%s' is not in 1..%u", csv->path, meta,
+                       SCHED_MAX_P);
+    if ((uint32_t)v < need)
+        return lop_err(LOP_ERR_PARSE, "%s: a row names rank %u but p is %.0f", csv->path,
+                       need - 1, v);
+    *p = (uint32_t)v;
+    return LOP_OK;
+}
+
+/* Bucket the rows by rank, keeping each rank's rows in file order. */
+static lop_status_t csv_fill(sched_t *s, const csv_op_t *ops, size_t n)
+{
+    if (n > SCHED_MAX_OPS)
+        return lop_err(LOP_ERR_RANGE, "schedule has more than %u operations", SCHED_MAX_OPS);
+    s->op = lop_calloc(n, sizeof *s->op);
+    uint32_t *next = lop_calloc((size_t)s->p + 1, sizeof *next);
+    if (!s->op || !next) {
+        free(next);
+        return LOP_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->first[ops[i].rank + 1]++;
+    for (uint32_t r = 0; r < s->p; r++) {
+        s->first[r + 1] += s->first[r];
+        next[r] = s->first[r];
+    }
+    for (size_t i = 0; i < n; i++) {
+        s->op[next[ops[i].rank]++] = (sched_op_t){ops[i].peer, ops[i].step, ops[i].kind};
+        if (ops[i].step + 1 > s->n_steps)
+            s->n_steps = ops[i].step + 1;
+    }
+    s->n_ops = s->cap = (uint32_t)n;
+    free(next);
+    return LOP_OK;
+}
+
+static lop_status_t csv_columns(const lop_csv_t *csv, csv_cols_t *c)
+{
+    lop_status_t st = lop_csv_column(csv, "rank", &c->rank);
+    st = st ? st : lop_csv_column(csv, "step", &c->step);
+    st = st ? st : lop_csv_column(csv, "op", &c->op);
+    return st ? st : lop_csv_column(csv, "peer", &c->peer);
+}
+
+lop_status_t sched_csv_read(const char *path, sched_t *s)
+{
+    lop_csv_t *csv;
+    csv_cols_t cols;
+    csv_op_t *ops = NULL;
+    uint32_t p = 0;
+    memset(s, 0, sizeof *s);
+    lop_status_t st = lop_csv_read(path, &csv);
+    if (st)
+        return st;
+    st = csv_columns(csv, &cols);
+    if (st == LOP_OK) {
+        ops = lop_calloc(csv->n_rows, sizeof *ops);
+        st = ops ? LOP_OK : LOP_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < csv->n_rows && st == LOP_OK; i++)
+        st = csv_parse_row(csv, &cols, i, &ops[i]);
+    st = st ? st : csv_ranks(csv, ops, &p);
+    st = st ? st : sched_init(s, p);
+    st = st ? st : csv_fill(s, ops, csv->n_rows);
+    const char *alg = lop_csv_meta_get(csv, "alg");
+    snprintf(s->alg, sizeof s->alg, "%s", alg && st == LOP_OK ? alg : "");
+    free(ops);
+    lop_csv_free(csv);
+    if (st)
+        sched_free(s);
+    return st;
+}

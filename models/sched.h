@@ -1,0 +1,116 @@
+/*
+ * sched.h - a barrier as a message schedule: what each rank does, in order.
+ *
+ * A schedule for P ranks is, per rank, an ordered list of operations:
+ *   SEND  peer   post one message to 'peer'; never blocks
+ *   RECV  peer   block until the next message from 'peer' has arrived
+ *                (messages of one ordered pair are matched FIFO)
+ *   MCAST        one message to every other rank (hardware multicast);
+ *                each of them consumes it with a RECV from the sender
+ * Every op carries the 'step' (round, stage) its message belongs to; the SEND
+ * and the RECV of one message carry the same step.  Schedules built by
+ * sched_build() also keep two promises that executors may rely on (the
+ * checker verifies both, sched_check.h):
+ *   - steps never decrease along a rank's ops;
+ *   - within one step a rank sends at most one message to a given peer and
+ *     receives at most one from a given peer, so (step, peer) names a message
+ *     (e.g. a per-step flag slot for one-sided writes).
+ *
+ * Storage is one array of 8-byte ops plus per-rank offsets, so the 42 million
+ * ops of a dissemination barrier for P = 2^20 take 336 MB.
+ *
+ *   sched_t s;
+ *   if (sched_build(barrier_alg_find("ndiss"), 9, 2, &s) != LOP_OK) ... lop_errmsg()
+ *   for (uint32_t r = 0; r < s.p; r++)
+ *       for (const sched_op_t *op = sched_rank_ops(&s, r); op < sched_rank_end(&s, r); op++)
+ *           ... op->kind, op->peer, op->step
+ *   sched_free(&s);
+ *
+ * No MPI here: the library is linked into lopredict and lopbench alike.
+ */
+#ifndef LOP_SCHED_H
+#define LOP_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lop.h"
+
+typedef enum {
+    SCHED_SEND = 0,  /* one message to peer; never blocks */
+    SCHED_RECV = 1,  /* wait for the next message from peer (FIFO per ordered pair) */
+    SCHED_MCAST = 2  /* one message to every other rank; peer is -1 */
+} sched_kind_t;
+
+typedef struct {
+    int32_t peer;       /* the other rank; -1 for SCHED_MCAST */
+    uint32_t step : 30; /* round or stage of the message (same at sender and receiver) */
+    uint32_t kind : 2;  /* sched_kind_t */
+} sched_op_t;
+
+#define SCHED_MAX_P (1u << 24)    /* largest P a schedule may have */
+#define SCHED_MAX_OPS (1u << 27)  /* largest schedule (1 GB of ops) */
+
+struct barrier_alg; /* barrier.h */
+
+typedef struct {
+    uint32_t p;         /* number of ranks */
+    uint32_t n;         /* the algorithm's parameter n it was built with (0: none) */
+    uint32_t n_steps;   /* 1 + the largest step (0 when there is no op) */
+    uint32_t n_ops;     /* total operations */
+    uint32_t cap;       /* allocated entries of 'op' (builder) */
+    uint32_t *first;    /* rank r owns op[first[r]] .. op[first[r+1]-1]; p + 1 entries */
+    sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order */
+    char alg[32];       /* algorithm name ("" when read from a file without one) */
+    lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
+} sched_t;
+
+/* Build the schedule of 'alg' for 'p' ranks with parameter 'n' (ignored
+ * unless the algorithm takes one).  Errors: p or n out of range, a
+ * cost-only algorithm, more than SCHED_MAX_OPS operations, no memory. */
+lop_status_t sched_build(const struct barrier_alg *alg, uint32_t p, uint32_t n, sched_t *s);
+void sched_free(sched_t *s);
+
+static inline const sched_op_t *sched_rank_ops(const sched_t *s, uint32_t rank)
+{
+    return s->op + s->first[rank];
+}
+static inline const sched_op_t *sched_rank_end(const sched_t *s, uint32_t rank)
+{
+    return s->op + s->first[rank + 1];
+}
+static inline uint32_t sched_rank_count(const sched_t *s, uint32_t rank)
+{
+    return s->first[rank + 1] - s->first[rank];
+}
+
+/* The largest number of ops of one rank. */
+uint32_t sched_rank_max(const sched_t *s);
+
+/* "send", "recv", "mcast" */
+const char *sched_kind_name(sched_kind_t kind);
+/* "rank 3 op 2 (recv from 5, step 1)" for messages; 'op' is a global index. */
+void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len);
+/* The rank owning global op index 'op' (binary search). */
+uint32_t sched_op_rank(const sched_t *s, uint32_t op);
+
+/* ---- for generators (barrier algorithm files) ---- */
+
+/* An empty schedule for p ranks; ranks are then filled in order 0..p-1. */
+lop_status_t sched_init(sched_t *s, uint32_t p);
+/* Append an op to the rank being built; failures are kept in s->error. */
+void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step);
+/* Close the rank being built (the next pushes belong to rank + 1). */
+void sched_end_rank(sched_t *s, uint32_t rank);
+
+/* ---- CSV: rank,step,op,peer (metadata alg, n, p) ---- */
+
+/* Write the schedule as CSV to 'out' (rows of one rank in execution order). */
+void sched_csv_write(const sched_t *s, FILE *out);
+/* Read a schedule written by sched_csv_write (rows of different ranks may be
+ * interleaved; P is the "# p:" metadata, else 1 + the largest rank or peer).
+ * Errors name file:line. */
+lop_status_t sched_csv_read(const char *path, sched_t *s);
+
+#endif

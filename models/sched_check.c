@@ -1,0 +1,188 @@
+/* sched_check.c - knowledge closure over a schedule (sched_check.h). */
+#include "sched_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_flow.h"
+
+#define SNAPSHOT_BYTES (64u << 20) /* memory for the message copies of one pass */
+
+double sched_check_work(const sched_t *s)
+{
+    return (double)s->n_ops * ((s->p + 63) / 64);
+}
+
+/* ------------------------------------------------------ executor promises */
+
+static lop_status_t promise_error(const sched_t *s, uint32_t op, const char *what)
+{
+    char where[128];
+    sched_op_describe(s, op, where, sizeof where);
+    return lop_err(LOP_ERR_INVALID, "schedule %s: %s: %s", s->alg, where, what);
+}
+
+static uint64_t promise_key(const sched_op_t *o)
+{
+    return (uint64_t)o->step << 34 | (uint64_t)o->kind << 32 | (uint32_t)o->peer;
+}
+
+/* The second op of rank r with the same (step, kind, peer) as an earlier one. */
+static uint32_t find_repeat(const sched_t *s, uint32_t r, uint64_t key)
+{
+    uint32_t seen = 0, i = s->first[r];
+    for (; i < s->first[r + 1]; i++)
+        if (s->op[i].kind != SCHED_MCAST && promise_key(&s->op[i]) == key && seen++)
+            break;
+    return i;
+}
+
+/* Per rank: steps never decrease; one SEND and one RECV per (step, peer). */
+static lop_status_t check_promises(const sched_t *s, uint64_t *keys)
+{
+    for (uint32_t r = 0; r < s->p; r++) {
+        uint32_t n = 0;
+        for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++) {
+            if (i > s->first[r] && s->op[i].step < s->op[i - 1].step)
+                return promise_error(s, i, "its step is smaller than the previous op's");
+            if (s->op[i].kind != SCHED_MCAST)
+                keys[n++] = promise_key(&s->op[i]);
+        }
+        sched_keys_sort(keys, n);
+        for (uint32_t k = 1; k < n; k++)
+            if (keys[k] == keys[k - 1])
+                return promise_error(s, find_repeat(s, r, keys[k]),
+                                     "a second message between the same ranks in one step");
+    }
+    return LOP_OK;
+}
+
+/* The SEND or MCAST a RECV consumes belongs to the same step. */
+static lop_status_t check_steps_match(const sched_t *s, const uint32_t *match)
+{
+    for (uint32_t i = 0; i < s->n_ops; i++)
+        if (s->op[i].kind == SCHED_RECV && s->op[match[i]].step != s->op[i].step) {
+            char what[64];
+            snprintf(what, sizeof what, "the message it takes is step %u",
+                     (unsigned)s->op[match[i]].step);
+            return promise_error(s, i, what);
+        }
+    return LOP_OK;
+}
+
+/* ----------------------------------------------------- a causal order */
+
+typedef struct {
+    uint32_t op, rank;
+} event_t;
+
+typedef struct {
+    event_t *event;
+    uint32_t n;
+} recorder_t;
+
+static void record_post(void *ctx, uint32_t rank, uint32_t op)
+{
+    recorder_t *rec = ctx;
+    rec->event[rec->n++] = (event_t){op, rank};
+}
+
+static void record_recvs(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+{
+    for (uint32_t i = first; i <= last; i++)
+        record_post(ctx, rank, i);
+}
+
+static const sched_flow_ops_t recorder_ops = {record_post, record_recvs};
+
+/* ---------------------------------------------------------- knowledge */
+
+typedef struct {
+    const sched_t *s;
+    const uint32_t *match;
+    const event_t *event; /* all ops in a causal order */
+    uint32_t words;       /* W: 64 W source ranks per pass */
+    uint64_t *know;       /* know[r * W ..]: which sources of this pass rank r knows of */
+    uint64_t *snap;       /* snap[op * W ..]: the sender's knowledge when it posted op */
+} closure_t;
+
+/* Sources base .. base + 64 W - 1: spread their knowledge along the events. */
+static void closure_pass(closure_t *c, uint32_t base)
+{
+    const sched_t *s = c->s;
+    uint32_t w = c->words;
+    memset(c->know, 0, (size_t)s->p * w * sizeof *c->know);
+    for (uint32_t r = base; r < s->p && r - base < 64 * w; r++)
+        c->know[(size_t)r * w + (r - base) / 64] |= 1ull << ((r - base) % 64);
+    for (uint32_t e = 0; e < s->n_ops; e++) {
+        uint64_t *k = c->know + (size_t)c->event[e].rank * w;
+        uint32_t op = c->event[e].op;
+        if (s->op[op].kind == SCHED_RECV) {
+            const uint64_t *m = c->snap + (size_t)c->match[op] * w;
+            for (uint32_t i = 0; i < w; i++)
+                k[i] |= m[i];
+        } else {
+            memcpy(c->snap + (size_t)op * w, k, w * sizeof *k);
+        }
+    }
+}
+
+/* Does every rank know of every source of the pass? */
+static lop_status_t closure_verify(const closure_t *c, uint32_t base)
+{
+    const sched_t *s = c->s;
+    uint32_t sources = s->p - base < 64 * c->words ? s->p - base : 64 * c->words;
+    for (uint32_t r = 0; r < s->p; r++) {
+        const uint64_t *k = c->know + (size_t)r * c->words;
+        for (uint32_t src = 0; src < sources; src++)
+            if (!(k[src / 64] >> (src % 64) & 1))
+                return lop_err(LOP_ERR_INVALID,
+                               "schedule %s: not a barrier: rank %u ends without knowing that "
+                               "rank %u arrived",
+                               s->alg, r, base + src);
+    }
+    return LOP_OK;
+}
+
+static uint32_t pass_words(const sched_t *s)
+{
+    uint32_t all = (s->p + 63) / 64;
+    size_t fit = SNAPSHOT_BYTES / 8 / (s->n_ops ? s->n_ops : 1);
+    return fit < 1 ? 1 : fit < all ? (uint32_t)fit : all;
+}
+
+static lop_status_t knowledge(const sched_t *s, const uint32_t *match, const event_t *event)
+{
+    closure_t c = {s, match, event, pass_words(s), NULL, NULL};
+    c.know = lop_calloc((size_t)s->p * c.words, sizeof *c.know);
+    c.snap = lop_calloc((size_t)s->n_ops * c.words, sizeof *c.snap);
+    lop_status_t st = c.know && c.snap ? LOP_OK : LOP_ERR_NOMEM;
+    for (uint32_t base = 0; base < s->p && st == LOP_OK; base += 64 * c.words) {
+        closure_pass(&c, base);
+        st = closure_verify(&c, base);
+    }
+    free(c.know);
+    free(c.snap);
+    return st;
+}
+
+/* ------------------------------------------------------------- the check */
+
+lop_status_t sched_check(const sched_t *s)
+{
+    uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
+    uint64_t *keys = lop_calloc(sched_rank_max(s), sizeof *keys);
+    recorder_t rec = {lop_calloc(s->n_ops, sizeof(event_t)), 0};
+    uint64_t events;
+    lop_status_t st = match && keys && rec.event ? LOP_OK : LOP_ERR_NOMEM;
+    st = st ? st : sched_match(s, match);
+    st = st ? st : check_promises(s, keys);
+    st = st ? st : check_steps_match(s, match);
+    st = st ? st : sched_flow_run(s, match, &recorder_ops, &rec, &events);
+    st = st ? st : knowledge(s, match, rec.event);
+    free(match);
+    free(keys);
+    free(rec.event);
+    return st;
+}

@@ -1,0 +1,240 @@
+/* sched_sim.c - LogP and LoP event simulation of a schedule (sched_sim.h). */
+#include "sched_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sched_flow.h"
+
+typedef struct {
+    double cpu; /* when the CPU is free */
+    double tx;  /* LogP: start of the last send; LoP: when the last message left */
+    double rx;  /* LogP: start of the last receive; LoP: the last delivery */
+} rank_state_t;
+
+/* o(cnt x) and L(cnt x) for one x: the LoP fits are costly (exp), x repeats. */
+typedef struct {
+    uint32_t x; /* 0: empty */
+    double o_us, L_us;
+} lop_memo_t;
+
+#define MEMO_SIZE 256
+
+typedef struct {
+    double leave, L_us;
+} arrival_t;
+
+typedef struct {
+    const sched_t *s;
+    const uint32_t *match;
+    const sched_sim_t *par;
+    rank_state_t *rank;
+    double *time;       /* per SEND/MCAST op: arrival (LogP) or leave time (LoP) */
+    uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1] */
+    uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
+    arrival_t *pending; /* LoP: one receive batch */
+    lop_memo_t memo[MEMO_SIZE];
+} sim_t;
+
+/* ------------------------------------------------------------------ LogP */
+
+static void logp_post(void *ctx, uint32_t rank, uint32_t op)
+{
+    sim_t *sim = ctx;
+    const logp_t *m = &sim->par->cost->logp;
+    rank_state_t *st = &sim->rank[rank];
+    double start = fmax(st->cpu, st->tx + m->g_us);
+    st->tx = start;
+    st->cpu = start + m->os_us;
+    sim->time[op] = start + m->os_us + m->L_us;
+}
+
+static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+{
+    sim_t *sim = ctx;
+    const logp_t *m = &sim->par->cost->logp;
+    rank_state_t *st = &sim->rank[rank];
+    for (uint32_t i = first; i <= last; i++) {
+        double start = fmax(fmax(st->cpu, sim->time[sim->match[i]]), st->rx + m->g_us);
+        st->rx = start;
+        st->cpu = start + m->or_us;
+    }
+}
+
+static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};
+
+/* ------------------------------------------------------------------- LoP */
+
+static const lop_memo_t *lop_at(sim_t *sim, uint32_t x)
+{
+    lop_memo_t *e = &sim->memo[x % MEMO_SIZE];
+    if (e->x != x) {
+        e->x = x;
+        e->o_us = barrier_lop_o(sim->par->cost, x);
+        e->L_us = barrier_lop_L(sim->par->cost, x);
+    }
+    return e;
+}
+
+static uint32_t umax(uint32_t a, uint32_t b)
+{
+    return a > b ? a : b;
+}
+
+/* Stream or batch length of the posting side of op 'send' of 'rank'. */
+static uint32_t x_post(const sim_t *sim, uint32_t rank, uint32_t send)
+{
+    return sim->par->lop_arg == SCHED_LOP_STREAM ? sim->stream[2 * rank] : sim->run[send];
+}
+
+/* The same for the message 'send' (of 'sender') consumed by RECV op 'recv' of q. */
+static uint32_t x_message(const sim_t *sim, uint32_t sender, uint32_t send, uint32_t q,
+                          uint32_t recv)
+{
+    if (sim->par->lop_arg == SCHED_LOP_STREAM)
+        return umax(sim->stream[2 * sender], sim->stream[2 * q + 1]);
+    return umax(sim->run[send], sim->run[recv]);
+}
+
+static void lop_post(void *ctx, uint32_t rank, uint32_t op)
+{
+    sim_t *sim = ctx;
+    rank_state_t *st = &sim->rank[rank];
+    const sched_op_t *o = &sim->s->op[op];
+    const lop_memo_t *mine = lop_at(sim, x_post(sim, rank, op));
+    st->cpu += mine->o_us;
+    double start = fmax(st->cpu, st->tx);
+    if (o->kind == SCHED_MCAST) { /* per-receiver L is added on delivery */
+        sim->time[op] = start;
+        st->tx = start + mine->L_us;
+        return;
+    }
+    uint32_t q = (uint32_t)o->peer, recv = sim->match[op];
+    st->tx = start + lop_at(sim, x_message(sim, rank, op, q, recv))->L_us;
+    sim->time[op] = st->tx;
+}
+
+static int arrival_cmp(const void *a, const void *b)
+{
+    double x = ((const arrival_t *)a)->leave, y = ((const arrival_t *)b)->leave;
+    return (x > y) - (x < y);
+}
+
+static void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+{
+    sim_t *sim = ctx;
+    rank_state_t *st = &sim->rank[rank];
+    uint32_t n = 0;
+    for (uint32_t i = first; i <= last; i++, n++) {
+        uint32_t msg = sim->match[i], sender = (uint32_t)sim->s->op[i].peer;
+        double L = lop_at(sim, x_message(sim, sender, msg, rank, i))->L_us;
+        int mcast = sim->s->op[msg].kind == SCHED_MCAST;
+        sim->pending[n] = (arrival_t){sim->time[msg] + (mcast ? L : 0), L};
+    }
+    qsort(sim->pending, n, sizeof *sim->pending, arrival_cmp);
+    for (uint32_t k = 0; k < n; k++)
+        st->rx = fmax(sim->pending[k].leave, st->rx + sim->pending[k].L_us);
+    st->cpu = fmax(st->cpu, st->rx);
+}
+
+static const sched_flow_ops_t lop_ops = {lop_post, lop_recv_run};
+
+/* Messages sent (SEND, MCAST) and received per rank. */
+static void count_streams(const sched_t *s, uint32_t *stream)
+{
+    for (uint32_t r = 0; r < s->p; r++)
+        for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++)
+            stream[2 * r + (s->op[i].kind == SCHED_RECV)]++;
+}
+
+/* Length of each op's run of consecutive SENDs or RECVs (an MCAST is alone). */
+static void measure_runs(const sched_t *s, uint32_t *run)
+{
+    for (uint32_t r = 0; r < s->p; r++)
+        for (uint32_t i = s->first[r], j; i < s->first[r + 1]; i = j) {
+            for (j = i + 1; j < s->first[r + 1] && s->op[i].kind != SCHED_MCAST &&
+                            s->op[j].kind == s->op[i].kind;
+                 j++)
+                ;
+            for (uint32_t k = i; k < j; k++)
+                run[k] = j - i;
+        }
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
+{
+    sim->rank = lop_calloc(s->p, sizeof *sim->rank);
+    sim->time = lop_calloc(s->n_ops, sizeof *sim->time);
+    if (!sim->rank || !sim->time)
+        return LOP_ERR_NOMEM;
+    for (uint32_t r = 0; r < s->p; r++)
+        sim->rank[r] = (rank_state_t){0, -INFINITY, -INFINITY};
+    if (sim->par->model == SCHED_SIM_LOGP)
+        return LOP_OK;
+    if (!sim->par->cost->lop)
+        return lop_err(LOP_ERR_INVALID, "LoP simulation without a LoP parameter set");
+    sim->pending = lop_calloc(sched_rank_max(s), sizeof *sim->pending);
+    if (sim->par->lop_arg == SCHED_LOP_STREAM)
+        sim->stream = lop_calloc(2 * (size_t)s->p, sizeof *sim->stream);
+    else
+        sim->run = lop_calloc(s->n_ops, sizeof *sim->run);
+    if (!sim->pending || !(sim->stream || sim->run))
+        return LOP_ERR_NOMEM;
+    if (sim->stream)
+        count_streams(s, sim->stream);
+    else
+        measure_runs(s, sim->run);
+    return LOP_OK;
+}
+
+static void sim_result(const sim_t *sim, int want_ranks, sched_sim_result_t *res)
+{
+    const sched_t *s = sim->s;
+    res->max_us = 0;
+    for (uint32_t r = 0; r < s->p; r++)
+        res->max_us = fmax(res->max_us, sim->rank[r].cpu);
+    if (!want_ranks)
+        return;
+    res->rank_us = lop_calloc(s->p, sizeof *res->rank_us);
+    for (uint32_t r = 0; r < s->p && res->rank_us; r++)
+        res->rank_us[r] = sim->rank[r].cpu;
+}
+
+lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ranks,
+                           sched_sim_result_t *res)
+{
+    sim_t sim = {.s = s, .par = par};
+    memset(res, 0, sizeof *res);
+    uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
+    lop_status_t st = match ? sim_setup(&sim, s) : LOP_ERR_NOMEM;
+    sim.match = match;
+    double t0 = now_s();
+    st = st ? st : sched_match(s, match);
+    double t1 = now_s();
+    const sched_flow_ops_t *ops = par->model == SCHED_SIM_LOGP ? &logp_ops : &lop_ops;
+    st = st ? st : sched_flow_run(s, match, ops, &sim, &res->events);
+    res->match_s = t1 - t0;
+    res->run_s = now_s() - t1;
+    if (st == LOP_OK)
+        sim_result(&sim, want_ranks, res);
+    if (want_ranks && st == LOP_OK && !res->rank_us)
+        st = LOP_ERR_NOMEM;
+    free(match);
+    free(sim.rank);
+    free(sim.time);
+    free(sim.stream);
+    free(sim.run);
+    free(sim.pending);
+    return st;
+}

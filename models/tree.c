@@ -1,0 +1,53 @@
+/* tree.c - gather and broadcast trees shared by the algorithms of thesis 2.2.1. */
+#include <math.h>
+
+#include "barrier.h"
+
+uint32_t tree_knomial_gather(sched_t *s, uint32_t p, uint32_t k, uint32_t rank)
+{
+    uint32_t levels = barrier_ceil_log(p, k);
+    uint64_t span = 1; /* k^level */
+    for (uint32_t level = 0; level < levels; level++, span *= k) {
+        uint64_t digit = rank / span % k;
+        if (digit != 0) { /* a member at this level: report to the leader and stop */
+            sched_push(s, SCHED_SEND, (int32_t)(rank - digit * span), level);
+            break;
+        }
+        for (uint64_t i = 1; i < k && rank + i * span < p; i++)
+            sched_push(s, SCHED_RECV, (int32_t)(rank + i * span), level);
+    }
+    return levels;
+}
+
+void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0)
+{
+    uint32_t rounds = barrier_ceil_log(p, 2);
+    uint32_t top = rounds; /* children are rank + 2^j for j < top */
+    if (rank != 0) {
+        top = (uint32_t)__builtin_ctz(rank);
+        sched_push(s, SCHED_RECV, (int32_t)(rank - (1u << top)), step0 + rounds - 1 - top);
+    }
+    for (uint32_t j = top; j-- > 0;)
+        if ((uint64_t)rank + (1ull << j) < p)
+            sched_push(s, SCHED_SEND, (int32_t)(rank + (1u << j)), step0 + rounds - 1 - j);
+}
+
+/* Thesis 2.2.5.2 writes t_bc = o_s + ceil(log2 P) max{f_s, o_s+L+o_r} + L + o_r, one
+ * hop more than a binomial tree has; the exact time of the tree above for
+ * P = 2^k (largest subtree first) is the first hop plus ceil(log2 P) - 1 more. */
+double tree_bcast_logp(barrier_cost_t *c, uint32_t p)
+{
+    if (p < 2)
+        return 0;
+    uint32_t rounds = barrier_ceil_log(p, 2);
+    return logp_t1(&c->logp) + (rounds - 1) * fmax(logp_fs(&c->logp), logp_t1(&c->logp));
+}
+
+/* Thesis 2.3.7.1.2: t_bc = ceil(log2 p) o(cnt ceil(log2 p)) + ceil(log2 p) L(cnt ceil(log2 p)). */
+double tree_bcast_lop(barrier_cost_t *c, uint32_t p)
+{
+    if (p < 2)
+        return 0;
+    double rounds = barrier_ceil_log(p, 2);
+    return rounds * barrier_lop_o(c, rounds) + rounds * barrier_lop_L(c, rounds);
+}
