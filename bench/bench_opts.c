@@ -69,7 +69,8 @@ static lop_status_t parse_names(const char *opt, const char *arg, const char *co
          item = strtok_r(NULL, ",", &save)) {
         int index;
         st = lop_cli_choice(opt, item, names, &index);
-        *mask |= 1u << index;
+        if (st == LOP_OK)
+            *mask |= 1u << index;
     }
     if (st == LOP_OK && *mask == 0)
         st = lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);

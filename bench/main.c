@@ -17,6 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #include "bench_opts.h"
 #include "mpisync.h"
 #include "samples.h"
@@ -409,6 +413,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     st = lop_mpi_agree(MPI_COMM_WORLD, st);
     int code = st == LOP_OK ? run(&r) : fail_agreed(st);
+#if defined(__SANITIZE_ADDRESS__)
+    /* Check for leaks while the MPI library's plugins are still loaded: after
+     * MPI_Finalize unloads them, their allocations have no symbols left and
+     * tests/lsan.supp cannot tell them from ours. */
+    __lsan_do_leak_check();
+#endif
     MPI_Finalize();
     return code;
 }

@@ -20,7 +20,7 @@ enum { TAG_DATA = 2305 };
 
 typedef struct {
     size_t k;                   /* ring length per peer (t->max_post) */
-    size_t send_cap;            /* capacity of send_req and scratch */
+    size_t send_cap;            /* requests one post call may carry (send_req, scratch) */
     uint64_t send_value;        /* what every send carries */
     uint64_t *recv_slot;        /* [peer * k + i] receive buffers */
     MPI_Request *recv_req;      /* [peer * k + i] the receive posted into that slot */
@@ -157,6 +157,9 @@ static lop_status_t mpi_post_recv(lop_transport_t *t, const int *peers, size_t n
                                   lop_post_t post)
 {
     mpi_state_t *s = t->priv;
+    if (n > s->send_cap)
+        return lop_err(LOP_ERR_RANGE, "mpi: %zu receives in one post, at most %zu", n,
+                       s->send_cap);
     for (size_t i = 0; i < n; i++) {
         int peer = peers[i];
         if (s->posted[peer] - s->consumed[peer] >= s->k)
