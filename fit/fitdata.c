@@ -45,23 +45,66 @@ static void series_from_path(const char *path, const char *quantity, char *out, 
     snprintf(out, len, "%.*s", (int)n, base);
 }
 
+/* ------------------------------------------------------- model selection */
+
+/* The model a --model spec gives a file of 'quantity' (NULL if none):
+ * "MODEL" for every file, or "QUANTITY=MODEL,..." for those quantities;
+ * else the quantity's own model. */
+static const lop_model_t *model_from_spec(const char *spec, const char *quantity)
+{
+    if (spec && !strchr(spec, '='))
+        return lop_model_find(spec);
+    for (const char *item = spec; item;) {
+        size_t len = strcspn(item, "=");
+        if (quantity && strlen(quantity) == len && strncmp(item, quantity, len) == 0) {
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(item + len + 1, ","), item + len + 1);
+            return lop_model_find(name);
+        }
+        item = strchr(item, ',');
+        item = item ? item + 1 : NULL;
+    }
+    return quantity ? lop_model_for_quantity(quantity) : NULL;
+}
+
+lop_status_t lop_fitdata_check_models(const char *spec)
+{
+    char copy[256], *save = NULL;
+    if (!strchr(spec, '=')) {
+        if (lop_model_find(spec))
+            return LOP_OK;
+        return lop_err(LOP_ERR_INVALID, "option --model: unknown model '%s' (rtt, ov, linear)",
+                       spec);
+    }
+    if (snprintf(copy, sizeof copy, "%s", spec) >= (int)sizeof copy)
+        return lop_err(LOP_ERR_INVALID, "option --model: '%s' is too long", spec);
+    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq || eq == item || !lop_model_find(eq + 1))
+            return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
+                           "with MODEL rtt, ov or linear", item);
+    }
+    return LOP_OK;
+}
+
+/* ------------------------------------------------------------ reading */
+
 /* File-level fields of every data set of 'csv': model, quantity, series, file. */
-static lop_status_t read_header(const lop_csv_t *csv, const lop_model_t *forced,
-                                lop_fitdata_t *proto)
+static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fitdata_t *proto)
 {
     const char *quantity = lop_csv_meta_get(csv, "quantity");
     const char *series = lop_csv_meta_get(csv, "series");
     char from_path[256];
     if (quantity && quantity[0] == '\0')
         quantity = NULL;
-    if (!quantity && !forced)
+    proto->model = model_from_spec(models, quantity);
+    if (!quantity && !proto->model)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: no '# quantity:' line before the header "
                        "(or give --model)", csv->path, csv->header_line);
-    proto->model = forced ? forced : lop_model_for_quantity(quantity);
     if (!proto->model)
         return lop_err(LOP_ERR_UNSUPPORTED,
-                       "%s: quantity '%s' has no model, skipped (--model fits it)", csv->path,
-                       quantity);
+                       "%s: quantity '%s' has no model, skipped (--model %s=MODEL fits it)",
+                       csv->path, quantity, quantity);
     if (!quantity)
         quantity = "unknown";
     if (!series || series[0] == '\0') {
@@ -140,9 +183,10 @@ static lop_status_t read_sets(const lop_csv_t *csv, const lop_fitdata_t *proto,
             st = lop_csv_column(csv, name, &cols[s]);
     }
     if (st == LOP_OK && csv->n_rows < (size_t)n_params)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu data rows, the %d-parameter %s model needs %d",
-                     csv->path, csv->n_rows ? csv->line[csv->n_rows - 1] : csv->header_line,
-                     csv->n_rows, n_params, proto->model->name, n_params);
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu data rows, the %d-parameter %s model needs %d "
+                     "(--model %s=linear needs 2)", csv->path,
+                     csv->n_rows ? csv->line[csv->n_rows - 1] : csv->header_line, csv->n_rows,
+                     n_params, proto->model->name, n_params, proto->quantity);
     if (st)
         return st;
     double *p = lop_calloc(csv->n_rows, sizeof *p);
@@ -154,7 +198,7 @@ static lop_status_t read_sets(const lop_csv_t *csv, const lop_fitdata_t *proto,
     return st;
 }
 
-lop_status_t lop_fitdata_read(const char *path, const lop_model_t *model, const char *stats,
+lop_status_t lop_fitdata_read(const char *path, const char *models, const char *stats,
                               lop_fitdata_list_t *list)
 {
     lop_csv_t *csv;
@@ -164,7 +208,7 @@ lop_status_t lop_fitdata_read(const char *path, const lop_model_t *model, const 
     if (st)
         return st;
     size_t before = list->n;
-    st = read_header(csv, model, &proto);
+    st = read_header(csv, models, &proto);
     st = st ? st : read_sets(csv, &proto, stats, list);
     while (st && list->n > before) { /* all of a file or nothing */
         list->n--;

@@ -11,6 +11,10 @@
  * "file:line: reason" (LOP_ERR_PARSE).  A file whose quantity has no model
  * (e.g. "oc") is not an error but LOP_ERR_UNSUPPORTED with a message saying
  * it was skipped, unless a model is forced.
+ *
+ * Models: by quantity unless a --model spec says otherwise: "MODEL" fits
+ * MODEL to every file, "QUANTITY=MODEL,..." to files of those quantities
+ * (e.g. "rtt=linear" for RTT files with fewer than 6 points).
  */
 #ifndef LOP_FITDATA_H
 #define LOP_FITDATA_H
@@ -23,7 +27,7 @@
 typedef struct {
     char file[256];     /* the path as given */
     char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
-    char quantity[16];  /* "# quantity:", or "unknown" when a model is forced */
+    char quantity[16];  /* "# quantity:", or "unknown" when --model names the model */
     char stat[16];      /* min, avg or median: column <stat>_us */
     const lop_model_t *model;
     size_t n;           /* points */
@@ -39,10 +43,14 @@ typedef struct {
 /* The statistics a data file offers, for option checking. */
 extern const char *const lop_fitdata_stats[]; /* "min", "avg", "median", NULL */
 
+/* Is 'spec' a valid --model spec?  "option --model: ..." errors. */
+lop_status_t lop_fitdata_check_models(const char *spec);
+
 /* Read 'path' and append one data set per statistic of 'stats' (a
- * comma-separated list of lop_fitdata_stats).  'model' forces the model;
- * NULL takes it from the quantity. */
-lop_status_t lop_fitdata_read(const char *path, const lop_model_t *model, const char *stats,
+ * comma-separated list of lop_fitdata_stats), with the models of the
+ * --model spec 'models' (NULL: by quantity).  A file is added whole or not
+ * at all. */
+lop_status_t lop_fitdata_read(const char *path, const char *models, const char *stats,
                               lop_fitdata_list_t *list);
 void lop_fitdata_free(lop_fitdata_list_t *list);
 

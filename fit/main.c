@@ -29,7 +29,7 @@
 enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE };
 
 static const lop_cli_opt_t options[] = {
-    {"model", 'm', "MODEL", "fit rtt, ov or linear to every file, whatever its '# quantity:'"},
+    {"model", 'm', "SPEC", "MODEL (rtt, ov, linear) for every file, or QUANTITY=MODEL,..."},
     {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
     {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
     {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
@@ -44,7 +44,7 @@ static const lop_cli_opt_t options[] = {
 };
 
 typedef struct {
-    const lop_model_t *model; /* --model, or NULL: by quantity */
+    const char *models;       /* --model spec, or NULL: by quantity */
     const char *stats;        /* --stat */
     int compare;              /* --compare */
     int csv;                  /* --csv */
@@ -83,15 +83,10 @@ static lop_status_t check_stats(const char *list)
 
 static lop_status_t apply_option(opts_t *o, int key, const char *arg)
 {
-    static const char *const models[] = {"rtt", "ov", "linear", NULL};
     long v;
-    int index;
     lop_status_t st = LOP_OK;
     switch (key) {
-    case 'm':
-        st = lop_cli_choice("model", arg, models, &index);
-        o->model = st ? NULL : lop_model_find(models[index]);
-        return st;
+    case 'm': o->models = arg; return lop_fitdata_check_models(arg);
     case 's': o->stats = arg; return check_stats(arg);
     case 'c': o->compare = 1; return LOP_OK;
     case OPT_CSV: o->csv = 1; return LOP_OK;
@@ -159,8 +154,8 @@ static void print_fit(const result_t *r)
         if (j % 3 == 2 || j == f->model->n_params - 1)
             printf("\n");
     }
-    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g us  R^2 %.6f  %.2f ms%s\n", f->n, f->pmin,
-           f->pmax, f->ssr, f->rmse, f->r2, r->fit_ms, r->stats.polished ? "" : " (no LM gain)");
+    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g us  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
+           f->pmax, f->ssr, f->rmse, f->r2, r->fit_ms);
     if (r->has_line)
         printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
                r->line.lambda[0], r->line.lambda[1], r->line.ssr,
@@ -257,7 +252,7 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
                              lop_fitdata_list_t *data)
 {
     for (int i = 0; i < n_files; i++) {
-        lop_status_t st = lop_fitdata_read(files[i], o->model, o->stats, data);
+        lop_status_t st = lop_fitdata_read(files[i], o->models, o->stats, data);
         if (st == LOP_ERR_UNSUPPORTED)
             fprintf(stderr, PROG ": note: %s\n", lop_errmsg());
         else if (st)

@@ -80,8 +80,15 @@ check "--stat median needs a median column" \
 printf '# quantity: oc\n# series: send-normal\np,n,min_us,avg_us\n1,1,2,3\n2,1,2.5,3.5\n3,1,3,4\n4,1,3.2,4.4\n' >"$T/oc.csv"
 check "oc file skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/oc.csv' >/dev/null 2>'$T/e' &&
-           grep -qx \"lopfit: note: $T/oc.csv: quantity 'oc' has no model, skipped (--model fits it)\" '$T/e'"
-check "--model fits it" sh -c "'$LOPFIT' --model ov '$T/oc.csv' >/dev/null"
+           grep -qx \"lopfit: note: $T/oc.csv: quantity 'oc' has no model, skipped (--model oc=MODEL fits it)\" '$T/e'"
+check "--model ov fits it" sh -c "'$LOPFIT' --model ov '$T/oc.csv' >/dev/null"
+check "--model oc=linear fits it, and os files by their quantity" \
+    sh -c "'$LOPFIT' --csv --model oc=linear '$T/oc.csv' '$T/data/send-normal-os.csv' >'$T/o' &&
+           grep -q ',send-normal,oc,min,linear,' '$T/o' && grep -q ',send-normal,os,min,ov,' '$T/o'"
+head -n 8 "$T/data/send-normal-rtt.csv" >"$T/rtt3.csv"
+check "--model rtt=linear for an RTT file with 3 points" \
+    sh -c "! '$LOPFIT' '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
+           '$LOPFIT' --model rtt=linear '$T/rtt3.csv' >/dev/null"
 
 # ---- bad input: one line "lopfit: file:line: reason", exit != 0, nothing written
 mkdir -p "$T/bad" "$T/keep"
@@ -126,7 +133,8 @@ opt_error() { # name expected args...
         grep -q "^lopfit: $_w" "$T/e"; then pass "option error $_n"; else fail "option error $_n: $(cat "$T/e")"; fi
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
-opt_error model "option --model: unknown value 'exp'" --model exp "$T/oc.csv"
+opt_error model "option --model: unknown model 'exp'" --model exp "$T/oc.csv"
+opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
 opt_error no-files "no data files" --stat min
 opt_error synth-no-o "option --synth needs -o DIR" --synth "$T/truth.csv"
