@@ -59,23 +59,21 @@ void lop_bench_opts_usage(FILE *out)
 static lop_status_t parse_names(const char *opt, const char *arg, const char *const *names,
                                 unsigned *mask)
 {
-    char *copy = lop_strdup(arg);
-    if (!copy)
-        return LOP_ERR_NOMEM;
-    lop_status_t st = LOP_OK;
-    char *save = NULL;
     *mask = 0;
-    for (char *item = strtok_r(copy, ",", &save); item && st == LOP_OK;
-         item = strtok_r(NULL, ",", &save)) {
+    for (const char *item = arg;; item++) {
+        size_t len = strcspn(item, ",");
+        char name[64];
         int index;
-        st = lop_cli_choice(opt, item, names, &index);
-        if (st == LOP_OK)
+        snprintf(name, sizeof name, "%.*s", (int)len, item);
+        if (len > 0 && lop_cli_choice(opt, name, names, &index) != LOP_OK)
+            return LOP_ERR_INVALID;
+        if (len > 0)
             *mask |= 1u << index;
+        item += len;
+        if (*item == '\0')
+            break;
     }
-    if (st == LOP_OK && *mask == 0)
-        st = lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
-    free(copy);
-    return st;
+    return *mask ? LOP_OK : lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
 }
 
 static lop_status_t parse_scenarios(const char *arg, int *scenario)

@@ -106,22 +106,39 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
                      m->reference.min, m->reference.median, m->reference.mean);
 }
 
-static lop_status_t write_summary(const lop_samples_t *s, const lop_run_meta_t *meta,
-                                  const char *path)
+/* Summary row p: the statistics of its samples. */
+static lop_status_t summary_row(lop_csv_writer_t *w, const lop_samples_t *s, size_t p)
 {
+    lop_stats_t t;
+    lop_status_t st = lop_samples_stats(s, p, &t);
+    if (st == LOP_OK)
+        lop_csv_line(w, "%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", p, t.n, t.min, t.mean,
+                     t.median, t.p99, t.max, t.stddev);
+    return st;
+}
+
+/* Raw rows of p: every sample in measurement order. */
+static lop_status_t raw_rows(lop_csv_writer_t *w, const lop_samples_t *s, size_t p)
+{
+    for (size_t r = 0; r < s->reps; r++)
+        lop_csv_line(w, "%zu,%zu,%.6g", p, r + 1, s->us[(p - 1) * s->reps + r]);
+    return LOP_OK;
+}
+
+static lop_status_t write_file(const lop_samples_t *s, const lop_run_meta_t *meta, int raw,
+                               const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%s%s.csv", dir, s->series, s->quantity,
+             raw ? "-raw" : "");
     lop_csv_writer_t w;
     lop_status_t st = lop_csv_writer_open(&w, path);
     if (st != LOP_OK)
         return st;
     write_meta(&w, s, meta);
-    lop_csv_line(&w, "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
-    for (size_t p = 1; p <= s->n_p && st == LOP_OK; p++) {
-        lop_stats_t t;
-        st = lop_samples_stats(s, p, &t);
-        if (st == LOP_OK)
-            lop_csv_line(&w, "%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", p, t.n, t.min, t.mean,
-                         t.median, t.p99, t.max, t.stddev);
-    }
+    lop_csv_line(&w, raw ? "p,rep,us" : "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
+    for (size_t p = 1; p <= s->n_p && st == LOP_OK; p++)
+        st = raw ? raw_rows(&w, s, p) : summary_row(&w, s, p);
     if (st != LOP_OK) {
         lop_csv_writer_abort(&w);
         return st;
@@ -129,31 +146,12 @@ static lop_status_t write_summary(const lop_samples_t *s, const lop_run_meta_t *
     return lop_csv_writer_commit(&w);
 }
 
-static lop_status_t write_raw(const lop_samples_t *s, const lop_run_meta_t *meta,
-                              const char *path)
-{
-    lop_csv_writer_t w;
-    lop_status_t st = lop_csv_writer_open(&w, path);
-    if (st != LOP_OK)
-        return st;
-    write_meta(&w, s, meta);
-    lop_csv_line(&w, "p,rep,us");
-    for (size_t p = 1; p <= s->n_p; p++)
-        for (size_t r = 0; r < s->reps; r++)
-            lop_csv_line(&w, "%zu,%zu,%.6g", p, r + 1, s->us[(p - 1) * s->reps + r]);
-    return lop_csv_writer_commit(&w);
-}
-
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
                                const char *dir, int raw)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.csv", dir, s->series, s->quantity);
-    lop_status_t st = write_summary(s, meta, path);
-    if (st == LOP_OK && raw) {
-        snprintf(path, sizeof path, "%s/%s-%s-raw.csv", dir, s->series, s->quantity);
-        st = write_raw(s, meta, path);
-    }
+    lop_status_t st = write_file(s, meta, 0, dir);
+    if (st == LOP_OK && raw)
+        st = write_file(s, meta, 1, dir);
     return st;
 }
 

@@ -2,6 +2,7 @@
 #include "transport.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const lop_op_desc_t lop_op_desc[LOP_OP_COUNT] = {
@@ -69,4 +70,47 @@ void lop_transport_close(lop_transport_t *t)
     if (t->ops)
         t->ops->cleanup(t);
     t->ops = NULL;
+}
+
+lop_status_t lop_recv_ring_init(lop_recv_ring_t *ring, const char *who, size_t size, size_t k)
+{
+    *ring = (lop_recv_ring_t){who, k, lop_calloc(size, sizeof(size_t)),
+                              lop_calloc(size, sizeof(size_t))};
+    if (ring->posted && ring->consumed)
+        return LOP_OK;
+    lop_recv_ring_free(ring);
+    return LOP_ERR_NOMEM;
+}
+
+void lop_recv_ring_free(lop_recv_ring_t *ring)
+{
+    free(ring->posted);
+    free(ring->consumed);
+    ring->posted = ring->consumed = NULL;
+}
+
+lop_status_t lop_recv_ring_post(lop_recv_ring_t *ring, int peer, size_t *slot)
+{
+    if (ring->posted[peer] - ring->consumed[peer] >= ring->k)
+        return lop_err(LOP_ERR_RANGE, "%s: more than %zu receives outstanding from rank %d",
+                       ring->who, ring->k, peer);
+    *slot = (size_t)peer * ring->k + ring->posted[peer]++ % ring->k;
+    return LOP_OK;
+}
+
+lop_status_t lop_recv_ring_take(lop_recv_ring_t *ring, int peer, size_t *slot)
+{
+    if (ring->consumed[peer] == ring->posted[peer])
+        return lop_err(LOP_ERR_RANGE, "%s: no receive posted for rank %d", ring->who, peer);
+    *slot = (size_t)peer * ring->k + ring->consumed[peer]++ % ring->k;
+    return LOP_OK;
+}
+
+lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t got,
+                                 uint64_t want)
+{
+    if (got == want)
+        return LOP_OK;
+    return lop_err(LOP_ERR_IO, "%s: message from rank %d carries %llu, expected %llu", ring->who,
+                   peer, (unsigned long long)got, (unsigned long long)want);
 }

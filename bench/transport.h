@@ -92,6 +92,26 @@ struct lop_transport {
 
 extern const lop_transport_ops_t lop_transport_mpi, lop_transport_verbs;
 
+/* ---- for backends: per peer, a ring of K receive slots.  Receives from one
+ * peer complete in the order they were posted, so the oldest posted slot is
+ * the one the next message lands in. */
+typedef struct {
+    const char *who;  /* backend name, for messages */
+    size_t k;         /* slots per peer */
+    size_t *posted;   /* [rank] receives posted, ever */
+    size_t *consumed; /* [rank] receives waited for, ever */
+} lop_recv_ring_t;
+
+lop_status_t lop_recv_ring_init(lop_recv_ring_t *ring, const char *who, size_t size, size_t k);
+void lop_recv_ring_free(lop_recv_ring_t *ring);
+/* The slot (peer * k + i) the next receive from 'peer' is posted into. */
+lop_status_t lop_recv_ring_post(lop_recv_ring_t *ring, int peer, size_t *slot);
+/* The slot of the oldest receive from 'peer' not yet waited for. */
+lop_status_t lop_recv_ring_take(lop_recv_ring_t *ring, int peer, size_t *slot);
+/* A received value must be the round's sequence value. */
+lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t got,
+                                 uint64_t want);
+
 /* Find a transport by name ("verbs", "mpi"); NULL if unknown. */
 const lop_transport_ops_t *lop_transport_find(const char *name);
 

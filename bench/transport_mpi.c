@@ -30,7 +30,7 @@ typedef struct {
     MPI_Request *scratch;       /* the requests one MPI_Startall starts */
     size_t n_send;              /* entries in send_req */
     int rma_pending;            /* rdmaw writes started since the last wait_send */
-    size_t *posted, *consumed;  /* per peer: receives posted and waited for, ever */
+    lop_recv_ring_t ring;       /* which recv_slot the next receive of a peer uses */
     size_t *send_next;          /* per peer: persistent send ring position */
     lop_rmawin_t rma;           /* rdmaw slots: slot r is written by rank r */
 } mpi_state_t;
@@ -43,8 +43,7 @@ static void state_free(mpi_state_t *s)
     free(s->send_persist);
     free(s->send_req);
     free(s->scratch);
-    free(s->posted);
-    free(s->consumed);
+    lop_recv_ring_free(&s->ring);
     free(s->send_next);
     free(s);
 }
@@ -62,11 +61,10 @@ static mpi_state_t *state_alloc(size_t size, size_t k)
     s->send_persist = lop_calloc(size * k, sizeof *s->send_persist);
     s->send_req = lop_calloc(s->send_cap, sizeof *s->send_req);
     s->scratch = lop_calloc(s->send_cap, sizeof *s->scratch);
-    s->posted = lop_calloc(size, sizeof *s->posted);
-    s->consumed = lop_calloc(size, sizeof *s->consumed);
     s->send_next = lop_calloc(size, sizeof *s->send_next);
+    lop_status_t ring = lop_recv_ring_init(&s->ring, "mpi", size, k);
     if (!s->recv_slot || !s->recv_req || !s->recv_persist || !s->send_persist || !s->send_req ||
-        !s->scratch || !s->posted || !s->consumed || !s->send_next) {
+        !s->scratch || !s->send_next || ring != LOP_OK) {
         state_free(s);
         return NULL;
     }
@@ -162,10 +160,10 @@ static lop_status_t mpi_post_recv(lop_transport_t *t, const int *peers, size_t n
                        s->send_cap);
     for (size_t i = 0; i < n; i++) {
         int peer = peers[i];
-        if (s->posted[peer] - s->consumed[peer] >= s->k)
-            return lop_err(LOP_ERR_RANGE, "mpi: more than %zu receives outstanding from rank %d",
-                           s->k, peer);
-        size_t slot = (size_t)peer * s->k + s->posted[peer]++ % s->k;
+        size_t slot;
+        lop_status_t st = lop_recv_ring_post(&s->ring, peer, &slot);
+        if (st != LOP_OK)
+            return st;
         if (post == LOP_POST_LIST)
             s->scratch[i] = s->recv_req[slot] = s->recv_persist[slot];
         else
@@ -223,14 +221,12 @@ static lop_status_t mpi_wait_recv(lop_transport_t *t, lop_op_t op, int peer, uin
         lop_rmawin_wait(&s->rma, (size_t)peer, seq, &t->poll);
         return LOP_OK;
     }
-    if (s->consumed[peer] == s->posted[peer])
-        return lop_err(LOP_ERR_RANGE, "mpi: no receive posted for rank %d", peer);
-    size_t slot = (size_t)peer * s->k + s->consumed[peer]++ % s->k;
+    size_t slot;
+    lop_status_t st = lop_recv_ring_take(&s->ring, peer, &slot);
+    if (st != LOP_OK)
+        return st;
     lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll);
-    if (s->recv_slot[slot] != seq)
-        return lop_err(LOP_ERR_IO, "mpi: message from rank %d carries %llu, expected %llu", peer,
-                       (unsigned long long)s->recv_slot[slot], (unsigned long long)seq);
-    return LOP_OK;
+    return lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq);
 }
 
 const lop_transport_ops_t lop_transport_mpi = {

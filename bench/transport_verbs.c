@@ -46,7 +46,8 @@ typedef struct {
     unsigned *unsignaled;       /* [rank] unsignaled sends since the last signaled one */
     unsigned signal_every;      /* signal at least every this many sends per QP */
     size_t signaled_pending;    /* signaled sends not yet reaped */
-    size_t *posted, *arrived, *consumed; /* [rank] receives, ever */
+    lop_recv_ring_t ring;       /* which recv_slot the next receive of a peer uses */
+    size_t *arrived;            /* [rank] receive completions reaped, ever */
 } verbs_state_t;
 
 enum { RECV_OFF = 64 }; /* bytes before the receive ring */
@@ -66,9 +67,8 @@ static void state_free(verbs_state_t *s)
     free(s->rsge);
     free(s->last);
     free(s->unsignaled);
-    free(s->posted);
+    lop_recv_ring_free(&s->ring);
     free(s->arrived);
-    free(s->consumed);
     free(s);
 }
 
@@ -89,11 +89,10 @@ static verbs_state_t *state_alloc(const lop_transport_t *t)
     s->rsge = lop_calloc(s->cap, sizeof *s->rsge);
     s->last = lop_calloc(size, sizeof *s->last);
     s->unsignaled = lop_calloc(size, sizeof *s->unsignaled);
-    s->posted = lop_calloc(size, sizeof *s->posted);
     s->arrived = lop_calloc(size, sizeof *s->arrived);
-    s->consumed = lop_calloc(size, sizeof *s->consumed);
+    lop_status_t ring = lop_recv_ring_init(&s->ring, "verbs", size, s->k);
     if (!s->conn || !s->by_rank || !s->swr || !s->ssge || !s->rwr || !s->rsge || !s->last ||
-        !s->unsignaled || !s->posted || !s->arrived || !s->consumed) {
+        !s->unsignaled || !s->arrived || ring != LOP_OK) {
         state_free(s);
         return NULL;
     }
@@ -292,10 +291,10 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
         int peer = peers[m];
         if (!s->by_rank[peer])
             return lop_err(LOP_ERR_INVALID, "verbs: no connection to rank %d", peer);
-        if (s->posted[peer] - s->consumed[peer] >= s->k)
-            return lop_err(LOP_ERR_RANGE, "verbs: more than %zu receives outstanding from rank %d",
-                           s->k, peer);
-        size_t slot = (size_t)peer * s->k + s->posted[peer]++ % s->k;
+        size_t slot;
+        lop_status_t st = lop_recv_ring_post(&s->ring, peer, &slot);
+        if (st != LOP_OK)
+            return st;
         int chained = post == LOP_POST_LIST && m + 1 < n && peers[m + 1] == peer;
         s->rsge[m] = (struct ibv_sge){(uint64_t)(uintptr_t)&s->recv_slot[slot], sizeof(uint64_t),
                                       s->dev.mr->lkey};
@@ -339,19 +338,11 @@ static lop_status_t verbs_wait_recv(lop_transport_t *t, lop_op_t op, int peer, u
             lop_poll_pause(&t->poll);
         return LOP_OK;
     }
-    if (s->consumed[peer] == s->posted[peer])
-        return lop_err(LOP_ERR_RANGE, "verbs: no receive posted for rank %d", peer);
-    while (s->arrived[peer] == s->consumed[peer]) {
-        lop_status_t st = reap_recv(t, s);
-        if (st != LOP_OK)
-            return st;
-    }
-    /* A QP's receive queue completes in order: this is the oldest slot. */
-    size_t slot = (size_t)peer * s->k + s->consumed[peer]++ % s->k;
-    if (s->recv_slot[slot] != seq)
-        return lop_err(LOP_ERR_IO, "verbs: message from rank %d carries %llu, expected %llu", peer,
-                       (unsigned long long)s->recv_slot[slot], (unsigned long long)seq);
-    return LOP_OK;
+    size_t slot;
+    lop_status_t st = lop_recv_ring_take(&s->ring, peer, &slot);
+    while (st == LOP_OK && s->arrived[peer] < s->ring.consumed[peer])
+        st = reap_recv(t, s);
+    return st == LOP_OK ? lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq) : st;
 }
 
 const lop_transport_ops_t lop_transport_verbs = {

@@ -1,5 +1,6 @@
 /* lopbench's command line (bench/bench_opts.c): defaults, every option, and
- * the one-line error of each bad input.  No MPI_Init: parsing needs no MPI. */
+ * the one-line error of each bad input; the transport tables and the receive
+ * ring backends share.  No MPI_Init: none of it needs MPI. */
 #include <string.h>
 
 #include "bench_opts.h"
@@ -113,11 +114,36 @@ static void test_tables(void)
        "mpi declines inline and RMA lists");
 }
 
+static void test_recv_ring(void)
+{
+    lop_recv_ring_t ring;
+    size_t a, b, c;
+    ok(lop_recv_ring_init(&ring, "x", 3, 2) == LOP_OK, "ring: 3 peers x 2 slots");
+    ok(lop_recv_ring_take(&ring, 1, &a) == LOP_ERR_RANGE &&
+           strcmp(lop_errmsg(), "x: no receive posted for rank 1") == 0,
+       "ring: nothing to take before a post");
+    ok(lop_recv_ring_post(&ring, 2, &a) == LOP_OK && lop_recv_ring_post(&ring, 2, &b) == LOP_OK &&
+           a == 4 && b == 5,
+       "ring: peer 2 posts into slots 4, 5");
+    ok(lop_recv_ring_post(&ring, 2, &c) == LOP_ERR_RANGE &&
+           strcmp(lop_errmsg(), "x: more than 2 receives outstanding from rank 2") == 0,
+       "ring: a third outstanding receive is refused");
+    ok(lop_recv_ring_take(&ring, 2, &c) == LOP_OK && c == 4, "ring: oldest first");
+    ok(lop_recv_ring_post(&ring, 2, &c) == LOP_OK && c == 4, "ring: the freed slot is reused");
+    ok(lop_recv_ring_take(&ring, 2, &c) == LOP_OK && c == 5, "ring: in order");
+    ok(lop_recv_ring_check(&ring, 2, 7, 7) == LOP_OK &&
+           lop_recv_ring_check(&ring, 2, 6, 7) == LOP_ERR_IO &&
+           strcmp(lop_errmsg(), "x: message from rank 2 carries 6, expected 7") == 0,
+       "ring: a stale value is an error");
+    lop_recv_ring_free(&ring);
+}
+
 int main(void)
 {
     test_defaults();
     test_everything();
     test_errors();
     test_tables();
+    test_recv_ring();
     return tap_done();
 }
