@@ -55,6 +55,8 @@ typedef struct {
     int n_tasks;
     char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
     int n_summary;
+    int have_send_rtt;    /* send-normal RTT(1) was measured ... */
+    lop_stats_t send_rtt; /* ... with these statistics */
 } run_t;
 
 /* ------------------------------------------------------------- messages */
@@ -316,6 +318,8 @@ static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, i
             return st;
         summary_add(r, &set[i]);
     }
+    if (t->kind == TASK_SCENARIO2 && t->op == LOP_OP_SEND && t->post == LOP_POST_NORMAL)
+        r->have_send_rtt = lop_samples_stats(&set[0], 1, &r->send_rtt) == LOP_OK;
     return LOP_OK;
 }
 
@@ -354,6 +358,10 @@ static void summary_print(const run_t *r)
     printf("  series           qty  times in us (per message)\n");
     for (int i = 0; i < r->n_summary; i++)
         printf("%s\n", r->summary[i]);
+    if (r->have_send_rtt && r->meta.have_reference)
+        printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.3f vs "
+               "%.3f us, min %.3f vs %.3f us\n", r->send_rtt.median, r->meta.reference.median,
+               r->send_rtt.min, r->meta.reference.min);
     printf("files in %s/\n", r->outdir);
 }
 
