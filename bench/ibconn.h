@@ -41,16 +41,16 @@ typedef struct {
     struct ibv_context *ctx;      /* the opened device */
     struct ibv_device_attr attr;  /* its limits */
     struct ibv_port_attr port_attr; /* the port's state, LID, MTU, link layer */
-    struct ibv_pd *pd;
-    struct ibv_cq *send_cq, *recv_cq;
+    struct ibv_pd *pd;            /* protection domain of everything below */
+    struct ibv_cq *send_cq, *recv_cq; /* shared by every QP */
     void *buf;                    /* page-aligned, zeroed, registered as mr */
-    size_t buf_len;
+    size_t buf_len;               /* its size in bytes */
     struct ibv_mr *mr;            /* local write + remote write */
     union ibv_gid gid;            /* our GID when use_grh */
-    uint8_t port;
-    int gid_index;
+    uint8_t port;                 /* port in use (1-based) */
+    int gid_index;                /* our GID's index, for the GRH */
     int use_grh;                  /* address peers by GID (RoCE, or asked for) */
-    char name[64];
+    char name[64];                /* device name, for messages */
 } lop_ib_dev_t;
 
 /* What a peer needs to reach one of our QPs and to write into our buffer. */
@@ -61,7 +61,7 @@ typedef struct {
     uint32_t rkey;  /* the buffer's remote key */
     uint16_t lid;   /* port LID (InfiniBand) */
     uint8_t mtu;    /* enum ibv_mtu of our port */
-    uint8_t pad;
+    uint8_t pad;    /* explicit, so the struct has no hidden padding */
     uint8_t gid[16]; /* port GID (RoCE / GRH) */
 } lop_ib_addr_t;
 
@@ -69,7 +69,7 @@ typedef struct {
     int peer;            /* the peer's rank */
     struct ibv_qp *qp;   /* RC QP connected to the peer's QP for us */
     uint32_t max_inline; /* bytes one work request may carry inline */
-    lop_ib_addr_t local, remote;
+    lop_ib_addr_t local, remote; /* our end and the peer's, as swapped */
 } lop_ib_conn_t;
 
 typedef struct {

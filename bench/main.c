@@ -35,23 +35,23 @@ enum { EXIT_USAGE = 2, MAX_TASKS = 1 + 2 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SE
 typedef enum { TASK_REFERENCE, TASK_SCENARIO1, TASK_SCENARIO2 } task_kind_t;
 
 typedef struct {
-    task_kind_t kind;
-    lop_op_t op;
-    lop_post_t post;
+    task_kind_t kind; /* which measurement */
+    lop_op_t op;      /* its operation ... */
+    lop_post_t post;  /* ... and post type */
     int skip;         /* the transport cannot measure this (op, post) */
     char series[32];  /* "<op>-<post>" */
 } task_t;
 
 typedef struct {
-    lop_bench_opts_t opts;
-    lop_timer_t timer;
-    lop_transport_t tp;
-    lop_bench_t bench;
-    lop_progress_t progress;
-    lop_run_meta_t meta;
-    char choice[512];     /* how the transport was chosen */
-    char outdir[4096];
-    task_t task[MAX_TASKS];
+    lop_bench_opts_t opts;   /* the command line */
+    lop_timer_t timer;       /* this rank's calibrated cycle timer */
+    lop_transport_t tp;      /* the transport in use */
+    lop_bench_t bench;       /* what the scenarios run with */
+    lop_progress_t progress; /* rank 0's progress line */
+    lop_run_meta_t meta;     /* what every file says about the run */
+    char choice[512];        /* how the transport was chosen */
+    char outdir[4096];       /* where the files go */
+    task_t task[MAX_TASKS];  /* the plan: one task per series */
     int n_tasks;
     char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
     int n_summary;

@@ -13,7 +13,7 @@
 #include "timer.h"
 
 typedef struct {
-    const lop_timer_t *timer;
+    const lop_timer_t *timer; /* for elapsed time */
     int tty;                 /* stderr is a terminal */
     double total_units;      /* work of the whole run */
     double done_units;       /* work finished */

@@ -24,8 +24,8 @@
 #include "transport.h"
 
 typedef struct {
-    MPI_Win win;
-    MPI_Comm comm;
+    MPI_Win win;         /* the window, in a lock_all epoch while open */
+    MPI_Comm comm;       /* its communicator */
     lop_rma_mode_t mode; /* LOP_RMA_SHARED or LOP_RMA_PUT, never AUTO */
     size_t n_slots;      /* slots per rank */
     uint64_t *local;     /* this rank's slots */

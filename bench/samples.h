@@ -27,14 +27,14 @@ typedef struct {
     const char *transport;        /* "verbs" or "mpi" */
     const char *transport_choice; /* how it was chosen ("auto; verbs not usable: ...") */
     const char *device;           /* what was measured */
-    int ranks;
-    long reps, warmup, max_post;
-    double idle_us;
+    int ranks;                    /* MPI ranks in the run */
+    long reps, warmup, max_post;  /* --reps, --warmup, --max-post */
+    double idle_us;               /* --idle-us */
     int oversubscribed;           /* more local ranks than CPUs */
     char timer[192];              /* lop_timer_describe() of rank 0 */
-    double timer_calibration_s;
+    double timer_calibration_s;   /* how long calibrating it took */
     char date[40];                /* ISO 8601, local time */
-    char host[128];
+    char host[128];               /* rank 0's host name */
     int have_reference;           /* the reference ping-pong was run */
     lop_stats_t reference;        /* its RTT statistics */
 } lop_run_meta_t;

@@ -24,10 +24,10 @@
 
 typedef struct {
     lop_transport_t *tp;     /* set up on every rank */
-    const lop_timer_t *timer;
+    const lop_timer_t *timer; /* this rank's cycle timer */
     MPI_Comm comm;           /* the transport's communicator */
     MPI_Comm pair;           /* ranks 0 and 1 of comm; MPI_COMM_NULL on the others */
-    int rank, size;
+    int rank, size;          /* in comm */
     long reps, warmup;       /* measured and discarded repetitions */
     double idle_us;          /* idle gap before each repetition */
     int oversubscribed;      /* sleep rather than spin when idle */

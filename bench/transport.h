@@ -81,9 +81,9 @@ typedef struct {
 } lop_transport_ops_t;
 
 struct lop_transport {
-    const lop_transport_ops_t *ops;
+    const lop_transport_ops_t *ops; /* the backend */
     MPI_Comm comm;   /* the benchmark's communicator (rank 0 is the root) */
-    int rank, size;
+    int rank, size;  /* in comm */
     size_t max_post; /* most requests one post call addresses to one peer (K) */
     lop_poll_t poll; /* how wait loops pause */
     char device[256]; /* what was measured, for "# device:" */
