@@ -1,15 +1,764 @@
-/* lopredict - placeholder until its issue lands: prints help, does nothing else. */
+/*
+ * lopredict - barrier algorithms in the LogP and LoP models: closed-form
+ * costs, message schedules, the validity check and event simulation
+ * (models/README.md).  Output is printed only once everything it contains
+ * has been computed, so an error leaves stdout empty.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "lop.h"
+#include "barrier.h"
+#include "cli.h"
+#include "sched_check.h"
+#include "sched_sim.h"
+
+static const char prog[] = "lopredict";
+
+enum {
+    OPT_PARAMS = 256, OPT_SERIES, OPT_STAT, OPT_L, OPT_O, OPT_OS, OPT_OR, OPT_G, OPT_CNT,
+    OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
+    OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_TIMING
+};
+
+static const lop_cli_opt_t options[] = {
+    {"alg", 'a', "NAMES", "algorithms, comma-separated, or all (default: all)"},
+    {"n", 'n', "LIST", "n of the algorithms that take one: 2, 1,4 or 1..8 (default: theirs)"},
+    {"p", 'p', "LIST", "process counts: 64, 2,4,8 or 2..64 (default: 2..64)"},
+    {"model", 'm', "MODEL", "logp, lop or both (default: both)"},
+    {"params", OPT_PARAMS, "FILE", "parameter set (default: the shipped mozart-2005/params.csv)"},
+    {"series", OPT_SERIES, "NAME", "series of the set for LoP (default: rdmaw-inline)"},
+    {"stat", OPT_STAT, "STAT", "min or avg (default: min)"},
+    {"L", OPT_L, "US", "LogP latency L (default: L(1) of the series)"},
+    {"o", OPT_O, "US", "LogP overhead, o_s = o_r = o"},
+    {"os", OPT_OS, "US", "LogP send overhead o_s (default: o_s(1) of the series)"},
+    {"or", OPT_OR, "US", "LogP receive overhead o_r (default: o_r(1), else o_s(1))"},
+    {"g", OPT_G, "US", "LogP gap g (default: 0; thesis 2.1.4.5: g << o)"},
+    {"cnt", OPT_CNT, "C", "barriers run back to back, thesis 2.3.7.1 (default: 1)"},
+    {"links", OPT_LINKS, "M", "independent links m of thesis 2.2.6 (default: 1)"},
+    {"lop-arg", OPT_LOP_ARG, "HOW", "LoP simulation: o(p), L(p) of the stream or batch (default: stream)"},
+    {"op-const", OPT_OP_CONST, "US", "hardware barriers: o_p(P) constant part (default: 0)"},
+    {"op-per-p", OPT_OP_PER_P, "US", "o_p(P) per host (default: 0.01, thesis 3.2.2.1)"},
+    {"op-per-log2p", OPT_OP_LOG, "US", "o_p(P) per log2 P (default: 0)"},
+    {"ow", OPT_OW, "US", "hwnet port write overhead o_w (default: 1.2, thesis 3.2.2.1)"},
+    {"hw-or", OPT_HW_OR, "US", "hwnet port read overhead o_r (default: 1.2, thesis 3.2.2.1)"},
+    {"csv", OPT_CSV, NULL, "CSV output"},
+    {"schedule", OPT_SCHEDULE, NULL, "print the schedule of one algorithm, n and P as CSV"},
+    {"simulate", OPT_SIMULATE, NULL, "add the simulated time of the selected model(s)"},
+    {"verify", OPT_VERIFY, NULL, "check every schedule; closed form next to simulation"},
+    {"best", OPT_BEST, NULL, "the algorithm and n with the lowest predicted time per P"},
+    {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
+    {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
+    {"help", 'h', NULL, "print this help"},
+    {NULL, 0, NULL, NULL},
+};
+
+enum { MODEL_LOGP = 1, MODEL_LOP = 2 };
+
+typedef struct {
+    const barrier_alg_t *alg[32]; /* selected algorithms */
+    size_t n_alg;
+    int alg_all;                  /* --alg all or no --alg */
+    long *n, *p;                  /* --n (NULL: defaults), --p */
+    size_t n_n, n_p;
+    int models;                   /* MODEL_LOGP | MODEL_LOP */
+    const char *params, *series, *stat, *check_file;
+    double L, os, or, g;          /* NAN: from the parameter set */
+    sched_lop_arg_t lop_arg;
+    int csv, schedule, simulate, verify, best, timing;
+    barrier_cost_t cost;          /* filled from the options and the set */
+    char params_buf[PATH_MAX + 64];
+    lop_paramset_t set;
+    lop_lop_t lop;
+    int have_set;
+} opts_t;
+
+/* ---------------------------------------------------------------- output */
+
+/* One row: cells printed as CSV or right-aligned under 'width'. */
+static void print_row(FILE *out, int csv, const int *width, int n, char cells[][32])
+{
+    for (int i = 0; i < n; i++) {
+        if (csv)
+            fprintf(out, "%s%s", i ? "," : "", cells[i]);
+        else
+            fprintf(out, "%s%*s", i ? " " : "", i ? width[i] : -width[i],
+                    cells[i][0] ? cells[i] : "-");
+    }
+    fputc('\n', out);
+}
+
+static void cell(char *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cell(char *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c, 32, fmt, ap);
+    va_end(ap);
+}
+
+/* The n cell: empty for algorithms without n. */
+static void n_cell(char *c, const barrier_alg_t *alg, uint32_t n)
+{
+    if (alg->takes_n)
+        cell(c, "%u", n);
+    else
+        c[0] = '\0';
+}
+
+static void us_cell(char *c, double us)
+{
+    if (isnan(us))
+        c[0] = '\0';
+    else
+        cell(c, "%.4f", fabs(us) < 5e-5 ? 0.0 : us); /* no "-0.0000" */
+}
+
+static void header_comments(FILE *out, const opts_t *o)
+{
+    const logp_t *m = &o->cost.logp;
+    fprintf(out, "# lopredict: %s\n", LOP_VERSION);
+    if (o->have_set)
+        fprintf(out, "# params: %s\n# series: %s\n# stat: %s\n", o->params, o->series, o->stat);
+    fprintf(out, "# cnt: %g\n# links: %u\n", o->cost.cnt, o->cost.links);
+    if (o->models & MODEL_LOGP)
+        fprintf(out, "# logp: L=%.4f os=%.4f or=%.4f g=%.4f us\n", m->L_us, m->os_us, m->or_us,
+                m->g_us);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* ------------------------------------------------------------ options */
+
+static lop_status_t parse_algs(opts_t *o, const char *arg)
+{
+    char *copy = lop_strdup(arg), *save = NULL;
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    o->n_alg = 0;
+    o->alg_all = 0;
+    lop_status_t st = LOP_OK;
+    for (char *name = strtok_r(copy, ",", &save); name && !st; name = strtok_r(NULL, ",", &save)) {
+        const barrier_alg_t *a = barrier_alg_find(name);
+        if (strcmp(name, "all") == 0)
+            o->alg_all = 1;
+        else if (!a)
+            st = lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see --help)",
+                         name);
+        else if (o->n_alg < sizeof o->alg / sizeof *o->alg)
+            o->alg[o->n_alg++] = a;
+    }
+    free(copy);
+    if (!st && !o->alg_all && o->n_alg == 0)
+        st = lop_err(LOP_ERR_INVALID, "option --alg: no algorithm named");
+    return st;
+}
+
+/* Options that set a number or a flag in opts_t. */
+typedef struct {
+    int key;
+    const char *name;
+    double min;    /* smallest value allowed (doubles) */
+    size_t offset; /* of the double or int in opts_t */
+} field_opt_t;
+
+static const field_opt_t double_opts[] = {
+    {OPT_L, "L", 0, offsetof(opts_t, L)},
+    {OPT_OS, "os", 0, offsetof(opts_t, os)},
+    {OPT_OR, "or", 0, offsetof(opts_t, or)},
+    {OPT_G, "g", 0, offsetof(opts_t, g)},
+    {OPT_CNT, "cnt", 1, offsetof(opts_t, cost.cnt)},
+    {OPT_OP_CONST, "op-const", 0, offsetof(opts_t, cost.op_const_us)},
+    {OPT_OP_PER_P, "op-per-p", 0, offsetof(opts_t, cost.op_per_p_us)},
+    {OPT_OP_LOG, "op-per-log2p", 0, offsetof(opts_t, cost.op_per_log2p_us)},
+    {OPT_OW, "ow", 0, offsetof(opts_t, cost.ow_us)},
+    {OPT_HW_OR, "hw-or", 0, offsetof(opts_t, cost.hw_or_us)},
+};
+
+static const field_opt_t flag_opts[] = {
+    {OPT_CSV, "csv", 0, offsetof(opts_t, csv)},
+    {OPT_SCHEDULE, "schedule", 0, offsetof(opts_t, schedule)},
+    {OPT_SIMULATE, "simulate", 0, offsetof(opts_t, simulate)},
+    {OPT_VERIFY, "verify", 0, offsetof(opts_t, verify)},
+    {OPT_BEST, "best", 0, offsetof(opts_t, best)},
+    {OPT_TIMING, "timing", 0, offsetof(opts_t, timing)},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+/* Options with a word argument or a list. */
+static lop_status_t parse_word(opts_t *o, int key, const char *arg)
+{
+    static const char *const model_names[] = {"logp", "lop", "both", NULL};
+    static const char *const stat_names[] = {"min", "avg", NULL};
+    static const char *const arg_names[] = {"stream", "batch", NULL};
+    static const int model_bits[] = {MODEL_LOGP, MODEL_LOP, MODEL_LOGP | MODEL_LOP};
+    int i = 0;
+    long v = 1;
+    lop_status_t st;
+    switch (key) {
+    case 'a': return parse_algs(o, arg);
+    case 'n': free(o->n); return lop_cli_long_list("n", arg, 1, 1000000, &o->n, &o->n_n);
+    case 'p': free(o->p); return lop_cli_long_list("p", arg, 1, INT32_MAX, &o->p, &o->n_p);
+    case 'm': st = lop_cli_choice("model", arg, model_names, &i); o->models = model_bits[i]; return st;
+    case OPT_STAT: st = lop_cli_choice("stat", arg, stat_names, &i); o->stat = stat_names[i]; return st;
+    case OPT_LOP_ARG:
+        st = lop_cli_choice("lop-arg", arg, arg_names, &i);
+        o->lop_arg = i ? SCHED_LOP_BATCH : SCHED_LOP_STREAM;
+        return st;
+    case OPT_LINKS: st = lop_cli_long("links", arg, 1, 1000000, &v); o->cost.links = (unsigned)v; return st;
+    case OPT_PARAMS: o->params = arg; return LOP_OK;
+    case OPT_SERIES: o->series = arg; return LOP_OK;
+    case OPT_CHECK: o->check_file = arg; return LOP_OK;
+    }
+    return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
+}
+
+static lop_status_t parse_option(opts_t *o, int key, const char *arg)
+{
+    for (size_t i = 0; i < COUNT(double_opts); i++)
+        if (double_opts[i].key == key)
+            return lop_cli_double(double_opts[i].name, arg, double_opts[i].min, 1e9,
+                                  (double *)((char *)o + double_opts[i].offset));
+    for (size_t i = 0; i < COUNT(flag_opts); i++)
+        if (flag_opts[i].key == key) {
+            *(int *)((char *)o + flag_opts[i].offset) = 1;
+            return LOP_OK;
+        }
+    if (key == OPT_O) {
+        lop_status_t st = lop_cli_double("o", arg, 0, 1e9, &o->os);
+        o->or = o->os;
+        return st;
+    }
+    return parse_word(o, key, arg);
+}
+
+static void opts_init(opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->alg_all = 1;
+    o->models = MODEL_LOGP | MODEL_LOP;
+    o->series = "rdmaw-inline";
+    o->stat = "min";
+    o->L = o->os = o->or = o->g = NAN;
+    barrier_cost_init(&o->cost);
+}
+
+static void opts_free(opts_t *o)
+{
+    free(o->n);
+    free(o->p);
+    if (o->have_set)
+        lop_paramset_free(&o->set);
+}
+
+/* The default P list, 2..64. */
+static lop_status_t default_p(opts_t *o)
+{
+    return o->p ? LOP_OK : lop_cli_long_list("p", "2..64", 1, INT32_MAX, &o->p, &o->n_p);
+}
+
+/* ------------------------------------------------------- parameter set */
+
+/* The shipped set: $LOP_DATA_DIR/mozart-2005/params.csv, else beside the
+ * executable (bin/../data, or bin/../share/lop when installed), else ./data. */
+static const char *default_params(char *buf, size_t len)
+{
+    static const char *const beside[] = {"../data", "../share/lop"};
+    const char *env = getenv("LOP_DATA_DIR");
+    char exe[PATH_MAX];
+    if (env && *env) {
+        snprintf(buf, len, "%s/mozart-2005/params.csv", env);
+        return buf;
+    }
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = k > 0 ? memrchr(exe, '/', (size_t)k) : NULL;
+    for (size_t i = 0; slash && i < COUNT(beside); i++) {
+        *slash = '\0';
+        snprintf(buf, len, "%s/%s/mozart-2005/params.csv", exe, beside[i]);
+        char *real = realpath(buf, NULL);
+        if (real && strlen(real) < len)
+            strcpy(buf, real);
+        free(real);
+        if (access(buf, R_OK) == 0)
+            return buf;
+    }
+    snprintf(buf, len, "data/mozart-2005/params.csv");
+    return buf;
+}
+
+/* Read the set when LoP or a LogP default needs it (or --params names one). */
+static lop_status_t load_params(opts_t *o)
+{
+    int logp_defaults = isnan(o->L) || isnan(o->os) || isnan(o->or);
+    if (!(o->models & MODEL_LOP) && !logp_defaults && !o->params)
+        return LOP_OK;
+    if (!o->params)
+        o->params = default_params(o->params_buf, sizeof o->params_buf);
+    lop_status_t st = lop_paramset_read(o->params, &o->set);
+    if (st)
+        return st;
+    o->have_set = 1;
+    st = lop_lop_from_set(&o->set, o->series, o->stat, &o->lop);
+    o->cost.lop = st ? NULL : &o->lop;
+    return st;
+}
+
+/* LogP parameters: the options, else the set at p = 1 (thesis 2.3.7: t_1:1). */
+static void logp_setup(opts_t *o)
+{
+    logp_t *m = &o->cost.logp;
+    const lop_lop_t *lop = o->cost.lop;
+    m->L_us = !isnan(o->L) ? o->L : lop_lop_L(lop, 1);
+    m->os_us = !isnan(o->os) ? o->os : lop_lop_o(lop, 1);
+    m->or_us = !isnan(o->or) ? o->or : lop->orecv ? lop_fit_eval(lop->orecv, 1) : m->os_us;
+    m->g_us = isnan(o->g) ? 0 : o->g;
+}
+
+/* Say so when LoP was evaluated outside the fitted p range. */
+static void warn_extrapolation(const opts_t *o)
+{
+    const barrier_cost_t *c = &o->cost;
+    if (!c->lop || c->lop_pmin > c->lop_pmax)
+        return;
+    if (c->lop_pmin < c->lop->pmin || c->lop_pmax > c->lop->pmax)
+        fprintf(stderr,
+                "%s: warning: LoP evaluates o(p), L(p) at p = %g..%g, outside the range "
+                "%g..%g fitted for %s %s: extrapolated\n",
+                prog, c->lop_pmin, c->lop_pmax, c->lop->pmin, c->lop->pmax, o->series, o->stat);
+}
+
+/* --------------------------------------------------------- selections */
+
+/* Is algorithm a selected?  With --alg all (the default), every one;
+ * 'schedules' leaves the cost-only ones out. */
+static size_t selection(const opts_t *o, int schedules, const barrier_alg_t **out)
+{
+    size_t n = 0;
+    if (!o->alg_all) {
+        for (size_t i = 0; i < o->n_alg; i++)
+            if (!schedules || !(o->alg[i]->flags & BARRIER_COST_ONLY))
+                out[n++] = o->alg[i];
+        return n;
+    }
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
+        if (!schedules || !((*a)->flags & BARRIER_COST_ONLY))
+            out[n++] = *a;
+    return n;
+}
+
+/* The k-th n to run 'a' with, and how many there are. */
+static size_t n_count(const opts_t *o, const barrier_alg_t *a)
+{
+    return a->takes_n && o->n ? o->n_n : 1;
+}
+
+static uint32_t n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
+{
+    return a->takes_n && o->n ? (uint32_t)o->n[k] : a->default_n;
+}
+
+/* ------------------------------------------------- schedules and runs */
+
+static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
+                          sched_t *s)
+{
+    if (p > SCHED_MAX_P)
+        return lop_err(LOP_ERR_RANGE, "option --p: P = %ld is too large for a schedule (at most %u)",
+                       p, SCHED_MAX_P);
+    double t0 = now_s();
+    lop_status_t st = sched_build(a, (uint32_t)p, n, s);
+    if (st == LOP_OK && o->timing)
+        fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops in %.3f s\n", prog, a->name, n, p,
+                s->n_ops, now_s() - t0);
+    return st;
+}
+
+static const char *model_name(int model)
+{
+    return model == MODEL_LOGP ? "logp" : "lop";
+}
+
+/* Simulated time of s under one model. */
+static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
+{
+    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg};
+    sched_sim_result_t res;
+    lop_status_t st = sched_sim_run(s, &par, 0, &res);
+    if (st)
+        return st;
+    *us = res.max_us;
+    if (o->timing)
+        fprintf(stderr,
+                "%s: simulate %s P=%u %s: matching %.3f s, %llu events in %.3f s = %.3g "
+                "events/s\n",
+                prog, s->alg[0] ? s->alg : "schedule", s->p, model_name(model), res.match_s,
+                (unsigned long long)res.events, res.run_s, res.events / fmax(res.run_s, 1e-9));
+    return LOP_OK;
+}
+
+static lop_status_t check(const opts_t *o, const sched_t *s)
+{
+    double t0 = now_s();
+    lop_status_t st = sched_check(s);
+    if (o->timing)
+        fprintf(stderr, "%s: check %s P=%u: %.3f s\n", prog, s->alg, s->p, now_s() - t0);
+    return st;
+}
+
+/* Closed form of one model. */
+static double closed_us(opts_t *o, const barrier_alg_t *a, int model, uint32_t n, long p)
+{
+    if (!(o->models & model))
+        return NAN;
+    return model == MODEL_LOGP ? a->logp_us(&o->cost, (uint32_t)p, n)
+                               : a->lop_us(&o->cost, (uint32_t)p, n);
+}
+
+/* -------------------------------------------------------- predictions */
+
+/* Columns: alg,n,p,rounds,logp_us,lop_us, then with --simulate sim_us for
+ * one model or sim_logp_us,sim_lop_us for both. */
+static int predict_header(const opts_t *o, FILE *out, int *width)
+{
+    static const int widths[] = {8, 4, 8, 6, 12, 12, 12, 12};
+    char cells[8][32] = {"alg", "n", "p", "rounds", "logp_us", "lop_us"};
+    int n = 6;
+    if (o->simulate && o->models != (MODEL_LOGP | MODEL_LOP))
+        cell(cells[n++], "sim_us");
+    else if (o->simulate)
+        n += (cell(cells[n], "sim_logp_us"), cell(cells[n + 1], "sim_lop_us"), 2);
+    memcpy(width, widths, sizeof widths);
+    print_row(out, o->csv, width, n, cells);
+    return n;
+}
+
+/* Simulated cells of one row (empty for cost-only algorithms). */
+static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
+                                char cells[][32])
+{
+    sched_t s;
+    int k = 0;
+    if (a->flags & BARRIER_COST_ONLY) {
+        cells[0][0] = cells[1][0] = '\0';
+        return LOP_OK;
+    }
+    lop_status_t st = build(o, a, n, p, &s);
+    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1) {
+        double us;
+        if (!(o->models & model))
+            continue;
+        st = simulate(o, &s, model, &us);
+        us_cell(cells[k++], us);
+    }
+    if (st == LOP_OK)
+        sched_free(&s);
+    return st;
+}
+
+static lop_status_t predict_row(opts_t *o, FILE *out, const int *width, int ncol,
+                                const barrier_alg_t *a, uint32_t n, long p)
+{
+    char cells[8][32];
+    cell(cells[0], "%s", a->name);
+    n_cell(cells[1], a, n);
+    cell(cells[2], "%ld", p);
+    cell(cells[3], "%u", a->rounds((uint32_t)p, n));
+    us_cell(cells[4], closed_us(o, a, MODEL_LOGP, n, p));
+    us_cell(cells[5], closed_us(o, a, MODEL_LOP, n, p));
+    lop_status_t st = o->simulate ? predict_sim(o, a, n, p, cells + 6) : LOP_OK;
+    if (st == LOP_OK)
+        print_row(out, o->csv, width, ncol, cells);
+    return st;
+}
+
+static lop_status_t run_predict(opts_t *o, FILE *out)
+{
+    const barrier_alg_t *algs[32];
+    size_t n_algs = selection(o, 0, algs);
+    int width[8];
+    header_comments(out, o);
+    int ncol = predict_header(o, out, width);
+    lop_status_t st = LOP_OK;
+    for (size_t a = 0; a < n_algs && !st; a++)
+        for (size_t k = 0; k < n_count(o, algs[a]) && !st; k++)
+            for (size_t i = 0; i < o->n_p && !st; i++)
+                st = predict_row(o, out, width, ncol, algs[a], n_value(o, algs[a], k), o->p[i]);
+    return st;
+}
+
+/* ------------------------------------------------------------- verify */
+
+typedef struct {
+    int failed;           /* a schedule that is not a barrier */
+    int approx[32][2];    /* per selected algorithm and model: a closed form differed */
+    char failures[2048];  /* why, one line each */
+} verdict_t;
+
+static void verify_model(opts_t *o, FILE *out, const sched_t *s, const barrier_alg_t *a,
+                         int model, int valid, int *approx)
+{
+    static const int width[] = {8, 4, 8, 5, 6, 12, 12, 12, 6, 7};
+    char cells[10][32];
+    double closed = closed_us(o, a, model, s->n ? s->n : a->default_n, s->p), sim = NAN;
+    if (valid && simulate(o, s, model, &sim) != LOP_OK)
+        sim = NAN;
+    double diff = sim - closed;
+    int exact = fabs(diff) <= 1e-9 * fmax(1, fabs(closed));
+    *approx |= valid && !exact;
+    cell(cells[0], "%s", a->name);
+    n_cell(cells[1], a, s->n);
+    cell(cells[2], "%u", s->p);
+    cell(cells[3], "%s", model_name(model));
+    cell(cells[4], "%u", s->n_steps);
+    us_cell(cells[5], closed);
+    us_cell(cells[6], sim);
+    us_cell(cells[7], diff);
+    cell(cells[8], "%s", !valid ? "" : exact ? "exact" : "approx");
+    cell(cells[9], "%s", valid ? "yes" : "NO");
+    print_row(out, o->csv, width, 10, cells);
+}
+
+static lop_status_t verify_one(opts_t *o, FILE *out, size_t ai, const barrier_alg_t *a,
+                               uint32_t n, long p, verdict_t *v)
+{
+    sched_t s;
+    double work = (double)p * p / 64; /* at least one op per rank */
+    lop_status_t st = work > SCHED_CHECK_MAX_WORK ? LOP_OK : build(o, a, n, p, &s);
+    if (st)
+        return st;
+    if (work <= SCHED_CHECK_MAX_WORK) {
+        work = sched_check_work(&s);
+        if (work > SCHED_CHECK_MAX_WORK)
+            sched_free(&s);
+    }
+    if (work > SCHED_CHECK_MAX_WORK)
+        return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
+                       "(%.2g word operations, at most %.2g)", p, a->name, work,
+                       SCHED_CHECK_MAX_WORK);
+    int valid = check(o, &s) == LOP_OK;
+    if (!valid) {
+        size_t len = strlen(v->failures);
+        snprintf(v->failures + len, sizeof v->failures - len, "# %s\n", lop_errmsg());
+        v->failed = 1;
+    }
+    for (int model = MODEL_LOGP; model <= MODEL_LOP; model <<= 1)
+        if (o->models & model)
+            verify_model(o, out, &s, a, model, valid, &v->approx[ai][model - 1]);
+    sched_free(&s);
+    return LOP_OK;
+}
+
+/* After the table: why forms were approximate, and which schedules failed. */
+static void verify_notes(FILE *out, const verdict_t *v, const barrier_alg_t *const *algs,
+                         size_t n_algs)
+{
+    for (size_t a = 0; a < n_algs; a++)
+        for (int m = 0; m < 2; m++)
+            if (v->approx[a][m])
+                fprintf(out, "# approx: %s %s: %s\n", algs[a]->name, m ? "LoP" : "LogP",
+                        m ? algs[a]->lop_note : algs[a]->logp_note);
+    fputs(v->failures, out);
+}
+
+static lop_status_t run_verify(opts_t *o, FILE *out, int *failed)
+{
+    static const int width[] = {8, 4, 8, 5, 6, 12, 12, 12, 6, 7};
+    char head[10][32] = {"alg", "n", "p", "model", "rounds", "closed_us", "sim_us", "diff_us",
+                         "form", "barrier"};
+    const barrier_alg_t *algs[32];
+    size_t n_algs = selection(o, 1, algs);
+    verdict_t *v = lop_calloc(1, sizeof *v);
+    if (!v)
+        return LOP_ERR_NOMEM;
+    header_comments(out, o);
+    print_row(out, o->csv, width, 10, head);
+    lop_status_t st = LOP_OK;
+    for (size_t a = 0; a < n_algs && !st; a++)
+        for (size_t k = 0; k < n_count(o, algs[a]) && !st; k++)
+            for (size_t i = 0; i < o->n_p && !st; i++)
+                st = verify_one(o, out, a, algs[a], n_value(o, algs[a], k), o->p[i], v);
+    if (st == LOP_OK)
+        verify_notes(out, v, algs, n_algs);
+    *failed = v->failed;
+    free(v);
+    return st;
+}
+
+/* --------------------------------------------------------------- best */
+
+/* n candidates for --best: the --n list, else 1..8. */
+static uint32_t best_n(const opts_t *o, const barrier_alg_t *a, size_t k, size_t *count)
+{
+    *count = !a->takes_n ? 1 : o->n ? o->n_n : 8;
+    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
+}
+
+static void best_row(opts_t *o, FILE *out, const barrier_alg_t *const *algs, size_t n_algs,
+                     int model, long p)
+{
+    static const int width[] = {8, 5, 8, 4, 12};
+    const barrier_alg_t *best = NULL;
+    uint32_t best_n_value = 0;
+    double best_us = INFINITY;
+    size_t count = 1;
+    for (size_t a = 0; a < n_algs; a++)
+        for (size_t k = 0; k < count || (k == 0 && (best_n(o, algs[a], 0, &count), 1)); k++) {
+            uint32_t n = best_n(o, algs[a], k, &count);
+            double us = closed_us(o, algs[a], model, n, p);
+            if (us < best_us)
+                best = algs[a], best_n_value = n, best_us = us;
+        }
+    char cells[5][32];
+    cell(cells[0], "%ld", p);
+    cell(cells[1], "%s", model_name(model));
+    cell(cells[2], "%s", best->name);
+    n_cell(cells[3], best, best_n_value);
+    us_cell(cells[4], best_us);
+    print_row(out, o->csv, width, 5, cells);
+}
+
+static lop_status_t run_best(opts_t *o, FILE *out)
+{
+    static const int width[] = {8, 5, 8, 4, 12};
+    char head[5][32] = {"p", "model", "alg", "n", "us"};
+    const barrier_alg_t *algs[32];
+    size_t n_algs = selection(o, o->alg_all, algs);
+    header_comments(out, o);
+    print_row(out, o->csv, width, 5, head);
+    for (size_t i = 0; i < o->n_p; i++)
+        for (int model = MODEL_LOGP; model <= MODEL_LOP; model <<= 1)
+            if (o->models & model)
+                best_row(o, out, algs, n_algs, model, o->p[i]);
+    return LOP_OK;
+}
+
+/* ---------------------------------------------------------- schedules */
+
+static lop_status_t run_schedule(opts_t *o, FILE *out)
+{
+    if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
+        return lop_err(LOP_ERR_INVALID, "option --schedule: needs one --alg, at most one --n "
+                                        "and one --p");
+    sched_t s;
+    const barrier_alg_t *a = o->alg[0];
+    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
+    if (st)
+        return st;
+    sched_csv_write(&s, out);
+    sched_free(&s);
+    return LOP_OK;
+}
+
+/* --check-schedule FILE: is it a barrier; with --simulate its times. */
+static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
+{
+    sched_t s;
+    lop_status_t st = sched_csv_read(o->check_file, &s);
+    if (st)
+        return st;
+    if (!s.alg[0])
+        snprintf(s.alg, sizeof s.alg, "from %s", o->check_file);
+    st = check(o, &s);
+    *failed = st != LOP_OK;
+    if (st == LOP_OK)
+        fprintf(out, "%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
+                s.n_steps);
+    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st && o->simulate; model <<= 1) {
+        double us;
+        if (!(o->models & model))
+            continue;
+        st = simulate(o, &s, model, &us);
+        if (st == LOP_OK)
+            fprintf(out, "%s: simulated %s: %.4f us\n", o->check_file, model_name(model), us);
+    }
+    sched_free(&s);
+    return st;
+}
+
+/* --------------------------------------------------------------- main */
+
+static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
+{
+    lop_cli_t cli;
+    const char *arg;
+    lop_status_t st = lop_cli_init(&cli, argc, argv, options);
+    for (int key; st == LOP_OK && (key = lop_cli_next(&cli, &arg)) != LOP_CLI_END;)
+        st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID
+             : key == 'h'         ? (*help = 1, LOP_OK)
+                                  : parse_option(o, key, arg);
+    if (st == LOP_OK && lop_cli_operand_index(&cli) < argc)
+        st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)",
+                     argv[lop_cli_operand_index(&cli)]);
+    lop_cli_free(&cli);
+    return st;
+}
+
+/* The chosen mode, writing to 'out'; *failed when a schedule is no barrier. */
+static lop_status_t run_mode(opts_t *o, FILE *out, int *failed)
+{
+    if (o->check_file)
+        return run_check_file(o, out, failed);
+    if (o->schedule)
+        return run_schedule(o, out);
+    if (o->verify)
+        return run_verify(o, out, failed);
+    if (o->best)
+        return run_best(o, out);
+    return run_predict(o, out);
+}
+
+static lop_status_t run(opts_t *o, int *failed)
+{
+    char *text = NULL;
+    size_t len = 0;
+    lop_status_t st = load_params(o);
+    st = st ? st : default_p(o);
+    if (st)
+        return st;
+    logp_setup(o);
+    if (o->schedule) /* may be large: straight out, it is complete once built */
+        return run_schedule(o, stdout);
+    FILE *out = open_memstream(&text, &len);
+    if (!out)
+        return lop_err(LOP_ERR_NOMEM, "cannot buffer the output");
+    st = run_mode(o, out, failed);
+    fclose(out);
+    if (st == LOP_OK || *failed)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    warn_extrapolation(o);
+    return st;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-        printf("Usage: lopredict [options]\n(not implemented yet in lop %s)\n", LOP_VERSION);
+    opts_t o;
+    int help = 0, failed = 0;
+    opts_init(&o);
+    lop_status_t st = parse_args(&o, argc, argv, &help);
+    if (st == LOP_OK && help) {
+        lop_cli_usage(stdout, "lopredict [options]",
+                      "Closed-form LogP and LoP costs, schedules, validity checks and\n"
+                      "simulations of barrier algorithms (see models/README.md).",
+                      options);
+        opts_free(&o);
         return 0;
     }
-    fprintf(stderr, "lopredict: not implemented yet\n");
-    return 2;
+    st = st ? st : run(&o, &failed);
+    if (st)
+        lop_err_print(prog);
+    opts_free(&o);
+    return st ? 1 : failed ? 2 : 0;
 }

@@ -7,7 +7,8 @@
 
 #include "sched_flow.h"
 
-#define SNAPSHOT_BYTES (64u << 20) /* memory for the message copies of one pass */
+#define SNAPSHOT_BYTES (128u << 20) /* memory for the message copies of one pass */
+#define RECV_FLAG 0x80000000u        /* event_t.op of a receive in closure order */
 
 double sched_check_work(const sched_t *s)
 {
@@ -74,7 +75,8 @@ static lop_status_t check_steps_match(const sched_t *s, const uint32_t *match)
 /* ----------------------------------------------------- a causal order */
 
 typedef struct {
-    uint32_t op, rank;
+    uint32_t op;   /* op index; after compact_events() a message slot, | RECV_FLAG for a RECV */
+    uint32_t rank; /* the rank executing it */
 } event_t;
 
 typedef struct {
@@ -96,15 +98,31 @@ static void record_recvs(void *ctx, uint32_t rank, uint32_t first, uint32_t last
 
 static const sched_flow_ops_t recorder_ops = {record_post, record_recvs};
 
+/* Number the messages in posting order and let each event name its message
+ * slot, so one pass reads events and writes message copies sequentially.
+ * Returns the number of messages. */
+static uint32_t compact_events(const sched_t *s, const uint32_t *match, event_t *event,
+                               uint32_t *slot_of_op)
+{
+    uint32_t slots = 0;
+    for (uint32_t e = 0; e < s->n_ops; e++) {
+        uint32_t op = event[e].op;
+        if (s->op[op].kind == SCHED_RECV)
+            event[e].op = slot_of_op[match[op]] | RECV_FLAG;
+        else
+            event[e].op = slot_of_op[op] = slots++;
+    }
+    return slots;
+}
+
 /* ---------------------------------------------------------- knowledge */
 
 typedef struct {
     const sched_t *s;
-    const uint32_t *match;
-    const event_t *event; /* all ops in a causal order */
+    const event_t *event; /* all ops in a causal order, compacted */
     uint32_t words;       /* W: 64 W source ranks per pass */
     uint64_t *know;       /* know[r * W ..]: which sources of this pass rank r knows of */
-    uint64_t *snap;       /* snap[op * W ..]: the sender's knowledge when it posted op */
+    uint64_t *snap;       /* snap[slot * W ..]: the sender's knowledge when it posted */
 } closure_t;
 
 /* Sources base .. base + 64 W - 1: spread their knowledge along the events. */
@@ -116,15 +134,15 @@ static void closure_pass(closure_t *c, uint32_t base)
     for (uint32_t r = base; r < s->p && r - base < 64 * w; r++)
         c->know[(size_t)r * w + (r - base) / 64] |= 1ull << ((r - base) % 64);
     for (uint32_t e = 0; e < s->n_ops; e++) {
-        uint64_t *k = c->know + (size_t)c->event[e].rank * w;
-        uint32_t op = c->event[e].op;
-        if (s->op[op].kind == SCHED_RECV) {
-            const uint64_t *m = c->snap + (size_t)c->match[op] * w;
+        uint64_t *restrict k = c->know + (size_t)c->event[e].rank * w;
+        uint32_t slot = c->event[e].op;
+        uint64_t *restrict m = c->snap + (size_t)(slot & ~RECV_FLAG) * w;
+        if (slot & RECV_FLAG)
             for (uint32_t i = 0; i < w; i++)
                 k[i] |= m[i];
-        } else {
-            memcpy(c->snap + (size_t)op * w, k, w * sizeof *k);
-        }
+        else
+            for (uint32_t i = 0; i < w; i++)
+                m[i] = k[i];
     }
 }
 
@@ -135,28 +153,36 @@ static lop_status_t closure_verify(const closure_t *c, uint32_t base)
     uint32_t sources = s->p - base < 64 * c->words ? s->p - base : 64 * c->words;
     for (uint32_t r = 0; r < s->p; r++) {
         const uint64_t *k = c->know + (size_t)r * c->words;
-        for (uint32_t src = 0; src < sources; src++)
-            if (!(k[src / 64] >> (src % 64) & 1))
+        for (uint32_t i = 0; i * 64 < sources; i++) {
+            uint32_t bits = sources - i * 64 < 64 ? sources - i * 64 : 64;
+            uint64_t missing = ~k[i] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+            if (missing)
                 return lop_err(LOP_ERR_INVALID,
                                "schedule %s: not a barrier: rank %u ends without knowing that "
                                "rank %u arrived",
-                               s->alg, r, base + src);
+                               s->alg, r, base + i * 64 + (uint32_t)__builtin_ctzll(missing));
+        }
     }
     return LOP_OK;
 }
 
-static uint32_t pass_words(const sched_t *s)
+static uint32_t pass_words(const sched_t *s, uint32_t messages)
 {
     uint32_t all = (s->p + 63) / 64;
-    size_t fit = SNAPSHOT_BYTES / 8 / (s->n_ops ? s->n_ops : 1);
+    size_t fit = SNAPSHOT_BYTES / 8 / (messages ? messages : 1);
     return fit < 1 ? 1 : fit < all ? (uint32_t)fit : all;
 }
 
-static lop_status_t knowledge(const sched_t *s, const uint32_t *match, const event_t *event)
+static lop_status_t knowledge(const sched_t *s, const uint32_t *match, event_t *event)
 {
-    closure_t c = {s, match, event, pass_words(s), NULL, NULL};
+    uint32_t *slot_of_op = lop_calloc(s->n_ops, sizeof *slot_of_op);
+    if (!slot_of_op)
+        return LOP_ERR_NOMEM;
+    uint32_t messages = compact_events(s, match, event, slot_of_op);
+    free(slot_of_op);
+    closure_t c = {s, event, pass_words(s, messages), NULL, NULL};
     c.know = lop_calloc((size_t)s->p * c.words, sizeof *c.know);
-    c.snap = lop_calloc((size_t)s->n_ops * c.words, sizeof *c.snap);
+    c.snap = lop_calloc((size_t)messages * c.words, sizeof *c.snap);
     lop_status_t st = c.know && c.snap ? LOP_OK : LOP_ERR_NOMEM;
     for (uint32_t base = 0; base < s->p && st == LOP_OK; base += 64 * c.words) {
         closure_pass(&c, base);
