@@ -3,8 +3,12 @@
 # own `fit` command (Marquardt-Levenberg) from gnuplot's default start
 # values, every parameter 1: what a user gets without hand-tuned starts.
 #
-#   fit/compare-gnuplot.sh [-s min,avg] FILE...
+#   fit/compare-gnuplot.sh [-s min,avg] [-p PARAMS] FILE...
 #
+# -p PARAMS starts gnuplot from the parameters of the same series, quantity
+# and stat in the parameter set PARAMS instead (e.g. the generating
+# parameters of lopfit --synth data): does a local fit from the right basin
+# find a lower minimum than lopfit's global search?
 # FILEs are lopbench CSVs (quantity rtt, os or or; others are skipped).
 # Prints one row per file and statistic:
 #   series quantity stat n ssr_lopfit ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
@@ -17,8 +21,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 LOPFIT=${LOPFIT:-$here/../bin/lopfit}
 GNUPLOT=${GNUPLOT:-gnuplot}
 stats=min,avg
-if [ "${1:-}" = "-s" ]; then stats=$2; shift 2; fi
-[ $# -gt 0 ] || { echo "usage: $0 [-s min,avg] FILE..." >&2; exit 2; }
+params=
+while [ $# -gt 1 ]; do
+    case $1 in
+    -s) stats=$2; shift 2 ;;
+    -p) params=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -gt 0 ] || { echo "usage: $0 [-s min,avg] [-p PARAMS] FILE..." >&2; exit 2; }
 command -v "$GNUPLOT" >/dev/null || { echo "$0: $GNUPLOT not found" >&2; exit 2; }
 
 # The model functions as gnuplot expressions (thesis 2.3.6.1.1 and 2.3.6.1.2,
@@ -35,7 +46,21 @@ column_of() {
 }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
-# gnuplot fit of column $2 of file $1 with model $3; prints "ssr|ms|status"
+# start values "l1 = ...; ..." for series $1 quantity $2 stat $3: from
+# PARAMS (columns 9..14 are l1..l6; empty for unused ones) or all 1
+start_values() {
+    row=
+    [ -z "$params" ] || row=$(grep -v '^#' "$params" | awk -F, -v s="$1" -v q="$2" -v t="$3" \
+        '$2 == s && $3 == q && $4 == t { print; exit }')
+    [ -n "$params" ] && [ -z "$row" ] && echo "$0: no $1 $2 $3 row in $params" >&2
+    for i in 1 2 3 4 5 6; do
+        v=$(echo "$row" | cut -s -d, -f$((8 + i)))
+        printf 'l%d = %s; ' "$i" "${v:-1}"
+    done
+}
+
+# gnuplot fit of column $2 of file $1 with model $3 from start values $4;
+# prints "ssr|ms|status"
 gnuplot_fit() {
     eval "f=\$${3}_f; via=\$${3}_via"
     start=$(now_ms)
@@ -44,7 +69,7 @@ set datafile separator ','
 set fit quiet
 set fit logfile '/dev/null'
 f(x) = $f
-l1 = 1; l2 = 1; l3 = 1; l4 = 1; l5 = 1; l6 = 1
+$4
 fit f(x) '$1' using 1:$2 via $via
 print sprintf('RESULT %.10g %d', FIT_WSSR, FIT_CONVERGED)
 EOF
@@ -80,9 +105,9 @@ for file in "$@"; do
         ms=$(echo "$line" | awk -F, '{print $NF}')
         col=$(column_of "${stat}_us" "$file")
         IFS='|' read -r gssr gms gst <<EOF
-$(gnuplot_fit "$file" "$col" "$model")
+$(gnuplot_fit "$file" "$col" "$model" "$(start_values "$series" "$quantity" "$stat")")
 EOF
-        ratio=$(awk -v a="$gssr" -v b="$ssr" 'BEGIN { if (a == "-" || b == 0) print "-"; else printf "%.4g", a / b }')
+        ratio=$(awk -v a="$gssr" -v b="$ssr" 'BEGIN { if (a == "-" || b == 0) print "-"; else printf "%.6g", a / b }')
         [ "$gssr" = - ] || gssr=$(printf '%.8g' "$gssr")
         printf '%-14s %-4s %-4s %3s %14.8g %14s %10s %9s %10s  %s\n' "$series" "$quantity" \
             "$stat" "$n" "$ssr" "$gssr" "$ratio" "$ms" "$gms" "$gst"

@@ -20,13 +20,16 @@
  * 3. Constraints as bounded coordinates z of the search:
  *      pole  λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z): the pole of λ1/(λ2+p)
  *            stays left of pmin, log-scaled search up to a far cap
- *      rate  λ5 = R·tanh z with λ6 = pmin: EXP_MIN <= λ5·(p−λ6) <= EXP_MAX on the
- *            data (R = EXP_MAX/(pmax−pmin) for z > 0, −EXP_MIN/(pmax−pmin) below),
+ *      rate  λ5 = R·tanh(x/R), x = sinh(z)/(pmax−pmin), with λ6 = pmin: the
+ *            exponent λ5·(p−λ6) changes by about z over the data for small z,
+ *            log-scaled beyond, and stays within EXP_MIN..EXP_MAX on the data
+ *            (R = EXP_MAX/(pmax−pmin) for λ5 > 0, −EXP_MIN/(pmax−pmin) below),
  *            so e^{...} never overflows.
- * 4. Start points: a grid of pole distances (relative to pmin) and rates
- *    (relative to 1/(pmax−pmin)) drawn from the data's p range, then random
- *    ones from a seeded GSL generator; afterwards the simplex is restarted
- *    from the best point until it stops improving.
+ * 4. Start points: the profile SSR is scanned on a grid over pole distances
+ *    (scaled by pmin, pmax) and exponent changes over the data's p range;
+ *    its local minima, best first, are the first half of the starts, random
+ *    points from a seeded GSL generator the rest.  Afterwards the simplex is
+ *    restarted from the best point until it stops improving.
  * 5. A Levenberg-Marquardt polish (gsl_multifit_nlinear, trust region, central
  *    difference Jacobian) of all free λ, kept only if it lowers the SSR and
  *    keeps the constraints.
@@ -68,13 +71,14 @@ const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
 #define NM_START_STEP 0.5    /* initial simplex size at a start point (in z) */
 #define NM_RESTART_STEP 0.1  /* initial simplex size of a restart */
 #define NM_MAX_RESTARTS 20
+#define SCAN_CELLS 400       /* grid points of the start scan (20 × 20 in 2-D) */
 #define LM_MAX_ITER 200
 #define MAX_LINEAR 3
 #define MAX_SEARCH 2
 
 typedef enum {
     SEARCH_POLE, /* λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z) */
-    SEARCH_RATE  /* λ = (z > 0 ? EXP_MAX : −EXP_MIN)/(pmax−pmin)·tanh z */
+    SEARCH_RATE  /* λ = R·tanh(sinh(z)/((pmax−pmin)·R)), R: the exponent's bound */
 } search_kind_t;
 
 typedef struct {
@@ -148,8 +152,8 @@ typedef struct {
     const double *p, *y;   /* the data, n points */
     size_t n;
     double pmin, pmax;
-    double rate_max;       /* λ5 <= EXP_MAX/(pmax−pmin) */
-    double rate_min;       /* λ5 >= EXP_MIN/(pmax−pmin) */
+    double rate_max;       /* λ5 <= rate_max = EXP_MAX/(pmax−pmin) */
+    double rate_min;       /* λ5 >= −rate_min = EXP_MIN/(pmax−pmin) */
     double pole_max;       /* POLE_MAX·pmax */
     gsl_matrix *basis;     /* n × n_linear: column j = model with λ_linear[j] = 1 */
     gsl_vector *yv;        /* y as a GSL vector */
@@ -188,7 +192,7 @@ static lop_status_t work_init(fit_work_t *w, const fit_shape_t *s, const double 
         w->pmax = fmax(w->pmax, p[i]);
     }
     w->rate_max = EXP_MAX / (w->pmax - w->pmin);
-    w->rate_min = EXP_MIN / (w->pmax - w->pmin);
+    w->rate_min = -EXP_MIN / (w->pmax - w->pmin);
     w->pole_max = POLE_MAX * w->pmax;
     w->basis = gsl_matrix_alloc(n, (size_t)s->n_linear);
     w->yv = gsl_vector_alloc(n);
@@ -224,7 +228,9 @@ static double coord_to_lambda(const fit_work_t *w, search_kind_t kind, double z)
 {
     if (kind == SEARCH_POLE)
         return -w->pmin + POLE_MIN + w->pole_max / (1 + exp(-fmax(z, -700.0)));
-    return z > 0 ? w->rate_max * tanh(z) : -w->rate_min * tanh(z);
+    double x = sinh(fmax(fmin(z, 700.0), -700.0)) / (w->pmax - w->pmin);
+    double r = x > 0 ? w->rate_max : w->rate_min;
+    return r * tanh(x / r);
 }
 
 static double lambda_to_coord(const fit_work_t *w, search_kind_t kind, double lambda)
@@ -233,7 +239,8 @@ static double lambda_to_coord(const fit_work_t *w, search_kind_t kind, double la
         double d = lambda + w->pmin - POLE_MIN;
         return log(d / (w->pole_max - d));
     }
-    return lambda > 0 ? atanh(lambda / w->rate_max) : atanh(-lambda / w->rate_min);
+    double r = lambda > 0 ? w->rate_max : w->rate_min;
+    return asinh(r * atanh(lambda / r) * (w->pmax - w->pmin));
 }
 
 /* Set the linear λ of 'lambda' to their least-squares values for the other
@@ -311,32 +318,107 @@ static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, doub
     return gsl_multimin_fminimizer_minimum(nm);
 }
 
-static const double pole_grid[] = {0.1, 1.0, 10.0}; /* pole distance left of pmin, × pmin */
-static const double rate_grid[] = {-3.0, 0.0, 3.0}; /* λ5 × (pmax − pmin) */
-#define GRID 3
-
-/* Start point number 'k' in search coordinates: the data-scaled grid
- * (GRID^dim points), then random pole distances pmin·10^[-2.5,2) and rates
- * ±10^[-1.5,1.3)/(pmax−pmin). */
-static void start_point(const fit_work_t *w, int k, gsl_rng *rng, double *z)
+/* The scanned range of a searched λ in search coordinates: pole distances
+ * 0.003·pmin .. 1e4·pmax left of pmin, exponent changes −200 .. 40 over the
+ * data. */
+static void scan_range(const fit_work_t *w, search_kind_t kind, double *lo, double *hi)
 {
-    const fit_shape_t *s = w->shape;
-    int grid_size = 1;
-    for (int d = 0; d < s->n_search; d++)
-        grid_size *= GRID;
-    for (int d = 0, rest = k; d < s->n_search; d++, rest /= GRID) {
-        int g = k < grid_size ? rest % GRID : -1;
-        double lambda;
-        if (s->search[d].kind == SEARCH_POLE) {
-            double dist = g >= 0 ? pole_grid[g] : pow(10.0, gsl_rng_uniform(rng) * 4.5 - 2.5);
-            lambda = w->pmin * (dist - 1.0);
-        } else {
-            double rate = g >= 0 ? rate_grid[g] : pow(10.0, gsl_rng_uniform(rng) * 2.8 - 1.5);
-            if (g < 0 && gsl_rng_uniform(rng) < 0.5)
-                rate = -rate;
-            lambda = rate / (w->pmax - w->pmin);
+    double span = w->pmax - w->pmin;
+    if (kind == SEARCH_POLE) {
+        *lo = lambda_to_coord(w, kind, w->pmin * (3e-3 - 1));
+        *hi = lambda_to_coord(w, kind, 1e4 * w->pmax - w->pmin);
+    } else {
+        *lo = lambda_to_coord(w, kind, -200 / span);
+        *hi = lambda_to_coord(w, kind, 40 / span);
+    }
+}
+
+/* Search coordinates of grid cell 'cell' (g points per dimension). */
+static void scan_coords(const fit_work_t *w, int cell, int g, double *z)
+{
+    for (int d = 0; d < w->shape->n_search; d++, cell /= g) {
+        double lo, hi;
+        scan_range(w, w->shape->search[d].kind, &lo, &hi);
+        z[d] = lo + (hi - lo) * (cell % g) / (g - 1);
+    }
+}
+
+/* Is the cell no higher than its neighbours and lower than one of them? */
+static int scan_is_minimum(const double *ssr, int cell, int g, int dim)
+{
+    int i = cell % g, j = cell / g, lower = 0;
+    for (int dj = dim > 1 ? -1 : 0; dj <= (dim > 1 ? 1 : 0); dj++)
+        for (int di = -1; di <= 1; di++) {
+            if ((!di && !dj) || i + di < 0 || i + di >= g || j + dj < 0 || j + dj >= g)
+                continue;
+            double other = ssr[(j + dj) * g + i + di];
+            if (other < ssr[cell])
+                return 0;
+            lower |= ssr[cell] < other;
         }
-        z[d] = lambda_to_coord(w, s->search[d].kind, lambda);
+    return lower;
+}
+
+typedef struct {
+    double ssr; /* profile SSR of a grid cell */
+    int cell;
+} scan_min_t;
+
+static int cmp_scan_min(const void *a, const void *b)
+{
+    const scan_min_t *x = a, *y = b;
+    if (x->ssr != y->ssr)
+        return x->ssr < y->ssr ? -1 : 1;
+    return x->cell - y->cell;
+}
+
+/* Data-driven start points: the profile SSR on a grid over the scanned
+ * ranges (SCAN_CELLS points), its local minima best first, at most 'max'
+ * of them into starts[k·MAX_SEARCH ...]; their number in '*n'. */
+static lop_status_t scan_starts(fit_work_t *w, int max, double *starts, int *n)
+{
+    int dim = w->shape->n_search;
+    int g = dim == 1 ? SCAN_CELLS : (int)sqrt(SCAN_CELLS), cells = dim == 1 ? g : g * g;
+    double *ssr = lop_calloc((size_t)cells, sizeof *ssr), z[MAX_SEARCH];
+    double lambda[LOP_MODEL_MAX_PARAMS];
+    scan_min_t *mins = lop_calloc((size_t)cells, sizeof *mins);
+    int n_mins = 0;
+    *n = 0;
+    if (!ssr || !mins) {
+        free(ssr);
+        free(mins);
+        return LOP_ERR_NOMEM;
+    }
+    for (int cell = 0; cell < cells; cell++) {
+        scan_coords(w, cell, g, z);
+        ssr[cell] = profile_ssr(w, z, lambda);
+    }
+    for (int cell = 0; cell < cells; cell++)
+        if (scan_is_minimum(ssr, cell, g, dim))
+            mins[n_mins++] = (scan_min_t){ssr[cell], cell};
+    qsort(mins, (size_t)n_mins, sizeof *mins, cmp_scan_min);
+    for (*n = 0; *n < n_mins && *n < max; ++*n)
+        scan_coords(w, mins[*n].cell, g, starts + *n * MAX_SEARCH);
+    free(ssr);
+    free(mins);
+    return LOP_OK;
+}
+
+/* A random start: pole distance pmin·10^[-2.5,2) left of pmin, rate
+ * ±10^[-1.5,1.3)/(pmax−pmin). */
+static void random_start(const fit_work_t *w, gsl_rng *rng, double *z)
+{
+    for (int d = 0; d < w->shape->n_search; d++) {
+        search_kind_t kind = w->shape->search[d].kind;
+        double lambda;
+        if (kind == SEARCH_POLE) {
+            lambda = w->pmin * (pow(10.0, gsl_rng_uniform(rng) * 4.5 - 2.5) - 1.0);
+        } else {
+            lambda = pow(10.0, gsl_rng_uniform(rng) * 2.8 - 1.5) / (w->pmax - w->pmin);
+            if (gsl_rng_uniform(rng) < 0.5)
+                lambda = -lambda;
+        }
+        z[d] = lambda_to_coord(w, kind, lambda);
     }
 }
 
@@ -356,10 +438,17 @@ static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, 
         return lop_err(LOP_ERR_NOMEM, "out of memory for the simplex search");
     }
     gsl_rng_set(rng, opts->seed);
-    double z[MAX_SEARCH];
+    double z[MAX_SEARCH], *scanned = lop_calloc((size_t)opts->n_starts, sizeof z);
+    int n_scanned = 0;
+    lop_status_t status = scanned ? LOP_OK : LOP_ERR_NOMEM;
+    if (status == LOP_OK)
+        status = scan_starts(w, (opts->n_starts + 1) / 2, scanned, &n_scanned);
     *ssr_best = HUGE_SSR;
-    for (int k = 0; k < opts->n_starts; k++, st->n_starts++) {
-        start_point(w, k, rng, z);
+    for (int k = 0; k < opts->n_starts && status == LOP_OK; k++, st->n_starts++) {
+        if (k < n_scanned)
+            memcpy(z, scanned + k * MAX_SEARCH, sizeof z);
+        else
+            random_start(w, rng, z);
         double ssr = nm_run(w, nm, z, NM_START_STEP, NM_START_TOL);
         if (ssr < *ssr_best) {
             *ssr_best = ssr;
@@ -379,7 +468,8 @@ static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, 
     }
     gsl_multimin_fminimizer_free(nm);
     gsl_rng_free(rng);
-    return LOP_OK;
+    free(scanned);
+    return status;
 }
 
 /* --------------------------------------------- Levenberg-Marquardt, errors */

@@ -7,7 +7,9 @@
  * constraints, the fitted curve matches the generating one within the noise,
  * identifiable parameters are recovered (exactly without noise, within five
  * standard errors with noise), and a second run with the same seed gives
- * bit-identical results.  Then the bad-point cases.
+ * bit-identical results.  Then the LogP line against its closed form,
+ * bad points, a non-identifiable case, and the global search on few noisy
+ * points against a search with eight times the starts.
  */
 #include <math.h>
 #include <string.h>
@@ -174,6 +176,26 @@ static void check_not_identifiable(void)
     }
 }
 
+/* Few, noisy points make the SSR landscape multimodal: the default search
+ * must find what a search with 8 times the starts finds. */
+static void check_global(void)
+{
+    const lop_fitter_opts_t many = {99, 8 * lop_fitter_defaults.n_starts};
+    for (size_t t = 0; t < 5; t++) {
+        truth_t few = truths[t];
+        few.pmax = 9;
+        for (unsigned long seed = 1; seed <= 2; seed++) {
+            double p[MAX_POINTS], y[MAX_POINTS], ty[MAX_POINTS];
+            size_t n = make_points(&few, 0.2, seed, p, y, ty);
+            lop_fit_t fit, best;
+            lop_fitter_run(few.model, p, y, n, &lop_fitter_defaults, &fit, NULL);
+            lop_fitter_run(few.model, p, y, n, &many, &best, NULL);
+            ok(fit.ssr <= best.ssr * (1 + 1e-4), "%s, 9 points, 20%% noise, seed %lu: SSR %.6g, "
+               "%d starts %.6g", few.name, seed, fit.ssr, many.n_starts, best.ssr);
+        }
+    }
+}
+
 int main(void)
 {
     for (size_t t = 0; t < sizeof truths / sizeof *truths; t++)
@@ -182,5 +204,6 @@ int main(void)
     check_linear_closed_form();
     check_bad_points();
     check_not_identifiable();
+    check_global();
     return tap_done();
 }
