@@ -71,7 +71,8 @@ const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
 #define NM_START_STEP 0.5    /* initial simplex size at a start point (in z) */
 #define NM_RESTART_STEP 0.1  /* initial simplex size of a restart */
 #define NM_MAX_RESTARTS 20
-#define SCAN_CELLS 400       /* grid points of the start scan (20 × 20 in 2-D) */
+#define SCAN_SIDE_1D 60      /* grid points of the start scan in 1-D */
+#define SCAN_SIDE_2D 20      /* ... per dimension in 2-D */
 #define LM_MAX_ITER 200
 #define MAX_LINEAR 3
 #define MAX_SEARCH 2
@@ -373,12 +374,12 @@ static int cmp_scan_min(const void *a, const void *b)
 }
 
 /* Data-driven start points: the profile SSR on a grid over the scanned
- * ranges (SCAN_CELLS points), its local minima best first, at most 'max'
- * of them into starts[k·MAX_SEARCH ...]; their number in '*n'. */
+ * ranges, its local minima best first, at most 'max' of them into
+ * starts[k·MAX_SEARCH ...]; their number in '*n'. */
 static lop_status_t scan_starts(fit_work_t *w, int max, double *starts, int *n)
 {
     int dim = w->shape->n_search;
-    int g = dim == 1 ? SCAN_CELLS : (int)sqrt(SCAN_CELLS), cells = dim == 1 ? g : g * g;
+    int g = dim == 1 ? SCAN_SIDE_1D : SCAN_SIDE_2D, cells = dim == 1 ? g : g * g;
     double *ssr = lop_calloc((size_t)cells, sizeof *ssr), z[MAX_SEARCH];
     double lambda[LOP_MODEL_MAX_PARAMS];
     scan_min_t *mins = lop_calloc((size_t)cells, sizeof *mins);
