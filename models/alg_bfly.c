@@ -62,6 +62,8 @@ static double bfly_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 static double bfly_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     (void)n;
+    if (p < 2)
+        return 0;
     double twice = power_of_two(p) ? 1 : 2, stages = barrier_ceil_log(p, 2);
     return twice * stages * (barrier_lop_o(c, twice * stages) + barrier_lop_L(c, twice * stages));
 }

@@ -36,6 +36,8 @@ double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 /* Thesis 2.3.7.1.2: rt = R (o(cnt R) + (n-1) L((n-1) cnt R)) + t_bc, R = ceil(log_n p). */
 double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
+    if (p < 2)
+        return 0;
     uint32_t k = group_size(n);
     double levels = barrier_ceil_log(p, k);
     return levels * (barrier_lop_o(c, levels) + (k - 1.0) * barrier_lop_L(c, (k - 1.0) * levels)) +

@@ -47,6 +47,8 @@ static double mcs_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
  * evaluated at the stream of D levels. */
 static double mcs_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
+    if (p < 2)
+        return 0;
     double levels = heap_depth(p - 1, n);
     return levels * (barrier_lop_o(c, levels) + n * barrier_lop_L(c, n * levels)) +
            tree_bcast_lop(c, p);

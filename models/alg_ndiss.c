@@ -52,6 +52,8 @@ double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 /* Thesis 2.3.7.1.4: rt = R (n o(n cnt R) + n L(n cnt R)), R = ceil(log_{n+1} p). */
 double ndiss_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
+    if (p < 2)
+        return 0;
     double rounds = ndiss_rounds(p, n), stream = n * rounds;
     return rounds * (n * barrier_lop_o(c, stream) + n * barrier_lop_L(c, stream));
 }

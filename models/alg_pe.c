@@ -45,6 +45,8 @@ static double pe_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
  * messages (floor(log2 p), plus one with a fold). */
 static double pe_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
+    if (p < 2)
+        return 0;
     double rounds = pe_rounds(p, n), z = barrier_floor_log(p, 2);
     double stream = z + (rounds > z);
     return rounds * (barrier_lop_o(c, stream) + barrier_lop_L(c, stream));

@@ -670,12 +670,14 @@ static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
         return st;
     if (!s.alg[0])
         snprintf(s.alg, sizeof s.alg, "from %s", o->check_file);
-    st = check(o, &s);
-    *failed = st != LOP_OK;
-    if (st == LOP_OK)
+    *failed = check(o, &s) != LOP_OK;
+    if (*failed)
+        fprintf(stderr, "%s: %s: %s\n", prog, o->check_file, lop_errmsg());
+    else
         fprintf(out, "%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
                 s.n_steps);
-    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st && o->simulate; model <<= 1) {
+    for (int model = MODEL_LOGP; model <= MODEL_LOP && !*failed && !st && o->simulate;
+         model <<= 1) {
         double us;
         if (!(o->models & model))
             continue;

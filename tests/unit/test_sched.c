@@ -1,0 +1,196 @@
+/* Schedules: the generators against the thesis's examples, the builder's
+ * errors, and the CSV form (round trip and malformed input). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "barrier.h"
+#include "sched.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/lop-test-sched-XXXXXX";
+
+static const char *path_of(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", dir, name);
+    return buf;
+}
+
+/* The ops of one rank and step as text: "s1 s2 r8 r7". */
+static const char *ops_text(const sched_t *s, uint32_t rank, uint32_t step)
+{
+    static char buf[256];
+    buf[0] = '\0';
+    for (const sched_op_t *o = sched_rank_ops(s, rank); o < sched_rank_end(s, rank); o++)
+        if (o->step == step)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%c%d", buf[0] ? " " : "",
+                     "srm"[o->kind], o->peer);
+    return buf;
+}
+
+static void expect_ops(const sched_t *s, uint32_t rank, uint32_t step, const char *want)
+{
+    const char *got = ops_text(s, rank, step);
+    ok(strcmp(got, want) == 0, "%s P=%u rank %u step %u: '%s' (want '%s')", s->alg, s->p, rank,
+       step, got, want);
+}
+
+static void build(const char *alg, uint32_t p, uint32_t n, sched_t *s)
+{
+    if (sched_build(barrier_alg_find(alg), p, n, s) != LOP_OK)
+        printf("# %s\n", lop_errmsg());
+}
+
+/* Thesis table 2.3: speer_1, speer_2 and rpeer_1, rpeer_2 of the 2-way
+ * dissemination for P = 9 (sends and receives alternate, listing 2.8). */
+static void table_2_3(void)
+{
+    sched_t s;
+    build("ndiss", 9, 2, &s);
+    ok(s.n_steps == 2, "ndiss n=2 P=9 has ceil(log_3 9) = 2 rounds");
+    expect_ops(&s, 0, 0, "s1 r8 s2 r7");
+    expect_ops(&s, 1, 0, "s2 r0 s3 r8");
+    expect_ops(&s, 8, 0, "s0 r7 s1 r6");
+    expect_ops(&s, 0, 1, "s3 r6 s6 r3");
+    expect_ops(&s, 1, 1, "s4 r7 s7 r4");
+    expect_ops(&s, 8, 1, "s2 r5 s5 r2");
+    sched_free(&s);
+}
+
+/* Smaller examples of the other generators. */
+static void shapes(void)
+{
+    sched_t s;
+    build("diss", 5, 0, &s); /* Kini et al. figure 4 */
+    expect_ops(&s, 3, 2, "s2 r4");
+    sched_free(&s);
+    build("cc", 4, 0, &s);
+    expect_ops(&s, 0, 0, "r1 r2 r3");
+    expect_ops(&s, 0, 1, "s1 s2 s3");
+    expect_ops(&s, 2, 0, "s0");
+    sched_free(&s);
+    build("pe", 6, 0, &s); /* thesis figure 2.12: 4 and 5 fold into 0 and 1 */
+    expect_ops(&s, 5, 0, "s1");
+    expect_ops(&s, 1, 0, "r5");
+    expect_ops(&s, 1, 2, "s3 r3");
+    expect_ops(&s, 1, 3, "s5");
+    sched_free(&s);
+    build("tour", 8, 0, &s); /* lower rank wins; then the binomial release */
+    expect_ops(&s, 4, 1, "r6");
+    expect_ops(&s, 4, 2, "s0");
+    expect_ops(&s, 0, 3, "s4");
+    expect_ops(&s, 6, 4, "r4");
+    expect_ops(&s, 6, 5, "s7");
+    sched_free(&s);
+    build("rgm", 8, 3, &s); /* Kini et al. figure 5: fan-in 3, two levels, multicast */
+    expect_ops(&s, 0, 0, "r1 r2 r3");
+    expect_ops(&s, 0, 1, "r4");
+    expect_ops(&s, 0, 2, "m-1");
+    expect_ops(&s, 4, 0, "r5 r6 r7");
+    expect_ops(&s, 7, 2, "r0");
+    sched_free(&s);
+    build("nwise", 9, 2, &s); /* digit 0 then digit 1 of base 3; receive in arrival order */
+    expect_ops(&s, 4, 0, "s5 s3 r3 r5");
+    expect_ops(&s, 4, 1, "s7 s1 r1 r7");
+    sched_free(&s);
+    build("bfly", 3, 0, &s); /* rank 1 also plays virtual rank 3 */
+    expect_ops(&s, 1, 0, "s0 s2 r0 r2");
+    expect_ops(&s, 0, 1, "s2 r2");
+    sched_free(&s);
+}
+
+static void build_errors(void)
+{
+    sched_t s;
+    ok(sched_build(barrier_alg_find("hwnet"), 4, 0, &s) != LOP_OK &&
+           strstr(lop_errmsg(), "cost-only"),
+       "a cost-only algorithm has no schedule: %s", lop_errmsg());
+    ok(sched_build(barrier_alg_find("diss"), 0, 0, &s) != LOP_OK && strstr(lop_errmsg(), "P = 0"),
+       "P = 0 is refused: %s", lop_errmsg());
+    ok(sched_build(barrier_alg_find("ndiss"), 4, 0, &s) != LOP_OK &&
+           strstr(lop_errmsg(), "n >= 1"),
+       "n = 0 is refused: %s", lop_errmsg());
+    ok(sched_build(barrier_alg_find("diss"), 1, 0, &s) == LOP_OK && s.n_ops == 0 &&
+           s.n_steps == 0,
+       "P = 1 needs no message");
+    sched_free(&s);
+}
+
+static int same(const sched_t *a, const sched_t *b)
+{
+    if (a->p != b->p || a->n_ops != b->n_ops || a->n_steps != b->n_steps)
+        return 0;
+    for (uint32_t r = 0; r <= a->p; r++)
+        if (a->first[r] != b->first[r])
+            return 0;
+    for (uint32_t i = 0; i < a->n_ops; i++)
+        if (a->op[i].peer != b->op[i].peer || a->op[i].step != b->op[i].step ||
+            a->op[i].kind != b->op[i].kind)
+            return 0;
+    return 1;
+}
+
+static void csv_round_trip(void)
+{
+    static const char *const algs[] = {"ndiss", "rgm", "bfly", "mcs"};
+    for (size_t i = 0; i < 4; i++) {
+        sched_t s, back;
+        build(algs[i], 13, 3, &s);
+        FILE *f = fopen(path_of("s.csv"), "w");
+        sched_csv_write(&s, f);
+        fclose(f);
+        lop_status_t st = sched_csv_read(path_of("s.csv"), &back);
+        ok(st == LOP_OK && same(&s, &back) && strcmp(back.alg, algs[i]) == 0,
+           "%s P=13 n=3 reads back as written %s", algs[i], st ? lop_errmsg() : "");
+        if (st == LOP_OK)
+            sched_free(&back);
+        sched_free(&s);
+    }
+}
+
+static void csv_error(const char *label, const char *text, const char *want)
+{
+    sched_t s;
+    FILE *f = fopen(path_of("bad.csv"), "w");
+    fputs(text, f);
+    fclose(f);
+    lop_status_t st = sched_csv_read(path_of("bad.csv"), &s);
+    ok(st != LOP_OK && strstr(lop_errmsg(), want), "%s -> %s", label, lop_errmsg());
+    if (st == LOP_OK)
+        sched_free(&s);
+}
+
+static void csv_errors(void)
+{
+    csv_error("unknown op", "rank,step,op,peer\n0,0,put,1\n", "bad.csv:2: op 'put' is not send");
+    csv_error("mcast with a peer", "rank,step,op,peer\n0,0,mcast,1\n", "bad.csv:2: peer -1 is for");
+    csv_error("send to -1", "rank,step,op,peer\n0,0,send,-1\n", "bad.csv:2: peer -1 is for");
+    csv_error("fractional rank", "rank,step,op,peer\n0.5,0,send,1\n", "column 'rank': '0.5'");
+    csv_error("missing column", "rank,op,peer\n0,send,1\n", "no column 'step'");
+    csv_error("rank beyond # p", "# p: 2\nrank,step,op,peer\n2,0,send,1\n", "names rank 2 but p");
+    sched_t s;
+    FILE *f = fopen(path_of("ok.csv"), "w");
+    fputs("rank,step,op,peer\n1,0,recv,0\n0,0,send,1\n", f);
+    fclose(f);
+    ok(sched_csv_read(path_of("ok.csv"), &s) == LOP_OK && s.p == 2 && s.first[1] == 1 &&
+           s.op[0].kind == SCHED_SEND,
+       "rows of different ranks may interleave; P from the largest rank");
+    sched_free(&s);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    table_2_3();
+    shapes();
+    build_errors();
+    csv_round_trip();
+    csv_errors();
+    unlink(path_of("s.csv"));
+    unlink(path_of("bad.csv"));
+    unlink(path_of("ok.csv"));
+    rmdir(dir);
+    return tap_done();
+}

@@ -1,0 +1,212 @@
+/* The simulator: simulated time equals the closed form wherever the form is
+ * exact for the schedule (models/README.md lists where), per-rank times of the
+ * central counter as in thesis 2.2.5.1, and the LoP cases of 2.3.7. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "barrier.h"
+#include "sched_sim.h"
+#include "tap.h"
+
+static int power_of(uint64_t p, uint64_t k)
+{
+    while (p % k == 0)
+        p /= k;
+    return p == 1;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    return b ? gcd(b, a % b) : a;
+}
+
+/* Does the LogP closed form of 'alg' claim exactness here (given g <= t1)? */
+static int logp_exact(const char *alg, uint32_t p, uint32_t n)
+{
+    uint32_t k = n < 2 ? 2 : n;
+    if (!strcmp(alg, "cc") || !strcmp(alg, "diss"))
+        return 1;
+    if (!strcmp(alg, "ndiss")) { /* unless the last round drops offsets */
+        uint32_t r = barrier_ceil_log(p, n + 1);
+        return p == 1 || n < p / gcd(barrier_ipow(n + 1, r - 1), p);
+    }
+    if (!strcmp(alg, "comb") || !strcmp(alg, "ftour"))
+        return power_of(p, k) && power_of(p, 2);
+    if (!strcmp(alg, "tour") || !strcmp(alg, "bst") || !strcmp(alg, "bfly") || !strcmp(alg, "pe"))
+        return power_of(p, 2);
+    if (!strcmp(alg, "mcs"))
+        return n == 1 && power_of(p, 2);
+    if (!strcmp(alg, "rgm"))
+        return power_of(p, n + 1);
+    return 0;
+}
+
+/* Simulate alg for P = 1..200, n = 1..6 under 'model'; count where the
+ * closed form claims exactness and matches, and where it is below the sim
+ * (never, for LogP with g <= o_s + L + o_r: the forms are upper bounds). */
+static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
+                  int (*exact)(const char *, uint32_t, uint32_t))
+{
+    uint32_t below = 0, total = 0;
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if ((*a)->flags & BARRIER_COST_ONLY)
+            continue;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 6 : 1); n++) {
+            uint32_t claimed = 0, matched = 0, first_bad = 0;
+            for (uint32_t p = 1; p <= 200; p++) {
+                sched_t s;
+                sched_sim_t par = {model, c, SCHED_LOP_STREAM};
+                sched_sim_result_t r = {0};
+                sched_build(*a, p, n, &s);
+                sched_sim_run(&s, &par, 0, &r);
+                double closed = model == SCHED_SIM_LOGP ? (*a)->logp_us(c, p, barrier_alg_n(*a, n))
+                                                        : (*a)->lop_us(c, p, barrier_alg_n(*a, n));
+                total++;
+                below += closed < r.max_us - 1e-9 * fmax(1, closed);
+                if (exact((*a)->name, p, n)) {
+                    claimed++;
+                    if (fabs(closed - r.max_us) <= 1e-9 * fmax(1, closed))
+                        matched++;
+                    else if (!first_bad)
+                        first_bad = p;
+                }
+                sched_free(&s);
+            }
+            if (claimed)
+                ok(matched == claimed, "%s %s n=%u: simulation = closed form at all %u exact P %s%u",
+                   label, (*a)->name, n, claimed, first_bad ? "; first miss P=" : "", first_bad);
+        }
+    }
+    if (model == SCHED_SIM_LOGP)
+        ok(below == 0, "%s: no closed form below the simulation (%u of %u cases)", label, below,
+           total);
+}
+
+static void logp_sweeps(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){5, 1, 1.5, 0.3}; /* o_s != o_r, a gap below o */
+    sweep(&c, SCHED_SIM_LOGP, "LogP L=5 os=1 or=1.5 g=0.3", logp_exact);
+    c.logp = (logp_t){2, 0.5, 0.5, 2}; /* g > o: f_s = f_r = g, still g <= t1 */
+    sweep(&c, SCHED_SIM_LOGP, "LogP L=2 o=0.5 g=2", logp_exact);
+}
+
+/* Per-rank times of the central counter, thesis 2.2.5.1. */
+static void cc_ranks(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){5, 1, 1.5, 1.25};
+    const logp_t *m = &c.logp;
+    double fr = logp_fr(m), fs = logp_fs(m), t1 = logp_t1(m);
+    uint32_t p = 7;
+    sched_t s;
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM};
+    sched_sim_result_t r;
+    sched_build(barrier_alg_find("cc"), p, 0, &s);
+    ok(sched_sim_run(&s, &par, 1, &r) == LOP_OK && r.events == s.n_ops, "cc P=7: events = ops");
+    is_num(r.rank_us[0], 2 * m->os_us + m->or_us + m->L_us + (p - 2) * (fr + fs), 1e-12,
+           "rt_node0 = 2 o_s + o_r + L + (P-2) f_r + (P-2) f_s");
+    for (uint32_t x = 1; x < p; x++)
+        is_num(r.rank_us[x], 2 * t1 + (p - 2) * fr + (x - 1) * fs, 1e-12,
+               "rt_node%u = 2 (o_s + L + o_r) + (P-2) f_r + (x-1) f_s", x);
+    free(r.rank_us);
+    sched_free(&s);
+}
+
+static int lop_exact(const char *alg, uint32_t p, uint32_t n)
+{
+    if (!strcmp(alg, "ndiss") || !strcmp(alg, "diss"))
+        return logp_exact(alg, p, n);
+    if (!strcmp(alg, "cc")) /* o((P-1) cnt) <= L((P-1) cnt) for this set */
+        return 1;
+    if (!strcmp(alg, "bfly") || !strcmp(alg, "pe"))
+        return power_of(p, 2);
+    return 0;
+}
+
+/* A set whose o(p) is small and whose L(p) falls with p (pipelining):
+ * RTT(p) = 12/(1+p) + 9, o(p) = 0.4 + 0.6/p. */
+static lop_paramset_t set;
+static lop_lop_t lop;
+
+static void load_set(void)
+{
+    char path[] = "/tmp/lop-test-sim-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n"
+               "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
+               "x,t-inline,os,min,ov,9,1,64,0.4,0.6,0,,,\n");
+    fclose(f);
+    ok(lop_paramset_read(path, &set) == LOP_OK &&
+           lop_lop_from_set(&set, "t-inline", "min", &lop) == LOP_OK,
+       "LoP fixture set");
+    unlink(path);
+}
+
+static void lop_sweeps(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.lop = &lop;
+    c.cnt = 3;
+    sweep(&c, SCHED_SIM_LOP, "LoP cnt=3", lop_exact);
+}
+
+/* Batch arguments: the central counter is 1:n and n:1 either way; the
+ * dissemination is 1:1 batches, so R (o(cnt) + L(cnt)). */
+static void lop_batch(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.lop = &lop;
+    c.cnt = 2;
+    sched_sim_t par = {SCHED_SIM_LOP, &c, SCHED_LOP_BATCH};
+    sched_sim_result_t r;
+    sched_t s;
+    sched_build(barrier_alg_find("cc"), 13, 0, &s);
+    sched_sim_run(&s, &par, 0, &r);
+    is_num(r.max_us, barrier_alg_find("cc")->lop_us(&c, 13, 0), 1e-9, "batch: cc P=13 = 2.3.7.1.1");
+    sched_free(&s);
+    sched_build(barrier_alg_find("diss"), 13, 0, &s);
+    sched_sim_run(&s, &par, 0, &r);
+    is_num(r.max_us, 4 * (lop_lop_o(&lop, 2) + lop_lop_L(&lop, 2)), 1e-9,
+           "batch: diss P=13 = R (o(cnt) + L(cnt))");
+    sched_free(&s);
+}
+
+static void deadlock(void)
+{
+    sched_t s;
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    sched_init(&s, 2);
+    sched_push(&s, SCHED_RECV, 1, 0);
+    sched_push(&s, SCHED_SEND, 1, 0);
+    sched_end_rank(&s, 0);
+    sched_push(&s, SCHED_RECV, 0, 0);
+    sched_push(&s, SCHED_SEND, 0, 0);
+    sched_end_rank(&s, 1);
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM};
+    sched_sim_result_t r;
+    ok(sched_sim_run(&s, &par, 0, &r) != LOP_OK && strstr(lop_errmsg(), "deadlock"),
+       "a deadlock is an error, not a time: %s", lop_errmsg());
+    sched_free(&s);
+}
+
+int main(void)
+{
+    logp_sweeps();
+    cc_ranks();
+    load_set();
+    lop_sweeps();
+    lop_batch();
+    lop_paramset_free(&set);
+    deadlock();
+    return tap_done();
+}
