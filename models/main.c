@@ -762,5 +762,5 @@ int main(int argc, char **argv)
     if (st)
         lop_err_print(prog);
     opts_free(&o);
-    return st ? 1 : failed ? 2 : 0;
+    return st ? 2 : failed ? 1 : 0; /* like grep: 1 is a negative answer, 2 trouble */
 }

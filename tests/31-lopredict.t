@@ -1,0 +1,92 @@
+#!/bin/sh
+# 31-lopredict.t - lopredict's predictions: works from any directory with the
+# shipped parameter set, the CSV contract, --best, the extrapolation warning,
+# and bad input (one line, exit 2, nothing on stdout).
+. "$(dirname "$0")/lib.sh"
+tmpdir >/dev/null
+T=$_d
+B=$BIN/lopredict
+
+check "--help lists --alg and --verify" sh -c "'$B' --help | grep -q -- '--verify' && '$B' --help | grep -q -- '--alg'"
+
+# The issue's example, from a directory that is not the checkout.
+if (cd "$T" && "$B" --alg ndiss --n 2 >"$T/ndiss.txt" 2>"$T/err"); then
+    pass "lopredict --alg ndiss --n 2 works from another directory"
+else
+    fail "lopredict --alg ndiss --n 2 works from another directory"
+    diag "$(cat "$T/err")"
+fi
+check "... with one row per P = 2..64" test "$(grep -c '^ndiss ' "$T/ndiss.txt")" -eq 63
+check "... and names the shipped set" grep -q '^# params: .*mozart-2005/params.csv' "$T/ndiss.txt"
+
+# LOP_DATA_DIR overrides: a set with the thesis's o_s but a constant RTT of 20 us.
+mkdir -p "$T/data/mozart-2005"
+cat >"$T/data/mozart-2005/params.csv" <<'EOF'
+file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6
+x,rdmaw-inline,rtt,min,rtt,9,1,63,0,1,20,0,0,0
+x,rdmaw-inline,os,min,ov,9,1,63,1,0,1,,,
+EOF
+out=$(LOP_DATA_DIR=$T/data "$B" --alg diss --p 8 --csv | grep '^diss')
+# L = 20/2 - 2 = 8, o = 1: LogP 3 (1 + 8 + 1) = 30, LoP 3 (1 + 8) = 27
+check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30.0000,27.0000"
+
+# The CSV contract the plots rely on.
+"$B" --alg all --p 2..64 --cnt 2 --csv >"$T/all.csv" 2>/dev/null
+check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = "alg,n,p,rounds,logp_us,lop_us"
+check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T/all.csv' && grep -qx '# cnt: 2' '$T/all.csv'"
+check "14 algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((14 * 63 + 1))
+check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
+hdr=$("$B" --alg diss --p 4 --model logp --simulate --csv | grep -v '^#' | head -1)
+check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_us"
+hdr=$("$B" --alg diss --p 4 --simulate --csv | grep -v '^#' | head -1)
+check "--simulate with both models: sim_logp_us,sim_lop_us" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_logp_us,sim_lop_us"
+row=$("$B" --alg diss,hwnet --p 8 --simulate --csv | grep '^hwnet')
+check "cost-only rows have empty simulation cells ($row)" test "$row" = "hwnet,,8,1,2.4800,2.4800,,"
+row=$("$B" --alg ndiss --n 1..3 --p 9 --L 5 --o 1 --model logp --csv | grep -c '^ndiss')
+check "--n 1..3 gives three rows" test "$row" -eq 3
+row=$("$B" --alg diss --p 9 --L 5 --o 1 --model logp --params /nonexistent --csv 2>/dev/null)
+check "explicit LogP parameters need no set, but a named set must exist" test -z "$row"
+row=$(cd "$T" && "$B" --alg diss --p 9 --L 5 --o 1 --model logp --csv | grep '^diss')
+check "LogP from options ($row)" test "$row" = "diss,,9,4,28.0000,"
+
+# --best: one row per P and model.
+"$B" --best --p 2..9 --csv >"$T/best.csv"
+check "--best: 8 P x 2 models" test "$(grep -vc '^#' "$T/best.csv")" -eq 17
+best=$("$B" --best --p 64 --model logp --L 5 --o 1 --csv | grep '^64')
+check "--best under LogP at P=64 ($best)" test "$best" = "64,logp,rgm,7,33.0000"
+
+# Extrapolation: cnt 5000 leaves the fitted p range 1..63.
+"$B" --alg ndiss --n 2 --p 64 --cnt 5000 >/dev/null 2>"$T/warn"
+check "LoP extrapolation is a warning" grep -q 'warning: LoP evaluates o(p), L(p) at p = .*outside the range 1..63' "$T/warn"
+"$B" --alg ndiss --n 2 --p 8 >/dev/null 2>"$T/warn"
+check "no warning inside the range" test ! -s "$T/warn"
+
+# Bad input: one line naming the problem, exit 2, stdout empty.
+refuses() {
+    name=$1 pattern=$2
+    shift 2
+    "$B" "$@" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+        grep -q "^lopredict: .*$pattern" "$T/err"; then
+        pass "$name"
+    else
+        fail "$name (exit $rc)"
+        diag "$(cat "$T/err")"
+    fi
+}
+printf 'file,series\nx,y\n' >"$T/bad.csv"
+refuses "unknown algorithm" "unknown algorithm 'foo'" --alg foo
+refuses "n < 1" "option --n: '0' is not in 1" --n 0
+refuses "P < 1" "option --p: '0' is not in 1" --p 0..4
+refuses "P too large to simulate" "P = 33554432 is too large for a schedule" --alg diss --p 33554432 --simulate
+refuses "P too large to check" "P = 1048576 is too large to check diss" --alg diss --p 1048576 --verify
+refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
+refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
+refuses "a series not in the file" "no rtt fit for series 'nope'" --series nope
+refuses "--schedule needs one of each" "option --schedule: needs one --alg" --schedule --alg diss --p 4,8
+refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg hwnet --p 4
+refuses "unknown model" "option --model: unknown value 'x'" --model x
+refuses "a stray operand" "unexpected argument 'extra'" extra
+
+done_testing
