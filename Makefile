@@ -104,6 +104,8 @@ check: deps
 install: tools
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/lop/mozart-2005
+	install -m 644 data/mozart-2005/params.csv $(DESTDIR)$(PREFIX)/share/lop/mozart-2005/
 
 clean:
 	rm -rf build bin tests/bin
