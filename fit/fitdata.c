@@ -89,6 +89,16 @@ lop_status_t lop_fitdata_check_models(const char *spec)
 
 /* ------------------------------------------------------------ reading */
 
+/* lopbench --raw writes every sample as p,rep,us beside the summaries: not
+ * lopfit's input, but found by the same glob. */
+static int is_raw_samples(const lop_csv_t *csv)
+{
+    for (size_t i = 0; i < csv->n_columns; i++)
+        if (strcmp(csv->columns[i], "rep") == 0)
+            return 1;
+    return 0;
+}
+
 /* File-level fields of every data set of 'csv': model, quantity, series, file. */
 static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fitdata_t *proto)
 {
@@ -208,7 +218,9 @@ lop_status_t lop_fitdata_read(const char *path, const char *models, const char *
     if (st)
         return st;
     size_t before = list->n;
-    st = read_header(csv, models, &proto);
+    if (is_raw_samples(csv))
+        st = lop_err(LOP_ERR_UNSUPPORTED, "%s: raw samples (lopbench --raw), skipped", path);
+    st = st ? st : read_header(csv, models, &proto);
     st = st ? st : read_sets(csv, &proto, stats, list);
     while (st && list->n > before) { /* all of a file or nothing */
         list->n--;

@@ -10,7 +10,8 @@
  * Every file is checked completely before anything is fitted: errors are
  * "file:line: reason" (LOP_ERR_PARSE).  A file whose quantity has no model
  * (e.g. "oc") is not an error but LOP_ERR_UNSUPPORTED with a message saying
- * it was skipped, unless a model is forced.
+ * it was skipped, unless a model is forced; so is a file of raw samples
+ * (lopbench --raw: a "rep" column).
  *
  * Models: by quantity unless a --model spec says otherwise: "MODEL" fits
  * MODEL to every file, "QUANTITY=MODEL,..." to files of those quantities

@@ -81,6 +81,10 @@ printf '# quantity: oc\n# series: send-normal\np,n,min_us,avg_us\n1,1,2,3\n2,1,2
 check "oc file skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/oc.csv' >/dev/null 2>'$T/e' &&
            grep -qx \"lopfit: note: $T/oc.csv: quantity 'oc' has no model, skipped (--model oc=MODEL fits it)\" '$T/e'"
+printf '# quantity: os\n# series: send-normal\np,rep,us\n1,1,0.5\n1,2,0.6\n' >"$T/send-normal-os-raw.csv"
+check "raw sample files skipped with a note" \
+    sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/send-normal-os-raw.csv' >/dev/null 2>'$T/e' &&
+           grep -qx 'lopfit: note: $T/send-normal-os-raw.csv: raw samples (lopbench --raw), skipped' '$T/e'"
 check "--model ov fits it" sh -c "'$LOPFIT' --model ov '$T/oc.csv' >/dev/null"
 check "--model oc=linear fits it, and os files by their quantity" \
     sh -c "'$LOPFIT' --csv --model oc=linear '$T/oc.csv' '$T/data/send-normal-os.csv' >'$T/o' &&
