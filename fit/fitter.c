@@ -423,6 +423,25 @@ static void random_start(const fit_work_t *w, gsl_rng *rng, double *z)
     }
 }
 
+/* Fresh simplices at the best point while they still improve it. */
+static void restart_from_best(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z_best,
+                              double *ssr_best, lop_fitter_stats_t *st)
+{
+    size_t dim = (size_t)w->shape->n_search;
+    double z[MAX_SEARCH];
+    for (int r = 0; r < NM_MAX_RESTARTS; r++, st->n_restarts++) {
+        memcpy(z, z_best, dim * sizeof *z);
+        double ssr = nm_run(w, nm, z, NM_RESTART_STEP, NM_RESTART_TOL);
+        if (!(ssr < *ssr_best))
+            break;
+        int improved = ssr < *ssr_best * (1 - 1e-12);
+        *ssr_best = ssr;
+        memcpy(z_best, z, dim * sizeof *z);
+        if (!improved)
+            break;
+    }
+}
+
 /* Many starts, then restarts from the best point; the best z and its SSR. */
 static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, double *z_best,
                                   double *ssr_best, lop_fitter_stats_t *st)
@@ -456,17 +475,8 @@ static lop_status_t search_global(fit_work_t *w, const lop_fitter_opts_t *opts, 
             memcpy(z_best, z, dim * sizeof *z);
         }
     }
-    for (int r = 0; r < NM_MAX_RESTARTS; r++, st->n_restarts++) {
-        memcpy(z, z_best, dim * sizeof *z);
-        double ssr = nm_run(w, nm, z, NM_RESTART_STEP, NM_RESTART_TOL);
-        if (!(ssr < *ssr_best))
-            break;
-        int improved = ssr < *ssr_best * (1 - 1e-12);
-        *ssr_best = ssr;
-        memcpy(z_best, z, dim * sizeof *z);
-        if (!improved)
-            break;
-    }
+    if (status == LOP_OK)
+        restart_from_best(w, nm, z_best, ssr_best, st);
     gsl_multimin_fminimizer_free(nm);
     gsl_rng_free(rng);
     free(scanned);

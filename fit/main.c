@@ -58,7 +58,6 @@ typedef struct {
 
 /* One data set's fits. */
 typedef struct {
-    const lop_fitdata_t *data;
     lop_fit_t fit;            /* the model of its quantity (or --model) */
     lop_fitter_stats_t stats;
     double fit_ms;
@@ -223,7 +222,6 @@ static lop_status_t fit_all(const opts_t *o, const lop_fitdata_list_t *data, res
     for (size_t i = 0; i < data->n; i++) {
         const lop_fitdata_t *d = &data->set[i];
         result_t *r = &res[i];
-        r->data = d;
         lop_status_t st = fit_one(d, d->model, &o->fitter, &r->fit, &r->stats, &r->fit_ms);
         r->has_line = o->compare && d->model != &lop_model_linear;
         if (st == LOP_OK && r->has_line)
