@@ -4,7 +4,7 @@
 #include <time.h>
 
 enum {
-    SIT_OUT_SLEEP_US = 200, /* how often a sitting-out rank checks */
+    SIT_OUT_SLEEP_US = 5000, /* how often a sitting-out rank checks (once per task) */
     ROUND_GUESS_US = 5      /* a round's cost, for the first progress estimate */
 };
 

@@ -6,8 +6,9 @@
  *   scenario 2 (listing 2.12)  RTT(p): rank 0 and p peers, one message each
  *                              way, for p = 1..N-1;
  *   reference                  a plain MPI_Send/MPI_Recv ping-pong between
- *                              ranks 0 and 1 with the same rhythm, to show
- *                              that the scenario code adds nothing to RTT(1).
+ *                              ranks 0 and 1 in the rhythm of scenario 2 at
+ *                              p = 1, to show that the scenario code adds
+ *                              nothing to RTT(1).
  * All are collective over b->comm; samples land on rank 0.  Each repetition
  * starts with the idle gap; the first b->warmup repetitions are discarded.
  */
