@@ -76,6 +76,7 @@ const barrier_alg_t barrier_alg_bfly = {
     .build_rank = bfly_build_rank,
     .logp_us = bfly_logp_us,
     .lop_us = bfly_lop_us,
-    .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; the thesis's worst case otherwise",
+    .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "
+                 "the thesis's worst case otherwise",
     .lop_note = "exact when P is a power of 2; the thesis's worst case otherwise",
 };

@@ -65,6 +65,8 @@ const barrier_alg_t barrier_alg_mcs = {
     .build_rank = mcs_build_rank,
     .logp_us = mcs_logp_us,
     .lop_us = mcs_lop_us,
-    .logp_note = "exact when the heap is complete and P is a power of 2 (e.g. n = 1) and g <= o_s+L+o_r",
-    .lop_note = "derived in the thesis's style (n:1 per level at the stream of D levels); not exact",
+    .logp_note = "exact when the heap is complete and P is a power of 2 (e.g. n = 1) "
+                 "and g <= o_s+L+o_r",
+    .lop_note = "derived in the thesis's style (n:1 per level at the stream of D levels); "
+                "not exact",
 };

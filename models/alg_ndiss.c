@@ -39,7 +39,8 @@ void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
     }
 }
 
-/* Thesis 2.2.6.1.1 for m links: rt = max{g ceil(n/m), n o_s + L ceil(n/m) + n o_r} ceil(log_{n+1} P),
+/* Thesis 2.2.6.1.1 for m links:
+ *   rt = max{g ceil(n/m), n o_s + L ceil(n/m) + n o_r} ceil(log_{n+1} P),
  * which is n max{g, o_s + L + o_r} ceil(log_{n+1} P) (2.2.6.1) for m = 1. */
 double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {

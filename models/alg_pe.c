@@ -60,6 +60,7 @@ const barrier_alg_t barrier_alg_pe = {
     .build_rank = pe_build_rank,
     .logp_us = pe_logp_us,
     .lop_us = pe_lop_us,
-    .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; the thesis's worst case otherwise",
+    .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "
+                 "the thesis's worst case otherwise",
     .lop_note = "exact when P is a power of 2; the thesis's worst case otherwise",
 };

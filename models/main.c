@@ -11,13 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "barrier.h"
 #include "cli.h"
 #include "sched_check.h"
 #include "sched_sim.h"
+#include "timer.h"
 
 static const char prog[] = "lopredict";
 
@@ -42,7 +42,7 @@ static const lop_cli_opt_t options[] = {
     {"g", OPT_G, "US", "LogP gap g (default: 0; thesis 2.1.4.5: g << o)"},
     {"cnt", OPT_CNT, "C", "barriers run back to back, thesis 2.3.7.1 (default: 1)"},
     {"links", OPT_LINKS, "M", "independent links m of thesis 2.2.6 (default: 1)"},
-    {"lop-arg", OPT_LOP_ARG, "HOW", "LoP simulation: o(p), L(p) of the stream or batch (default: stream)"},
+    {"lop-arg", OPT_LOP_ARG, "HOW", "LoP simulation: p of o(p), L(p) per stream or batch"},
     {"op-const", OPT_OP_CONST, "US", "hardware barriers: o_p(P) constant part (default: 0)"},
     {"op-per-p", OPT_OP_PER_P, "US", "o_p(P) per host (default: 0.01, thesis 3.2.2.1)"},
     {"op-per-log2p", OPT_OP_LOG, "US", "o_p(P) per log2 P (default: 0)"},
@@ -61,22 +61,26 @@ static const lop_cli_opt_t options[] = {
 
 enum { MODEL_LOGP = 1, MODEL_LOP = 2 };
 
+#define MAX_ALGS 32
+
 typedef struct {
-    const barrier_alg_t *alg[32]; /* selected algorithms */
-    size_t n_alg;
-    int alg_all;                  /* --alg all or no --alg */
-    long *n, *p;                  /* --n (NULL: defaults), --p */
-    size_t n_n, n_p;
-    int models;                   /* MODEL_LOGP | MODEL_LOP */
-    const char *params, *series, *stat, *check_file;
-    double L, os, or, g;          /* NAN: from the parameter set */
-    sched_lop_arg_t lop_arg;
-    int csv, schedule, simulate, verify, best, timing;
-    barrier_cost_t cost;          /* filled from the options and the set */
-    char params_buf[PATH_MAX + 64];
-    lop_paramset_t set;
-    lop_lop_t lop;
-    int have_set;
+    const barrier_alg_t *alg[MAX_ALGS]; /* --alg names, in order */
+    size_t n_alg;                       /* how many */
+    int alg_all;                        /* --alg all or no --alg: every algorithm */
+    long *n, *p;                        /* --n (NULL: each algorithm's default), --p */
+    size_t n_n, n_p;                    /* their lengths */
+    int models;                         /* MODEL_LOGP | MODEL_LOP */
+    const char *params;                 /* parameter set path (NULL: the shipped one) */
+    const char *series, *stat;          /* the LoP fits to use */
+    const char *check_file;             /* --check-schedule */
+    double L, os, or, g;                /* LogP options in us; NAN: from the set */
+    sched_lop_arg_t lop_arg;            /* --lop-arg */
+    int csv, schedule, simulate, verify, best, timing; /* flags */
+    barrier_cost_t cost;                /* what the formulas use */
+    char params_buf[PATH_MAX + 64];     /* the default path, resolved */
+    lop_paramset_t set;                 /* the set read */
+    lop_lop_t lop;                      /* its fits for series and stat */
+    int have_set;                       /* was a set read? */
 } opts_t;
 
 /* ---------------------------------------------------------------- output */
@@ -134,9 +138,7 @@ static void header_comments(FILE *out, const opts_t *o)
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    return 1e-9 * (double)lop_timer_clock_ns();
 }
 
 /* ------------------------------------------------------------ options */
@@ -156,7 +158,9 @@ static lop_status_t parse_algs(opts_t *o, const char *arg)
         else if (!a)
             st = lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see --help)",
                          name);
-        else if (o->n_alg < sizeof o->alg / sizeof *o->alg)
+        else if (o->n_alg == MAX_ALGS)
+            st = lop_err(LOP_ERR_INVALID, "option --alg: more than %d names", MAX_ALGS);
+        else
             o->alg[o->n_alg++] = a;
     }
     free(copy);
@@ -211,13 +215,22 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     case 'a': return parse_algs(o, arg);
     case 'n': free(o->n); return lop_cli_long_list("n", arg, 1, 1000000, &o->n, &o->n_n);
     case 'p': free(o->p); return lop_cli_long_list("p", arg, 1, INT32_MAX, &o->p, &o->n_p);
-    case 'm': st = lop_cli_choice("model", arg, model_names, &i); o->models = model_bits[i]; return st;
-    case OPT_STAT: st = lop_cli_choice("stat", arg, stat_names, &i); o->stat = stat_names[i]; return st;
+    case 'm':
+        st = lop_cli_choice("model", arg, model_names, &i);
+        o->models = model_bits[i];
+        return st;
+    case OPT_STAT:
+        st = lop_cli_choice("stat", arg, stat_names, &i);
+        o->stat = stat_names[i];
+        return st;
     case OPT_LOP_ARG:
         st = lop_cli_choice("lop-arg", arg, arg_names, &i);
         o->lop_arg = i ? SCHED_LOP_BATCH : SCHED_LOP_STREAM;
         return st;
-    case OPT_LINKS: st = lop_cli_long("links", arg, 1, 1000000, &v); o->cost.links = (unsigned)v; return st;
+    case OPT_LINKS:
+        st = lop_cli_long("links", arg, 1, 1000000, &v);
+        o->cost.links = (unsigned)v;
+        return st;
     case OPT_PARAMS: o->params = arg; return LOP_OK;
     case OPT_SERIES: o->series = arg; return LOP_OK;
     case OPT_CHECK: o->check_file = arg; return LOP_OK;
@@ -375,8 +388,9 @@ static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, l
                           sched_t *s)
 {
     if (p > SCHED_MAX_P)
-        return lop_err(LOP_ERR_RANGE, "option --p: P = %ld is too large for a schedule (at most %u)",
-                       p, SCHED_MAX_P);
+        return lop_err(LOP_ERR_RANGE,
+                       "option --p: P = %ld is too large for a schedule (at most %u)", p,
+                       SCHED_MAX_P);
     double t0 = now_s();
     lop_status_t st = sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
@@ -485,7 +499,7 @@ static lop_status_t predict_row(opts_t *o, FILE *out, const int *width, int ncol
 
 static lop_status_t run_predict(opts_t *o, FILE *out)
 {
-    const barrier_alg_t *algs[32];
+    const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 0, algs);
     int width[8];
     header_comments(out, o);
@@ -502,7 +516,7 @@ static lop_status_t run_predict(opts_t *o, FILE *out)
 
 typedef struct {
     int failed;           /* a schedule that is not a barrier */
-    int approx[32][2];    /* per selected algorithm and model: a closed form differed */
+    int approx[MAX_ALGS][2];    /* per selected algorithm and model: a closed form differed */
     char failures[2048];  /* why, one line each */
 } verdict_t;
 
@@ -577,7 +591,7 @@ static lop_status_t run_verify(opts_t *o, FILE *out, int *failed)
     static const int width[] = {8, 4, 8, 5, 6, 12, 12, 12, 6, 7};
     char head[10][32] = {"alg", "n", "p", "model", "rounds", "closed_us", "sim_us", "diff_us",
                          "form", "barrier"};
-    const barrier_alg_t *algs[32];
+    const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 1, algs);
     verdict_t *v = lop_calloc(1, sizeof *v);
     if (!v)
@@ -599,9 +613,13 @@ static lop_status_t run_verify(opts_t *o, FILE *out, int *failed)
 /* --------------------------------------------------------------- best */
 
 /* n candidates for --best: the --n list, else 1..8. */
-static uint32_t best_n(const opts_t *o, const barrier_alg_t *a, size_t k, size_t *count)
+static size_t best_n_count(const opts_t *o, const barrier_alg_t *a)
 {
-    *count = !a->takes_n ? 1 : o->n ? o->n_n : 8;
+    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
+}
+
+static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
+{
     return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
 }
 
@@ -610,21 +628,23 @@ static void best_row(opts_t *o, FILE *out, const barrier_alg_t *const *algs, siz
 {
     static const int width[] = {8, 5, 8, 4, 12};
     const barrier_alg_t *best = NULL;
-    uint32_t best_n_value = 0;
+    uint32_t best_n = 0;
     double best_us = INFINITY;
-    size_t count = 1;
     for (size_t a = 0; a < n_algs; a++)
-        for (size_t k = 0; k < count || (k == 0 && (best_n(o, algs[a], 0, &count), 1)); k++) {
-            uint32_t n = best_n(o, algs[a], k, &count);
+        for (size_t k = 0; k < best_n_count(o, algs[a]); k++) {
+            uint32_t n = best_n_value(o, algs[a], k);
             double us = closed_us(o, algs[a], model, n, p);
-            if (us < best_us)
-                best = algs[a], best_n_value = n, best_us = us;
+            if (us < best_us) {
+                best = algs[a];
+                best_n = n;
+                best_us = us;
+            }
         }
     char cells[5][32];
     cell(cells[0], "%ld", p);
     cell(cells[1], "%s", model_name(model));
     cell(cells[2], "%s", best->name);
-    n_cell(cells[3], best, best_n_value);
+    n_cell(cells[3], best, best_n);
     us_cell(cells[4], best_us);
     print_row(out, o->csv, width, 5, cells);
 }
@@ -633,7 +653,7 @@ static lop_status_t run_best(opts_t *o, FILE *out)
 {
     static const int width[] = {8, 5, 8, 4, 12};
     char head[5][32] = {"p", "model", "alg", "n", "us"};
-    const barrier_alg_t *algs[32];
+    const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, o->alg_all, algs);
     header_comments(out, o);
     print_row(out, o->csv, width, 5, head);

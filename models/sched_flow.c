@@ -106,7 +106,8 @@ static uint32_t next_message_walk(const sched_t *s, uint32_t sender, uint32_t q,
 {
     uint32_t i = after == SCHED_UNMATCHED ? s->first[sender] : after + 1;
     for (; i < s->first[sender + 1]; i++)
-        if (s->op[i].kind == SCHED_MCAST || (s->op[i].kind == SCHED_SEND && s->op[i].peer == (int32_t)q))
+        if (s->op[i].kind == SCHED_MCAST ||
+            (s->op[i].kind == SCHED_SEND && s->op[i].peer == (int32_t)q))
             return i;
     return SCHED_UNMATCHED;
 }

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sched_flow.h"
+#include "timer.h"
 
 typedef struct {
     double cpu; /* when the CPU is free */
@@ -133,7 +133,8 @@ static void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last
         int mcast = sim->s->op[msg].kind == SCHED_MCAST;
         sim->pending[n] = (arrival_t){sim->time[msg] + (mcast ? L : 0), L};
     }
-    qsort(sim->pending, n, sizeof *sim->pending, arrival_cmp);
+    if (n > 1)
+        qsort(sim->pending, n, sizeof *sim->pending, arrival_cmp);
     for (uint32_t k = 0; k < n; k++)
         st->rx = fmax(sim->pending[k].leave, st->rx + sim->pending[k].L_us);
     st->cpu = fmax(st->cpu, st->rx);
@@ -167,9 +168,7 @@ static void measure_runs(const sched_t *s, uint32_t *run)
 
 static double now_s(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
+    return 1e-9 * (double)lop_timer_clock_ns();
 }
 
 static lop_status_t sim_setup(sim_t *sim, const sched_t *s)

@@ -88,7 +88,8 @@ static void broken(void)
            "deadlock: rank 0 op 0 (recv from 2, step 0); rank 2 op 0 (recv from 1, step 0); "
            "rank 1 op 0 (recv from 0, step 0)");
     const char *gather_only[] = {"r1 r2", "s0", "s0"};
-    expect("a gather without release", 3, gather_only, "not a barrier: rank 1 ends without knowing that rank 0");
+    expect("a gather without release", 3, gather_only,
+           "not a barrier: rank 1 ends without knowing that rank 0");
     const char *self[] = {"s0 r0", "s0 r0"};
     expect("a message to oneself", 2, self, "addresses the rank itself");
     const char *out_of_range[] = {"s5", "r0"};

@@ -24,10 +24,12 @@ static void integer_logs(void)
 {
     ok(barrier_ceil_log(9, 3) == 2, "ceil(log_3 9) = 2 (floating point says 3)");
     ok(barrier_ceil_log(10, 3) == 3, "ceil(log_3 10) = 3");
-    ok(barrier_ceil_log(243, 3) == 5 && barrier_ceil_log(244, 3) == 6, "ceil(log_3 243) = 5, 244 -> 6");
+    ok(barrier_ceil_log(243, 3) == 5 && barrier_ceil_log(244, 3) == 6,
+       "ceil(log_3 243) = 5, 244 -> 6");
     ok(barrier_ceil_log(1, 2) == 0 && barrier_ceil_log(2, 2) == 1, "ceil(log_2 1) = 0, of 2 = 1");
     ok(barrier_floor_log(8, 2) == 3 && barrier_floor_log(7, 2) == 2, "floor(log_2 8) = 3, 7 -> 2");
-    ok(barrier_floor_log(1, 5) == 0 && barrier_floor_log(125, 5) == 3, "floor(log_5 1) = 0, 125 -> 3");
+    ok(barrier_floor_log(1, 5) == 0 && barrier_floor_log(125, 5) == 3,
+       "floor(log_5 1) = 0, 125 -> 3");
     ok(barrier_ipow(3, 4) == 81 && barrier_ipow(2, 70) == UINT64_MAX, "3^4 = 81, 2^70 saturates");
 }
 
@@ -42,7 +44,8 @@ static void logp_values(void)
     is_num(logp_of(&c, "diss", 64, 0), 6 * 7, 1e-12, "diss P=64: 6 t_r");
     is_num(logp_of(&c, "diss", 9, 0), 4 * 7, 1e-12, "diss P=9: 4 t_r");
     is_num(logp_of(&c, "ndiss", 9, 2), 2 * 7 * 2, 1e-12, "ndiss n=2 P=9: n t_r ceil(log_3 9)");
-    is_num(logp_of(&c, "comb", 16, 4), 2 * (7 + 2) + 7 * 4, 1e-12, "comb n=4 P=16: 2 levels + t_bc");
+    is_num(logp_of(&c, "comb", 16, 4), 2 * (7 + 2) + 7 * 4, 1e-12,
+           "comb n=4 P=16: 2 levels + t_bc");
     is_num(logp_of(&c, "comb", 16, 1), logp_of(&c, "comb", 16, 2), 0, "comb n=1 runs as n=2");
     is_num(logp_of(&c, "tour", 8, 0), 3 * 7 + 3 * 7, 1e-12, "tour P=8: 3 t_r + t_bc");
     is_num(logp_of(&c, "ftour", 9, 3), 2 * (7 + 1) + 7 * 4, 1e-12, "ftour f=3 P=9");
@@ -51,15 +54,19 @@ static void logp_values(void)
     is_num(logp_of(&c, "bst", 8, 0), 3 * 7 + 3 * 7, 1e-12, "bst P=8: (L + 2o) log2 P + t_bc");
     is_num(logp_of(&c, "bst", 6, 0), 3 * 8 + 3 * 7, 1e-12, "bst P=6: (L + 3o) ceil(log2 P) + t_bc");
     is_num(logp_of(&c, "bfly", 8, 0), 21, 1e-12, "bfly P=8");
-    is_num(logp_of(&c, "bfly", 6, 0), 2 * 3 * 7, 1e-12, "bfly P=6: worst case 2 (L + 2o) ceil(log2 P)");
+    is_num(logp_of(&c, "bfly", 6, 0), 2 * 3 * 7, 1e-12,
+           "bfly P=6: worst case 2 (L + 2o) ceil(log2 P)");
     is_num(logp_of(&c, "pe", 6, 0), (2 + 2) * 7, 1e-12, "pe P=6: (floor(log2 P) + 2) (L + 2o)");
     is_num(logp_of(&c, "nwise", 9, 2), 4 * 7 * 2, 1e-12, "nwise n=2 P=9: (n+2) t_r ceil(log_3 P)");
     is_num(logp_of(&c, "rgm", 16, 3), 2 * (7 + 2) + 7, 1e-12, "rgm n=3 P=16: 2 levels + multicast");
-    is_num(logp_of(&c, "hwswitch", 8, 0), 1 + 10 + 0.08 + 1, 1e-12, "hwswitch P=8: o_s + 2L + o_p + o_r");
+    is_num(logp_of(&c, "hwswitch", 8, 0), 1 + 10 + 0.08 + 1, 1e-12,
+           "hwswitch P=8: o_s + 2L + o_p + o_r");
     is_num(logp_of(&c, "hwnet", 4, 0), 2.44, 1e-12, "hwnet P=4: 2.44 us (thesis 3.2.2.1)");
     c.links = 2;
-    is_num(logp_of(&c, "ndiss", 9, 2), (2 * 2 + 5) * 2, 1e-12, "ndiss n=2 m=2: (n o_s + L + n o_r) R");
-    is_num(logp_of(&c, "ndiss", 9, 3), (3 * 2 + 5 * 2) * 2, 1e-12, "ndiss n=3 m=2: ceil(n/m) = 2 waves");
+    is_num(logp_of(&c, "ndiss", 9, 2), (2 * 2 + 5) * 2, 1e-12,
+           "ndiss n=2 m=2: (n o_s + L + n o_r) R");
+    is_num(logp_of(&c, "ndiss", 9, 3), (3 * 2 + 5 * 2) * 2, 1e-12,
+           "ndiss n=3 m=2: ceil(n/m) = 2 waves");
     c.links = 1;
     c.logp.g_us = 2;
     is_num(logp_of(&c, "cc", 4, 0), 2 * 7 + 2 * (2 + 2), 1e-12, "cc P=4, g=2: f_r = f_s = g");
@@ -91,7 +98,8 @@ static void lop_values(void)
            lop_lop_from_set(&set, "c-inline", "min", &lop) == LOP_OK,
        "constant fixture set");
     c.lop = &lop;
-    is_num(lop_of(&c, "cc", 4, 0), 1 + 3 * 8 + 1 + 3 * 8, 1e-12, "cc P=4: o + (p-1) L + o + (p-1) L");
+    is_num(lop_of(&c, "cc", 4, 0), 1 + 3 * 8 + 1 + 3 * 8, 1e-12,
+           "cc P=4: o + (p-1) L + o + (p-1) L");
     is_num(lop_of(&c, "diss", 8, 0), 3 * (1 + 8), 1e-12, "diss P=8: R (o + L)");
     is_num(lop_of(&c, "ndiss", 9, 2), 2 * (2 * 1 + 2 * 8), 1e-12, "ndiss n=2 P=9: R (n o + n L)");
     is_num(lop_of(&c, "comb", 16, 4), 2 * (1 + 3 * 8) + 4 * 1 + 4 * 8, 1e-12,

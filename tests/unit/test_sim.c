@@ -76,8 +76,9 @@ static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
                 sched_free(&s);
             }
             if (claimed)
-                ok(matched == claimed, "%s %s n=%u: simulation = closed form at all %u exact P %s%u",
-                   label, (*a)->name, n, claimed, first_bad ? "; first miss P=" : "", first_bad);
+                ok(matched == claimed,
+                   "%s %s n=%u: simulation = closed form at all %u exact P %s%u", label,
+                   (*a)->name, n, claimed, first_bad ? "; first miss P=" : "", first_bad);
         }
     }
     if (model == SCHED_SIM_LOGP)
