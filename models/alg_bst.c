@@ -49,8 +49,7 @@ static double bst_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     if (p < 2)
         return 0;
     double rounds = barrier_ceil_log(p, 2), fan = power_of_two(p) ? 1 : 2;
-    return rounds * (barrier_lop_o(c, rounds) + fan * barrier_lop_L(c, fan * rounds)) +
-           tree_bcast_lop(c, p);
+    return tree_gather_lop(c, rounds, fan) + tree_bcast_lop(c, p);
 }
 
 const barrier_alg_t barrier_alg_bst = {

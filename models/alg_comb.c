@@ -30,7 +30,7 @@ double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     uint32_t k = group_size(n);
     double levels = barrier_ceil_log(p, k);
-    return levels * (logp_t1(&c->logp) + (k - 2.0) * logp_fr(&c->logp)) + tree_bcast_logp(c, p);
+    return tree_gather_logp(c, levels, k - 1.0) + tree_bcast_logp(c, p);
 }
 
 /* Thesis 2.3.7.1.2: rt = R (o(cnt R) + (n-1) L((n-1) cnt R)) + t_bc, R = ceil(log_n p). */
@@ -40,8 +40,7 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
         return 0;
     uint32_t k = group_size(n);
     double levels = barrier_ceil_log(p, k);
-    return levels * (barrier_lop_o(c, levels) + (k - 1.0) * barrier_lop_L(c, (k - 1.0) * levels)) +
-           tree_bcast_lop(c, p);
+    return tree_gather_lop(c, levels, k - 1.0) + tree_bcast_lop(c, p);
 }
 
 const barrier_alg_t barrier_alg_comb = {

@@ -40,7 +40,7 @@ static void mcs_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
 static double mcs_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     double levels = heap_depth(p - 1, n);
-    return levels * (logp_t1(&c->logp) + (n - 1.0) * logp_fr(&c->logp)) + tree_bcast_logp(c, p);
+    return tree_gather_logp(c, levels, n) + tree_bcast_logp(c, p);
 }
 
 /* Derived like 2.3.7.1.2: each level is an n:1 gather, t_n:1 = o(1) + n L(n),
@@ -50,8 +50,7 @@ static double mcs_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     if (p < 2)
         return 0;
     double levels = heap_depth(p - 1, n);
-    return levels * (barrier_lop_o(c, levels) + n * barrier_lop_L(c, n * levels)) +
-           tree_bcast_lop(c, p);
+    return tree_gather_lop(c, levels, n) + tree_bcast_lop(c, p);
 }
 
 const barrier_alg_t barrier_alg_mcs = {

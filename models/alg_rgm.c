@@ -25,8 +25,7 @@ static double rgm_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     if (p < 2)
         return 0;
     double levels = barrier_ceil_log(p, (uint64_t)n + 1);
-    const logp_t *m = &c->logp;
-    return levels * (logp_t1(m) + (n - 1.0) * logp_fr(m)) + logp_t1(m);
+    return tree_gather_logp(c, levels, n) + logp_t1(&c->logp);
 }
 
 /* Derived like 2.3.7.1.2: levels n:1, o(cnt R) + n L(n cnt R); the multicast
@@ -36,8 +35,7 @@ static double rgm_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     if (p < 2)
         return 0;
     double levels = barrier_ceil_log(p, (uint64_t)n + 1);
-    return levels * (barrier_lop_o(c, levels) + n * barrier_lop_L(c, n * levels)) +
-           barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
+    return tree_gather_lop(c, levels, n) + barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
 }
 
 const barrier_alg_t barrier_alg_rgm = {

@@ -121,6 +121,12 @@ uint32_t tree_knomial_gather(sched_t *s, uint32_t p, uint32_t k, uint32_t rank);
 /* Binomial broadcast from rank 0 (largest subtree first) in steps
  * step0 .. step0 + ceil(log2 p) - 1: the release of thesis 2.2.1. */
 void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0);
+/* 'levels' levels of a gather in which 'fan' reports reach their parent
+ * together: LogP levels (o_s + L + o_r + (fan-1) f_r) (the level of 2.2.5.2)
+ * and LoP levels (o(levels) + fan L(fan levels)) (t_fan:1 of 2.3.7 at the
+ * stream of all levels, as 2.3.7.1.2). */
+double tree_gather_logp(barrier_cost_t *c, double levels, double fan);
+double tree_gather_lop(barrier_cost_t *c, double levels, double fan);
 /* t_bc(P) in LogP: the binomial broadcast over p ranks (2.2.5.2, see README). */
 double tree_bcast_logp(barrier_cost_t *c, uint32_t p);
 /* t_bc in LoP (thesis 2.3.7.1.2). */

@@ -32,6 +32,16 @@ void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0)
             sched_push(s, SCHED_SEND, (int32_t)(rank + (1u << j)), step0 + rounds - 1 - j);
 }
 
+double tree_gather_logp(barrier_cost_t *c, double levels, double fan)
+{
+    return levels * (logp_t1(&c->logp) + (fan - 1) * logp_fr(&c->logp));
+}
+
+double tree_gather_lop(barrier_cost_t *c, double levels, double fan)
+{
+    return levels * (barrier_lop_o(c, levels) + fan * barrier_lop_L(c, fan * levels));
+}
+
 /* Thesis 2.2.5.2 writes t_bc = o_s + ceil(log2 P) max{f_s, o_s+L+o_r} + L + o_r, one
  * hop more than a binomial tree has; the exact time of the tree above for
  * P = 2^k (largest subtree first) is the first hop plus ceil(log2 P) - 1 more. */

@@ -74,29 +74,29 @@ static void logp_values(void)
     is_num(logp_of(&c, "diss", 4, 0), 2 * 20, 1e-12, "diss P=4, g=20: t_r = g");
 }
 
-/* A parameter set with constant o(p) = 1 and RTT(p) = 20, so L(p) = 10 - 2 = 8. */
-static void write_constant_set(const char *path)
-{
-    FILE *f = fopen(path, "w");
-    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n"
-               "x,c-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
-               "x,c-inline,os,min,ov,9,1,64,1,0,1,,,\n");
-    fclose(f);
-}
-
-static void lop_values(void)
+/* Read a parameter set with the rtt and os rows given (series "t-inline"). */
+static void load_set(const char *rows, lop_paramset_t *set, lop_lop_t *lop)
 {
     char path[] = "/tmp/lop-test-cost-XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
-    write_constant_set(path);
+    FILE *f = fdopen(mkstemp(path), "w");
+    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
+    fclose(f);
+    ok(lop_paramset_read(path, set) == LOP_OK &&
+           lop_lop_from_set(set, "t-inline", "min", lop) == LOP_OK,
+       "fixture set %s", lop_errmsg());
+    unlink(path);
+}
+
+/* A parameter set with constant o(p) = 1 and RTT(p) = 20, so L(p) = 10 - 2 = 8. */
+static void lop_values(void)
+{
     lop_paramset_t set;
     lop_lop_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
-    ok(lop_paramset_read(path, &set) == LOP_OK &&
-           lop_lop_from_set(&set, "c-inline", "min", &lop) == LOP_OK,
-       "constant fixture set");
+    load_set("x,t-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
+             "x,t-inline,os,min,ov,9,1,64,1,0,1,,,\n",
+             &set, &lop);
     c.lop = &lop;
     is_num(lop_of(&c, "cc", 4, 0), 1 + 3 * 8 + 1 + 3 * 8, 1e-12,
            "cc P=4: o + (p-1) L + o + (p-1) L");
@@ -114,7 +114,6 @@ static void lop_values(void)
     lop_of(&c, "ndiss", 64, 2);
     is_num(c.lop_pmax, 2 * 5000 * 4, 0, "cnt scales the argument: n cnt R = 40000");
     lop_paramset_free(&set);
-    unlink(path);
 }
 
 /* The thesis's RDMA-write inline minimum (2.3.6.3) evaluated here by hand:
@@ -135,19 +134,13 @@ static double L_mozart(double p)
 
 static void lop_mozart(void)
 {
-    char path[] = "/tmp/lop-test-cost-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n"
-               "t,rdmaw-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
-               "t,rdmaw-inline,os,min,ov,63,1,63,0.5417,0.5003,-0.4951,,,\n");
-    fclose(f);
     lop_paramset_t set;
     lop_lop_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
-    lop_paramset_read(path, &set);
-    lop_lop_from_set(&set, "rdmaw-inline", "min", &lop);
+    load_set("t,t-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
+             "t,t-inline,os,min,ov,63,1,63,0.5417,0.5003,-0.4951,,,\n",
+             &set, &lop);
     c.lop = &lop;
     c.cnt = 2;
     /* thesis 2.3.7.1.1 with p = 3, cnt = 2 */
@@ -157,7 +150,6 @@ static void lop_mozart(void)
     want = 4 * (2 * o_mozart(16) + 2 * L_mozart(16));
     is_num(lop_of(&c, "ndiss", 64, 2), want, 1e-9, "ndiss n=2 P=64 cnt=2");
     lop_paramset_free(&set);
-    unlink(path);
 }
 
 int main(void)
