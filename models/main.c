@@ -561,7 +561,12 @@ static lop_status_t verify_one(opts_t *o, FILE *out, size_t ai, const barrier_al
         return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
                        "(%.2g word operations, at most %.2g)", p, a->name, work,
                        SCHED_CHECK_MAX_WORK);
-    int valid = check(o, &s) == LOP_OK;
+    st = check(o, &s);
+    if (st != LOP_OK && st != LOP_ERR_INVALID) { /* trouble, not a verdict */
+        sched_free(&s);
+        return st;
+    }
+    int valid = st == LOP_OK;
     if (!valid) {
         size_t len = strlen(v->failures);
         snprintf(v->failures + len, sizeof v->failures - len, "# %s\n", lop_errmsg());
@@ -690,10 +695,12 @@ static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
         return st;
     if (!s.alg[0])
         snprintf(s.alg, sizeof s.alg, "from %s", o->check_file);
-    *failed = check(o, &s) != LOP_OK;
+    st = check(o, &s);
+    *failed = st == LOP_ERR_INVALID;
+    st = *failed ? LOP_OK : st;
     if (*failed)
         fprintf(stderr, "%s: %s: %s\n", prog, o->check_file, lop_errmsg());
-    else
+    else if (st == LOP_OK)
         fprintf(out, "%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
                 s.n_steps);
     for (int model = MODEL_LOGP; model <= MODEL_LOP && !*failed && !st && o->simulate;

@@ -8,11 +8,12 @@
 #include "sched_flow.h"
 
 #define SNAPSHOT_BYTES (128u << 20) /* memory for the message copies of one pass */
+#define KNOW_BYTES (256u << 20)     /* memory for the ranks' knowledge in one pass */
 #define RECV_FLAG 0x80000000u        /* event_t.op of a receive in closure order */
 
 double sched_check_work(const sched_t *s)
 {
-    return (double)s->n_ops * ((s->p + 63) / 64);
+    return ((double)s->n_ops + s->p) * ((s->p + 63) / 64);
 }
 
 /* ------------------------------------------------------ executor promises */
@@ -166,11 +167,15 @@ static lop_status_t closure_verify(const closure_t *c, uint32_t base)
     return LOP_OK;
 }
 
+/* W: all sources at once if the copies and the knowledge fit, else fewer. */
 static uint32_t pass_words(const sched_t *s, uint32_t messages)
 {
-    uint32_t all = (s->p + 63) / 64;
+    size_t w = (s->p + 63) / 64;
     size_t fit = SNAPSHOT_BYTES / 8 / (messages ? messages : 1);
-    return fit < 1 ? 1 : fit < all ? (uint32_t)fit : all;
+    size_t fit_know = KNOW_BYTES / 8 / s->p;
+    w = fit < w ? fit : w;
+    w = fit_know < w ? fit_know : w;
+    return w < 1 ? 1 : (uint32_t)w;
 }
 
 static lop_status_t knowledge(const sched_t *s, const uint32_t *match, event_t *event)
@@ -197,6 +202,11 @@ static lop_status_t knowledge(const sched_t *s, const uint32_t *match, event_t *
 
 lop_status_t sched_check(const sched_t *s)
 {
+    if (sched_check_work(s) > SCHED_CHECK_MAX_WORK)
+        return lop_err(LOP_ERR_RANGE,
+                       "schedule %s: P = %u is too large to check (%.2g word operations, at "
+                       "most %.2g)",
+                       s->alg, s->p, sched_check_work(s), SCHED_CHECK_MAX_WORK);
     uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     uint64_t *keys = lop_calloc(sched_rank_max(s), sizeof *keys);
     recorder_t rec = {lop_calloc(s->n_ops, sizeof(event_t)), 0};

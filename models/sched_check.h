@@ -25,13 +25,14 @@
 #include "lop.h"
 #include "sched.h"
 
-/* Word operations the check of 's' takes: ops x ceil(P/64). */
+/* Word operations the check of 's' takes: (ops + P) x ceil(P/64). */
 double sched_check_work(const sched_t *s);
 
 #define SCHED_CHECK_MAX_WORK 8.0e9 /* about ten seconds here */
 
 /* LOP_OK if 's' is a barrier; otherwise LOP_ERR_INVALID and lop_errmsg() says
- * why, naming a rank and an op. */
+ * why, naming a rank and an op.  LOP_ERR_RANGE when the work exceeds
+ * SCHED_CHECK_MAX_WORK. */
 lop_status_t sched_check(const sched_t *s);
 
 #endif
