@@ -22,7 +22,16 @@ enum {
     OPT_PORT,
     OPT_GID,
     OPT_RMA,
-    OPT_RAW
+    OPT_RAW,
+    OPT_BARRIER,
+    OPT_ALG,
+    OPT_N,
+    OPT_P,
+    OPT_EXECUTOR,
+    OPT_SCHEDULE,
+    OPT_CHECK,
+    OPT_CHECK_DELAY,
+    OPT_SEED
 };
 
 static const lop_cli_opt_t options[] = {
@@ -40,6 +49,15 @@ static const lop_cli_opt_t options[] = {
     {"port", OPT_PORT, "N", "verbs: device port (default: 1)"},
     {"gid-index", OPT_GID, "I", "verbs: GID index, for RoCE or a routed fabric (default: 0)"},
     {"rma", OPT_RMA, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)"},
+    {"barrier", OPT_BARRIER, NULL, "run barrier algorithms instead of scenarios 1 and 2"},
+    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names), or all (default: all)"},
+    {"n", OPT_N, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)"},
+    {"p", OPT_P, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)"},
+    {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},
+    {"schedule", OPT_SCHEDULE, "FILE", "barrier: run this schedule (lopredict --schedule CSV)"},
+    {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
+    {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
+    {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
     {"quiet", OPT_QUIET, NULL, "no progress or notes on stderr"},
     {"help", OPT_HELP, NULL, "print this help and exit"},
     {NULL, 0, NULL, NULL},
@@ -47,11 +65,14 @@ static const lop_cli_opt_t options[] = {
 
 void lop_bench_opts_usage(FILE *out)
 {
-    lop_cli_usage(out, "mpirun -np N lopbench [options]   (N >= 2)",
+    lop_cli_usage(out, "mpirun -np N lopbench [options]   (N >= 2)\n"
+                  "       mpirun -np N lopbench --barrier [--alg LIST] [--executor LIST] [--check]",
                   "Measure the LoP model's parameters (thesis 2.3.4-2.3.5): the CPU overheads\n"
                   "o_s(k), o_r(k) of posting k requests (scenario 1) and RTT(p) of rank 0 talking\n"
                   "to p peers at once (scenario 2), over InfiniBand verbs or MPI.  One CSV per\n"
-                  "series and quantity: DIR/<op>-<post>-<rtt|os|or|oc>.csv.",
+                  "series and quantity: DIR/<op>-<post>-<rtt|os|or|oc>.csv.\n"
+                  "With --barrier, run lopredict's barrier schedules for real on every executor\n"
+                  "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv.",
                   options);
 }
 
@@ -90,8 +111,93 @@ static lop_status_t parse_scenarios(const char *arg, int *scenario)
     return LOP_OK;
 }
 
+/* --alg: "all" (every algorithm with a schedule) or a list of names. */
+static lop_status_t parse_algs(const char *arg, lop_bench_opts_t *o)
+{
+    o->n_alg = 0;
+    for (const barrier_alg_t *const *a = barrier_algs; *a && !strcmp(arg, "all"); a++)
+        if (!((*a)->flags & BARRIER_COST_ONLY))
+            o->alg[o->n_alg++] = *a;
+    for (const char *item = arg; o->n_alg == 0 || strcmp(arg, "all"); item++) {
+        size_t len = strcspn(item, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, item);
+        const barrier_alg_t *a = barrier_alg_find(name);
+        if (!a)
+            return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see lopredict --help)", name);
+        if (a->flags & BARRIER_COST_ONLY)
+            return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no schedule to run", name);
+        if (o->n_alg == LOP_BENCH_MAX_LIST)
+            return lop_err(LOP_ERR_INVALID, "option --alg: more than %d algorithms", LOP_BENCH_MAX_LIST);
+        o->alg[o->n_alg++] = a;
+        item += len;
+        if (*item == '\0')
+            break;
+    }
+    return LOP_OK;
+}
+
+/* A list of integers "1,3..5" into a fixed array. */
+static lop_status_t parse_longs(const char *opt, const char *arg, long min, long max, long *out,
+                                size_t *n)
+{
+    long *list;
+    size_t count;
+    lop_status_t st = lop_cli_long_list(opt, arg, min, max, &list, &count);
+    if (st == LOP_OK && count > LOP_BENCH_MAX_LIST)
+        st = lop_err(LOP_ERR_INVALID, "option --%s: more than %d values", opt, LOP_BENCH_MAX_LIST);
+    if (st == LOP_OK)
+        memcpy(out, list, count * sizeof *list);
+    *n = st == LOP_OK ? count : 0;
+    free(list);
+    return st;
+}
+
+static lop_status_t parse_executors(const char *arg, lop_bench_opts_t *o)
+{
+    const char *names[8] = {NULL};
+    for (int i = 0; lop_barrier_execs[i].name && i < 7; i++)
+        names[i] = lop_barrier_execs[i].name;
+    o->executors_named = 1;
+    return parse_names("executor", arg, names, &o->executors);
+}
+
+static lop_status_t parse_barrier_option(lop_bench_opts_t *o, int key, const char *arg)
+{
+    switch (key) {
+    case OPT_ALG:
+        o->alg_named = 1;
+        return parse_algs(arg, o);
+    case OPT_N:
+        return parse_longs("n", arg, 1, 1 << 20, o->n_value, &o->n_n);
+    case OPT_P:
+        return parse_longs("p", arg, 2, 1 << 20, o->p_value, &o->n_p);
+    case OPT_EXECUTOR:
+        return parse_executors(arg, o);
+    case OPT_SCHEDULE:
+        o->schedule_file = arg;
+        return LOP_OK;
+    case OPT_CHECK:
+        o->check = 1;
+        return LOP_OK;
+    case OPT_CHECK_DELAY:
+        return lop_cli_double("check-delay-us", arg, 1, 1e6, &o->check_delay_us);
+    case OPT_SEED: {
+        long v;
+        lop_status_t st = lop_cli_long("seed", arg, 0, 1L << 30, &v);
+        o->seed = (unsigned long)v;
+        return st;
+    }
+    default: /* OPT_BARRIER */
+        o->barrier = 1;
+        return LOP_OK;
+    }
+}
+
 static lop_status_t parse_one(lop_bench_opts_t *o, int key, const char *arg)
 {
+    if (key >= OPT_BARRIER && key <= OPT_SEED)
+        return parse_barrier_option(o, key, arg);
     static const char *const transports[] = {"auto", "verbs", "mpi", NULL};
     static const char *const rma[] = {"auto", "shared", "put", NULL};
     const char *ops[LOP_OP_COUNT + 1] = {NULL}, *posts[LOP_POST_COUNT + 1] = {NULL};
@@ -166,12 +272,24 @@ static void set_defaults(lop_bench_opts_t *o)
         .warmup = 100,
         .idle_us = 1000,
         .tcfg = {.device = NULL, .port = 1, .gid_index = 0, .rma = LOP_RMA_AUTO},
+        .executors = ~0u,
+        .check_delay_us = 200,
+        .seed = 1,
     };
+    parse_algs("all", o);
 }
 
 /* Combinations no single option can reject. */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
+    static const char *const barrier_only[] = {"alg", "n", "p", "executor", "schedule", "check"};
+    int given[] = {o->alg_named, o->n_n > 0, o->n_p > 0, o->executors_named,
+                   o->schedule_file != NULL, o->check};
+    for (size_t i = 0; i < sizeof given / sizeof *given && !o->barrier; i++)
+        if (given[i])
+            return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier", barrier_only[i]);
+    if (o->schedule_file && o->alg_named)
+        return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
     int verbs_only = o->tcfg.device || o->tcfg.port != 1 || o->tcfg.gid_index_set;
     if (verbs_only && strcmp(o->transport, "mpi") == 0)
         return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",

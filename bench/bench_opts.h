@@ -7,8 +7,12 @@
 
 #include <stdio.h>
 
+#include "barrier.h"
+#include "barrier_exec.h"
 #include "lop.h"
 #include "transport.h"
+
+#define LOP_BENCH_MAX_LIST 64 /* most entries of --alg, --n and --p lists */
 
 typedef struct {
     int help;                  /* --help: print usage and stop */
@@ -24,6 +28,21 @@ typedef struct {
     lop_transport_cfg_t tcfg;  /* device, port, GID index, RMA mode */
     int raw;                   /* also write every sample */
     int quiet;                 /* no progress or notes on stderr */
+    /* --barrier mode (barrier_mode.h) */
+    int barrier;               /* run barrier algorithms instead of the scenarios */
+    const struct barrier_alg *alg[LOP_BENCH_MAX_LIST]; /* --alg, schedule-based ones */
+    size_t n_alg;
+    int alg_named;             /* --alg given */
+    long n_value[LOP_BENCH_MAX_LIST]; /* --n values; none = each algorithm's default */
+    size_t n_n;
+    long p_value[LOP_BENCH_MAX_LIST]; /* --p sizes; none = every rank */
+    size_t n_p;
+    unsigned executors;        /* bit i: lop_barrier_execs[i] runs */
+    int executors_named;       /* --executor given: a listed executor must work */
+    const char *schedule_file; /* --schedule FILE instead of --alg */
+    int check;                 /* --check: verify instead of timing */
+    double check_delay_us;     /* --check: largest random arrival delay */
+    unsigned long seed;        /* --check: seed of the delays */
 } lop_bench_opts_t;
 
 /* Parse argv into opts (defaults first).  Errors name the option. */

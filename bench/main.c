@@ -21,6 +21,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
+#include "barrier_mode.h"
 #include "bench_opts.h"
 #include "mpisync.h"
 #include "samples.h"
@@ -107,7 +108,7 @@ static int launcher_rank(void)
 static void meta_fill(run_t *r)
 {
     lop_run_meta_t *m = &r->meta;
-    m->transport = r->tp.ops->name;
+    m->transport = r->tp.ops ? r->tp.ops->name : "per executor";
     m->transport_choice = r->choice;
     m->device = r->tp.device;
     m->ranks = r->bench.size;
@@ -380,6 +381,20 @@ static void measure_all(run_t *r)
         summary_print(r);
 }
 
+/* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
+static int run_barriers(run_t *r)
+{
+    lop_status_t st = r->opts.check ? LOP_OK : outdir_prepare(r);
+    if (st == LOP_OK) {
+        meta_fill(r);
+        lop_barrier_mode_t m = {&r->opts, &r->timer, r->bench.comm, r->bench.rank,
+                                r->bench.size, r->bench.oversubscribed, r->outdir, &r->meta};
+        st = lop_barrier_mode_run(&m);
+    }
+    bench_free(r);
+    return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
+}
+
 static int run(run_t *r)
 {
     lop_status_t st = lop_mpi_agree(MPI_COMM_WORLD, bench_init(r));
@@ -391,6 +406,8 @@ static int run(run_t *r)
         return fail_agreed(LOP_ERR_INVALID);
     }
     lop_timer_init(&r->timer);
+    if (r->opts.barrier)
+        return run_barriers(r);
     st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
                             sizeof r->choice);
     if (st == LOP_OK)

@@ -85,6 +85,8 @@ struct lop_transport {
     MPI_Comm comm;   /* the benchmark's communicator (rank 0 is the root) */
     int rank, size;  /* in comm */
     size_t max_post; /* most requests one post call addresses to one peer (K) */
+    int all_pairs;   /* link every pair of ranks (barrier executors), not only the
+                      * star of rank 0 and the others (scenarios 1 and 2) */
     lop_poll_t poll; /* how wait loops pause */
     char device[256]; /* what was measured, for "# device:" */
     void *priv;      /* the backend's state */

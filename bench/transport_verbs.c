@@ -99,9 +99,17 @@ static verbs_state_t *state_alloc(const lop_transport_t *t)
     return s;
 }
 
-/* The star of both scenarios: rank 0 to every rank, every rank to rank 0. */
-static size_t star_peers(const lop_transport_t *t, int *peers)
+/* The peers to link: the star of both scenarios (rank 0 to every rank, every
+ * rank to rank 0), or every other rank when all pairs are linked. */
+static size_t linked_peers(const lop_transport_t *t, int *peers)
 {
+    if (t->all_pairs) {
+        size_t n = 0;
+        for (int r = 0; r < t->size; r++)
+            if (r != t->rank)
+                peers[n++] = r;
+        return n;
+    }
     if (t->rank != 0) {
         peers[0] = 0;
         return 1;
@@ -111,7 +119,7 @@ static size_t star_peers(const lop_transport_t *t, int *peers)
     return (size_t)t->size - 1;
 }
 
-static lop_status_t connect_star(lop_transport_t *t, verbs_state_t *s)
+static lop_status_t connect_peers(lop_transport_t *t, verbs_state_t *s)
 {
     int *peers = lop_calloc((size_t)t->size, sizeof *peers);
     lop_status_t st = lop_mpi_agree(t->comm, peers ? LOP_OK : LOP_ERR_NOMEM);
@@ -119,7 +127,7 @@ static lop_status_t connect_star(lop_transport_t *t, verbs_state_t *s)
         free(peers);
         return st;
     }
-    s->n_conn = star_peers(t, peers);
+    s->n_conn = linked_peers(t, peers);
     lop_ib_caps_t caps = {(uint32_t)s->cap + 1, (uint32_t)s->k + 1, 64};
     st = lop_ib_connect(&s->dev, t->comm, peers, s->n_conn, &caps, s->conn);
     free(peers);
@@ -151,7 +159,7 @@ static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *c
     lop_status_t st = lop_mpi_agree(t->comm, s ? LOP_OK : LOP_ERR_NOMEM);
     if (st != LOP_OK)
         goto err_free_state;
-    size_t n_peers = t->rank == 0 ? (size_t)t->size - 1 : 1;
+    size_t n_peers = t->rank == 0 || t->all_pairs ? (size_t)t->size - 1 : 1;
     lop_ib_cfg_t ib = {
         .name = cfg->device,
         .port = cfg->port,
@@ -164,7 +172,7 @@ static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *c
     st = lop_mpi_agree(t->comm, lop_ib_open(&s->dev, &ib));
     if (st != LOP_OK)
         goto err_close_device; /* open on this rank, failed on another */
-    st = connect_star(t, s);
+    st = connect_peers(t, s);
     if (st != LOP_OK)
         goto err_close_device;
     char *base = s->dev.buf;

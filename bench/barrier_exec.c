@@ -1,0 +1,288 @@
+/* barrier_exec.c - executing barrier schedules and timing them (barrier_exec.h). */
+#include "barrier_exec.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "mpisync.h"
+
+const lop_barrier_exec_t lop_barrier_execs[] = {
+    {"p2p", "mpi", LOP_OP_SEND, LOP_POST_NORMAL,
+     "MPI point-to-point messages following the schedule"},
+    {"shm", "mpi", LOP_OP_RDMAW, LOP_POST_NORMAL,
+     "one-sided writes into the peer's slot, polled locally (MPI shared memory or MPI_Put)"},
+    {"verbs", "verbs", LOP_OP_RDMAW, LOP_POST_INLINE,
+     "RDMA write inline over RC queue pairs, polled locally (thesis 4.1.3)"},
+    {"mpi", NULL, LOP_OP_SEND, LOP_POST_NORMAL, "MPI_Barrier itself, the baseline"},
+    {NULL, NULL, LOP_OP_SEND, LOP_POST_NORMAL, NULL},
+};
+
+const lop_barrier_exec_t *lop_barrier_exec_find(const char *name)
+{
+    for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name; x++)
+        if (strcmp(x->name, name) == 0)
+            return x;
+    return NULL;
+}
+
+size_t lop_barrier_max_recv_per_peer(const sched_t *s)
+{
+    uint32_t *count = lop_calloc(s->p, sizeof *count);
+    size_t most = 1;
+    if (!count)
+        return most;
+    for (uint32_t r = 0; r < s->p; r++) {
+        for (const sched_op_t *op = sched_rank_ops(s, r); op < sched_rank_end(s, r); op++)
+            if (op->kind == SCHED_RECV && ++count[op->peer] > most)
+                most = count[op->peer];
+        for (const sched_op_t *op = sched_rank_ops(s, r); op < sched_rank_end(s, r); op++)
+            count[op->peer < 0 ? 0 : op->peer] = 0;
+    }
+    free(count);
+    return most;
+}
+
+/* ------------------------------------------------------------ the walker */
+
+/* One rank executing its part of a schedule, barrier after barrier. */
+typedef struct {
+    const lop_barrier_run_t *run;
+    int rank, size;
+    uint64_t *sent;     /* [peer] messages sent to peer over the transport's life */
+    uint64_t *recvd;    /* [peer] messages received from peer, likewise */
+    uint32_t *batch_of; /* [peer] the send batch that last wrote to peer */
+    uint32_t batch;     /* sends posted since the last completion form batch 'batch' */
+    int pending;        /* the current batch holds a send */
+} walker_t;
+
+static lop_status_t walker_init(walker_t *w, const lop_barrier_run_t *run)
+{
+    memset(w, 0, sizeof *w);
+    w->run = run;
+    MPI_Comm_rank(run->comm, &w->rank);
+    MPI_Comm_size(run->comm, &w->size);
+    w->sent = run->counts;
+    w->recvd = run->counts + w->size;
+    w->batch_of = lop_calloc((size_t)w->size, sizeof *w->batch_of);
+    w->batch = 1;
+    return w->batch_of ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+static void walker_free(walker_t *w)
+{
+    free(w->batch_of);
+}
+
+/* Complete the sends of the current batch.  Needed before blocking (an MPI_Put
+ * is only sure to reach its target once flushed) and before writing to a peer
+ * twice (its slot's source value must not change while a write is in flight). */
+static lop_status_t walker_complete(walker_t *w)
+{
+    if (!w->pending)
+        return LOP_OK;
+    w->pending = 0;
+    w->batch++;
+    return w->run->tp->ops->wait_send(w->run->tp);
+}
+
+static lop_status_t walker_send(walker_t *w, int peer)
+{
+    lop_transport_t *tp = w->run->tp;
+    if (w->batch_of[peer] == w->batch) {
+        lop_status_t st = walker_complete(w);
+        if (st != LOP_OK)
+            return st;
+    }
+    w->batch_of[peer] = w->batch;
+    w->pending = 1;
+    return tp->ops->post_send(tp, w->run->exec->op, &peer, 1, w->run->exec->post,
+                              ++w->sent[peer]);
+}
+
+static lop_status_t walker_mcast(walker_t *w)
+{
+    lop_status_t st = LOP_OK;
+    for (int peer = 0; peer < w->size && st == LOP_OK; peer++)
+        if (peer != w->rank)
+            st = walker_send(w, peer);
+    return st;
+}
+
+/* Like MPI_Recv: the receive is posted when the schedule reaches it. */
+static lop_status_t walker_recv(walker_t *w, int peer)
+{
+    lop_transport_t *tp = w->run->tp;
+    lop_op_t op = w->run->exec->op;
+    lop_status_t st = walker_complete(w);
+    if (st == LOP_OK && lop_op_desc[op].uses_recv)
+        st = tp->ops->post_recv(tp, &peer, 1, LOP_POST_NORMAL);
+    return st ? st : tp->ops->wait_recv(tp, op, peer, ++w->recvd[peer]);
+}
+
+/* One barrier: this rank's ops in order, then its last sends completed. */
+static lop_status_t walker_barrier(walker_t *w)
+{
+    const sched_t *s = w->run->sched;
+    if (!s) {
+        MPI_Barrier(w->run->comm);
+        return LOP_OK;
+    }
+    const sched_op_t *end = sched_rank_end(s, (uint32_t)w->rank);
+    lop_status_t st = LOP_OK;
+    for (const sched_op_t *op = sched_rank_ops(s, (uint32_t)w->rank); op < end && !st; op++) {
+        switch ((sched_kind_t)op->kind) {
+        case SCHED_SEND:
+            st = walker_send(w, op->peer);
+            break;
+        case SCHED_RECV:
+            st = walker_recv(w, op->peer);
+            break;
+        case SCHED_MCAST:
+            st = walker_mcast(w);
+            break;
+        }
+    }
+    return st ? st : walker_complete(w);
+}
+
+/* ------------------------------------------------------------- --check */
+
+/* An independent witness: a counter of barrier entries on rank 0, reached by
+ * MPI RMA atomics, which no executor uses. */
+typedef struct {
+    MPI_Win win;
+    uint64_t *counter; /* rank 0's */
+    gsl_rng *rng;      /* arrival delays */
+} witness_t;
+
+static lop_status_t witness_open(witness_t *c, const lop_barrier_run_t *run, int rank)
+{
+    memset(c, 0, sizeof *c);
+    c->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!c->rng)
+        return lop_err(LOP_ERR_NOMEM, "out of memory for the --check generator");
+    gsl_rng_set(c->rng, run->seed * 1000003ul + (unsigned long)rank);
+    MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
+    MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &c->counter, &c->win);
+    if (rank == 0)
+        *c->counter = 0;
+    MPI_Barrier(run->comm);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
+    return LOP_OK;
+}
+
+static void witness_close(witness_t *c)
+{
+    MPI_Win_unlock_all(c->win);
+    MPI_Win_free(&c->win);
+    gsl_rng_free(c->rng);
+}
+
+/* Arrive late by a random delay, then count this rank's entry. */
+static void witness_enter(witness_t *c, const lop_barrier_run_t *run, int oversubscribed)
+{
+    uint64_t one = 1, old;
+    lop_mpi_idle(run->timer, gsl_rng_uniform(c->rng) * run->check_delay_us, oversubscribed);
+    MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, 0, 0, MPI_SUM, c->win);
+    MPI_Win_flush(0, c->win);
+}
+
+/* On leaving barrier 'iter' (0-based) every rank must have entered it. */
+static int witness_left_early(witness_t *c, long iter, int size)
+{
+    uint64_t entered;
+    MPI_Fetch_and_op(NULL, &entered, MPI_UINT64_T, 0, 0, MPI_NO_OP, c->win);
+    MPI_Win_flush(0, c->win);
+    return entered < (uint64_t)(iter + 1) * (uint64_t)size;
+}
+
+/* ------------------------------------------------------------ measuring */
+
+static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
+{
+    const lop_barrier_run_t *run = w->run;
+    lop_status_t st = LOP_OK;
+    for (long i = 0; i < run->warmup && !st; i++)
+        st = walker_barrier(w);
+    lop_mpi_barrier(run->comm, (lop_poll_t *)&run->poll);
+    end_ticks[0] = lop_timer_now(run->timer);
+    for (long i = 0; i < run->reps && !st; i++) {
+        st = walker_barrier(w);
+        end_ticks[i + 1] = lop_timer_now(run->timer);
+    }
+    return st;
+}
+
+static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
+{
+    const lop_barrier_run_t *run = w->run;
+    witness_t c;
+    lop_status_t st = witness_open(&c, run, w->rank);
+    long early = 0;
+    for (long i = 0; i < run->reps && !st; i++) {
+        witness_enter(&c, run, run->poll.yield_every != 0);
+        st = walker_barrier(w);
+        early += witness_left_early(&c, i, w->size);
+    }
+    lop_mpi_barrier(run->comm, (lop_poll_t *)&run->poll);
+    witness_close(&c);
+    MPI_Reduce(&early, &res->violations, 1, MPI_LONG, MPI_SUM, 0, run->comm);
+    res->checked = run->reps * w->size;
+    return st;
+}
+
+/* The thesis's average (4.3.2): each rank's mean over the consecutive
+ * barriers, maximum over ranks.  The distribution comes from that same
+ * slowest rank's iterations, so min <= avg <= max holds (ranks' iteration
+ * boundaries drift apart when barriers pipeline, so a per-iteration maximum
+ * over ranks would not be comparable with the average). */
+static lop_status_t summarise(const lop_barrier_run_t *run, const uint64_t *end_ticks, int rank,
+                              lop_barrier_result_t *res)
+{
+    long r = run->reps;
+    double *dur = lop_calloc((size_t)r, sizeof *dur);
+    lop_status_t st = lop_mpi_agree(run->comm, dur ? LOP_OK : LOP_ERR_NOMEM);
+    if (st != LOP_OK) {
+        free(dur);
+        return st;
+    }
+    for (long i = 0; i < r; i++)
+        dur[i] = lop_timer_us(run->timer, end_ticks[i + 1] - end_ticks[i]);
+    struct { double mean; int rank; } mine = {
+        lop_timer_us(run->timer, end_ticks[r] - end_ticks[0]) / (double)r, rank}, slowest;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, run->comm);
+    res->avg_us = slowest.mean;
+    if (rank == slowest.rank)
+        st = lop_stats_compute(dur, (size_t)r, &res->iter);
+    free(dur);
+    /* lop_stats_t is plain doubles after its count: ship them to rank 0. */
+    enum { N_DOUBLES = (sizeof(lop_stats_t) - offsetof(lop_stats_t, min)) / sizeof(double) };
+    if (slowest.rank != 0 && rank == slowest.rank)
+        MPI_Send(&res->iter.min, N_DOUBLES, MPI_DOUBLE, 0, 0, run->comm);
+    if (slowest.rank != 0 && rank == 0)
+        MPI_Recv(&res->iter.min, N_DOUBLES, MPI_DOUBLE, slowest.rank, 0, run->comm,
+                 MPI_STATUS_IGNORE);
+    res->iter.n = (size_t)r;
+    return lop_mpi_agree(run->comm, st);
+}
+
+lop_status_t lop_barrier_measure(const lop_barrier_run_t *run, lop_barrier_result_t *res)
+{
+    walker_t w;
+    memset(res, 0, sizeof *res);
+    lop_status_t st = lop_mpi_agree(run->comm, walker_init(&w, run));
+    if (st == LOP_OK && run->check_delay_us > 0) {
+        st = run_checked(&w, res);
+    } else if (st == LOP_OK) {
+        uint64_t *end_ticks = lop_calloc((size_t)run->reps + 1, sizeof *end_ticks);
+        st = lop_mpi_agree(run->comm, end_ticks ? LOP_OK : LOP_ERR_NOMEM);
+        st = st ? st : run_timed(&w, end_ticks);
+        st = st ? st : summarise(run, end_ticks, w.rank, res);
+        free(end_ticks);
+    }
+    walker_free(&w);
+    return st;
+}

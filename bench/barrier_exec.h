@@ -1,0 +1,82 @@
+/*
+ * barrier_exec.h - running barrier schedules for real (lopbench --barrier).
+ *
+ * The schedules are lopredict's own (models/sched.h): one walker executes a
+ * rank's ops over the transport operations of transport.h, so every executor
+ * runs the very message pattern that was checked, simulated and costed.
+ *   p2p    mpi transport, "send": MPI_Isend of one 8-byte value, MPI_Irecv +
+ *          wait at the receive (MPI_Recv semantics);
+ *   shm    mpi transport, "rdmaw": a one-sided write into the peer's slot,
+ *          the peer polling its own memory (MPI_Win_allocate_shared on one
+ *          node, MPI_Put + flush otherwise) - the design of thesis 4.1.3 and
+ *          OSU report 001 section 5;
+ *   verbs  verbs transport, "rdmaw" with inline posts over RC queue pairs
+ *          (thesis 4.1.3);
+ *   mpi    MPI_Barrier itself, the baseline.
+ * A message from rank a to rank b carries the number of messages a has sent
+ * to b so far; b waits for its slot (or the next message) to reach the count
+ * it expects.  Counts only grow, so consecutive barriers never interfere and
+ * a peer that signals twice in one barrier is told apart (OSU 001 section 5.2
+ * uses the barrier number the same way).
+ *
+ * Timing follows the thesis's microbenchmark (4.3.2): align with a barrier,
+ * time R consecutive barriers with the cycle timer, take each rank's mean
+ * and the maximum over ranks; per-iteration durations (slowest rank per
+ * iteration) give min, median, p99 and max.
+ */
+#ifndef LOP_BARRIER_EXEC_H
+#define LOP_BARRIER_EXEC_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "lop.h"
+#include "sched.h"
+#include "stats.h"
+#include "timer.h"
+#include "transport.h"
+
+typedef struct {
+    const char *name;      /* --executor name */
+    const char *transport; /* transport it walks schedules over; NULL = MPI_Barrier */
+    lop_op_t op;           /* how one message travels */
+    lop_post_t post;       /* how it is posted */
+    const char *what;      /* one line for --help */
+} lop_barrier_exec_t;
+
+/* All executors, NULL-terminated by name. */
+extern const lop_barrier_exec_t lop_barrier_execs[];
+const lop_barrier_exec_t *lop_barrier_exec_find(const char *name);
+
+/* What one measurement needs; the same on every rank of 'comm'. */
+typedef struct {
+    const lop_timer_t *timer;
+    MPI_Comm comm;          /* the ranks that take part (size = schedule's P) */
+    lop_transport_t *tp;    /* opened over comm; NULL for the mpi executor */
+    const lop_barrier_exec_t *exec;
+    const sched_t *sched;   /* NULL for the mpi executor */
+    uint64_t *counts;       /* [2 * size] messages sent to and received from each
+                             * peer: zero when the transport opens, then kept by
+                             * the caller for as long as it is open, because
+                             * one-sided slots keep the counts they were sent */
+    long reps, warmup;
+    lop_poll_t poll;        /* how waits pause (yield when oversubscribed) */
+    double check_delay_us;  /* > 0: --check mode with random delays up to this */
+    unsigned long seed;     /* of the --check delays */
+} lop_barrier_run_t;
+
+typedef struct {
+    lop_stats_t iter;       /* per-iteration time of the slowest rank, us (rank 0) */
+    double avg_us;          /* max over ranks of the per-rank mean (thesis 4.3.2) */
+    long violations;        /* --check: times a rank left before all had entered */
+    long checked;           /* --check: barrier exits verified */
+} lop_barrier_result_t;
+
+/* Collective over run->comm.  Results are complete on rank 0. */
+lop_status_t lop_barrier_measure(const lop_barrier_run_t *run, lop_barrier_result_t *res);
+
+/* Receive requests the walker may have outstanding from one peer: the most
+ * messages one rank receives from one peer within one barrier. */
+size_t lop_barrier_max_recv_per_peer(const sched_t *s);
+
+#endif

@@ -1,0 +1,341 @@
+/* barrier_mode.c - lopbench --barrier: sizes x executors x algorithms (barrier_mode.h). */
+#include "barrier_mode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "barrier_exec.h"
+#include "csv.h"
+#include "mpisync.h"
+
+#define PROG "lopbench"
+
+/* One schedule to run: an algorithm with its n, or a file. */
+typedef struct {
+    const barrier_alg_t *alg; /* NULL: the --schedule file */
+    uint32_t n;               /* 0 when the algorithm takes none */
+} combo_t;
+
+/* One line of barrier.csv. */
+typedef struct {
+    const lop_barrier_exec_t *exec;
+    char alg[32];
+    uint32_t n, p;
+    lop_barrier_result_t res;
+} row_t;
+
+typedef struct {
+    const lop_barrier_mode_t *m;
+    combo_t *combo;
+    size_t n_combo;
+    uint32_t p[LOP_BENCH_MAX_LIST]; /* sizes to run on */
+    size_t n_p;
+    unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
+    sched_t file_sched;             /* --schedule FILE, read on every rank */
+    row_t *row;                     /* rank 0's results */
+    size_t n_row;
+    char devices[512];              /* what each transport executor ran on */
+} session_t;
+
+/* ----------------------------------------------------------- selection */
+
+static lop_status_t select_combos(session_t *s)
+{
+    const lop_bench_opts_t *o = s->m->opts;
+    size_t most = o->schedule_file ? 1 : o->n_alg * (o->n_n ? o->n_n : 1);
+    s->combo = lop_calloc(most, sizeof *s->combo);
+    if (!s->combo)
+        return LOP_ERR_NOMEM;
+    if (o->schedule_file) {
+        s->n_combo = 1;
+        return sched_csv_read(o->schedule_file, &s->file_sched);
+    }
+    for (size_t a = 0; a < o->n_alg; a++) {
+        const barrier_alg_t *alg = o->alg[a];
+        size_t n_values = alg->takes_n && o->n_n ? o->n_n : 1;
+        for (size_t i = 0; i < n_values; i++)
+            s->combo[s->n_combo++] = (combo_t){
+                alg, alg->takes_n ? barrier_alg_n(alg, o->n_n ? (uint32_t)o->n_value[i] : 0) : 0};
+    }
+    return LOP_OK;
+}
+
+static lop_status_t select_sizes(session_t *s)
+{
+    const lop_bench_opts_t *o = s->m->opts;
+    if (o->schedule_file) {
+        s->p[s->n_p++] = s->file_sched.p;
+        if (s->file_sched.p > (uint32_t)s->m->size)
+            return lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u ranks, only %d given",
+                           o->schedule_file, s->file_sched.p, s->m->size);
+        return LOP_OK;
+    }
+    for (size_t i = 0; i < o->n_p; i++) {
+        if (o->p_value[i] > s->m->size)
+            return lop_err(LOP_ERR_INVALID, "option --p: %ld needs more ranks than the %d given",
+                           o->p_value[i], s->m->size);
+        s->p[s->n_p++] = (uint32_t)o->p_value[i];
+    }
+    if (s->n_p == 0)
+        s->p[s->n_p++] = (uint32_t)s->m->size;
+    return LOP_OK;
+}
+
+static void note(const session_t *s, const char *fmt, const char *a, const char *b)
+{
+    if (s->m->rank == 0 && !s->m->opts->quiet) {
+        fprintf(stderr, "%s: ", PROG);
+        fprintf(stderr, fmt, a, b);
+        fputc('\n', stderr);
+    }
+}
+
+static lop_transport_t transport_template(const session_t *s, MPI_Comm comm, size_t max_recv)
+{
+    lop_transport_t t = {.comm = comm, .max_post = max_recv, .all_pairs = 1,
+                         .poll = {0, s->m->oversubscribed ? LOP_POLL_YIELD_EVERY : 0}};
+    MPI_Comm_rank(comm, &t.rank);
+    MPI_Comm_size(comm, &t.size);
+    return t;
+}
+
+/* Can each transport executor run here?  Decided once, on every rank: one
+ * that cannot is skipped with a note, or is an error when it was named. */
+static lop_status_t select_executors(session_t *s)
+{
+    const lop_bench_opts_t *o = s->m->opts;
+    s->execs = 0;
+    for (int i = 0; lop_barrier_execs[i].name; i++) {
+        const lop_barrier_exec_t *x = &lop_barrier_execs[i];
+        if (!(o->executors >> i & 1))
+            continue;
+        if (x->transport) {
+            lop_transport_t t = transport_template(s, s->m->comm, 1);
+            char why[512];
+            lop_status_t st = lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why);
+            if (st == LOP_ERR_UNSUPPORTED && !o->executors_named) {
+                note(s, "skipping executor %s: %s", x->name, lop_errmsg());
+                continue;
+            }
+            if (st != LOP_OK)
+                return lop_err(st, "executor %s: %s", x->name, lop_errmsg());
+            size_t len = strlen(s->devices);
+            snprintf(s->devices + len, sizeof s->devices - len, "%s%s: %s", len ? "; " : "",
+                     x->name, t.device);
+            lop_transport_close(&t);
+        }
+        s->execs |= 1u << i;
+    }
+    return s->execs ? LOP_OK : lop_err(LOP_ERR_UNSUPPORTED, "no executor can run here");
+}
+
+/* ------------------------------------------------------------ measuring */
+
+static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sched,
+                                    size_t *max_recv)
+{
+    *max_recv = 1;
+    for (size_t c = 0; c < s->n_combo; c++) {
+        lop_status_t st = s->combo[c].alg
+                              ? sched_build(s->combo[c].alg, p, s->combo[c].n, &sched[c])
+                              : sched_csv_read(s->m->opts->schedule_file, &sched[c]);
+        if (st != LOP_OK)
+            return st;
+        size_t most = lop_barrier_max_recv_per_peer(&sched[c]);
+        if (most > *max_recv)
+            *max_recv = most;
+    }
+    return LOP_OK;
+}
+
+static void record(session_t *s, const lop_barrier_exec_t *x, const combo_t *c,
+                   const sched_t *sched, uint32_t p, const lop_barrier_result_t *res)
+{
+    row_t *r = &s->row[s->n_row++];
+    r->exec = x;
+    snprintf(r->alg, sizeof r->alg, "%s",
+             !sched ? "MPI_Barrier" : c->alg ? c->alg->name : sched->alg[0] ? sched->alg : "file");
+    r->n = sched ? c->n : 0;
+    r->p = p;
+    r->res = *res;
+}
+
+static void progress(const session_t *s, const lop_barrier_exec_t *x, uint32_t p)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%u ranks", p);
+    note(s, s->m->opts->check ? "checking %s on %s" : "timing %s on %s", x->name, what);
+}
+
+/* One executor over the ranks of 'comm' (p of them): every schedule. */
+static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm comm, uint32_t p,
+                         sched_t *sched, size_t max_recv)
+{
+    const lop_bench_opts_t *o = s->m->opts;
+    lop_transport_t t = transport_template(s, comm, max_recv);
+    char why[512];
+    progress(s, x, p);
+    if (x->transport && lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why))
+        goto fail;
+    uint64_t *counts = lop_calloc(2 * (size_t)p, sizeof *counts);
+    if (!counts)
+        goto fail;
+    lop_barrier_run_t run = {s->m->timer, comm, x->transport ? &t : NULL, x, NULL, counts,
+                             o->reps, o->warmup, t.poll, o->check ? o->check_delay_us : 0,
+                             o->seed};
+    size_t n = x->transport ? s->n_combo : 1; /* MPI_Barrier has no schedule */
+    for (size_t c = 0; c < n; c++) {
+        lop_barrier_result_t res;
+        run.sched = x->transport ? &sched[c] : NULL;
+        if (lop_barrier_measure(&run, &res) != LOP_OK)
+            goto fail;
+        if (t.rank == 0)
+            record(s, x, &s->combo[c], run.sched, p, &res);
+    }
+    if (x->transport)
+        lop_transport_close(&t);
+    free(counts);
+    return;
+fail:
+    fprintf(stderr, "%s: rank %d: %s\n", PROG, s->m->rank, lop_errmsg());
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+}
+
+/* Ranks 0..p-1 run every executor; the others wait without using the CPU. */
+static void run_size(session_t *s, uint32_t p)
+{
+    MPI_Comm comm;
+    MPI_Comm_split(s->m->comm, s->m->rank < (int)p ? 0 : MPI_UNDEFINED, s->m->rank, &comm);
+    if (comm != MPI_COMM_NULL) {
+        sched_t *sched = lop_calloc(s->n_combo, sizeof *sched);
+        size_t max_recv = 1;
+        if (!sched || build_schedules(s, p, sched, &max_recv) != LOP_OK) {
+            fprintf(stderr, "%s: rank %d: %s\n", PROG, s->m->rank, lop_errmsg());
+            MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+        }
+        for (int i = 0; lop_barrier_execs[i].name; i++)
+            if (s->execs >> i & 1)
+                run_executor(s, &lop_barrier_execs[i], comm, p, sched, max_recv);
+        for (size_t c = 0; c < s->n_combo; c++)
+            sched_free(&sched[c]);
+        free(sched);
+        MPI_Comm_free(&comm);
+    }
+    lop_poll_t poll = {0, LOP_POLL_YIELD_EVERY};
+    lop_mpi_barrier(s->m->comm, &poll);
+}
+
+/* ---------------------------------------------------------------- output */
+
+static double mpi_barrier_us(const session_t *s, uint32_t p)
+{
+    for (size_t i = 0; i < s->n_row; i++)
+        if (s->row[i].p == p && !s->row[i].exec->transport)
+            return s->row[i].res.avg_us;
+    return 0;
+}
+
+static void print_times(const session_t *s)
+{
+    const lop_run_meta_t *meta = s->m->meta;
+    printf("lopbench %s --barrier: %d ranks%s, %ld barriers each (after %ld warm-up), timer %s\n",
+           LOP_VERSION, s->m->size, s->m->oversubscribed ? " (oversubscribed: times include "
+           "sharing a core)" : "", s->m->opts->reps, s->m->opts->warmup, meta->timer);
+    printf("%-6s %-12s %3s %5s %10s %10s %10s %10s  %s\n", "exec", "alg", "n", "p", "avg_us",
+           "min_us", "median_us", "p99_us", "avg / MPI_Barrier");
+    for (size_t i = 0; i < s->n_row; i++) {
+        const row_t *r = &s->row[i];
+        double base = mpi_barrier_us(s, r->p);
+        printf("%-6s %-12s %3u %5u %10.3f %10.3f %10.3f %10.3f", r->exec->name, r->alg, r->n,
+               r->p, r->res.avg_us, r->res.iter.min, r->res.iter.median, r->res.iter.p99);
+        if (base > 0)
+            printf("  %.2f", r->res.avg_us / base);
+        printf("\n");
+    }
+}
+
+static lop_status_t write_csv(const session_t *s)
+{
+    const lop_run_meta_t *meta = s->m->meta;
+    char path[4200];
+    lop_csv_writer_t w;
+    snprintf(path, sizeof path, "%s/barrier.csv", s->m->outdir);
+    lop_status_t st = lop_csv_writer_open(&w, path);
+    if (st != LOP_OK)
+        return st;
+    lop_csv_meta(&w, "lopbench", "%s", LOP_VERSION);
+    lop_csv_meta(&w, "quantity", "barrier");
+    lop_csv_meta(&w, "definition", "avg_us = max over ranks of each rank's mean over reps "
+                 "consecutive barriers (thesis 4.3.2); min/median/p99/max over iterations of "
+                 "the slowest rank's time for that iteration");
+    lop_csv_meta(&w, "executors", "%s", s->devices[0] ? s->devices : "mpi");
+    lop_csv_meta(&w, "ranks", "%d", s->m->size);
+    lop_csv_meta(&w, "oversubscribed", "%s", s->m->oversubscribed ? "yes" : "no");
+    lop_csv_meta(&w, "repetitions", "%ld", s->m->opts->reps);
+    lop_csv_meta(&w, "warmup", "%ld", s->m->opts->warmup);
+    lop_csv_meta(&w, "timer", "%s", meta->timer);
+    lop_csv_meta(&w, "date", "%s", meta->date);
+    lop_csv_meta(&w, "host", "%s", meta->host);
+    lop_csv_meta(&w, "unit", "us");
+    lop_csv_line(&w, "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us");
+    for (size_t i = 0; i < s->n_row; i++) {
+        const row_t *r = &s->row[i];
+        lop_csv_line(&w, "%s,%s,%u,%u,%ld,%.4f,%.4f,%.4f,%.4f,%.4f", r->exec->name, r->alg, r->n,
+                     r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us, r->res.iter.median,
+                     r->res.iter.p99, r->res.iter.max);
+    }
+    st = lop_csv_writer_commit(&w);
+    if (st == LOP_OK)
+        printf("wrote %s\n", path);
+    return st;
+}
+
+/* --check: one verdict per row; LOP_ERR_RANGE if any rank left early. */
+static lop_status_t report_checks(const session_t *s)
+{
+    long bad_rows = 0;
+    for (size_t i = 0; i < s->n_row; i++) {
+        const row_t *r = &s->row[i];
+        printf("check %-6s %-12s n=%-3u p=%-5u %s (%ld exits, %ld early)\n", r->exec->name,
+               r->alg, r->n, r->p, r->res.violations ? "FAILED" : "ok", r->res.checked,
+               r->res.violations);
+        bad_rows += r->res.violations > 0;
+    }
+    if (bad_rows)
+        return lop_err(LOP_ERR_RANGE, "--check: %ld of %zu runs let a rank leave a barrier "
+                       "before every rank had entered it", bad_rows, s->n_row);
+    printf("--check: all %zu runs ok\n", s->n_row);
+    return LOP_OK;
+}
+
+static lop_status_t finish(session_t *s)
+{
+    lop_status_t st = LOP_OK;
+    if (s->m->rank == 0)
+        st = s->m->opts->check ? report_checks(s) : (print_times(s), write_csv(s));
+    fflush(stdout);
+    return lop_mpi_agree(s->m->comm, st);
+}
+
+lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
+{
+    session_t s = {.m = m};
+    lop_status_t st = select_combos(&s);
+    st = st ? st : select_sizes(&s);
+    st = lop_mpi_agree(m->comm, st);
+    st = st ? st : select_executors(&s);
+    size_t rows = s.n_p * (s.n_combo + 1) * 8;
+    if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
+        st = LOP_ERR_NOMEM;
+    st = lop_mpi_agree(m->comm, st);
+    for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
+        run_size(&s, s.p[i]);
+    if (st == LOP_OK)
+        st = finish(&s);
+    sched_free(&s.file_sched);
+    free(s.combo);
+    free(s.row);
+    return st;
+}
