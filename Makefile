@@ -32,6 +32,10 @@ VERBS_LIBS = -libverbs
 FLAVOR  := $(shell printf '%s' '$(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
 BUILD   := build/$(FLAVOR)
 
+# bin/ and tests/bin/ are shared by the flavors: relink them when it changes.
+FLAVOR_FILE := build/flavor
+$(shell mkdir -p build; echo '$(FLAVOR)' | cmp -s - $(FLAVOR_FILE) || echo '$(FLAVOR)' > $(FLAVOR_FILE))
+
 CORE_SRC   := $(wildcard src/*.c)
 MODELS_SRC := $(filter-out models/main.c,$(wildcard models/*.c))
 FIT_SRC    := $(filter-out fit/main.c,$(wildcard fit/*.c))
@@ -74,23 +78,23 @@ $(FIT_LIB): $(call obj,$(FIT_SRC))
 $(BENCH_LIB): $(call obj,$(BENCH_SRC))
 
 # ---- tools
-bin/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB)
+bin/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
-bin/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB)
+	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
+bin/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p bin
-	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
-bin/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB)
+	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
+bin/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p bin
-	$(MPICC) $(LDFLAGS) $^ $(VERBS_LIBS) $(LIBS) -o $@
+	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
 
 # ---- tests
-tests/bin/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB)
+tests/bin/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p tests/bin
-	$(CC) $(LDFLAGS) $^ $(LIBS) -o $@
-tests/bin/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB)
+	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
+tests/bin/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p tests/bin
-	$(MPICC) $(LDFLAGS) $^ $(VERBS_LIBS) $(LIBS) -o $@
+	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
 
 deps:
 	@sh scripts/deps.sh

@@ -330,6 +330,8 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
+    if (st == LOP_OK && !m->opts->check)
+        st = lop_outdir_agree(m->comm, m->outdir);
     for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
         run_size(&s, s.p[i]);
     if (st == LOP_OK)

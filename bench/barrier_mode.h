@@ -19,7 +19,8 @@ typedef struct {
     MPI_Comm comm;               /* every rank of the job */
     int rank, size;
     int oversubscribed;          /* more local ranks than CPUs (on any node) */
-    const char *outdir;          /* where barrier.csv goes (not used by --check) */
+    const char *outdir;          /* where barrier.csv goes, created once the run is
+                                  * known to be possible (not used by --check) */
     const lop_run_meta_t *meta;  /* timer, date, host, ranks for the metadata */
 } lop_barrier_mode_t;
 

@@ -179,15 +179,19 @@ static void default_outdir(run_t *r)
     snprintf(r->outdir, sizeof r->outdir, "data/%s-%s", host, date);
 }
 
-/* Rank 0 creates the directory; everyone learns whether it could. */
-static lop_status_t outdir_prepare(run_t *r)
+static void outdir_choose(run_t *r)
 {
     if (r->opts.outdir)
         snprintf(r->outdir, sizeof r->outdir, "%s", r->opts.outdir);
     else
         default_outdir(r);
-    lop_status_t st = r->bench.rank == 0 ? lop_outdir_prepare(r->outdir) : LOP_OK;
-    return lop_mpi_agree(r->bench.comm, st);
+}
+
+/* Rank 0 creates the directory; everyone learns whether it could. */
+static lop_status_t outdir_prepare(run_t *r)
+{
+    outdir_choose(r);
+    return lop_outdir_agree(r->bench.comm, r->outdir);
 }
 
 /* ----------------------------------------------------------------- plan */
@@ -384,13 +388,11 @@ static void measure_all(run_t *r)
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
 static int run_barriers(run_t *r)
 {
-    lop_status_t st = r->opts.check ? LOP_OK : outdir_prepare(r);
-    if (st == LOP_OK) {
-        meta_fill(r);
-        lop_barrier_mode_t m = {&r->opts, &r->timer, r->bench.comm, r->bench.rank,
-                                r->bench.size, r->bench.oversubscribed, r->outdir, &r->meta};
-        st = lop_barrier_mode_run(&m);
-    }
+    outdir_choose(r);
+    meta_fill(r);
+    lop_barrier_mode_t m = {&r->opts, &r->timer, r->bench.comm, r->bench.rank,
+                            r->bench.size, r->bench.oversubscribed, r->outdir, &r->meta};
+    lop_status_t st = lop_barrier_mode_run(&m);
     bench_free(r);
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }

@@ -6,6 +6,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "samples.h"
+
 int lop_mpi_oversubscribed(MPI_Comm comm)
 {
     MPI_Comm node;
@@ -74,4 +76,11 @@ void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)
     }
     struct timespec ts = {(time_t)(us / 1e6), (long)((us - (double)(time_t)(us / 1e6) * 1e6) * 1e3)};
     nanosleep(&ts, NULL);
+}
+
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    return lop_mpi_agree(comm, rank == 0 ? lop_outdir_prepare(dir) : LOP_OK);
 }

@@ -46,6 +46,10 @@ int lop_mpi_single_node(MPI_Comm comm);
  * rank. */
 lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status);
 
+/* Collective: rank 0 creates the output directory 'dir' (mkdir -p, and a
+ * check that files can be made in it); every rank learns whether it could. */
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
+
 /* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls. */
 void lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll);
 

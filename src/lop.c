@@ -10,10 +10,14 @@ static char lop_last_error[1024];
 
 lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
 {
+    /* Format aside first: an argument may be lop_errmsg() itself, when a
+     * caller adds context to a message from below. */
+    char msg[sizeof lop_last_error];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(lop_last_error, sizeof lop_last_error, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(lop_last_error, msg, sizeof msg);
     return status;
 }
 

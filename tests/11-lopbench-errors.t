@@ -12,36 +12,11 @@ T=$_d
 B=$BIN/lopbench
 SMALL="--reps 2 --warmup 0 --max-post 2 --idle-us 0"
 
-# Each rank runs under a shell that records its own exit status and exits 0,
-# so mpirun neither aborts the job nor kills a slow rank: every rank has to
-# stop by itself (a hang would show as run_mpi's timeout, status 124).
-export RC_DIR="$T/rc"
-# refuses NAME PATTERN NP ARGS...: run, then check every rank's exit status,
-# the message and that no output directory appeared
+# refuses NAME PATTERN NP ARGS...: lopbench with the small settings (lib.sh)
 refuses() {
     name=$1 pattern=$2 np=$3
     shift 3
-    out=$T/out
-    rm -rf "$T/o" "$RC_DIR"
-    mkdir "$RC_DIR"
-    run_mpi "$np" sh -c '"$0" "$@"; echo $? >"$RC_DIR/$$"' "$B" $SMALL "$@" >"$out" 2>&1
-    rc=$?
-    codes=$(cat "$RC_DIR"/* 2>/dev/null | sort -u | tr '\n' ' ')
-    # 2 = bad usage, 1 = cannot run; anything else (e.g. a sanitizer's 23) is wrong
-    if [ $rc -eq 0 ] && [ "$(ls "$RC_DIR" | wc -l)" -eq "$np" ] && ! grep -qvx '[12]' "$RC_DIR"/*
-    then
-        pass "$name: all $np ranks exit 1 or 2 by themselves ($codes)"
-    else
-        fail "$name: all $np ranks exit 1 or 2 by themselves (mpirun $rc, ranks: $codes)"
-    fi
-    lines=$(grep -c '^lopbench:' "$out")
-    if [ "$lines" -eq 1 ] && grep -q "^lopbench: .*$pattern" "$out"; then
-        pass "$name: one line naming the problem"
-    else
-        fail "$name: one line naming the problem"
-        diag "$(cat "$out")"
-    fi
-    check "$name: no output created" test ! -e "$T/o"
+    mpi_refuses "$name" "$pattern" "$np" "$B" $SMALL "$@"
 }
 
 refuses "unknown option" "unknown option '--bogus'" 2 --bogus -o "$T/o"

@@ -35,6 +35,39 @@ run_mpi() {
     fi
 }
 
+# mpi_refuses NAME PATTERN NP PROG ARGS...: PROG must stop on every rank by
+# itself with status 1 or 2, print exactly one "prog:" line matching PATTERN,
+# and create no $_d/o.  Each rank runs under a shell that records its own exit
+# status and exits 0, so mpirun neither aborts the job nor kills a slow rank:
+# every rank has to stop by itself (a hang shows as run_mpi's timeout, 124).
+mpi_refuses() {
+    _name=$1 _pattern=$2 _np=$3 _prog=$4
+    shift 3
+    _out=$_d/out
+    export RC_DIR="$_d/rc"
+    rm -rf "$_d/o" "$RC_DIR"
+    mkdir "$RC_DIR"
+    run_mpi "$_np" sh -c '"$0" "$@"; echo $? >"$RC_DIR/$$"' "$@" >"$_out" 2>&1
+    _rc=$?
+    _codes=$(cat "$RC_DIR"/* 2>/dev/null | sort -u | tr '\n' ' ')
+    # 2 = bad usage, 1 = cannot run; anything else (e.g. a sanitizer's 23) is wrong
+    if [ $_rc -eq 0 ] && [ "$(ls "$RC_DIR" | wc -l)" -eq "$_np" ] && ! grep -qvx '[12]' "$RC_DIR"/*
+    then
+        pass "$_name: all $_np ranks exit 1 or 2 by themselves ($_codes)"
+    else
+        fail "$_name: all $_np ranks exit 1 or 2 by themselves (mpirun $_rc, ranks: $_codes)"
+    fi
+    _tool=$(basename "$_prog")
+    _lines=$(grep -c "^$_tool:" "$_out")
+    if [ "$_lines" -eq 1 ] && grep -q "^$_tool: .*$_pattern" "$_out"; then
+        pass "$_name: one line naming the problem"
+    else
+        fail "$_name: one line naming the problem"
+        diag "$(cat "$_out")"
+    fi
+    check "$_name: no output created" test ! -e "$_d/o"
+}
+
 tmpdir() {
     _d=$(mktemp -d /tmp/lop-test.XXXXXX)
     trap 'rm -rf "$_d"' EXIT

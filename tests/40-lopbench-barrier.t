@@ -1,0 +1,77 @@
+#!/bin/sh
+# 40-lopbench-barrier.t - lopbench --barrier: every algorithm passes --check on
+# p2p and shm at -np 2, 3, 4 (oversubscribed here), a broken schedule is
+# caught, a timed run writes barrier.csv, and bad input stops every rank.
+. "$(dirname "$0")/lib.sh"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+tmpdir
+T=$_d
+B=$BIN/lopbench
+
+# --check: every algorithm (n = 1..3 where it takes one) on p2p and shm.
+for np in 2 3 4; do
+    run_mpi $np "$B" --barrier --check --executor p2p,shm --n 1..3 --reps 12 --warmup 2 \
+        --quiet >"$T/check$np" 2>&1
+    rc=$?
+    runs=$(grep -c '^check ' "$T/check$np")
+    check "-np $np: --check passes for every algorithm on p2p and shm" \
+        grep -q "^--check: all $runs runs ok" "$T/check$np"
+    [ $rc -eq 0 ] || diag "$(cat "$T/check$np")"
+    # 12 algorithms, 6 of them with n = 1..3: 6 + 6 * 3 = 24 per executor
+    check "-np $np: 48 runs checked" test "$runs" -eq 48
+done
+run_mpi 3 "$B" --barrier --check --executor shm --alg diss,comb --rma put --reps 12 --quiet \
+    >"$T/put" 2>&1
+check "--rma put (MPI_Put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
+
+# A schedule that is not a barrier: dissemination for 4 ranks without rank
+# 1's round-1 message to rank 3, so rank 3 never hears of ranks 0 and 1.
+"$BIN/lopredict" --schedule --alg diss --p 4 >"$T/diss4.csv"
+grep -v -e '^1,1,send,3$' -e '^3,1,recv,1$' "$T/diss4.csv" >"$T/broken.csv"
+check "the broken schedule lost exactly two operations" \
+    test "$(($(wc -l <"$T/diss4.csv") - $(wc -l <"$T/broken.csv")))" -eq 2
+for x in p2p shm; do
+    run_mpi 4 "$B" --barrier --check --executor $x --schedule "$T/broken.csv" --reps 40 \
+        --quiet >"$T/broken.$x" 2>&1
+    rc=$?
+    check "$x: a broken schedule fails --check (exit $rc)" test $rc -ne 0
+    check "$x: the report names the failed run" grep -q "^check $x .* FAILED" "$T/broken.$x"
+done
+run_mpi 4 "$B" --barrier --check --executor p2p --schedule "$T/diss4.csv" --reps 20 --quiet \
+    >"$T/good" 2>&1
+check "the intact schedule file passes --check" grep -q '^--check: all 1 runs ok' "$T/good"
+
+# A timed run: every executor that can run here, every algorithm, one file.
+run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/run" --quiet >"$T/timed" 2>&1
+csv=$T/run/barrier.csv
+check "timed run writes barrier.csv" test -s "$csv"
+check "header" grep -qx 'executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us' "$csv"
+for key in executors ranks oversubscribed timer repetitions unit; do
+    check "metadata '$key'" grep -q "^# $key: " "$csv"
+done
+check "rows: p2p and shm for 12 algorithms, one MPI_Barrier" \
+    test "$(grep -c -e '^p2p,' -e '^shm,' "$csv"),$(grep -c '^mpi,MPI_Barrier,0,2,' "$csv")" = "24,1"
+check "every time is finite, positive and min <= avg <= max" awk -F, '
+    /^#/ || $1 == "executor" { next }
+    { for (i = 6; i <= 10; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
+      if ($6 > $7 || $7 > $10) bad = 1 }
+    END { exit bad }' "$csv"
+check "the summary compares with MPI_Barrier" grep -q 'avg / MPI_Barrier' "$T/timed"
+
+# Bad input stops every rank with one line and no output.
+refuses() {
+    name=$1 pattern=$2 np=$3
+    shift 3
+    mpi_refuses "$name" "$pattern" "$np" "$B" --barrier --reps 2 -o "$T/o" "$@"
+}
+refuses "more ranks than given" "option --p: 8 needs more ranks than the 4 given" 4 --p 2,8
+refuses "unknown executor" "option --executor: unknown value 'tcp'" 2 --executor p2p,tcp
+refuses "verbs without a device" "executor verbs: no RDMA device" 2 --executor verbs
+refuses "unknown algorithm" "option --alg: unknown algorithm 'fast'" 2 --alg diss,fast
+refuses "a cost-only algorithm" "option --alg: 'hwswitch' is a cost model only" 2 --alg hwswitch
+refuses "schedule for more ranks" "the schedule is for 4 ranks, only 2 given" 2 \
+    --schedule "$T/diss4.csv"
+refuses "missing schedule file" "nosuch.csv: cannot open" 2 --schedule "$T/nosuch.csv"
+mpi_refuses "--check without --barrier" "option --check: only with --barrier" 2 "$B" --check \
+    -o "$T/o"
+done_testing
