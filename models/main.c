@@ -15,6 +15,7 @@
 
 #include "barrier.h"
 #include "cli.h"
+#include "csv.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 #include "timer.h"
@@ -24,7 +25,7 @@ static const char prog[] = "lopredict";
 enum {
     OPT_PARAMS = 256, OPT_SERIES, OPT_STAT, OPT_L, OPT_O, OPT_OS, OPT_OR, OPT_G, OPT_CNT,
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
-    OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_TIMING
+    OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING
 };
 
 static const lop_cli_opt_t options[] = {
@@ -54,6 +55,7 @@ static const lop_cli_opt_t options[] = {
     {"verify", OPT_VERIFY, NULL, "check every schedule; closed form next to simulation"},
     {"best", OPT_BEST, NULL, "the algorithm and n with the lowest predicted time per P"},
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
+    {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
@@ -73,6 +75,8 @@ typedef struct {
     const char *params;                 /* parameter set path (NULL: the shipped one) */
     const char *series, *stat;          /* the LoP fits to use */
     const char *check_file;             /* --check-schedule */
+    const char *measured;               /* --measured FILE */
+    int series_named;                   /* --series given (else --measured picks per executor) */
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
     int csv, schedule, simulate, verify, best, timing; /* flags */
@@ -232,7 +236,8 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
         o->cost.links = (unsigned)v;
         return st;
     case OPT_PARAMS: o->params = arg; return LOP_OK;
-    case OPT_SERIES: o->series = arg; return LOP_OK;
+    case OPT_SERIES: o->series = arg; o->series_named = 1; return LOP_OK;
+    case OPT_MEASURED: o->measured = arg; return LOP_OK;
     case OPT_CHECK: o->check_file = arg; return LOP_OK;
     }
     return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
@@ -323,6 +328,8 @@ static lop_status_t load_params(opts_t *o)
     if (st)
         return st;
     o->have_set = 1;
+    if (o->measured && !o->series_named)
+        return LOP_OK; /* the series follows each row's executor */
     st = lop_lop_from_set(&o->set, o->series, o->stat, &o->lop);
     o->cost.lop = st ? NULL : &o->lop;
     return st;
@@ -333,6 +340,10 @@ static void logp_setup(opts_t *o)
 {
     logp_t *m = &o->cost.logp;
     const lop_lop_t *lop = o->cost.lop;
+    if (!lop) { /* --measured: set per row */
+        *m = (logp_t){o->L, o->os, o->or, isnan(o->g) ? 0 : o->g};
+        return;
+    }
     m->L_us = !isnan(o->L) ? o->L : lop_lop_L(lop, 1);
     m->os_us = !isnan(o->os) ? o->os : lop_lop_o(lop, 1);
     m->or_us = !isnan(o->or) ? o->or : lop->orecv ? lop_fit_eval(lop->orecv, 1) : m->os_us;
@@ -716,6 +727,183 @@ static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
     return st;
 }
 
+
+/* ------------------------------------------------------------- measured */
+
+/* The series of a parameter set that describes how an executor of lopbench
+ * --barrier moves its messages: two-sided sends, or one-sided writes. */
+static const char *executor_series(const char *executor)
+{
+    static const char *const map[][2] = {
+        {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}};
+    for (size_t i = 0; i < COUNT(map); i++)
+        if (strcmp(map[i][0], executor) == 0)
+            return map[i][1];
+    return NULL;
+}
+
+/* LoP and LogP parameters of 'series' (LogP from the set at p = 1). */
+static lop_status_t use_series(opts_t *o, const char *series)
+{
+    o->series = series;
+    lop_status_t st = lop_lop_from_set(&o->set, series, o->stat, &o->lop);
+    o->cost.lop = st ? NULL : &o->lop;
+    if (st == LOP_OK)
+        logp_setup(o);
+    return st;
+}
+
+enum { M_LOGP, M_LOP, M_SIM_LOGP, M_SIM_LOP, M_COUNT }; /* the predictions compared */
+static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
+                                             "LogP simulation", "LoP simulation"};
+
+typedef struct {
+    size_t exec, alg, n, p, avg;     /* columns of barrier.csv */
+    double abs_err[M_COUNT];         /* sums of |predicted - measured| / measured */
+    size_t count[M_COUNT];
+} measured_t;
+
+/* MPI_Barrier's time at p in the same file (0 if absent). */
+static double mpi_barrier_us(const lop_csv_t *csv, const measured_t *m, double p)
+{
+    double rp, us;
+    for (size_t r = 0; r < csv->n_rows; r++)
+        if (!strcmp(csv->cells[r][m->exec], "mpi") && !lop_csv_number(csv, r, m->p, &rp) &&
+            rp == p && !lop_csv_number(csv, r, m->avg, &us))
+            return us;
+    return 0;
+}
+
+/* The four predictions of one algorithm, n and P (NAN where none). */
+static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
+                                double *pred)
+{
+    pred[M_LOGP] = a->logp_us(&o->cost, (uint32_t)p, n);
+    pred[M_LOP] = a->lop_us(&o->cost, (uint32_t)p, n);
+    pred[M_SIM_LOGP] = pred[M_SIM_LOP] = NAN;
+    if (a->flags & BARRIER_COST_ONLY)
+        return LOP_OK;
+    sched_t s;
+    lop_status_t st = build(o, a, n, p, &s);
+    st = st ? st : simulate(o, &s, MODEL_LOGP, &pred[M_SIM_LOGP]);
+    st = st ? st : simulate(o, &s, MODEL_LOP, &pred[M_SIM_LOP]);
+    if (s.op)
+        sched_free(&s);
+    return st;
+}
+
+/* An algorithm row of barrier.csv: its n, P and measured time. */
+static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measured_t *m,
+                                    const barrier_alg_t **a, uint32_t *n, long *p, double *us)
+{
+    const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
+    double nd = 0, pd;
+    *a = barrier_alg_find(name);
+    if (!*a)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
+                       name);
+    lop_status_t st = n_text[0] ? lop_csv_number(csv, r, m->n, &nd) : LOP_OK;
+    st = st ? st : lop_csv_number(csv, r, m->p, &pd);
+    st = st ? st : lop_csv_number(csv, r, m->avg, us);
+    if (st == LOP_OK && (nd < 0 || nd != floor(nd) || pd < 1 || pd != floor(pd) || *us <= 0))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n, p must be whole numbers (p >= 1), avg_us > 0",
+                     csv->path, csv->line[r]);
+    *n = barrier_alg_n(*a, (uint32_t)nd);
+    *p = (long)pd;
+    return st;
+}
+
+static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
+                                 FILE *out, const int *width)
+{
+    const char *exec = csv->cells[r][m->exec], *series = executor_series(exec);
+    const barrier_alg_t *a;
+    uint32_t n = 0;
+    long p = 0;
+    double us, pred[M_COUNT];
+    lop_status_t st = measured_fields(csv, r, m, &a, &n, &p, &us);
+    if (st == LOP_OK && !o->series_named)
+        st = use_series(o, series ? series : "rdmaw-inline");
+    st = st ? st : predict_all(o, a, n, p, pred);
+    if (st)
+        return st;
+    char cells[11 + M_COUNT][32];
+    cell(cells[0], "%s", exec);
+    cell(cells[1], "%s", a->name);
+    n_cell(cells[2], a, n);
+    cell(cells[3], "%ld", p);
+    cell(cells[4], "%s", o->series);
+    us_cell(cells[5], us);
+    for (int k = 0; k < M_COUNT; k++) {
+        double err = (pred[k] - us) / us;
+        us_cell(cells[6 + k], pred[k]);
+        if (isnan(err))
+            cells[10 + k][0] = '\0';
+        else
+            cell(cells[10 + k], o->csv ? "%.4f" : "%+.0f%%", o->csv ? err : 100 * err);
+        m->abs_err[k] += isnan(err) ? 0 : fabs(err);
+        m->count[k] += !isnan(err);
+    }
+    double base = mpi_barrier_us(csv, m, (double)p);
+    if (base > 0)
+        cell(cells[10 + M_COUNT], "%.3f", us / base);
+    else
+        cells[10 + M_COUNT][0] = '\0';
+    print_row(out, o->csv, width, 11 + M_COUNT, cells);
+    return LOP_OK;
+}
+
+/* Which model describes the machine: mean |relative error| of each. */
+static void measured_summary(FILE *out, const measured_t *m)
+{
+    int best = -1;
+    for (int k = 0; k < M_COUNT; k++) {
+        if (!m->count[k])
+            continue;
+        double mean = m->abs_err[k] / (double)m->count[k];
+        fprintf(out, "# mean |error| of the %s: %.1f%% over %zu rows\n", m_label[k], 100 * mean,
+                m->count[k]);
+        if (best < 0 || mean < m->abs_err[best] / (double)m->count[best])
+            best = k;
+    }
+    if (best >= 0)
+        fprintf(out, "# closest to the measurements: the %s\n", m_label[best]);
+}
+
+/* --measured FILE: every algorithm row of lopbench --barrier's output next
+ * to the LogP and LoP predictions for the same algorithm, n and P. */
+static lop_status_t run_measured(opts_t *o, FILE *out)
+{
+    static const int width[] = {8, 8, 3, 5, 13, 11, 11, 11, 11, 11, 8, 8, 12, 11, 7};
+    measured_t m = {0};
+    lop_csv_t *csv;
+    lop_status_t st = lop_csv_read(o->measured, &csv);
+    if (st)
+        return st;
+    st = st ? st : lop_csv_column(csv, "executor", &m.exec);
+    st = st ? st : lop_csv_column(csv, "alg", &m.alg);
+    st = st ? st : lop_csv_column(csv, "n", &m.n);
+    st = st ? st : lop_csv_column(csv, "p", &m.p);
+    st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
+    char head[11 + M_COUNT][32] = {"executor", "alg", "n", "p", "series", "measured_us",
+                                   "logp_us", "lop_us", "sim_logp_us", "sim_lop_us", "err_logp",
+                                   "err_lop", "err_sim_logp", "err_sim_lop", "vs_mpi"};
+    if (st == LOP_OK) {
+        fprintf(out, "# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
+                LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
+        fprintf(out, "# err_* = (predicted - measured) / measured; vs_mpi = measured / "
+                     "MPI_Barrier at the same p\n");
+        print_row(out, o->csv, width, 11 + M_COUNT, head);
+    }
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
+        if (strcmp(csv->cells[r][m.exec], "mpi") != 0)
+            st = measured_row(o, csv, r, &m, out, width);
+    if (st == LOP_OK)
+        measured_summary(out, &m);
+    lop_csv_free(csv);
+    return st;
+}
+
 /* --------------------------------------------------------------- main */
 
 static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
@@ -739,6 +927,8 @@ static lop_status_t run_mode(opts_t *o, FILE *out, int *failed)
 {
     if (o->check_file)
         return run_check_file(o, out, failed);
+    if (o->measured)
+        return run_measured(o, out);
     if (o->schedule)
         return run_schedule(o, out);
     if (o->verify)

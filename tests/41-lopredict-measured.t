@@ -1,0 +1,66 @@
+#!/bin/sh
+# 41-lopredict-measured.t - lopredict --measured joins lopbench --barrier rows
+# with the predictions for the same algorithm, n and P.
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+P=$BIN/lopredict
+cat >"$T/barrier.csv" <<'CSV'
+# lopbench: test
+# unit: us
+executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+p2p,diss,,4,10,1,10.0,1,1,20
+shm,ndiss,2,9,10,1,8.0,1,1,20
+mpi,MPI_Barrier,0,4,10,1,5.0,1,1,20
+CSV
+"$P" --measured "$T/barrier.csv" --csv >"$T/out.csv" 2>"$T/err"
+check "joins a small barrier.csv" test $? -eq 0
+check "two algorithm rows, MPI_Barrier only as the reference" \
+    test "$(grep -c -e '^p2p,' -e '^shm,' "$T/out.csv"),$(grep -c '^mpi,' "$T/out.csv")" = "2,0"
+check "header" grep -qx \
+    'executor,alg,n,p,series,measured_us,logp_us,lop_us,sim_logp_us,sim_lop_us,err_logp,err_lop,err_sim_logp,err_sim_lop,vs_mpi' \
+    "$T/out.csv"
+row=$(grep '^p2p,diss' "$T/out.csv")
+check "p2p is compared with the send-normal series" test "$(echo "$row" | cut -d, -f5)" = send-normal
+check "shm is compared with the rdmaw-normal series" grep -q '^shm,ndiss,2,9,rdmaw-normal,' "$T/out.csv"
+# The predictions must be lopredict's own for the same alg, n, P and series.
+want=$("$P" --alg diss --p 4 --series send-normal --simulate --csv | grep '^diss,' |
+    cut -d, -f5-8)
+got=$(echo "$row" | cut -d, -f7-10)
+check "logp, lop and simulated times equal lopredict's predictions ($got)" test "$got" = "$want"
+check "relative errors are (predicted - measured) / measured" awk -F, '
+    $1 == "p2p" { for (k = 7; k <= 10; k++) if (($k - $6) / $6 - $(k + 4) > 1e-4 ||
+                                                 ($k - $6) / $6 - $(k + 4) < -1e-4) bad = 1
+                  if ($15 != "2.000") bad = 1 }
+    END { exit bad }' "$T/out.csv"
+check "ndiss at p = 9 has no MPI_Barrier reference" grep -q '^shm,ndiss,.*,$' "$T/out.csv"
+check "the verdict names the closest model" grep -q '^# closest to the measurements: the ' \
+    "$T/out.csv"
+"$P" --measured "$T/barrier.csv" --series rdmaw-inline --csv >"$T/fixed.csv"
+check "--series fixes the series for every row" \
+    test "$(grep -c ',rdmaw-inline,' "$T/fixed.csv")" -eq 2
+
+# Bad input: one line naming file and line, exit 2, nothing on stdout.
+refuses() { # NAME PATTERN CSV-TEXT
+    printf '%s\n' "$3" >"$T/bad.csv"
+    "$P" --measured "$T/bad.csv" >"$T/out" 2>"$T/err"
+    rc=$?
+    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+        grep -q "^lopredict: .*$2" "$T/err"; then
+        pass "$1"
+    else
+        fail "$1 (exit $rc: $(cat "$T/err"))"
+    fi
+}
+H=executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+refuses "unknown algorithm" "bad.csv:2: unknown algorithm 'fast'" "$H
+p2p,fast,,4,10,1,2,1,1,2"
+refuses "missing column" "bad.csv:1: no column 'avg_us'" "executor,alg,n,p
+p2p,diss,,4"
+refuses "non-numeric time" "bad.csv:2: column 'avg_us': 'x' is not a finite number" "$H
+p2p,diss,,4,10,1,x,1,1,2"
+refuses "p below 1" "bad.csv:2: n, p must be whole numbers" "$H
+p2p,diss,,0,10,1,2,1,1,2"
+"$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
+check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
+done_testing
