@@ -52,7 +52,7 @@ BENCH_LIB  := $(BUILD)/liblopbench.a
 TOOLS := bin/lopbench bin/lopfit bin/lopredict
 UNIT_BINS := $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC) $(MPIUNIT_SRC))
 
-.PHONY: all check clean install tools tests deps
+.PHONY: all check clean install tools tests deps demo
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
@@ -104,6 +104,11 @@ check: deps
 	@$(MAKE) --no-print-directory tools tests
 	LANG=C LC_ALL=C LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
+
+# The main job end to end on local ranks (scripts/demo.sh; NP, FIT_NP, OUT, REPS).
+NP ?= 2
+demo:
+	NP=$(NP) sh scripts/demo.sh
 
 install: tools
 	install -d $(DESTDIR)$(PREFIX)/bin
