@@ -59,6 +59,11 @@ enh(s) = system("printf '%s' " . sh(s) . " | sed 's/[_^@&~{}]/\\\\&/g'")
 provenance(f) = enh((meta(f, "transport") eq "" ? "" : "transport " . meta(f, "transport")) . \
     (meta(f, "host") eq "" ? "" : ", host " . meta(f, "host")) . \
     (meta(f, "oversubscribed") eq "yes" ? ", oversubscribed (more ranks than cores)" : ""))
+# predicted_by(f): "series S STAT of DIR/params.csv", the parameter set named in
+# lopredict's metadata (# series:, # stat:, # params:), escaped, or "".
+short(path) = system("printf '%s' " . sh(path) . " | awk -F/ '{ print (NF > 2 ? $(NF - 1) \"/\" $NF : $0) }'")
+predicted_by(f) = enh((meta(f, "series") eq "" ? "" : "series " . meta(f, "series") . " " . meta(f, "stat")) . \
+    (meta(f, "params") eq "" ? "" : " of " . short(meta(f, "params"))))
 # plabel(f, dflt): the x label "p (what p counts)" from the "# p:" metadata of f
 plabel(f, dflt) = "p (" . (meta(f, "p") eq "" ? dflt : meta(f, "p")) . ")"
 # title2(main, sub): a two-line figure title, the second line smaller
@@ -102,9 +107,10 @@ scolor(s) = s eq "send-normal"  ? "#1f5fa8" : s eq "send-inline"  ? "#d1462f" : 
             s eq "rdmaw-inline" ? "#e08a00" : s eq "rdmaw-list"   ? "#17a2b8" : \
             word("#444444 #b15928 #8c564b #e377c2 #7f7f7f #bcbd22", 1 + int(strlen(s)) % 6)
 # a palette for curves that are not series (algorithms, P values, executors)
-array PALETTE[12] = ["#1f5fa8", "#d1462f", "#2a9d3f", "#6a3d9a", "#e08a00", "#17a2b8", \
-                     "#8c564b", "#e377c2", "#555555", "#bcbd22", "#003f5c", "#ff7c43"]
-pcolor(i) = PALETTE[1 + (i - 1) % 12]
+array PALETTE[16] = ["#1f5fa8", "#d1462f", "#2a9d3f", "#6a3d9a", "#e08a00", "#17a2b8", \
+                     "#8c564b", "#e377c2", "#555555", "#bcbd22", "#003f5c", "#ff7c43", \
+                     "#6b8e23", "#c71585", "#1a1a80", "#b15928"]
+pcolor(i) = PALETTE[1 + (i - 1) % |PALETTE|]
 
 # ---- fitted models (params.csv, the same functions as src/model.h, thesis 2.3.6.1)
 # FIT_* arrays are filled by params.awk; FIT_n = 0 when dir has no params.csv.

@@ -14,13 +14,15 @@ load here . "/common.gp"
 
 table(s, st) = dir . "/lop-" . s . "-" . st . ".csv"
 tabled(st) = names("lop-*-" . st . ".csv", "lop-", "-" . st . ".csv")
-# series with an rtt and an os fit for st but no lop table: drawn from the fits
-fitted(st) = FIT_n == 0 ? "" : system("awk -F, -v st=" . st . " -v have=" . sh(" " . tabled(st) . " ") . \
+# series with an rtt and an os fit for st: their L(p) is drawn as a curve from the fits
+fitted(st) = FIT_n == 0 ? "" : ordered(system("awk -F, -v st=" . st . \
     " '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }" . \
     " $c[\"stat\"] == st && $c[\"quantity\"] == \"rtt\" && $c[\"model\"] == \"rtt\" { r[$c[\"series\"]] = 1 }" . \
     " $c[\"stat\"] == st && $c[\"quantity\"] == \"os\" && $c[\"model\"] == \"ov\" { o[$c[\"series\"]] = 1 }" . \
-    " END { for (s in r) if ((s in o) && index(have, \" \" s \" \") == 0) print s }' " . sh(params) . " | tr '\\n' ' '")
-fitted_ordered(st) = ordered(fitted(st))
+    " END { for (s in r) if (s in o) print s }' " . sh(params) . " | tr '\\n' ' '"))
+# the words of list a that are (not) in list b
+among(a, b) = system("for s in " . a . "; do case ' " . b . " ' in *\" $s \"*) echo $s;; esac; done | tr '\\n' ' '")
+except(a, b) = system("for s in " . a . "; do case ' " . b . " ' in *\" $s \"*) ;; *) echo $s;; esac; done | tr '\\n' ' '")
 stats_all = ""
 do for [st in "min avg median"] {
     if (words(tabled(st)) + words(fitted(st)) > 0) { stats_all = stats_all . " " . st }
@@ -59,34 +61,37 @@ if (pmax == 0) {
     pmax = prtt > 0 && pos > 0 ? (prtt < pos ? prtt : pos) : (prtt > pos ? prtt : pos)
 }
 pmax = pmax > 1 ? pmax : 64
-# the tables with an L^list column that is not empty
-listed(st) = system("for s in " . tabled(st) . "; do awk -F, -f " . sh(here . "/csvsel.awk") . \
+# the tables of list (for the current st) with an L^list column that is not empty
+listed(list) = system("for s in " . list . "; do awk -F, -f " . sh(here . "/csvsel.awk") . \
     " -v cols=Llist_us " . sh(dir) . "/lop-$s-" . st . ".csv | grep -q '[0-9]' && echo $s; done | tr '\\n' ' '")
 
 # The plot of one statistic: L(p) and LogP's line (lcmd), then L^list(p) (listcmd).
-# They read the lists tl (tables), fl (fits only) and ll (tables with L^list).
-lcmd(tl, fl) = "plot NaN notitle" . \
+# They read the lists fl (series with fits: a curve), tp (tables of those: their
+# points), tl (tables without fits: points joined by lines) and ll (those of tl
+# with an L^list column).
+lcmd(fl, tp, tl) = "plot NaN notitle" . \
+    clause(fl, 'for [s in fl] L_fit(s, st, x) with lines lw 2 lc rgb scolor(s) title s noenhanced') . \
+    clause(tp, 'for [s in tp] table(s, st) using "p":"L_us" with points pt 7 ps 0.5 lc rgb scolor(s) notitle') . \
     clause(tl, 'for [s in tl] table(s, st) using "p":"L_us" with linespoints pt 7 ps 0.45 lw 2 \
                 lc rgb scolor(s) title s noenhanced') . \
-    clause(fl, 'for [s in fl] L_fit(s, st, x) with lines lw 2 lc rgb scolor(s) title s noenhanced') . \
-    clause(tl . fl, 'for [s in tl . " " . fl] L_logp(s, st, x) with lines lw 1.2 dt 2 \
-                lc rgb scolor(s) notitle')
-listcmd(ll, fl) = clause(ll, 'for [s in ll] table(s, st) using "p":"Llist_us" with lines lw 1.5 dt 3 \
+    clause(fl, 'for [s in fl] L_logp(s, st, x) with lines lw 1.2 dt 2 lc rgb scolor(s) notitle')
+listcmd(fl, ll) = clause(ll, 'for [s in ll] table(s, st) using "p":"Llist_us" with lines lw 1.5 dt 3 \
                 lc rgb scolor(s) notitle') . \
     clause(fl, 'for [s in fl] Llist_fit(s, st, x) with lines lw 1.5 dt 3 lc rgb scolor(s) notitle')
 # L^list = RTT/2 - (p o_s^list(p) + o_s^list(1)) falls far below zero for large p;
 # the y range follows L(p) and LogP's line (found by a dry run), so it does not
 # squeeze them, and L^list leaves the frame where it is below that range.
-set logscale x 2
+# log2 p when p spans more than a few powers of 2, else every integer p
+if (pmax > 16) { set logscale x 2 } else { set xtics 1 }
 set xrange [1:pmax]
 set offsets 0, 0, graph 0.05, graph 0.05
 array YMIN[words(stats_all)]
 array YMAX[words(stats_all)]
 do for [i = 1:words(stats_all)] {
     st = word(stats_all, i)
-    tl = tabled(st); fl = fitted_ordered(st)
+    fl = fitted(st); tp = among(tabled(st), fl); tl = except(tabled(st), fl)
     set table $dry
-    eval lcmd(tl, fl)
+    eval lcmd(fl, tp, tl)
     unset table
     YMIN[i] = GPVAL_Y_MIN < 0 ? GPVAL_Y_MIN : 0
     YMAX[i] = GPVAL_Y_MAX
@@ -94,8 +99,13 @@ do for [i = 1:words(stats_all)] {
 undefine $dry
 set output out
 
+# provenance: the measurements' metadata, else the parameter set's "# cluster:"
+rtts = names("*-rtt.csv", "", "-rtt.csv")
+origin = words(rtts) ? provenance(dir . "/" . word(rtts, 1) . "-rtt.csv") : \
+    (readable(params) && meta(params, "cluster") ne "" ? enh(meta(params, "cluster")) : "")
 set multiplot layout 1, words(stats_all) \
-    title "LoP latency L(p) = RTT(p)/2 - (o_s(p) + o_s(1))  (thesis 2.3.4)" font ",13"
+    title title2("LoP latency L(p) = RTT(p)/2 - (o_s(p) + o_s(1))  (thesis 2.3.4, 2.3.7, figure 2.36)", \
+    origin) font ",13"
 set xlabel "p (messages in flight)"
 set ylabel "L(p) [µs]"
 set key below maxrows 3
@@ -103,13 +113,14 @@ set bmargin 6.5
 set xzeroaxis lt 1 lc rgb "#888888" lw 1
 do for [i = 1:words(stats_all)] {
     st = word(stats_all, i)
-    tl = tabled(st); fl = fitted_ordered(st); ll = listed(st)
+    fl = fitted(st); tp = among(tabled(st), fl); tl = except(tabled(st), fl); ll = listed(tl)
     has_list = words(ll) > 0
     do for [s in fl] { if (oslist_i(s, st) > 0) { has_list = 1 } }
     set yrange [YMIN[i] - 0.05 * (YMAX[i] - YMIN[i]) : YMAX[i] + 0.05 * (YMAX[i] - YMIN[i])]
     set title st
-    eval lcmd(tl, fl) . listcmd(ll, fl) . \
+    eval lcmd(fl, tp, tl) . listcmd(fl, ll) . \
         ', NaN with lines lw 2 lc rgb "black" title "LoP L(p)"' . \
+        (words(tp) ? ', NaN with points pt 7 ps 0.5 lc rgb "black" title "lopfit table (lop-*.csv)"' : '') . \
         (has_list ? ', NaN with lines lw 1.5 dt 3 lc rgb "black" title "L^{list}(p)"' : '') . \
         (has_logp ? ', NaN with lines lw 1.2 dt 2 lc rgb "black" title "LogP: linear RTT fit"' : '')
 }

@@ -3,8 +3,9 @@
 #   gnuplot -e "dir='DATA'" plots/measured.gp              -> ./measured.png
 #   gnuplot -e "dir='DATA'; p=4" plots/measured.gp         (default: the largest P measured)
 # Reads DIR/barrier.csv (lopbench --barrier) and, if present, DIR/measured.csv: the
-# predictions for the same runs, any CSV with alg,n,p,logp_us,lop_us (+ sim_us),
-# e.g. lopredict --measured DIR/barrier.csv --csv > DIR/measured.csv.
+# predictions for the same runs, any CSV with alg,n,p,logp_us,lop_us (+ sim_us or
+# sim_lop_us), e.g. lopredict --measured DIR/barrier.csv --csv > DIR/measured.csv
+# or lopredict --alg all --p 4 --simulate --csv > DIR/measured.csv.
 fig = "measured"
 here = system("dirname '" . ARG0 . "'")
 if (!exists("width")) width = 1200
@@ -31,16 +32,17 @@ if (NC == 0) {
 set output out
 over = meta(data, "oversubscribed")
 setup = sprintf("P = %d", p) . (over eq "yes" ? ", oversubscribed: more ranks than cores" : "") . \
-    (readable(pred) ? "" : ", no measured.csv: predictions not drawn")
+    (!readable(pred) ? ", no measured.csv: predictions not drawn" : \
+     predicted_by(pred) eq "" ? "" : "; predictions: " . predicted_by(pred))
 
-set title title2("Barrier time: measured (avg, whiskers min to p99) and predicted (thesis figure 4.6)", \
-    enh(setup)) font ",13"
+set title title2("Barrier time: measured (avg; median dot, whiskers min to p99) and predicted (thesis figure 4.6)", \
+    setup) font ",13"
 set ylabel "time per barrier [µs]"
 set xlabel "algorithm"
 set xrange [0.5 : NC + 0.5]
 set xtics scale 0 nomirror
 set grid noxtics ytics
-yr = system(join("data") . " | awk -F, 'NR > 1 { print $3 \",\" $4 \",\" $5 }' | awk -F, -f " . \
+yr = system(join("data") . " | awk -F, 'NR > 1 { print $3 \",\" $4 \",\" $5 \",\" $6 }' | awk -F, -f " . \
     sh(here . "/range.awk"))
 ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
 ymin = mpi_us == mpi_us && mpi_us < ymin ? mpi_us : ymin
@@ -60,4 +62,5 @@ plot for [b = 1:NB] src using "x":(column("bar") == b ? column("us") : NaN) with
          lc rgb barcolor(BAR[b]) title bartitle(BAR[b]) noenhanced, \
      src using "x":"lo":(0):(column("hi") - column("lo")) with vectors heads size screen 0.004, 90 \
          lc rgb "#222222" lw 1 notitle, \
+     src using "x":"med" with points pt 7 ps 0.55 lc rgb "#222222" title (has_median ? "measured median" : ""), \
      mpi_us with lines dt (10, 6) lw 2 lc rgb "black" title sprintf("MPI\\_Barrier %.3g µs", mpi_us)

@@ -23,13 +23,13 @@ if (words(ps) == 0) {
 }
 rows(P) = csvsel(data, "n,rounds,logp_us,lop_us", "alg=ndiss,p=" . P)
 cnt = meta(data, "cnt")
-setup = (cnt eq "" ? "" : "cnt = " . cnt) . (meta(data, "series") eq "" ? "" : \
-    (cnt eq "" ? "" : ", ") . "series " . meta(data, "series") . " " . meta(data, "stat"))
+setup = (cnt eq "" ? "" : "cnt = " . cnt) . (predicted_by(data) eq "" ? "" : \
+    (cnt eq "" ? "" : ", ") . "LoP: " . predicted_by(data))
 
 set output out
 
 set multiplot layout 1, 2 \
-    title title2("n-way dissemination barrier (thesis 2.3.7.1.4, figure 2.39)", enh(setup)) font ",13"
+    title title2("n-way dissemination barrier (thesis 2.3.7.1.4, figure 2.39)", setup) font ",13"
 set xlabel "n (messages sent per round)"
 set xtics 1
 set mxtics 1

@@ -20,6 +20,8 @@ if (words(os_series) + words(or_series) == 0) {
 set output out
 file(s, q) = dir . "/" . s . "-" . q . ".csv"
 ov_fit(s, q) = fit_find(s, q, stat, "ov")
+# does any series of list have a fit of q (a key entry for the panel's fitted curves)?
+fitted_in(list, q) = sum [i = 1:words(list)] (ov_fit(word(list, i), q) > 0) > 0
 ops = ops_of(os_series . " " . or_series)
 first = words(os_series) ? file(word(os_series, 1), "os") : file(word(or_series, 1), "or")
 
@@ -49,7 +51,7 @@ do for [op in ops] {
                          lc rgb scolor(s) notitle') . \
         clause(or_list, 'for [s in or_list] fit_at(ov_fit(s, "or"), x) with lines lw 1.5 dt 2 \
                          lc rgb scolor(s) notitle') . \
-        (any_fit("os", "ov") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{ov} fit of o_s"' : '') . \
-        (any_fit("or", "ov") ? ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{ov} fit of o_r"' : '')
+        (fitted_in(os_list, "os") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{ov} fit of o_s"' : '') . \
+        (fitted_in(or_list, "or") ? ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{ov} fit of o_r"' : '')
 }
 unset multiplot

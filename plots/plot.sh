@@ -1,9 +1,11 @@
 #!/bin/sh
 # plot.sh - render every lop figure the data in a directory allows.
 #
-#   plots/plot.sh DATA_DIR [OUT_DIR]      (OUT_DIR defaults to DATA_DIR)
-#   PLOT_FORMAT=svg plots/plot.sh ...     (png, the default, svg or pdf)
+#   plots/plot.sh DATA_DIR [OUT_DIR [FIGURE...]]   (OUT_DIR defaults to DATA_DIR)
+#   PLOT_FORMAT=svg plots/plot.sh ...              (png, the default, svg or pdf)
 #
+# FIGURE is one of rtt overhead latency predict ndiss measured; without any,
+# every figure is tried.
 # Prints one line per figure: the file written, or why it was skipped.  Exits
 # non-zero when DATA_DIR is missing, when a figure fails to render, or when the
 # data allow no figure at all.  Figures are written atomically (temp + rename).
@@ -16,9 +18,15 @@ fmt=${PLOT_FORMAT:-png}
 
 die() { echo "$prog: $*" >&2; exit 1; }
 
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: $prog DATA_DIR [OUT_DIR]" >&2; exit 2; }
+all="rtt overhead latency predict ndiss measured"
+[ $# -ge 1 ] || { echo "usage: $prog DATA_DIR [OUT_DIR [FIGURE...]]" >&2; exit 2; }
 data=$1
 out=${2:-$1}
+shift $(($# < 2 ? $# : 2))
+for _f in "$@"; do
+    case " $all " in *" $_f "*) ;; *) die "figure '$_f': expected one of: $all" ;; esac
+done
+figures=${*:-$all}
 [ -d "$data" ] || die "$data: no such directory"
 case $fmt in png|svg|pdf) ;; *) die "PLOT_FORMAT=$fmt: expected png, svg or pdf" ;; esac
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
@@ -59,23 +67,30 @@ render() {
 }
 # skip FIG REASON
 skip() { echo "$prog: skipped $1: $2"; }
+# wanted FIG: was FIG asked for?
+wanted() { case " $figures " in *" $1 "*) return 0 ;; esac; return 1; }
 
 fits=
 has params.csv || fits="no params.csv: fitted curves not drawn"
 
-if has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
-if has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
+if ! wanted rtt; then :
+elif has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
+if ! wanted overhead; then :
+elif has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
 else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
-if has 'lop-*.csv' || { fitted rtt && fitted os; }; then render latency ""
+if ! wanted latency; then :
+elif has 'lop-*.csv' || { fitted rtt && fitted os; }; then render latency ""
 else skip latency "no lop-*.csv, and no rtt and os fits in params.csv (lopfit -o)"; fi
-if has 'predict-cnt*.csv'; then render predict ""
+if ! wanted predict; then :
+elif has 'predict-cnt*.csv'; then render predict ""
 else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi
-if has ndiss.csv; then render ndiss ""
+if ! wanted ndiss; then :
+elif has ndiss.csv; then render ndiss ""
 else skip ndiss "no ndiss.csv (lopredict --alg ndiss --n 1..10 --csv)"; fi
-if has barrier.csv; then
-    if has measured.csv; then render measured ""
-    else render measured "no measured.csv: predictions not drawn"; fi
-else skip measured "no barrier.csv (lopbench --barrier)"; fi
+if ! wanted measured; then :
+elif ! has barrier.csv; then skip measured "no barrier.csv (lopbench --barrier)"
+elif has measured.csv; then render measured ""
+else render measured "no measured.csv: predictions not drawn"; fi
 
 [ "$failed" -eq 0 ] || die "$failed figure(s) failed"
 [ "$rendered" -gt 0 ] || die "$data: no data for any figure"

@@ -25,9 +25,14 @@ alg_of(k) = k[1:strstrt(k, ",") - 1]
 n_of(k) = k[strstrt(k, ",") + 1:]
 label(k) = (n_of(k) eq "" || n_of(k) eq "0") ? alg_of(k) : alg_of(k) . " (n=" . n_of(k) . ")"
 curve(c, k, col) = csvsel(file(c), "p," . col, "alg=" . alg_of(k) . ",n=" . n_of(k))
-meta_of(c, key) = meta(file(c), key)
-setup = meta_of(word(cnts, 1), "series") eq "" ? "" : "series " . meta_of(word(cnts, 1), "series") . \
-    (meta_of(word(cnts, 1), "stat") eq "" ? "" : " " . meta_of(word(cnts, 1), "stat"))
+setup = predicted_by(file(word(cnts, 1)))
+# the LogP panel's title: lopredict's "# logp: L=4.1435 os=1.5326 or=1.5326 g=0.0000 us"
+logp_set = system("printf '%s' " . sh(meta(file(word(cnts, 1)), "logp")) . " | awk '{ s = \"\"; " . \
+    "for (i = 1; i <= NF; i++) if (split($i, kv, \"=\") == 2) s = s (s == \"\" ? \"\" : \", \") " . \
+    "(kv[1] == \"os\" ? \"o_s\" : kv[1] == \"or\" ? \"o_r\" : kv[1]) \" = \" sprintf(\"%.3g\", kv[2]); " . \
+    "print s (s == \"\" ? \"\" : \" µs\") }'")
+# hardware-supported barriers (thesis chapter 3) are dashed
+hw(k) = alg_of(k)[1:2] eq "hw"
 
 # one y range for all panels, so that LogP and the cnt values compare by eye
 yr = range_of(sh(dir) . "/predict-cnt*.csv", "logp_us,lop_us")
@@ -42,7 +47,8 @@ set output out
 npanel = 1 + words(cnts)
 left = 0.075; right = 0.855; gap = 0.03
 pw = (right - left - (npanel - 1) * gap) / npanel
-set multiplot title title2("Predicted barrier time vs P (thesis 2.3.7.1, figure 2.38)", enh(setup)) font ",13"
+set multiplot title title2("Predicted barrier time vs P (thesis 2.3.7.1, figure 2.38)", \
+    setup eq "" ? "" : "LoP: " . setup) font ",13"
 set xlabel "P (processes)"
 set logscale x 2
 eval yaxis(yr)
@@ -66,14 +72,14 @@ do for [i = 1:npanel] {
         unset key
     }
     if (i == 1) {
-        set title "LogP (constant L, o)"
+        set title "LogP" . (logp_set eq "" ? " (constant L, o)" : ": " . logp_set)
         plot for [j = 1:words(keys)] curve(word(cnts, 1), word(keys, j), "logp_us") \
-             using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + (j > 12) title label(word(keys, j))
+             using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + hw(word(keys, j)) title label(word(keys, j))
     } else {
         c = word(cnts, i - 1)
         set title sprintf("LoP, cnt = %s consecutive barrier%s", c, c eq "1" ? "" : "s")
         plot for [j = 1:words(keys)] curve(c, word(keys, j), "lop_us") \
-             using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + (j > 12) title label(word(keys, j))
+             using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + hw(word(keys, j)) title label(word(keys, j))
     }
 }
 unset multiplot

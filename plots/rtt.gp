@@ -24,12 +24,15 @@ set multiplot layout 1, words(ops) \
                  provenance(file(word(series, 1)))) font ",13"
 set xlabel plabel(file(word(series, 1)), "peers addressed at once, thesis scenario 2") noenhanced
 set ylabel "RTT(p) [µs]"
-eval yaxis(range_of(sh(dir) . "/*-rtt.csv", "min_us,avg_us"))
+# one y range for every panel, so that the operations compare by eye
+yr = range_of(sh(dir) . "/*-rtt.csv", "min_us,avg_us")
+ylo = real(word(yr, 1)); yhi = real(word(yr, 2))
+eval yaxis(yr)
+if (yhi >= 4 * ylo) { set yrange [ylo / 1.15 : yhi * 1.15] } else { set yrange [0 : yhi * 1.05] }
 set xrange [0:*]
 if (real(word(range_of(sh(dir) . "/*-rtt.csv", "p"), 2)) < 10) { set xtics 1 }
 set autoscale xfixmax
-set autoscale yfix
-set offsets 0, 0.5, graph 0.05, graph 0.05
+set offsets 0, 0.5, 0, 0
 set key below maxrows 3
 set bmargin 6.5
 do for [op in ops] {
