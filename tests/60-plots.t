@@ -1,6 +1,7 @@
 #!/bin/sh
 # 60-plots.t - the gnuplot figures (plots/) render from the fixture data in
-# tests/data/plots (see its mkfixture.sh) and fail clearly without their input.
+# tests/data/plots (real tool output, see its mkfixture.sh) and fail clearly
+# without their input.
 . "$(dirname "$0")/lib.sh"
 FIX=$ROOT/tests/data/plots
 PLOTS=$ROOT/plots
@@ -67,6 +68,14 @@ cp "$FIX"/send-*-rtt.csv "$T/nofit/"
 gp rtt "$T/nofit" "$T/rtt-nofit.png"
 check "rtt.gp without params.csv draws the measurements" is_png "$T/rtt-nofit.png"
 
+# ---- the join of barrier.csv with lopredict's predictions (n = 0 there, empty here)
+join() { awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode="$1" "$FIX/barrier.csv" "$FIX/measured.csv"; }
+nalg=$(awk -F, -f "$ROOT/plots/csvsel.awk" -v cols=alg -v where=p=4,executor=p2p "$FIX/barrier.csv" | tail -n +2 | wc -l)
+npred=$(join data | awk -F, 'NR > 1 && $4 == ""' | wc -l)
+check "measured.awk: LogP, LoP and simulated bars for all $nalg algorithms" test "$npred" -eq $((3 * nalg)) -a "$nalg" -gt 0
+has_mpi() { join setup | grep -q '^mpi_us = [0-9]'; }
+check "measured.awk: MPI_Barrier's mean gives the reference line" has_mpi
+
 # ---- plot.sh
 "$PLOTS/plot.sh" "$FIX" "$T/all" >"$T/out" 2>"$T/err"
 check "plot.sh renders the fixture" test $? -eq 0
@@ -75,6 +84,13 @@ n=0
 for f in $FIGS; do is_png "$T/all/$f.png" && n=$((n + 1)); done
 check "plot.sh wrote six PNGs" test "$n" -eq 6
 check "plot.sh leaves no temporary files" test "$(ls -A "$T/all" | wc -l)" -eq 6
+
+"$PLOTS/plot.sh" "$FIX" "$T/some" ndiss predict >"$T/out" 2>&1
+check "plot.sh FIGURE...: only the figures asked for" test "$(ls "$T/some" | tr '\n' ' ')" = "ndiss.png predict.png "
+check "plot.sh FIGURE...: nothing said about the others" test "$(wc -l <"$T/out")" -eq 2
+"$PLOTS/plot.sh" "$FIX" "$T/some" rtt ndis >"$T/out" 2>&1 && fail "plot.sh refuses an unknown figure" ||
+    pass "plot.sh refuses an unknown figure"
+check "plot.sh: an unknown figure is one line" one_line "$T/out" "^plot.sh: figure 'ndis': expected one of: rtt "
 
 "$PLOTS/plot.sh" "$T/nowhere" >"$T/out" 2>&1 && fail "plot.sh fails on a missing directory" ||
     pass "plot.sh fails on a missing directory"

@@ -1,0 +1,68 @@
+#!/bin/sh
+# 61-plots-mozart.t - plots/figures-mozart.sh (make figures-mozart) regenerates
+# the thesis's figures 2.36, 2.38 and 2.39 from data/mozart-2005, and its data
+# say what the thesis says of them (2.3.7, 2.3.7.1.5).
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+printf '\211PNG\r\n\032\n' >"$T/png.sig"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "1..0 # SKIP gnuplot not installed"
+    exit 0
+fi
+
+is_png() {
+    [ -f "$1" ] && head -c 8 "$1" | cmp -s - "$T/png.sig" && [ "$(wc -c <"$1")" -gt 8192 ]
+}
+# col FILE WHERE COL: the values of COL in the rows of FILE matching WHERE (csvsel.awk)
+col() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$3" -v where="$2" "$1" | tail -n +2; }
+
+"$ROOT/plots/figures-mozart.sh" "$T/fig" >"$T/out" 2>"$T/err"
+check "figures-mozart.sh succeeds" test $? -eq 0
+for f in latency predict ndiss; do
+    check "$f.png is a PNG" is_png "$T/fig/$f.png"
+done
+for f in params predict-cnt2 predict-cnt5000 ndiss; do
+    check "$f.csv written" test -s "$T/fig/$f.csv"
+done
+check "it says what it wrote: 4 data files and 3 figures" test "$(grep -c '^figures-mozart.sh: wrote ' "$T/out")" -eq 7
+check "it names the thesis figures" test "$(grep -c 'thesis figure 2.3[689]' "$T/out")" -eq 3
+check "no temporary file left" test "$(ls -A "$T/fig" | wc -l)" -eq 7
+
+# figure 2.36: "RDMA write with immediate is the best solution for small
+# messages" -- rdmaw-inline's minimal L(p) is the lowest at every p
+"$BIN/lopfit" --from-params "$ROOT/data/mozart-2005/params.csv" -o "$T/lop" 2>/dev/null
+lowest_L() {
+    for f in "$T"/lop/lop-*-min.csv; do
+        s=${f##*/lop-}
+        col "$f" "" p,L_us | sed "s/^/${s%-min.csv},/"
+    done | awk -F, '{ if (!($2 in m) || $3 < m[$2]) { m[$2] = $3; b[$2] = $1 } }
+                    END { for (p in b) { n++; if (b[p] != "rdmaw-inline") { print "p = " p ": " b[p]; bad = 1 } }
+                          exit bad || n == 0 }'
+}
+check "2.36: rdmaw-inline has the lowest minimal L(p) at every p" lowest_L
+# figure 2.38: "the 1-way Dissemination Barrier seems to be the best" -- of the
+# algorithms with a LoP form in the thesis (2.3.7.1: cc, comb, tour, ndiss and
+# diss) none predicts less than diss at cnt = 5000, for any P.  (lopredict's
+# derived forms of other algorithms may: nwise n=2 at P = 3 and 9.)
+best_diss() {
+    awk -F, -f "$ROOT/plots/csvsel.awk" -v cols=alg,p,lop_us "$T/fig/predict-cnt5000.csv" |
+        awk -F, 'NR > 1 && $1 ~ /^(cc|comb|tour|ndiss|diss)$/ {
+                     if (!($2 in m) || $3 < m[$2]) m[$2] = $3; if ($1 == "diss") d[$2] = $3 }
+                 END { for (p in m) if (!(p in d) || d[p] > m[p]) { print "P = " p ": diss " d[p] " > " m[p]; bad = 1 }
+                       exit bad || !length(m) }'
+}
+check "2.38: diss is the best of the thesis's LoP algorithms at cnt = 5000" best_diss
+# figure 2.39: rounds decline with n while the predicted time increases
+r1=$(col "$T/fig/ndiss.csv" n=1,p=64 rounds); r10=$(col "$T/fig/ndiss.csv" n=10,p=64 rounds)
+t1=$(col "$T/fig/ndiss.csv" n=1,p=64 lop_us); t10=$(col "$T/fig/ndiss.csv" n=10,p=64 lop_us)
+check "2.39: P = 64 needs fewer rounds at n = 10 than at n = 1 ($r10 < $r1)" test "$r10" -lt "$r1"
+check "2.39: ... but takes longer ($t10 > $t1 us)" awk "BEGIN { exit !($t10 > $t1) }"
+
+LOPREDICT=$T/nowhere "$ROOT/plots/figures-mozart.sh" "$T/fig2" >"$T/out" 2>&1 &&
+    fail "figures-mozart.sh fails without lopredict" || pass "figures-mozart.sh fails without lopredict"
+check "... in one line naming it" sh -c "[ \$(wc -l <'$T/out') -eq 1 ] && grep -q '^figures-mozart.sh: $T/nowhere: ' '$T/out'"
+check "... and writes nothing" test ! -e "$T/fig2"
+
+done_testing
