@@ -10,34 +10,40 @@
 
 /* ---------------------------------------------------------------- writing */
 
+static void writer_release(lop_csv_writer_t *w)
+{
+    free(w->path);
+    free(w->tmp_path);
+    memset(w, 0, sizeof *w);
+}
+
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
 {
     memset(w, 0, sizeof *w);
     size_t len = strlen(path) + sizeof ".tmp.XXXXXX";
     w->path = lop_strdup(path);
     w->tmp_path = lop_calloc(len, 1);
-    if (!w->path || !w->tmp_path)
-        goto err_free;
+    lop_status_t st = w->path && w->tmp_path ? LOP_OK : LOP_ERR_NOMEM;
+    if (st != LOP_OK)
+        goto err_release;
     snprintf(w->tmp_path, len, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(w->tmp_path);
     if (fd < 0) {
-        lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-        goto err_free;
+        st = lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        goto err_release;
     }
     w->file = fdopen(fd, "w");
     if (!w->file) {
-        lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        st = lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
         close(fd);
         unlink(w->tmp_path);
-        goto err_free;
+        goto err_release;
     }
     return LOP_OK;
 
-err_free:
-    free(w->path);
-    free(w->tmp_path);
-    memset(w, 0, sizeof *w);
-    return LOP_ERR_IO;
+err_release:
+    writer_release(w);
+    return st;
 }
 
 void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
@@ -59,26 +65,18 @@ void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
     fputc('\n', w->file);
 }
 
-static void writer_release(lop_csv_writer_t *w)
-{
-    free(w->path);
-    free(w->tmp_path);
-    memset(w, 0, sizeof *w);
-}
-
 lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
 {
     int failed = ferror(w->file) || fflush(w->file) != 0 || fsync(fileno(w->file)) != 0;
     failed |= fclose(w->file) != 0;
     w->file = NULL;
+    lop_status_t st = LOP_OK;
     if (failed || rename(w->tmp_path, w->path) != 0) {
-        lop_status_t st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
+        st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
         unlink(w->tmp_path);
-        writer_release(w);
-        return st;
     }
     writer_release(w);
-    return LOP_OK;
+    return st;
 }
 
 void lop_csv_writer_abort(lop_csv_writer_t *w)
