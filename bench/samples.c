@@ -139,11 +139,7 @@ static lop_status_t write_file(const lop_samples_t *s, const lop_run_meta_t *met
     lop_csv_line(&w, raw ? "p,rep,us" : "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
     for (size_t p = 1; p <= s->n_p && st == LOP_OK; p++)
         st = raw ? raw_rows(&w, s, p) : summary_row(&w, s, p);
-    if (st != LOP_OK) {
-        lop_csv_writer_abort(&w);
-        return st;
-    }
-    return lop_csv_writer_commit(&w);
+    return lop_csv_writer_end(&w, st);
 }
 
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,

@@ -45,24 +45,12 @@ static void batch_release(lop_fitout_batch_t *b)
     memset(b, 0, sizeof *b);
 }
 
-lop_status_t lop_fitout_batch_commit(lop_fitout_batch_t *b)
-{
-    lop_status_t st = LOP_OK;
-    for (size_t i = 0; i < b->n; i++) {
-        if (st == LOP_OK)
-            st = lop_csv_writer_commit(b->writer[i]);
-        else
-            lop_csv_writer_abort(b->writer[i]);
-    }
-    batch_release(b);
-    return st;
-}
-
-void lop_fitout_batch_abort(lop_fitout_batch_t *b)
+lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status)
 {
     for (size_t i = 0; i < b->n; i++)
-        lop_csv_writer_abort(b->writer[i]);
+        status = lop_csv_writer_end(b->writer[i], status);
     batch_release(b);
+    return status;
 }
 
 /* ---------------------------------------------------------------- cells */

@@ -6,7 +6,7 @@
  *   DIR/<series>-<quantity>.csv   (--synth) lopbench-format data made from a parameter set
  *
  * Everything goes through one batch: each file is written to a temporary
- * file beside its target, and only lop_fitout_batch_commit(), called after
+ * file beside its target, and only lop_fitout_batch_end(), called after
  * every file was computed and written, renames them into place.  An error
  * before that leaves the directory as it was.
  */
@@ -26,10 +26,11 @@ typedef struct {
 /* Open DIR/name in the batch; '*w' stays valid until the batch ends. */
 lop_status_t lop_fitout_batch_open(lop_fitout_batch_t *b, const char *dir, const char *name,
                                    lop_csv_writer_t **w);
-/* Rename every file into place, then release the batch. */
-lop_status_t lop_fitout_batch_commit(lop_fitout_batch_t *b);
-/* Remove every temporary file; the targets are left as they were. */
-void lop_fitout_batch_abort(lop_fitout_batch_t *b);
+/* End the batch and release it: when 'status' is LOP_OK, rename every file
+ * into place (after a failed rename the rest are removed), otherwise remove
+ * every temporary file, leaving the targets as they were.  Returns the
+ * outcome. */
+lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status);
 
 /* The params.csv cells of a fit (no newline): unused λ and unknown (NaN)
  * values are empty cells.  The one row format of params.csv and --csv. */

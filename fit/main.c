@@ -299,10 +299,7 @@ static lop_status_t write_outputs(const char *dir, const result_t *res, size_t n
     lop_status_t st = make_dir(dir);
     st = st ? st : lop_fitout_params(&batch, dir, fits, n_fits);
     st = st ? st : lop_fitout_tables(&batch, dir, &set, warn_stderr, NULL, &n_tables);
-    if (st == LOP_OK)
-        st = lop_fitout_batch_commit(&batch);
-    else
-        lop_fitout_batch_abort(&batch);
+    st = lop_fitout_batch_end(&batch, st);
     free(fits);
     return st;
 }
@@ -343,10 +340,7 @@ static lop_status_t run_from_set(const opts_t *o)
     } else if (st == LOP_OK) {
         st = lop_fitout_synth(&batch, o->out_dir, &set, o->noise, o->fitter.seed);
     }
-    if (st == LOP_OK)
-        st = lop_fitout_batch_commit(&batch);
-    else
-        lop_fitout_batch_abort(&batch);
+    st = lop_fitout_batch_end(&batch, st);
     lop_paramset_free(&set);
     return st;
 }

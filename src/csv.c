@@ -88,6 +88,14 @@ void lop_csv_writer_abort(lop_csv_writer_t *w)
     writer_release(w);
 }
 
+lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status)
+{
+    if (status == LOP_OK)
+        return lop_csv_writer_commit(w);
+    lop_csv_writer_abort(w);
+    return status;
+}
+
 /* ---------------------------------------------------------------- reading */
 
 int lop_parse_double(const char *s, double *value)

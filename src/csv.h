@@ -37,6 +37,9 @@ void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
 lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w);
 /* Remove the temporary file; the target is left as it was. */
 void lop_csv_writer_abort(lop_csv_writer_t *w);
+/* Commit when 'status' is LOP_OK, else abort; returns the outcome (the
+ * commit's status, or 'status'). */
+lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
 
 /* ---- reading ---- */
 
