@@ -1,24 +1,29 @@
-# measured.awk - join lopbench --barrier rows (barrier.csv) with predictions
-# (any CSV with alg,n,p,logp_us,lop_us and optionally sim_us or sim_lop_us, e.g.
-# lopredict --measured --csv, or lopredict --alg all --p P --simulate --csv) at
-# one P, for measured.gp's clustered bars.  Other columns (executor,
-# measured_us, ...) are ignored.
+# measured.awk - join lopbench --barrier rows (barrier.csv) with predictions at
+# one P, for measured.gp: one bar per measurement, the predictions as markers on it.
 #   awk -F, -f measured.awk -v P=4 -v mode=setup barrier.csv [predictions.csv]
-#     -> gnuplot commands: NB, NC, BAR[] titles, xtics, mpi_us, has_median
+#     -> gnuplot commands: NB, NC, BAR[] (executors), xtics, mpi_us, bar_width,
+#        has_median, has_logp, has_lop, has_sim_logp, has_sim_lop, pred_series
 #   awk -F, -f measured.awk -v P=4 -v mode=data  barrier.csv [predictions.csv]
-#     -> CSV x,bar,us,lo,hi,med (one row per bar; lo/hi/med = min/p99/median
-#        for measurements, empty for predictions)
+#     -> CSV x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop: one row per measured
+#        bar (avg, min, p99, median) with the predictions for it (empty if none)
+# The predictions are any CSV with alg,n,p,logp_us,lop_us and optionally
+# executor, series, sim_logp_us and sim_lop_us (or sim_us): lopredict --measured
+# --csv, or lopredict --alg all --p P --simulate --csv.  A prediction row with an
+# executor belongs to that executor's bars, one without to every executor's; of
+# several rows for the same bar the first counts.  Other columns are ignored.
 # A cluster is one (alg, n) measured by an executor other than mpi; its bars are
-# the executors in the order p2p, shm, verbs, others, then LogP, LoP, sim.  The
-# executor mpi (MPI_Barrier) is the reference line: the mean avg_us of its rows.
+# the executors in the order p2p, shm, verbs, then others.  The executor mpi
+# (MPI_Barrier) is the reference line: the mean avg_us of its rows.
 # An algorithm without n has n = 0 in barrier.csv and an empty n in lopredict's
 # CSV: both mean "no n".
 function num(s) { return s ~ /^[ \t]*[-+]?[0-9.]+([eE][-+]?[0-9]+)?[ \t]*$/ }
-function non(s) { return s ~ /^[ \t]*$/ ? 0 : s }
-function same_n(a, b) { a = non(a); b = non(b); return a == b || (num(a) && num(b) && a + 0 == b + 0) }
+function non(s) { return num(s) ? s + 0 : s ~ /^[ \t]*$/ ? 0 : s }
 function need(c) { if (!(c in col)) { print FILENAME ": no column '" c "'" > "/dev/stderr"; bad = 1; exit 1 } }
-function predbar(name, c, us) { printf "%.6f,%d,%s,,,\n", c + (barno[name] - (nb + 1) / 2) * w, barno[name], us }
+function get(c) { return (c in col) ? $col[c] : "" }
 function addbar(name) { if (!(name in barno)) { barno[name] = ++nb; bar[nb] = name } }
+# the prediction key of executor e, algorithm a, parameter n
+function pkey(e, a, n) { return e SUBSEP a SUBSEP non(n) }
+function pred(k, what) { return (k, what) in pv ? pv[k, what] : "" }
 /^#/ || /^[ \t]*$/ { next }
 !hdr[FILENAME] {
     hdr[FILENAME] = 1; file++
@@ -27,59 +32,65 @@ function addbar(name) { if (!(name in barno)) { barno[name] = ++nb; bar[nb] = na
     if (file == 1) { split("executor alg n p min_us avg_us p99_us", cs, " ") }
     else { split("alg n p logp_us lop_us", cs, " ") }
     for (i = 1; i in cs; i++) need(cs[i])
-    simcol = file != 2 ? "" : ("sim_us" in col) ? "sim_us" : ("sim_lop_us" in col) ? "sim_lop_us" : ""
-    medcol = file == 1 && ("median_us" in col)
+    simlop = ("sim_lop_us" in col) ? "sim_lop_us" : "sim_us"
     next
 }
 $col["p"] + 0 != P + 0 { next }
 file == 1 && $col["executor"] == "mpi" { mpi += $col["avg_us"]; nmpi++; next }
 file == 1 {
-    key = $col["alg"] SUBSEP $col["n"]
-    if (!(key in clno)) { clno[key] = ++nc; calg[nc] = $col["alg"]; cn[nc] = $col["n"] }
+    key = $col["alg"] SUBSEP non($col["n"])
+    if (!(key in clno)) { clno[key] = ++nc; calg[nc] = $col["alg"]; cn[nc] = non($col["n"]) }
     ex[$col["executor"]] = 1
     m = ++nm; mcl[m] = clno[key]; mex[m] = $col["executor"]
     mavg[m] = $col["avg_us"]; mlo[m] = $col["min_us"]; mhi[m] = $col["p99_us"]
-    mmed[m] = medcol ? $col["median_us"] : ""; anymed = anymed || num(mmed[m])
+    mmed[m] = get("median_us"); anymed = anymed || num(mmed[m])
     next
 }
 file == 2 {
-    for (c = 1; c <= nc; c++)
-        if (calg[c] == $col["alg"] && same_n(cn[c], $col["n"]) && !(c in pred_logp)) {
-            pred_logp[c] = $col["logp_us"]; pred_lop[c] = $col["lop_us"]
-            pred_sim[c] = simcol != "" ? $col[simcol] : ""
-            haspred = 1; anysim = anysim || num(pred_sim[c])
-        }
+    k = pkey(get("executor"), $col["alg"], $col["n"])
+    if ((k, "lop") in pv) next
+    pv[k, "logp"] = $col["logp_us"]; pv[k, "lop"] = $col["lop_us"]
+    pv[k, "sim_logp"] = get("sim_logp_us"); pv[k, "sim_lop"] = get(simlop)
+    e = get("executor"); s = get("series")
+    if (e != "" && s != "" && !(e in series)) series[e] = s
 }
 END {
     if (bad) exit 1
     split("p2p shm verbs", order, " ")
     for (i = 1; i in order; i++) if (order[i] in ex) addbar(order[i])
     for (e in ex) addbar(e)
-    if (haspred) { addbar("LogP"); addbar("LoP") }
-    if (anysim) addbar("sim")
     w = 0.8 / (nb ? nb : 1)
+    # the predictions of every bar: its executor's, else those without executor
+    split("logp lop sim_logp sim_lop", what, " ")
+    for (m = 1; m <= nm; m++) {
+        k = pkey(mex[m], calg[mcl[m]], cn[mcl[m]])
+        if (!((k, "lop") in pv)) k = pkey("", calg[mcl[m]], cn[mcl[m]])
+        for (j = 1; j in what; j++) {
+            v = pred(k, what[j]); mp[m, what[j]] = v
+            if (num(v)) has[what[j]] = 1
+        }
+    }
     if (mode == "setup") {
         printf "NB = %d\nNC = %d\nmpi_us = %s\nhas_median = %d\n", nb, nc,
             nmpi ? sprintf("%.17g", mpi / nmpi) : "NaN", anymed
+        for (j = 1; j in what; j++) printf "has_%s = %d\n", what[j], what[j] in has
+        s = ""
+        for (b = 1; b <= nb; b++) if (bar[b] in series) s = s (s == "" ? "" : ", ") bar[b] " " series[bar[b]]
+        printf "pred_series = \"%s\"\n", s
         if (nb) printf "array BAR[%d]\n", nb
         for (b = 1; b <= nb; b++) printf "BAR[%d] = \"%s\"\n", b, bar[b]
         printf "bar_width = %.6f\n", w
         if (nc) {
             printf "set xtics ("
             for (c = 1; c <= nc; c++)
-                printf "%s\"%s%s\" %d", (c > 1 ? ", " : ""), calg[c], cn[c] == "" || cn[c] == "0" ? "" : "\\nn=" cn[c], c
+                printf "%s\"%s%s\" %d", (c > 1 ? ", " : ""), calg[c], cn[c] == 0 ? "" : "\\nn=" cn[c], c
             print ")"
         }
         exit 0
     }
-    print "x,bar,us,lo,hi,med"
+    print "x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop"
     for (m = 1; m <= nm; m++)
-        printf "%.6f,%d,%s,%s,%s,%s\n", mcl[m] + (barno[mex[m]] - (nb + 1) / 2) * w, barno[mex[m]],
-            mavg[m], mlo[m], mhi[m], mmed[m]
-    for (c = 1; c <= nc; c++) {
-        if (!(c in pred_logp)) continue
-        predbar("LogP", c, pred_logp[c])
-        predbar("LoP", c, pred_lop[c])
-        if (anysim) predbar("sim", c, pred_sim[c])
-    }
+        printf "%.6f,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", mcl[m] + (barno[mex[m]] - (nb + 1) / 2) * w,
+            barno[mex[m]], mavg[m], mlo[m], mhi[m], mmed[m],
+            mp[m, "logp"], mp[m, "lop"], mp[m, "sim_logp"], mp[m, "sim_lop"]
 }

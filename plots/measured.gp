@@ -3,9 +3,10 @@
 #   gnuplot -e "dir='DATA'" plots/measured.gp              -> ./measured.png
 #   gnuplot -e "dir='DATA'; p=4" plots/measured.gp         (default: the largest P measured)
 # Reads DIR/barrier.csv (lopbench --barrier) and, if present, DIR/measured.csv: the
-# predictions for the same runs, any CSV with alg,n,p,logp_us,lop_us (+ sim_us or
-# sim_lop_us), e.g. lopredict --measured DIR/barrier.csv --csv > DIR/measured.csv
-# or lopredict --alg all --p 4 --simulate --csv > DIR/measured.csv.
+# predictions for the same runs, any CSV with alg,n,p,logp_us,lop_us (+ executor,
+# sim_logp_us, sim_lop_us), e.g. lopredict --measured DIR/barrier.csv --csv > DIR/measured.csv
+# or lopredict --alg all --p 4 --simulate --csv > DIR/measured.csv; drawn as markers
+# on the bar of the executor they predict (see measured.awk).
 fig = "measured"
 here = system("dirname '" . ARG0 . "'")
 if (!exists("width")) width = 1200
@@ -31,36 +32,45 @@ if (NC == 0) {
 }
 set output out
 over = meta(data, "oversubscribed")
+# the predictions' parameter set: lopredict --measured names a series per row
+# (pred_series: "p2p send-normal, shm rdmaw-normal"), lopredict --alg in # series:
+pred_set = !readable(pred) ? "" : pred_series eq "" ? predicted_by(pred) : \
+    enh(pred_series . " " . meta(pred, "stat") . \
+        (meta(pred, "params") eq "" ? "" : " of " . short(meta(pred, "params"))))
 setup = sprintf("P = %d", p) . (over eq "yes" ? ", oversubscribed: more ranks than cores" : "") . \
     (!readable(pred) ? ", no measured.csv: predictions not drawn" : \
-     predicted_by(pred) eq "" ? "" : "; predictions: " . predicted_by(pred))
+     pred_set eq "" ? "" : "; predictions: " . pred_set)
 
-set title title2("Barrier time: measured (avg; median dot, whiskers min to p99) and predicted (thesis figure 4.6)", \
-    setup) font ",13"
+set title title2("Barrier time: measured (bars: avg, line: median, whiskers: min to p99) " . \
+    "and predicted (thesis figure 4.6)", setup) font ",13"
 set ylabel "time per barrier [µs]"
 set xlabel "algorithm"
 set xrange [0.5 : NC + 0.5]
 set xtics scale 0 nomirror
 set grid noxtics ytics
-yr = system(join("data") . " | awk -F, 'NR > 1 { print $3 \",\" $4 \",\" $5 \",\" $6 }' | awk -F, -f " . \
-    sh(here . "/range.awk"))
+yr = system(join("data") . " | awk -F, 'NR > 1 { $1 = $2 = \"\"; print }' | awk -f " . sh(here . "/range.awk"))
 ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
 ymin = mpi_us == mpi_us && mpi_us < ymin ? mpi_us : ymin
 ymax = mpi_us == mpi_us && mpi_us > ymax ? mpi_us : ymax
 eval yaxis(sprintf("%g %g", ymin, ymax))
 if (ymax >= 4 * ymin) { set yrange [ymin / 1.5 : ymax * 1.5] } else { set yrange [0 : ymax * 1.15] }
-set style fill solid 0.85 border rgb "#333333"
+set style fill solid 0.75 border rgb "#333333"
 set boxwidth bar_width absolute
-set key below horizontal width 1
-set bmargin 6
-barcolor(name) = name eq "p2p" ? "#1f5fa8" : name eq "shm" ? "#17a2b8" : name eq "verbs" ? "#2a9d3f" : \
-                 name eq "LogP" ? "#e0b000" : name eq "LoP" ? "#d1462f" : name eq "sim" ? "#e377c2" : "#888888"
-bartitle(name) = name eq "LogP" || name eq "LoP" ? name . " prediction" : \
-                 name eq "sim" ? "simulated" : "measured " . name
+set key below horizontal width 1 maxrows 2
+set bmargin 7
+barcolor(name) = name eq "p2p" ? "#6fa0d8" : name eq "shm" ? "#8fd3dd" : name eq "verbs" ? "#9fd49f" : "#bbbbbb"
 src = "< " . join("data")
-plot for [b = 1:NB] src using "x":(column("bar") == b ? column("us") : NaN) with boxes \
-         lc rgb barcolor(BAR[b]) title bartitle(BAR[b]) noenhanced, \
-     src using "x":"lo":(0):(column("hi") - column("lo")) with vectors heads size screen 0.004, 90 \
-         lc rgb "#222222" lw 1 notitle, \
-     src using "x":"med" with points pt 7 ps 0.55 lc rgb "#222222" title (has_median ? "measured median" : ""), \
-     mpi_us with lines dt (10, 6) lw 2 lc rgb "black" title sprintf("MPI\\_Barrier %.3g µs", mpi_us)
+# the predictions, as markers on the bar they predict (absent ones are not drawn)
+marker(c, pt, ps, color, what) = sprintf(', src using "x":"%s" with points pt %d ps %g lw 1.5 lc rgb "%s" title "%s"', \
+    c, pt, ps, color, what)
+eval "plot for [b = 1:NB] src using 'x':(column('bar') == b ? column('us') : NaN) with boxes " . \
+         "lc rgb barcolor(BAR[b]) title 'measured ' . BAR[b] noenhanced, " . \
+     "src using 'x':'lo':(0):(column('hi') - column('lo')) with vectors heads size screen 0.004, 90 " . \
+         "lc rgb '#222222' lw 1 notitle" . \
+     (has_median ? ", src using (column('x') - 0.4 * bar_width):'med':(0.8 * bar_width):(0) with vectors nohead " . \
+         "lw 2.5 lc rgb '#222222' title 'measured median'" : "") . \
+     (has_logp ? marker("logp", 5, 1.0, "#b8860b", "LogP closed form") : "") . \
+     (has_lop ? marker("lop", 7, 1.0, "#d1462f", "LoP closed form") : "") . \
+     (has_sim_logp ? marker("sim_logp", 4, 1.9, "#b8860b", "LogP simulated") : "") . \
+     (has_sim_lop ? marker("sim_lop", 6, 1.9, "#d1462f", "LoP simulated") : "") . \
+     ", mpi_us with lines dt (10, 6) lw 2 lc rgb 'black' title sprintf('MPI\\_Barrier %.3g µs', mpi_us)"

@@ -68,13 +68,27 @@ cp "$FIX"/send-*-rtt.csv "$T/nofit/"
 gp rtt "$T/nofit" "$T/rtt-nofit.png"
 check "rtt.gp without params.csv draws the measurements" is_png "$T/rtt-nofit.png"
 
-# ---- the join of barrier.csv with lopredict's predictions (n = 0 there, empty here)
-join() { awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode="$1" "$FIX/barrier.csv" "$FIX/measured.csv"; }
-nalg=$(awk -F, -f "$ROOT/plots/csvsel.awk" -v cols=alg -v where=p=4,executor=p2p "$FIX/barrier.csv" | tail -n +2 | wc -l)
-npred=$(join data | awk -F, 'NR > 1 && $4 == ""' | wc -l)
-check "measured.awk: LogP, LoP and simulated bars for all $nalg algorithms" test "$npred" -eq $((3 * nalg)) -a "$nalg" -gt 0
-has_mpi() { join setup | grep -q '^mpi_us = [0-9]'; }
+# ---- the join of barrier.csv with predictions (n = 0 there, empty in lopredict's CSV)
+# predicted PREDICTIONS: how many of the measured bars at P = 4 got all four predictions
+predicted() {
+    awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode=data "$FIX/barrier.csv" "$1" |
+        awk -F, 'NR > 1 && $7 != "" && $8 != "" && $9 != "" && $10 != ""' | wc -l
+}
+nbar=$(awk -F, -f "$PLOTS/csvsel.awk" -v cols=executor -v where=p=4 "$FIX/barrier.csv" | grep -vc -e '^mpi$' -e '^executor$')
+check "measured.awk: every one of the $nbar bars gets its executor's predictions (lopredict --measured)" \
+    test "$(predicted "$FIX/measured.csv")" -eq "$nbar" -a "$nbar" -gt 0
+"$BIN/lopredict" --alg all --p 4 --simulate --csv >"$T/pred.csv" 2>/dev/null
+check "measured.awk: predictions without executor go to every executor's bars (lopredict --alg all)" \
+    test "$(predicted "$T/pred.csv")" -eq "$nbar"
+has_mpi() {
+    awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode=setup "$FIX/barrier.csv" | grep -q '^mpi_us = [0-9]'
+}
 check "measured.awk: MPI_Barrier's mean gives the reference line" has_mpi
+mkdir "$T/simple"
+cp "$FIX/barrier.csv" "$T/pred.csv" "$T/simple/"
+mv "$T/simple/pred.csv" "$T/simple/measured.csv"
+gp measured "$T/simple" "$T/meas-simple.png"
+check "measured.gp with lopredict --alg all --simulate predictions" is_png "$T/meas-simple.png"
 
 # ---- plot.sh
 "$PLOTS/plot.sh" "$FIX" "$T/all" >"$T/out" 2>"$T/err"
