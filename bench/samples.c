@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "csv.h"
@@ -156,18 +155,9 @@ lop_status_t lop_outdir_prepare(const char *dir)
     char path[4096];
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
         return lop_err(LOP_ERR_INVALID, "option --output: directory name too long");
-    for (char *p = path + 1;; p++) {
-        int end = *p == '\0';
-        if (*p != '/' && !end)
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': %s", path,
-                           strerror(errno));
-        if (end)
-            break;
-        *p = '/';
-    }
+    if (lop_mkdir_p(path) != 0)
+        return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': %s", path,
+                       strerror(errno));
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/.lopbench-probe.XXXXXX", dir);
     int fd = mkstemp(probe);

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
+#include "csv.h"
 #include "fitdata.h"
 #include "fitout.h"
 #include "fitter.h"
@@ -269,15 +269,9 @@ static lop_status_t make_dir(const char *dir)
     char path[4096];
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
         return lop_err(LOP_ERR_INVALID, "%s: path too long", dir);
-    for (char *slash = strchr(path + 1, '/');; slash = strchr(slash + 1, '/')) {
-        if (slash)
-            *slash = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", path, strerror(errno));
-        if (!slash)
-            return LOP_OK;
-        *slash = '/';
-    }
+    if (lop_mkdir_p(path) != 0)
+        return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", path, strerror(errno));
+    return LOP_OK;
 }
 
 /* params.csv (fits, then --compare lines) and the tables, all or nothing. */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- writing */
@@ -94,6 +95,19 @@ lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status)
         return lop_csv_writer_commit(w);
     lop_csv_writer_abort(w);
     return status;
+}
+
+int lop_mkdir_p(char *path)
+{
+    for (char *slash = path[0] ? strchr(path + 1, '/') : NULL;; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        if (!slash)
+            return 0;
+        *slash = '/';
+    }
 }
 
 /* ---------------------------------------------------------------- reading */

@@ -40,6 +40,10 @@ void lop_csv_writer_abort(lop_csv_writer_t *w);
 /* Commit when 'status' is LOP_OK, else abort; returns the outcome (the
  * commit's status, or 'status'). */
 lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
+/* mkdir -p for the directory output files go in: makes 'path' and its
+ * missing parents.  Returns 0, or -1 with errno set and 'path' cut after the
+ * directory that could not be made (for the caller's message). */
+int lop_mkdir_p(char *path);
 
 /* ---- reading ---- */
 
