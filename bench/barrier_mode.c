@@ -83,15 +83,6 @@ static lop_status_t select_sizes(session_t *s)
     return LOP_OK;
 }
 
-static void note(const session_t *s, const char *fmt, const char *a, const char *b)
-{
-    if (s->m->rank == 0 && !s->m->opts->quiet) {
-        fprintf(stderr, "%s: ", PROG);
-        fprintf(stderr, fmt, a, b);
-        fputc('\n', stderr);
-    }
-}
-
 static lop_transport_t transport_template(const session_t *s, MPI_Comm comm, size_t max_recv)
 {
     lop_transport_t t = {.comm = comm, .max_post = max_recv, .all_pairs = 1,
@@ -116,7 +107,8 @@ static lop_status_t select_executors(session_t *s)
             char why[512];
             lop_status_t st = lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why);
             if (st == LOP_ERR_UNSUPPORTED && !o->executors_named) {
-                note(s, "skipping executor %s: %s", x->name, lop_errmsg());
+                lop_bench_note(o, s->m->rank, "skipping executor %s: %s", x->name,
+                               lop_errmsg());
                 continue;
             }
             if (st != LOP_OK)
@@ -162,13 +154,6 @@ static void record(session_t *s, const lop_barrier_exec_t *x, const combo_t *c,
     r->res = *res;
 }
 
-static void progress(const session_t *s, const lop_barrier_exec_t *x, uint32_t p)
-{
-    char what[64];
-    snprintf(what, sizeof what, "%u ranks", p);
-    note(s, s->m->opts->check ? "checking %s on %s" : "timing %s on %s", x->name, what);
-}
-
 /* One executor over the ranks of 'comm' (p of them): every schedule. */
 static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm comm, uint32_t p,
                          sched_t *sched, size_t max_recv)
@@ -176,7 +161,8 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
     const lop_bench_opts_t *o = s->m->opts;
     lop_transport_t t = transport_template(s, comm, max_recv);
     char why[512];
-    progress(s, x, p);
+    lop_bench_note(o, s->m->rank, "%s %s on %u ranks", o->check ? "checking" : "timing", x->name,
+                   p);
     if (x->transport && lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why))
         goto fail;
     uint64_t *counts = lop_calloc(2 * (size_t)p, sizeof *counts);

@@ -1,6 +1,7 @@
 /* bench_opts.c - lopbench's option table and parser (bench_opts.h). */
 #include "bench_opts.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,18 @@ void lop_bench_opts_usage(FILE *out)
                   "With --barrier, run lopredict's barrier schedules for real on every executor\n"
                   "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv.",
                   options);
+}
+
+void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...)
+{
+    if (rank != 0 || opts->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("lopbench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
 }
 
 /* A comma-separated list of names from 'names' (NULL-terminated) as a bit mask. */

@@ -51,4 +51,8 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
 /* The --help text, made from the option table. */
 void lop_bench_opts_usage(FILE *out);
 
+/* A note on stderr, "lopbench: ...", from rank 0 only and not with --quiet. */
+void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

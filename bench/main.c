@@ -84,15 +84,6 @@ static void fail_abort(void)
     MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 }
 
-static void note(const run_t *r, const char *fmt, const char *a, const char *b)
-{
-    if (r->bench.rank == 0 && !r->opts.quiet) {
-        fprintf(stderr, "%s: ", PROG);
-        fprintf(stderr, fmt, a, b);
-        fputc('\n', stderr);
-    }
-}
-
 /* The rank the launcher gave us, before MPI_Init (for --help only). */
 static int launcher_rank(void)
 {
@@ -209,7 +200,8 @@ static void plan_add(run_t *r, task_kind_t kind, lop_op_t op, lop_post_t post)
     t->skip = why != NULL;
     MPI_Bcast(&t->skip, 1, MPI_INT, 0, r->bench.comm); /* rank 0's view decides */
     if (t->skip && (kind == TASK_SCENARIO1 || !r->opts.scenario[1]))
-        note(r, "skipping %s: %s", t->series, why ? why : "not measurable on rank 0");
+        lop_bench_note(&r->opts, r->bench.rank, "skipping %s: %s", t->series,
+                       why ? why : "not measurable on rank 0");
 }
 
 /* The reference ping-pong (when scenario 2 runs), then scenario 1 and
@@ -419,7 +411,7 @@ static int run(run_t *r)
         bench_free(r);
         return fail_agreed(st);
     }
-    note(r, "transport %s (%s)", r->tp.ops->name, r->choice);
+    lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
     meta_fill(r);
     plan_build(r);
     measure_all(r);
