@@ -185,8 +185,7 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
     free(counts);
     return;
 fail:
-    fprintf(stderr, "%s: rank %d: %s\n", PROG, s->m->rank, lop_errmsg());
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+    lop_mpi_fail_abort(PROG);
 }
 
 /* Ranks 0..p-1 run every executor; the others wait without using the CPU. */
@@ -197,10 +196,8 @@ static void run_size(session_t *s, uint32_t p)
     if (comm != MPI_COMM_NULL) {
         sched_t *sched = lop_calloc(s->n_combo, sizeof *sched);
         size_t max_recv = 1;
-        if (!sched || build_schedules(s, p, sched, &max_recv) != LOP_OK) {
-            fprintf(stderr, "%s: rank %d: %s\n", PROG, s->m->rank, lop_errmsg());
-            MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
-        }
+        if (!sched || build_schedules(s, p, sched, &max_recv) != LOP_OK)
+            lop_mpi_fail_abort(PROG);
         for (int i = 0; lop_barrier_execs[i].name; i++)
             if (s->execs >> i & 1)
                 run_executor(s, &lop_barrier_execs[i], comm, p, sched, max_recv);

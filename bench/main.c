@@ -77,13 +77,6 @@ static int fail_agreed(lop_status_t st)
     return st == LOP_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE;
 }
 
-/* A rank failed mid-measurement: others may be waiting for it. */
-static void fail_abort(void)
-{
-    fprintf(stderr, "%s: rank %d: %s\n", PROG, rank_of(MPI_COMM_WORLD), lop_errmsg());
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
-}
-
 /* The rank the launcher gave us, before MPI_Init (for --help only). */
 static int launcher_rank(void)
 {
@@ -330,7 +323,7 @@ static void task_run(run_t *r, const task_t *t)
     for (int i = 0; i < n_sets && st == LOP_OK && r->bench.rank <= 1; i++)
         st = lop_samples_init(&set[i], t->series, q[i], rows, reps);
     if (st != LOP_OK)
-        fail_abort();
+        lop_mpi_fail_abort(PROG);
     char name[64];
     snprintf(name, sizeof name, "%s %s", t->kind == TASK_SCENARIO1 ? "scenario 1" :
              t->kind == TASK_SCENARIO2 ? "scenario 2" : "reference", t->series);
@@ -339,7 +332,7 @@ static void task_run(run_t *r, const task_t *t)
     if (st == LOP_OK && r->bench.rank == 0)
         st = task_output(r, t, set, n_sets);
     if (st != LOP_OK)
-        fail_abort();
+        lop_mpi_fail_abort(PROG);
     for (int i = 0; i < n_sets; i++)
         lop_samples_free(&set[i]);
 }

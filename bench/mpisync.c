@@ -2,6 +2,7 @@
 #include "mpisync.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,14 @@ lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status)
     MPI_Bcast(&code, 1, MPI_INT, first, comm);
     MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, comm);
     return lop_err((lop_status_t)code, "%s", msg);
+}
+
+void lop_mpi_fail_abort(const char *prog)
+{
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "%s: rank %d: %s\n", prog, rank, lop_errmsg());
+    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 }
 
 void lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll)

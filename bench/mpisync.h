@@ -46,6 +46,11 @@ int lop_mpi_single_node(MPI_Comm comm);
  * rank. */
 lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status);
 
+/* A failure in the middle of a measurement, where other ranks may be waiting
+ * for this one: "prog: rank R: <lop_errmsg()>" on stderr, then MPI_Abort of
+ * the whole job. */
+void lop_mpi_fail_abort(const char *prog);
+
 /* Collective: rank 0 creates the output directory 'dir' (mkdir -p, and a
  * check that files can be made in it); every rank learns whether it could. */
 lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
