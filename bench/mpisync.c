@@ -9,24 +9,27 @@
 
 #include "samples.h"
 
-int lop_mpi_oversubscribed(MPI_Comm comm)
+/* Collective: how many ranks of 'comm' share this rank's node. */
+static int node_ranks(MPI_Comm comm)
 {
     MPI_Comm node;
     int local;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_size(node, &local);
     MPI_Comm_free(&node);
+    return local;
+}
+
+int lop_mpi_oversubscribed(MPI_Comm comm)
+{
+    int local = node_ranks(comm);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     return cpus > 0 && local > cpus;
 }
 
 int lop_mpi_single_node(MPI_Comm comm)
 {
-    MPI_Comm node;
-    int local, all;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
-    MPI_Comm_free(&node);
+    int local = node_ranks(comm), all;
     MPI_Comm_size(comm, &all);
     int mine = local == all, every;
     MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, comm);
