@@ -43,18 +43,13 @@ static void bfly_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
     }
 }
 
-static int power_of_two(uint32_t p)
-{
-    return (p & (p - 1)) == 0;
-}
-
 /* Thesis 2.2.2.1.2: (L + 2o) log2 P for P = 2^k, 2 (L + 2o) ceil(log2 P) otherwise
  * (worst case); t_r for L + 2o. */
 static double bfly_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     (void)n;
     double stages = barrier_ceil_log(p, 2);
-    return (power_of_two(p) ? 1 : 2) * stages * logp_tr(&c->logp);
+    return (barrier_power_of_two(p) ? 1 : 2) * stages * logp_tr(&c->logp);
 }
 
 /* Derived: a stage is o(1) + L(1) at the stream of ceil(log2 p) stages; twice,
@@ -64,7 +59,7 @@ static double bfly_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     (void)n;
     if (p < 2)
         return 0;
-    double twice = power_of_two(p) ? 1 : 2, stages = barrier_ceil_log(p, 2);
+    double twice = barrier_power_of_two(p) ? 1 : 2, stages = barrier_ceil_log(p, 2);
     return twice * stages * (barrier_lop_o(c, twice * stages) + barrier_lop_L(c, twice * stages));
 }
 

@@ -26,18 +26,13 @@ static void bst_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
     tree_binomial_bcast(s, p, rank, rounds);
 }
 
-static int power_of_two(uint32_t p)
-{
-    return (p & (p - 1)) == 0;
-}
-
 /* Thesis 2.2.1.6.2: (L + 2o) log2 P + t_bc for P = 2^k, (L + 3o) ceil(log2 P) + t_bc
  * otherwise (receiver enqueueing); here t_r and t_r + f_r. */
 static double bst_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     (void)n;
     double rounds = barrier_ceil_log(p, 2);
-    double round = logp_tr(&c->logp) + (power_of_two(p) ? 0 : logp_fr(&c->logp));
+    double round = logp_tr(&c->logp) + (barrier_power_of_two(p) ? 0 : logp_fr(&c->logp));
     return rounds * round + tree_bcast_logp(c, p);
 }
 
@@ -48,7 +43,7 @@ static double bst_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     (void)n;
     if (p < 2)
         return 0;
-    double rounds = barrier_ceil_log(p, 2), fan = power_of_two(p) ? 1 : 2;
+    double rounds = barrier_ceil_log(p, 2), fan = barrier_power_of_two(p) ? 1 : 2;
     return tree_gather_lop(c, rounds, fan) + tree_bcast_lop(c, p);
 }
 

@@ -11,7 +11,7 @@ static uint32_t pe_rounds(uint32_t p, uint32_t n)
 {
     (void)n;
     uint32_t z = barrier_floor_log(p, 2);
-    return (1u << z) == p ? z : z + 2;
+    return barrier_power_of_two(p) ? z : z + 2;
 }
 
 static void pe_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)

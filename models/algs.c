@@ -84,6 +84,11 @@ uint32_t barrier_floor_log(uint64_t p, uint64_t k)
     return r;
 }
 
+int barrier_power_of_two(uint32_t p)
+{
+    return (p & (p - 1)) == 0;
+}
+
 /* ---------------------------------------- LogP constructs (thesis 2.1.4.5) */
 
 double logp_t1(const logp_t *m)

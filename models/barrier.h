@@ -90,6 +90,8 @@ uint64_t barrier_ipow(uint64_t k, uint32_t e);
 uint32_t barrier_ceil_log(uint64_t p, uint64_t k);
 /* floor(log_k p): the largest r with k^r <= p (k >= 2, p >= 1). */
 uint32_t barrier_floor_log(uint64_t p, uint64_t k);
+/* Is p a power of two (p >= 1)? */
+int barrier_power_of_two(uint32_t p);
 
 /* ---- LogP building blocks (thesis 2.1.4.5) ---- */
 
