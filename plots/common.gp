@@ -41,9 +41,27 @@ clause(list, text) = words(list) ? ", " . text : ""
 range_of(glob, cols) = system("for f in " . glob . "; do awk -F, -f " . sh(here . "/csvsel.awk") . \
     " -v cols=" . cols . " \"$f\"; done 2>/dev/null | awk -F, -f " . sh(here . "/range.awk"))
 # yaxis(range): a command for the y axis of data in range ("MIN MAX"): logarithmic
-# with 1-2-5 tics when they span a factor of 4 or more, else linear.
+# when they span a factor of 4 or more, with 1-2-5 tics up to 4 decades and
+# gnuplot's decade tics beyond; else linear.
 yaxis(r) = real(word(r, 1)) > 0 && real(word(r, 2)) >= 4 * real(word(r, 1)) ? \
-    "set logscale y; set ytics " . LOGTICS : "unset logscale y; set ytics autofreq"
+    "set logscale y; set ytics " . (real(word(r, 2)) > 1e4 * real(word(r, 1)) ? "autofreq" : LOGTICS) : \
+    "unset logscale y; set ytics autofreq"
+# Predictions: LoP evaluated far beyond its fitted p range can give huge or
+# infinite times (lopredict warns).  A y axis of predictions reaches at most
+# PRED_CAP times LogP's largest time; pred_top(r, rlogp) is that top for data in
+# range r and LogP's in rlogp.  n_off(f, col, where, hi) counts the rows of f
+# (matching where) whose col is not a finite number or above hi;
+# off_note(n, f, where) says so in a panel title (escaped, a second line).
+PRED_CAP = 100
+pred_top(r, rlogp) = real(word(rlogp, 2)) > 0 && real(word(r, 2)) > PRED_CAP * real(word(rlogp, 2)) ? \
+    PRED_CAP * real(word(rlogp, 2)) : real(word(r, 2))
+n_rows(f, where) = int(system("awk -F, -f " . sh(here . "/csvsel.awk") . " -v where=" . sh(where) . " " . \
+    sh(f) . " | tail -n +2 | wc -l"))
+n_off(f, col, where, hi) = int(system("awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=" . col . \
+    " -v where=" . sh(where) . " " . sh(f) . " | tail -n +2 | awk -v hi=" . sprintf("%.17g", hi) . \
+    " '!($1 ~ /^[ \t]*[-+]?[0-9.]+([eE][-+]?[0-9]+)?[ \t]*$/) || $1 + 0 > hi { n++ } END { print n + 0 }'"))
+off_note(n, f, where) = n == 0 ? "" : sprintf("\n{/*0.8 %d of %d times off scale or not finite (extrapolated)}", \
+    n, n_rows(f, where))
 # csvsel(file, columns, where): the selected columns of a lop CSV as a gnuplot data source
 csvsel(f, cols, where) = "< awk -F, -f " . sh(here . "/csvsel.awk") . " -v cols=" . sh(cols) . \
     " -v where=" . sh(where) . " " . sh(f)
@@ -90,7 +108,8 @@ if (term eq "png") {
 # leaves no empty file behind.
 
 set datafile separator comma
-set datafile columnheaders
+# CSV headers are read because every plot names its columns ("p", column("bar")); no
+# "set datafile columnheaders": it would eat the first sample of the "+" pseudo-file.
 set datafile missing ""
 set grid back lc rgb "#dddddd" lw 0.8
 set key box opaque samplen 3.5 spacing 1.1 font ",9"
@@ -130,3 +149,10 @@ fit_eval(i, p) = FIT_model[i] eq "rtt" ? \
 any_fit(q, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] ((FIT_quantity[i] eq q && FIT_model[i] eq m) ? 1 : 0) > 0
 # The fit inside the p range it was made on, NaN elsewhere (and for i = 0).
 fit_at(i, p) = i > 0 ? ((p >= FIT_pmin[i] && p <= FIT_pmax[i]) ? fit_eval(i, p) : NaN) : NaN
+# Fitted curves are evaluated at integer p only (p counts messages; a fit with
+# few points may swing wildly between them) up to the largest finite pmax:
+#   clause(list, 'for [s in list] ' . PSAMPLE . ' using (q):(fit_at(i, q)) with lines')
+FIT_PTOP = 0
+do for [i = 1:FIT_n] { if (FIT_pmax[i] < 1e299 && FIT_pmax[i] > FIT_PTOP) { FIT_PTOP = FIT_pmax[i] } }
+FIT_PTOP = FIT_PTOP >= 2 ? FIT_PTOP : 64
+PSAMPLE = '[q=1:FIT_PTOP + 0.5:1] "+"'

@@ -70,14 +70,18 @@ listed(list) = system("for s in " . list . "; do awk -F, -f " . sh(here . "/csvs
 # points), tl (tables without fits: points joined by lines) and ll (those of tl
 # with an L^list column).
 lcmd(fl, tp, tl) = "plot NaN notitle" . \
-    clause(fl, 'for [s in fl] L_fit(s, st, x) with lines lw 2 lc rgb scolor(s) title s noenhanced') . \
-    clause(tp, 'for [s in tp] table(s, st) using "p":"L_us" with points pt 7 ps 0.5 lc rgb scolor(s) notitle') . \
+    clause(fl, 'for [s in fl] ' . PSAMPLE . ' using (q):(L_fit(s, st, q)) with lines lw 2 \
+                lc rgb scolor(s) title s noenhanced') . \
+    clause(tp, 'for [s in tp] table(s, st) using "p":"L_us" with points pt 7 ps 0.5 \
+                lc rgb scolor(s) notitle') . \
     clause(tl, 'for [s in tl] table(s, st) using "p":"L_us" with linespoints pt 7 ps 0.45 lw 2 \
                 lc rgb scolor(s) title s noenhanced') . \
-    clause(fl, 'for [s in fl] L_logp(s, st, x) with lines lw 1.2 dt 2 lc rgb scolor(s) notitle')
+    clause(fl, 'for [s in fl] ' . PSAMPLE . ' using (q):(L_logp(s, st, q)) with lines lw 1.2 dt 2 \
+                lc rgb scolor(s) notitle')
 listcmd(fl, ll) = clause(ll, 'for [s in ll] table(s, st) using "p":"Llist_us" with lines lw 1.5 dt 3 \
                 lc rgb scolor(s) notitle') . \
-    clause(fl, 'for [s in fl] Llist_fit(s, st, x) with lines lw 1.5 dt 3 lc rgb scolor(s) notitle')
+    clause(fl, 'for [s in fl] ' . PSAMPLE . ' using (q):(Llist_fit(s, st, q)) with lines lw 1.5 dt 3 \
+                lc rgb scolor(s) notitle')
 # L^list = RTT/2 - (p o_s^list(p) + o_s^list(1)) falls far below zero for large p;
 # the y range follows L(p) and LogP's line (found by a dry run), so it does not
 # squeeze them, and L^list leaves the frame where it is below that range.

@@ -47,13 +47,15 @@ wide(i) = words(ps) - i
 plot for [i = 1:words(ps)] rows(word(ps, i)) using "n":"rounds" with linespoints pt 7 \
      ps 0.7 + 0.3 * wide(i) lw 1.8 + 1.3 * wide(i) lc rgb pcolor(i) title "P = " . word(ps, i)
 
-set title "predicted time"
 set ylabel "predicted time per barrier [µs]"
 set ytics autofreq
 set offsets 0.3, 0.3, graph 0.05, graph 0.05
-eval yaxis(range_of(sh(data), "logp_us,lop_us"))
-set yrange [*:*]
-set autoscale yfix
+yr = range_of(sh(data), "logp_us,lop_us")
+ymax = pred_top(yr, range_of(sh(data), "logp_us"))
+eval yaxis(word(yr, 1) . " " . sprintf("%.17g", ymax))
+set yrange [*:ymax]
+set autoscale yfixmin
+set title "predicted time" . off_note(n_off(data, "lop_us", "alg=ndiss", ymax), data, "alg=ndiss")
 plot for [i = 1:words(ps)] rows(word(ps, i)) using "n":"lop_us" with linespoints pt 7 ps 0.8 lw 1.8 \
          lc rgb pcolor(i) title "LoP, P = " . word(ps, i), \
      for [i = 1:words(ps)] rows(word(ps, i)) using "n":"logp_us" with linespoints pt 6 ps 0.8 lw 1.2 \

@@ -32,8 +32,10 @@ set multiplot layout 1, words(ops) \
 set xlabel plabel(first, "requests posted back to back, thesis scenario 1") noenhanced
 set ylabel sprintf("%s overhead per message [µs]", stat)
 set logscale x 2
-set autoscale xfix
-set offsets graph 0.02, graph 0.02, graph 0.05, 0
+# x: the measured p (fitted curves are sampled up to the largest pmax of any fit)
+xr = range_of(sh(dir) . "/*-os.csv " . sh(dir) . "/*-or.csv", "p")
+set xrange [real(word(xr, 1)) / 1.05 : real(word(xr, 2)) * 1.05]
+set offsets 0, 0, graph 0.05, 0
 set yrange [0:*]
 set key below maxrows 3
 set bmargin 7
@@ -47,9 +49,9 @@ do for [op in ops] {
                          lc rgb scolor(s) title "o_s " . s') . \
         clause(or_list, 'for [s in or_list] file(s, "or") using "p":col with points pt 4 ps 0.7 \
                          lc rgb scolor(s) title "o_r " . s') . \
-        clause(os_list, 'for [s in os_list] fit_at(ov_fit(s, "os"), x) with lines lw 1.5 \
+        clause(os_list, 'for [s in os_list] ' . PSAMPLE . ' using (q):(fit_at(ov_fit(s, "os"), q)) with lines lw 1.5 \
                          lc rgb scolor(s) notitle') . \
-        clause(or_list, 'for [s in or_list] fit_at(ov_fit(s, "or"), x) with lines lw 1.5 dt 2 \
+        clause(or_list, 'for [s in or_list] ' . PSAMPLE . ' using (q):(fit_at(ov_fit(s, "or"), q)) with lines lw 1.5 dt 2 \
                          lc rgb scolor(s) notitle') . \
         (fitted_in(os_list, "os") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{ov} fit of o_s"' : '') . \
         (fitted_in(or_list, "or") ? ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{ov} fit of o_r"' : '')

@@ -36,7 +36,9 @@ hw(k) = alg_of(k)[1:2] eq "hw"
 
 # one y range for all panels, so that LogP and the cnt values compare by eye
 yr = range_of(sh(dir) . "/predict-cnt*.csv", "logp_us,lop_us")
-ymin = real(word(yr, 1)); ymax = real(word(yr, 2))
+ymin = real(word(yr, 1))
+ymax = pred_top(yr, range_of(sh(dir) . "/predict-cnt*.csv", "logp_us"))
+yr = sprintf("%.17g %.17g", ymin, ymax)
 if (ymax <= 0) {
     print sprintf("%s: %s: no positive predicted times to plot on a log scale", fig, file(word(cnts, 1)))
     exit status 1
@@ -54,7 +56,15 @@ set logscale x 2
 eval yaxis(yr)
 set autoscale xfix
 set yrange [ymin / 1.15 : ymax * 1.15]
-set tmargin at screen 0.86
+# per LoP panel: a note on the times that cannot be drawn; a second title line
+# needs a lower top margin
+array NOTE[words(cnts)]
+notes = 0
+do for [i = 1:words(cnts)] {
+    NOTE[i] = off_note(n_off(file(word(cnts, i)), "lop_us", "", ymax * 1.15), file(word(cnts, i)), "")
+    notes = notes || NOTE[i] ne ""
+}
+set tmargin at screen (notes ? 0.83 : 0.86)
 set bmargin at screen 0.11
 do for [i = 1:npanel] {
     set lmargin at screen left + (i - 1) * (pw + gap)
@@ -77,7 +87,7 @@ do for [i = 1:npanel] {
              using "p":"logp_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + hw(word(keys, j)) title label(word(keys, j))
     } else {
         c = word(cnts, i - 1)
-        set title sprintf("LoP, cnt = %s consecutive barrier%s", c, c eq "1" ? "" : "s")
+        set title sprintf("LoP, cnt = %s consecutive barrier%s", c, c eq "1" ? "" : "s") . NOTE[i - 1]
         plot for [j = 1:words(keys)] curve(c, word(keys, j), "lop_us") \
              using "p":"lop_us" with lines lw 1.8 lc rgb pcolor(j) dt 1 + hw(word(keys, j)) title label(word(keys, j))
     }

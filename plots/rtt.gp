@@ -29,10 +29,10 @@ yr = range_of(sh(dir) . "/*-rtt.csv", "min_us,avg_us")
 ylo = real(word(yr, 1)); yhi = real(word(yr, 2))
 eval yaxis(yr)
 if (yhi >= 4 * ylo) { set yrange [ylo / 1.15 : yhi * 1.15] } else { set yrange [0 : yhi * 1.05] }
-set xrange [0:*]
-if (real(word(range_of(sh(dir) . "/*-rtt.csv", "p"), 2)) < 10) { set xtics 1 }
-set autoscale xfixmax
-set offsets 0, 0.5, 0, 0
+# x: the measured p (fitted curves are sampled up to the largest pmax of any fit)
+pmax = real(word(range_of(sh(dir) . "/*-rtt.csv", "p"), 2))
+set xrange [0 : pmax + 0.5]
+if (pmax < 10) { set xtics 1 }
 set key below maxrows 3
 set bmargin 6.5
 do for [op in ops] {
@@ -43,8 +43,10 @@ do for [op in ops] {
                       lc rgb scolor(s) title s . " min" noenhanced') . \
         clause(list, 'for [s in list] file(s) using "p":"avg_us" with points pt 6 ps 0.7 \
                       lc rgb scolor(s) title s . " avg" noenhanced') . \
-        clause(list, 'for [s in list] fit_at(rtt_fit(s, "min"), x) with lines lw 1.5 lc rgb scolor(s) notitle') . \
-        clause(list, 'for [s in list] fit_at(rtt_fit(s, "avg"), x) with lines lw 1.5 dt 2 lc rgb scolor(s) notitle') . \
+        clause(list, 'for [s in list] ' . PSAMPLE . ' using (q):(fit_at(rtt_fit(s, "min"), q)) \
+                      with lines lw 1.5 lc rgb scolor(s) notitle') . \
+        clause(list, 'for [s in list] ' . PSAMPLE . ' using (q):(fit_at(rtt_fit(s, "avg"), q)) \
+                      with lines lw 1.5 dt 2 lc rgb scolor(s) notitle') . \
         (any_fit("rtt", "rtt") ? ', NaN with lines lw 1.5 lc rgb "black" title "t_{rtt} fit of min"' . \
                                  ', NaN with lines lw 1.5 dt 2 lc rgb "black" title "t_{rtt} fit of avg"' : '')
 }
