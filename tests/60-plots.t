@@ -6,19 +6,8 @@
 FIX=$ROOT/tests/data/plots
 PLOTS=$ROOT/plots
 FIGS="rtt overhead latency predict ndiss measured"
-tmpdir
-T=$_d
-printf '\211PNG\r\n\032\n' >"$T/png.sig"
+. "$FIX/plots-lib.sh"
 
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "1..0 # SKIP gnuplot not installed"
-    exit 0
-fi
-
-# is_png FILE: the PNG signature and more than 8 KB (a figure, not an empty frame)
-is_png() {
-    [ -f "$1" ] && head -c 8 "$1" | cmp -s - "$T/png.sig" && [ "$(wc -c <"$1")" -gt 8192 ]
-}
 # gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err.  A UTF-8 locale, as
 # plot.sh uses: under LANG=C gnuplot warns that it cannot convert a degree sign.
 gp() {

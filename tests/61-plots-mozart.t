@@ -3,18 +3,8 @@
 # the thesis's figures 2.36, 2.38 and 2.39 from data/mozart-2005, and its data
 # say what the thesis says of them (2.3.7, 2.3.7.1.5).
 . "$(dirname "$0")/lib.sh"
-tmpdir
-T=$_d
-printf '\211PNG\r\n\032\n' >"$T/png.sig"
+. "$ROOT/tests/data/plots/plots-lib.sh"
 
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "1..0 # SKIP gnuplot not installed"
-    exit 0
-fi
-
-is_png() {
-    [ -f "$1" ] && head -c 8 "$1" | cmp -s - "$T/png.sig" && [ "$(wc -c <"$1")" -gt 8192 ]
-}
 # col FILE WHERE COL: the values of COL in the rows of FILE matching WHERE (csvsel.awk)
 col() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$3" -v where="$2" "$1" | tail -n +2; }
 
