@@ -1,6 +1,7 @@
 /* sched.c - building, walking and storing schedules (sched.h). */
 #include "sched.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,17 @@ void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len)
     else
         snprintf(buf, len, "rank %u op %u (%s %s %d, step %u)", rank, op - s->first[rank],
                  sched_kind_name(o->kind), dir, o->peer, (unsigned)o->step);
+}
+
+lop_status_t sched_op_error(const sched_t *s, uint32_t op, const char *fmt, ...)
+{
+    char where[128], rest[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rest, sizeof rest, fmt, ap);
+    va_end(ap);
+    sched_op_describe(s, op, where, sizeof where);
+    return lop_err(LOP_ERR_INVALID, "schedule %s: %s%s", s->alg, where, rest);
 }
 
 /* ------------------------------------------------------------------ CSV */

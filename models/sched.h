@@ -92,6 +92,10 @@ uint32_t sched_rank_max(const sched_t *s);
 const char *sched_kind_name(sched_kind_t kind);
 /* "rank 3 op 2 (recv from 5, step 1)" for messages; 'op' is a global index. */
 void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len);
+/* lop_err(LOP_ERR_INVALID) "schedule <alg>: <op described><rest>": the
+ * printf-formatted rest continues the sentence (": reason", " names no rank"). */
+lop_status_t sched_op_error(const sched_t *s, uint32_t op, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The rank owning global op index 'op' (binary search). */
 uint32_t sched_op_rank(const sched_t *s, uint32_t op);
 

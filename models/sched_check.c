@@ -1,7 +1,6 @@
 /* sched_check.c - knowledge closure over a schedule (sched_check.h). */
 #include "sched_check.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,13 +16,6 @@ double sched_check_work(const sched_t *s)
 }
 
 /* ------------------------------------------------------ executor promises */
-
-static lop_status_t promise_error(const sched_t *s, uint32_t op, const char *what)
-{
-    char where[128];
-    sched_op_describe(s, op, where, sizeof where);
-    return lop_err(LOP_ERR_INVALID, "schedule %s: %s: %s", s->alg, where, what);
-}
 
 static uint64_t promise_key(const sched_op_t *o)
 {
@@ -47,15 +39,15 @@ static lop_status_t check_promises(const sched_t *s, uint64_t *keys)
         uint32_t n = 0;
         for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++) {
             if (i > s->first[r] && s->op[i].step < s->op[i - 1].step)
-                return promise_error(s, i, "its step is smaller than the previous op's");
+                return sched_op_error(s, i, ": its step is smaller than the previous op's");
             if (s->op[i].kind != SCHED_MCAST)
                 keys[n++] = promise_key(&s->op[i]);
         }
         sched_keys_sort(keys, n);
         for (uint32_t k = 1; k < n; k++)
             if (keys[k] == keys[k - 1])
-                return promise_error(s, find_repeat(s, r, keys[k]),
-                                     "a second message between the same ranks in one step");
+                return sched_op_error(s, find_repeat(s, r, keys[k]),
+                                      ": a second message between the same ranks in one step");
     }
     return LOP_OK;
 }
@@ -64,12 +56,9 @@ static lop_status_t check_promises(const sched_t *s, uint64_t *keys)
 static lop_status_t check_steps_match(const sched_t *s, const uint32_t *match)
 {
     for (uint32_t i = 0; i < s->n_ops; i++)
-        if (s->op[i].kind == SCHED_RECV && s->op[match[i]].step != s->op[i].step) {
-            char what[64];
-            snprintf(what, sizeof what, "the message it takes is step %u",
-                     (unsigned)s->op[match[i]].step);
-            return promise_error(s, i, what);
-        }
+        if (s->op[i].kind == SCHED_RECV && s->op[match[i]].step != s->op[i].step)
+            return sched_op_error(s, i, ": the message it takes is step %u",
+                                  (unsigned)s->op[match[i]].step);
     return LOP_OK;
 }
 

@@ -44,13 +44,6 @@ typedef struct {
     uint64_t *scratch;  /* keys of one rank */
 } matcher_t;
 
-static lop_status_t op_error(const sched_t *s, uint32_t op, const char *what)
-{
-    char where[128];
-    sched_op_describe(s, op, where, sizeof where);
-    return lop_err(LOP_ERR_INVALID, "schedule %s: %s %s", s->alg, where, what);
-}
-
 /* Peers in range, not the rank itself, -1 exactly for MCAST. */
 static lop_status_t validate_peers(const sched_t *s)
 {
@@ -59,9 +52,9 @@ static lop_status_t validate_peers(const sched_t *s)
             const sched_op_t *o = &s->op[i];
             if (o->kind == SCHED_MCAST ? o->peer != -1
                                        : o->peer < 0 || (uint32_t)o->peer >= s->p)
-                return op_error(s, i, "names no rank");
+                return sched_op_error(s, i, " names no rank");
             if (o->peer == (int32_t)r)
-                return op_error(s, i, "addresses the rank itself");
+                return sched_op_error(s, i, " addresses the rank itself");
         }
     return LOP_OK;
 }
@@ -128,7 +121,7 @@ static lop_status_t pair_group(matcher_t *m, uint32_t q, uint32_t sender, const 
         else
             msg = SCHED_UNMATCHED;
         if (msg == SCHED_UNMATCHED)
-            return op_error(s, recv, "waits for a message the peer never sends");
+            return sched_op_error(s, recv, " waits for a message the peer never sends");
         m->match[recv] = msg;
         if (s->op[msg].kind == SCHED_MCAST)
             m->match[msg]++;
@@ -162,9 +155,9 @@ static lop_status_t all_received(const sched_t *s, const uint32_t *match)
 {
     for (uint32_t i = 0; i < s->n_ops; i++) {
         if (s->op[i].kind == SCHED_SEND && match[i] == SCHED_UNMATCHED)
-            return op_error(s, i, "is never received");
+            return sched_op_error(s, i, " is never received");
         if (s->op[i].kind == SCHED_MCAST && match[i] != s->p - 1)
-            return op_error(s, i, "is not received by every other rank exactly once");
+            return sched_op_error(s, i, " is not received by every other rank exactly once");
     }
     return LOP_OK;
 }
