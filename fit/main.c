@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "csv.h"
@@ -23,6 +22,7 @@
 #include "fitter.h"
 #include "lop.h"
 #include "model.h"
+#include "timer.h"
 
 #define PROG "lopfit"
 
@@ -195,9 +195,7 @@ static void warn_stderr(void *ctx, const char *msg)
 
 static double now_ms(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+    return 1e-6 * (double)lop_timer_clock_ns();
 }
 
 static lop_status_t fit_one(const lop_fitdata_t *d, const lop_model_t *model,
