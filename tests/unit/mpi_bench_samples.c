@@ -8,10 +8,9 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "fixture.h"
 #include "samples.h"
 #include "tap.h"
-
-static char dir[64];
 
 static lop_run_meta_t meta(void)
 {
@@ -45,12 +44,13 @@ static void test_summary(void)
         *lop_samples_at(&s, 2, r) = row2[r];
     }
     lop_run_meta_t m = meta();
-    ok(lop_samples_write(&s, &m, dir, 1) == LOP_OK, "write with --raw: %s", lop_errmsg());
+    ok(lop_samples_write(&s, &m, fixture_dir, 1) == LOP_OK, "write with --raw: %s",
+       lop_errmsg());
     ok(*lop_samples_at(&s, 1, 0) == 4, "writing does not reorder the samples");
     lop_samples_free(&s);
 
     char path[128];
-    snprintf(path, sizeof path, "%s/send-normal-rtt.csv", dir);
+    snprintf(path, sizeof path, "%s/send-normal-rtt.csv", fixture_dir);
     lop_csv_t *csv = NULL;
     ok(lop_csv_read(path, &csv) == LOP_OK, "summary reads back: %s", lop_errmsg());
     if (!csv)
@@ -79,7 +79,7 @@ static void test_summary(void)
        "timer and definition lines");
     lop_csv_free(csv);
 
-    snprintf(path, sizeof path, "%s/send-normal-rtt-raw.csv", dir);
+    snprintf(path, sizeof path, "%s/send-normal-rtt-raw.csv", fixture_dir);
     csv = NULL;
     ok(lop_csv_read(path, &csv) == LOP_OK && csv->n_rows == 8, "raw file: 8 samples");
     if (csv) {
@@ -96,16 +96,16 @@ static void test_no_reference_outside_rtt(void)
     lop_samples_init(&s, "send-list", "os", 1, 1);
     *lop_samples_at(&s, 1, 0) = 0.5;
     lop_run_meta_t m = meta();
-    lop_samples_write(&s, &m, dir, 0);
+    lop_samples_write(&s, &m, fixture_dir, 0);
     lop_samples_free(&s);
     char path[128];
-    snprintf(path, sizeof path, "%s/send-list-os.csv", dir);
+    snprintf(path, sizeof path, "%s/send-list-os.csv", fixture_dir);
     lop_csv_t *csv = NULL;
     ok(lop_csv_read(path, &csv) == LOP_OK && !lop_csv_meta_get(csv, "reference_pingpong_us") &&
            strcmp(lop_csv_meta_get(csv, "quantity"), "os") == 0,
        "an os file: quantity os, no reference line");
     lop_csv_free(csv);
-    snprintf(path, sizeof path, "%s/send-list-os-raw.csv", dir);
+    snprintf(path, sizeof path, "%s/send-list-os-raw.csv", fixture_dir);
     ok(access(path, F_OK) != 0, "no raw file without --raw");
 }
 
@@ -119,7 +119,7 @@ static void test_failures(void)
     *lop_samples_at(&s, 1, 1) = 0.0 / 0.0;
     lop_run_meta_t m = meta();
     char sub[96];
-    snprintf(sub, sizeof sub, "%s/nan", dir);
+    snprintf(sub, sizeof sub, "%s/nan", fixture_dir);
     mkdir(sub, 0700);
     ok(lop_samples_write(&s, &m, sub, 0) != LOP_OK, "a NaN sample fails the write: %s",
        lop_errmsg());
@@ -134,10 +134,10 @@ static void test_failures(void)
 static void test_outdir(void)
 {
     char nested[128], file[128], below[160];
-    snprintf(nested, sizeof nested, "%s/a/b//c/", dir);
+    snprintf(nested, sizeof nested, "%s/a/b//c/", fixture_dir);
     ok(lop_outdir_prepare(nested) == LOP_OK, "mkdir -p a/b//c/: %s", lop_errmsg());
     ok(lop_outdir_prepare(nested) == LOP_OK, "an existing directory is fine");
-    snprintf(file, sizeof file, "%s/file", dir);
+    snprintf(file, sizeof file, "%s/file", fixture_dir);
     fclose(fopen(file, "w"));
     snprintf(below, sizeof below, "%s/sub", file);
     ok(lop_outdir_prepare(below) == LOP_ERR_IO &&
@@ -150,14 +150,12 @@ static void test_outdir(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/lop-samples.XXXXXX");
-    if (!mkdtemp(dir))
+    if (fixture_dir_make("samples") != 0)
         return 1;
     test_summary();
     test_no_reference_outside_rtt();
     test_failures();
     test_outdir();
-    char cmd[96];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? tap_done() : 1;
+    fixture_dir_remove();
+    return tap_done();
 }

@@ -1,32 +1,16 @@
 /* CSV: atomic round trip, metadata, and each malformed-input message. */
 #include <dirent.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "csv.h"
+#include "fixture.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/lop-test-csv-XXXXXX";
-
-static const char *path_of(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
-
-static void write_file(const char *name, const char *text)
-{
-    FILE *f = fopen(path_of(name), "w");
-    fputs(text, f);
-    fclose(f);
-}
 
 static int count_files(void)
 {
     int n = 0;
-    DIR *d = opendir(dir);
+    DIR *d = opendir(fixture_dir);
     for (struct dirent *e; (e = readdir(d));)
         n += e->d_name[0] != '.';
     closedir(d);
@@ -37,8 +21,8 @@ static int count_files(void)
 static void expect_error(const char *label, const char *text, const char *want)
 {
     lop_csv_t *csv = NULL;
-    write_file("bad.csv", text);
-    lop_status_t st = lop_csv_read(path_of("bad.csv"), &csv);
+    fixture_file_write("bad.csv", text);
+    lop_status_t st = lop_csv_read(fixture_path("bad.csv"), &csv);
     ok(st != LOP_OK && strstr(lop_errmsg(), want) != NULL, "%s -> '%s'", label, lop_errmsg());
     if (st == LOP_OK)
         lop_csv_free(csv);
@@ -47,18 +31,18 @@ static void expect_error(const char *label, const char *text, const char *want)
 static void round_trip(void)
 {
     lop_csv_writer_t w;
-    ok(lop_csv_writer_open(&w, path_of("a.csv")) == LOP_OK, "open writer");
+    ok(lop_csv_writer_open(&w, fixture_path("a.csv")) == LOP_OK, "open writer");
     lop_csv_meta(&w, "quantity", "%s", "rtt");
     lop_csv_meta(&w, "unit", "us");
     lop_csv_line(&w, "p,min_us");
     lop_csv_line(&w, "%d,%.3f", 1, 2.5);
     lop_csv_line(&w, "%d,%.3f", 2, 3.25);
-    ok(access(path_of("a.csv"), F_OK) != 0, "target does not exist before commit");
+    ok(access(fixture_path("a.csv"), F_OK) != 0, "target does not exist before commit");
     ok(lop_csv_writer_commit(&w) == LOP_OK, "commit");
     ok(count_files() == 1, "no temporary file left after commit");
 
     lop_csv_t *csv;
-    ok(lop_csv_read(path_of("a.csv"), &csv) == LOP_OK, "read back");
+    ok(lop_csv_read(fixture_path("a.csv"), &csv) == LOP_OK, "read back");
     ok(csv->n_rows == 2 && csv->n_columns == 2, "2 rows x 2 columns");
     const char *q = lop_csv_meta_get(csv, "quantity");
     ok(q && strcmp(q, "rtt") == 0, "metadata quantity = rtt");
@@ -73,10 +57,10 @@ static void round_trip(void)
        "missing column named: %s", lop_errmsg());
     lop_csv_free(csv);
 
-    ok(lop_csv_writer_open(&w, path_of("b.csv")) == LOP_OK, "open second writer");
+    ok(lop_csv_writer_open(&w, fixture_path("b.csv")) == LOP_OK, "open second writer");
     lop_csv_line(&w, "half");
     lop_csv_writer_abort(&w);
-    ok(access(path_of("b.csv"), F_OK) != 0 && count_files() == 1, "abort leaves nothing");
+    ok(access(fixture_path("b.csv"), F_OK) != 0 && count_files() == 1, "abort leaves nothing");
     ok(lop_csv_writer_open(&w, "/nonexistent-dir/x.csv") == LOP_ERR_IO &&
            strstr(lop_errmsg(), "/nonexistent-dir/x.csv"),
        "unwritable directory named: %s", lop_errmsg());
@@ -87,18 +71,18 @@ static void malformed(void)
     char want[600];
     expect_error("empty file", "", "no header row");
     expect_error("only metadata", "# a: b\n", "no header row");
-    snprintf(want, sizeof want, "%s:3: expected 2 fields, found 3", path_of("bad.csv"));
+    snprintf(want, sizeof want, "%s:3: expected 2 fields, found 3", fixture_path("bad.csv"));
     expect_error("extra field", "p,v\n1,2\n3,4,5\n", want);
-    snprintf(want, sizeof want, "%s:2: expected 2 fields, found 1", path_of("bad.csv"));
+    snprintf(want, sizeof want, "%s:2: expected 2 fields, found 1", fixture_path("bad.csv"));
     expect_error("missing field", "p,v\n1\n", want);
     expect_error("empty header cell", "p,,v\n", "header column 2 is empty");
 
     lop_csv_t *csv;
-    write_file("num.csv", "# unit: us\np,v\n1,abc\n2,nan\n3,inf\n4, 5 \n5,\n");
-    ok(lop_csv_read(path_of("num.csv"), &csv) == LOP_OK, "numbers file reads (cells are text)");
+    fixture_file_write("num.csv", "# unit: us\np,v\n1,abc\n2,nan\n3,inf\n4, 5 \n5,\n");
+    ok(lop_csv_read(fixture_path("num.csv"), &csv) == LOP_OK, "numbers file reads (cells are text)");
     double v;
     snprintf(want, sizeof want, "%s:3: column 'v': 'abc' is not a finite number",
-             path_of("num.csv"));
+             fixture_path("num.csv"));
     ok(lop_csv_number(csv, 0, 1, &v) == LOP_ERR_PARSE && strcmp(lop_errmsg(), want) == 0,
        "non-numeric cell: %s", lop_errmsg());
     ok(lop_csv_number(csv, 1, 1, &v) == LOP_ERR_PARSE && strstr(lop_errmsg(), ":4:"),
@@ -108,20 +92,17 @@ static void malformed(void)
     ok(lop_csv_number(csv, 3, 1, &v) == LOP_OK && v == 5, "spaces around a number are fine");
     ok(lop_csv_number(csv, 4, 1, &v) == LOP_ERR_PARSE, "empty cell is not a number");
     lop_csv_free(csv);
-    ok(lop_csv_read(path_of("missing.csv"), &csv) == LOP_ERR_IO &&
+    ok(lop_csv_read(fixture_path("missing.csv"), &csv) == LOP_ERR_IO &&
            strstr(lop_errmsg(), "missing.csv: cannot open"),
        "missing file: %s", lop_errmsg());
 }
 
 int main(void)
 {
-    if (!mkdtemp(dir))
+    if (fixture_dir_make("csv") != 0)
         return 1;
     round_trip();
     malformed();
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        diag("could not remove the temporary directory");
+    fixture_dir_remove();
     return tap_done();
 }

@@ -1,21 +1,11 @@
 /* Schedules: the generators against the thesis's examples, the builder's
  * errors, and the CSV form (round trip and malformed input). */
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "barrier.h"
+#include "fixture.h"
 #include "sched.h"
 #include "tap.h"
-
-static char dir[] = "/tmp/lop-test-sched-XXXXXX";
-
-static const char *path_of(const char *name)
-{
-    static char buf[512];
-    snprintf(buf, sizeof buf, "%s/%s", dir, name);
-    return buf;
-}
 
 /* The ops of one rank and step as text: "s1 s2 r8 r7". */
 static const char *ops_text(const sched_t *s, uint32_t rank, uint32_t step)
@@ -137,10 +127,10 @@ static void csv_round_trip(void)
     for (size_t i = 0; i < 4; i++) {
         sched_t s, back;
         build(algs[i], 13, 3, &s);
-        FILE *f = fopen(path_of("s.csv"), "w");
+        FILE *f = fopen(fixture_path("s.csv"), "w");
         sched_csv_write(&s, f);
         fclose(f);
-        lop_status_t st = sched_csv_read(path_of("s.csv"), &back);
+        lop_status_t st = sched_csv_read(fixture_path("s.csv"), &back);
         ok(st == LOP_OK && same(&s, &back) && strcmp(back.alg, algs[i]) == 0,
            "%s P=13 n=3 reads back as written %s", algs[i], st ? lop_errmsg() : "");
         if (st == LOP_OK)
@@ -152,10 +142,8 @@ static void csv_round_trip(void)
 static void csv_error(const char *label, const char *text, const char *want)
 {
     sched_t s;
-    FILE *f = fopen(path_of("bad.csv"), "w");
-    fputs(text, f);
-    fclose(f);
-    lop_status_t st = sched_csv_read(path_of("bad.csv"), &s);
+    fixture_file_write("bad.csv", text);
+    lop_status_t st = sched_csv_read(fixture_path("bad.csv"), &s);
     ok(st != LOP_OK && strstr(lop_errmsg(), want), "%s -> %s", label, lop_errmsg());
     if (st == LOP_OK)
         sched_free(&s);
@@ -170,10 +158,8 @@ static void csv_errors(void)
     csv_error("missing column", "rank,op,peer\n0,send,1\n", "no column 'step'");
     csv_error("rank beyond # p", "# p: 2\nrank,step,op,peer\n2,0,send,1\n", "names rank 2 but p");
     sched_t s;
-    FILE *f = fopen(path_of("ok.csv"), "w");
-    fputs("rank,step,op,peer\n1,0,recv,0\n0,0,send,1\n", f);
-    fclose(f);
-    ok(sched_csv_read(path_of("ok.csv"), &s) == LOP_OK && s.p == 2 && s.first[1] == 1 &&
+    fixture_file_write("ok.csv", "rank,step,op,peer\n1,0,recv,0\n0,0,send,1\n");
+    ok(sched_csv_read(fixture_path("ok.csv"), &s) == LOP_OK && s.p == 2 && s.first[1] == 1 &&
            s.op[0].kind == SCHED_SEND,
        "rows of different ranks may interleave; P from the largest rank");
     sched_free(&s);
@@ -181,16 +167,13 @@ static void csv_errors(void)
 
 int main(void)
 {
-    if (!mkdtemp(dir))
+    if (fixture_dir_make("sched") != 0)
         return 1;
     table_2_3();
     shapes();
     build_errors();
     csv_round_trip();
     csv_errors();
-    unlink(path_of("s.csv"));
-    unlink(path_of("bad.csv"));
-    unlink(path_of("ok.csv"));
-    rmdir(dir);
+    fixture_dir_remove();
     return tap_done();
 }

@@ -1,0 +1,49 @@
+/*
+ * fixture.h - scratch files for the C unit tests (header only, like tap.h).
+ *
+ *   fixture_dir_make("csv")          a fresh /tmp/lop-test-csv-XXXXXX in fixture_dir
+ *   fixture_path("a.csv")            a name inside it (static buffer: use it at once)
+ *   fixture_file_write("a.csv", s)   a file holding the text s
+ *   fixture_dir_remove()             rm -rf the directory
+ */
+#ifndef LOP_FIXTURE_H
+#define LOP_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+static char fixture_dir[64]; /* the scratch directory */
+
+/* 0 on success. */
+__attribute__((unused)) static int fixture_dir_make(const char *tag)
+{
+    snprintf(fixture_dir, sizeof fixture_dir, "/tmp/lop-test-%s-XXXXXX", tag);
+    return mkdtemp(fixture_dir) ? 0 : -1;
+}
+
+__attribute__((unused)) static const char *fixture_path(const char *name)
+{
+    static char buf[512];
+    snprintf(buf, sizeof buf, "%s/%s", fixture_dir, name);
+    return buf;
+}
+
+__attribute__((unused)) static void fixture_file_write(const char *name, const char *text)
+{
+    FILE *f = fopen(fixture_path(name), "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+__attribute__((unused)) static void fixture_dir_remove(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture_dir);
+    if (system(cmd) != 0)
+        diag("could not remove the temporary directory");
+}
+
+#endif
