@@ -5,6 +5,8 @@
  *   fixture_path("a.csv")            a name inside it (static buffer: use it at once)
  *   fixture_file_write("a.csv", s)   a file holding the text s
  *   fixture_dir_remove()             rm -rf the directory
+ *   fixture_lop_load(rows, &set, &lop)  params.csv rows (columns file..l6) read
+ *                                    as a set, and its LoP view of t-inline, min
  */
 #ifndef LOP_FIXTURE_H
 #define LOP_FIXTURE_H
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "tap.h"
 
 static char fixture_dir[64]; /* the scratch directory */
@@ -44,6 +47,20 @@ __attribute__((unused)) static void fixture_dir_remove(void)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture_dir);
     if (system(cmd) != 0)
         diag("could not remove the temporary directory");
+}
+
+/* One test point: the set reads and has an rtt and an os fit of t-inline. */
+__attribute__((unused)) static void fixture_lop_load(const char *rows, lop_paramset_t *set,
+                                                     lop_lop_t *lop)
+{
+    char path[] = "/tmp/lop-test-set-XXXXXX";
+    FILE *f = fdopen(mkstemp(path), "w");
+    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
+    fclose(f);
+    ok(lop_paramset_read(path, set) == LOP_OK &&
+           lop_lop_from_set(set, "t-inline", "min", lop) == LOP_OK,
+       "LoP fixture set %s", lop_errmsg());
+    unlink(path);
 }
 
 #endif

@@ -1,11 +1,9 @@
 /* Closed forms against values computed by hand, and the integer logarithms. */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "barrier.h"
+#include "fixture.h"
 #include "tap.h"
 
 static double logp_of(barrier_cost_t *c, const char *alg, uint32_t p, uint32_t n)
@@ -74,19 +72,6 @@ static void logp_values(void)
     is_num(logp_of(&c, "diss", 4, 0), 2 * 20, 1e-12, "diss P=4, g=20: t_r = g");
 }
 
-/* Read a parameter set with the rtt and os rows given (series "t-inline"). */
-static void load_set(const char *rows, lop_paramset_t *set, lop_lop_t *lop)
-{
-    char path[] = "/tmp/lop-test-cost-XXXXXX";
-    FILE *f = fdopen(mkstemp(path), "w");
-    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
-    fclose(f);
-    ok(lop_paramset_read(path, set) == LOP_OK &&
-           lop_lop_from_set(set, "t-inline", "min", lop) == LOP_OK,
-       "fixture set %s", lop_errmsg());
-    unlink(path);
-}
-
 /* A parameter set with constant o(p) = 1 and RTT(p) = 20, so L(p) = 10 - 2 = 8. */
 static void lop_values(void)
 {
@@ -94,7 +79,7 @@ static void lop_values(void)
     lop_lop_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
-    load_set("x,t-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
+    fixture_lop_load("x,t-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
              "x,t-inline,os,min,ov,9,1,64,1,0,1,,,\n",
              &set, &lop);
     c.lop = &lop;
@@ -138,7 +123,7 @@ static void lop_mozart(void)
     lop_lop_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
-    load_set("t,t-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
+    fixture_lop_load("t,t-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
              "t,t-inline,os,min,ov,63,1,63,0.5417,0.5003,-0.4951,,,\n",
              &set, &lop);
     c.lop = &lop;

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "barrier.h"
+#include "fixture.h"
 #include "sched_sim.h"
 #include "tap.h"
 
@@ -132,23 +132,10 @@ static int lop_exact(const char *alg, uint32_t p, uint32_t n)
 
 /* A set whose o(p) is small and whose L(p) falls with p (pipelining):
  * RTT(p) = 12/(1+p) + 9, o(p) = 0.4 + 0.6/p. */
+static const char lop_rows[] = "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
+                               "x,t-inline,os,min,ov,9,1,64,0.4,0.6,0,,,\n";
 static lop_paramset_t set;
 static lop_lop_t lop;
-
-static void load_set(void)
-{
-    char path[] = "/tmp/lop-test-sim-XXXXXX";
-    int fd = mkstemp(path);
-    FILE *f = fdopen(fd, "w");
-    fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n"
-               "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
-               "x,t-inline,os,min,ov,9,1,64,0.4,0.6,0,,,\n");
-    fclose(f);
-    ok(lop_paramset_read(path, &set) == LOP_OK &&
-           lop_lop_from_set(&set, "t-inline", "min", &lop) == LOP_OK,
-       "LoP fixture set");
-    unlink(path);
-}
 
 static void lop_sweeps(void)
 {
@@ -204,7 +191,7 @@ int main(void)
 {
     logp_sweeps();
     cc_ranks();
-    load_set();
+    fixture_lop_load(lop_rows, &set, &lop);
     lop_sweeps();
     lop_batch();
     lop_paramset_free(&set);
