@@ -65,15 +65,7 @@ check "no warning inside the range" test ! -s "$T/warn"
 refuses() {
     name=$1 pattern=$2
     shift 2
-    "$B" "$@" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-        grep -q "^lopredict: .*$pattern" "$T/err"; then
-        pass "$name"
-    else
-        fail "$name (exit $rc)"
-        diag "$(cat "$T/err")"
-    fi
+    refuses_one_line "$name" 2 "$pattern" "$B" "$@"
 }
 printf 'file,series\nx,y\n' >"$T/bad.csv"
 refuses "unknown algorithm" "unknown algorithm 'foo'" --alg foo

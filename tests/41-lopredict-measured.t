@@ -43,14 +43,7 @@ check "--series fixes the series for every row" \
 # Bad input: one line naming file and line, exit 2, nothing on stdout.
 refuses() { # NAME PATTERN CSV-TEXT
     printf '%s\n' "$3" >"$T/bad.csv"
-    "$P" --measured "$T/bad.csv" >"$T/out" 2>"$T/err"
-    rc=$?
-    if [ $rc -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-        grep -q "^lopredict: .*$2" "$T/err"; then
-        pass "$1"
-    else
-        fail "$1 (exit $rc: $(cat "$T/err"))"
-    fi
+    refuses_one_line "$1" 2 "$2" "$P" --measured "$T/bad.csv"
 }
 H=executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
 refuses "unknown algorithm" "bad.csv:2: unknown algorithm 'fast'" "$H

@@ -3,6 +3,7 @@
 #   check NAME COMMAND...          one test point: passes when COMMAND succeeds
 #   pass NAME / fail NAME          a test point decided by the script
 #   run_mpi N ARGS...              mpirun with N local ranks, any MPI, as root too
+#   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
 #   tmpdir                         sets $_d to a fresh directory removed at exit
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
@@ -66,6 +67,24 @@ mpi_refuses() {
         diag "$(cat "$_out")"
     fi
     check "$_name: no output created" test ! -e "$_d/o"
+}
+
+# refuses_one_line NAME CODE PATTERN PROG ARGS...: PROG (no MPI) must exit
+# with CODE, print nothing on stdout and exactly one line "prog: ...PATTERN"
+# on stderr.  Needs tmpdir.
+refuses_one_line() {
+    _name=$1 _code=$2 _pattern=$3 _tool=$(basename "$4")
+    shift 3
+    "$@" >"$_d/refused.out" 2>"$_d/refused.err"
+    _rc=$?
+    if [ $_rc -eq "$_code" ] && [ ! -s "$_d/refused.out" ] &&
+        [ "$(wc -l <"$_d/refused.err")" -eq 1 ] && grep -q "^$_tool: .*$_pattern" "$_d/refused.err"
+    then
+        pass "$_name"
+    else
+        fail "$_name (exit $_rc)"
+        diag "$(cat "$_d/refused.err")"
+    fi
 }
 
 tmpdir() {
