@@ -80,8 +80,8 @@ static void lop_values(void)
     barrier_cost_t c;
     barrier_cost_init(&c);
     fixture_lop_load("x,t-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
-             "x,t-inline,os,min,ov,9,1,64,1,0,1,,,\n",
-             &set, &lop);
+                     "x,t-inline,os,min,ov,9,1,64,1,0,1,,,\n",
+                     &set, &lop);
     c.lop = &lop;
     is_num(lop_of(&c, "cc", 4, 0), 1 + 3 * 8 + 1 + 3 * 8, 1e-12,
            "cc P=4: o + (p-1) L + o + (p-1) L");
@@ -123,9 +123,10 @@ static void lop_mozart(void)
     lop_lop_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
-    fixture_lop_load("t,t-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
-             "t,t-inline,os,min,ov,63,1,63,0.5417,0.5003,-0.4951,,,\n",
-             &set, &lop);
+    fixture_lop_load(
+        "t,t-inline,rtt,min,rtt,63,1,63,14.9630,0.0446,3.0074,6.1891,-0.0531,8.2665\n"
+        "t,t-inline,os,min,ov,63,1,63,0.5417,0.5003,-0.4951,,,\n",
+        &set, &lop);
     c.lop = &lop;
     c.cnt = 2;
     /* thesis 2.3.7.1.1 with p = 3, cnt = 2 */

@@ -79,7 +79,8 @@ static void malformed(void)
 
     lop_csv_t *csv;
     fixture_file_write("num.csv", "# unit: us\np,v\n1,abc\n2,nan\n3,inf\n4, 5 \n5,\n");
-    ok(lop_csv_read(fixture_path("num.csv"), &csv) == LOP_OK, "numbers file reads (cells are text)");
+    ok(lop_csv_read(fixture_path("num.csv"), &csv) == LOP_OK,
+       "numbers file reads (cells are text)");
     double v;
     snprintf(want, sizeof want, "%s:3: column 'v': 'abc' is not a finite number",
              fixture_path("num.csv"));
