@@ -209,6 +209,13 @@ static const char *verbs_why_not(const lop_transport_t *t, lop_op_t op, lop_post
     return NULL;
 }
 
+/* A list post chains a request to the next one when that goes to the same
+ * QP; each chain is posted with one call. */
+static int chained_to_next(lop_post_t post, const int *peers, size_t n, size_t m)
+{
+    return post == LOP_POST_LIST && m + 1 < n && peers[m + 1] == peers[m];
+}
+
 /* ------------------------------------------------------------------ sends */
 
 /* Fill swr[m] for a request to 'peer'; link it to the next one when the call
@@ -218,7 +225,7 @@ static void send_wr_fill(verbs_state_t *s, lop_op_t op, lop_post_t post, const i
 {
     int peer = peers[m];
     struct ibv_send_wr *wr = &s->swr[m];
-    int chained = post == LOP_POST_LIST && m + 1 < n && peers[m + 1] == peer;
+    int chained = chained_to_next(post, peers, n, m);
     int signaled = s->last[peer] == m || ++s->unsignaled[peer] >= s->signal_every;
     s->ssge[m] = (struct ibv_sge){(uint64_t)(uintptr_t)s->send_value, sizeof(uint64_t),
                                   s->dev.mr->lkey};
@@ -303,7 +310,7 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
         lop_status_t st = lop_recv_ring_post(&s->ring, peer, &slot);
         if (st != LOP_OK)
             return st;
-        int chained = post == LOP_POST_LIST && m + 1 < n && peers[m + 1] == peer;
+        int chained = chained_to_next(post, peers, n, m);
         s->rsge[m] = (struct ibv_sge){(uint64_t)(uintptr_t)&s->recv_slot[slot], sizeof(uint64_t),
                                       s->dev.mr->lkey};
         s->rwr[m] = (struct ibv_recv_wr){(uint64_t)peer, chained ? &s->rwr[m + 1] : NULL,
