@@ -52,7 +52,7 @@ BENCH_LIB  := $(BUILD)/liblopbench.a
 TOOLS := bin/lopbench bin/lopfit bin/lopredict
 UNIT_BINS := $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC) $(MPIUNIT_SRC))
 
-.PHONY: all check clean install tools tests deps demo
+.PHONY: all check clean install tools tests deps demo figures-mozart
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
@@ -109,6 +109,12 @@ check: deps
 NP ?= 2
 demo:
 	NP=$(NP) sh scripts/demo.sh
+
+# The thesis's figures 2.36, 2.38 and 2.39 from the shipped Mozart set (plots/figures-mozart.sh).
+FIGURES_OUT ?= out/figures-mozart
+figures-mozart: deps bin/lopredict
+	@sh scripts/deps.sh --plots
+	sh plots/figures-mozart.sh $(FIGURES_OUT)
 
 install: tools
 	install -d $(DESTDIR)$(PREFIX)/bin

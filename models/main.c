@@ -140,10 +140,6 @@ static void header_comments(FILE *out, const opts_t *o)
                 m->g_us);
 }
 
-static double now_s(void)
-{
-    return 1e-9 * (double)lop_timer_clock_ns();
-}
 
 /* ------------------------------------------------------------ options */
 
@@ -402,11 +398,11 @@ static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, l
         return lop_err(LOP_ERR_RANGE,
                        "option --p: P = %ld is too large for a schedule (at most %u)", p,
                        SCHED_MAX_P);
-    double t0 = now_s();
+    double t0 = lop_timer_clock_s();
     lop_status_t st = sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
         fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops in %.3f s\n", prog, a->name, n, p,
-                s->n_ops, now_s() - t0);
+                s->n_ops, lop_timer_clock_s() - t0);
     return st;
 }
 
@@ -435,10 +431,10 @@ static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 
 static lop_status_t check(const opts_t *o, const sched_t *s)
 {
-    double t0 = now_s();
+    double t0 = lop_timer_clock_s();
     lop_status_t st = sched_check(s);
     if (o->timing)
-        fprintf(stderr, "%s: check %s P=%u: %.3f s\n", prog, s->alg, s->p, now_s() - t0);
+        fprintf(stderr, "%s: check %s P=%u: %.3f s\n", prog, s->alg, s->p, lop_timer_clock_s() - t0);
     return st;
 }
 

@@ -166,10 +166,6 @@ static void measure_runs(const sched_t *s, uint32_t *run)
 
 /* ---------------------------------------------------------------- driver */
 
-static double now_s(void)
-{
-    return 1e-9 * (double)lop_timer_clock_ns();
-}
 
 static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
 {
@@ -218,13 +214,13 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     lop_status_t st = match ? sim_setup(&sim, s) : LOP_ERR_NOMEM;
     sim.match = match;
-    double t0 = now_s();
+    double t0 = lop_timer_clock_s();
     st = st ? st : sched_match(s, match);
-    double t1 = now_s();
+    double t1 = lop_timer_clock_s();
     const sched_flow_ops_t *ops = par->model == SCHED_SIM_LOGP ? &logp_ops : &lop_ops;
     st = st ? st : sched_flow_run(s, match, ops, &sim, &res->events);
     res->match_s = t1 - t0;
-    res->run_s = now_s() - t1;
+    res->run_s = lop_timer_clock_s() - t1;
     if (st == LOP_OK)
         sim_result(&sim, want_ranks, res);
     if (want_ranks && st == LOP_OK && !res->rank_us)

@@ -49,6 +49,12 @@ static inline uint64_t lop_timer_clock_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Seconds on CLOCK_MONOTONIC_RAW, for wall times of whole runs. */
+static inline double lop_timer_clock_s(void)
+{
+    return 1e-9 * (double)lop_timer_clock_ns();
+}
+
 /* Current tick count of the counter the timer was initialised with. */
 static inline uint64_t lop_timer_now(const lop_timer_t *timer)
 {
