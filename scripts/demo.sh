@@ -49,7 +49,7 @@ step 3/8 "lopfit: RTT and overhead models, LogP line for comparison"
 PARAMS="--params $D/params.csv --series send-normal --stat min"
 step 4/8 "lopredict --verify and --best with the fitted parameters"
 "$BIN/lopredict" --verify --p 2..64 $PARAMS >"$OUT/verify.txt"
-"$BIN/lopredict" --best --p 2..64 $PARAMS >"$OUT/best.txt"
+"$BIN/lopredict" --best --p 2,4,8,16,32,64 $PARAMS >"$OUT/best.txt"
 for cnt in 2 5000; do
     "$BIN/lopredict" --alg all --p 2..64 --cnt $cnt --csv $PARAMS >"$D/predict-cnt$cnt.csv"
 done
@@ -65,9 +65,10 @@ step 6/8 "lopredict --measured: which model describes this machine"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat min --csv \
     >"$D/measured.csv"
 
-step 7/8 "figures"
+step 7/8 "figures of this machine, and the thesis's (Mozart 2005) for comparison"
 sh "$ROOT/plots/plot.sh" "$D" "$OUT/figures" 2>"$OUT/plots.txt" || true
 cat "$OUT/plots.txt" >&2
+sh "$ROOT/plots/figures-mozart.sh" "$OUT/figures-mozart" >"$OUT/figures-mozart.txt" 2>&1 || true
 
 step 8/8 "summary"
 {
@@ -90,11 +91,13 @@ step 8/8 "summary"
     grep '^#' "$OUT/measured.txt" | grep -v -e '^# lopredict' -e '^# measured'
     echo
     echo "== Figures =="
-    ls "$OUT/figures" 2>/dev/null || echo "(none)"
+    cat "$OUT/plots.txt"
+    echo "thesis figures 2.36, 2.38, 2.39 from the Mozart set: $OUT/figures-mozart"
 } >"$OUT/summary.txt"
 
 say "done in $(($(date +%s) - start)) s; everything is in $OUT:"
 say "  summary.txt  fitted parameters, best algorithm per P, model errors"
 say "  data/        lopbench, lopfit and lopredict CSVs"
 say "  figures/     $(ls "$OUT/figures" 2>/dev/null | tr '\n' ' ')"
+say "  figures-mozart/  the thesis's figures 2.36, 2.38, 2.39 from its published parameters"
 say "  bench.txt fit.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"
