@@ -24,12 +24,16 @@ ifneq ($(SANITIZE),)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS   += -fsanitize=address,undefined
 endif
+# MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which gcc >= 11 checks
+# against the array parameters of MPICH's prototypes: a false positive that
+# MPICH will not change (pmodels/mpich#5687).  Only for the files mpicc builds.
+MPI_CFLAGS = -Wno-stringop-overflow
 LIBS      = -lgsl -lgslcblas -lm
 VERBS_LIBS = -libverbs
 
-# Objects of a different flag set live in their own directory, so switching
+# Objects of a different flag set or MPI live in their own directory, so switching
 # SANITIZE on or off rebuilds everything instead of mixing objects.
-FLAVOR  := $(shell printf '%s' '$(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
+FLAVOR  := $(shell printf '%s' '$(MPICC) $(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
 BUILD   := build/$(FLAVOR)
 
 # bin/ and tests/bin/ are shared by the flavors: relink them when it changes.
@@ -61,10 +65,10 @@ tests: $(UNIT_BINS)
 # ---- objects: bench/ and MPI tests are compiled with mpicc, the rest with cc
 $(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(ALL_CFLAGS) -c $< -o $@
+	$(MPICC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 $(BUILD)/tests/unit/mpi_%.o: tests/unit/mpi_%.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(ALL_CFLAGS) -c $< -o $@
+	$(MPICC) $(ALL_CFLAGS) $(MPI_CFLAGS) -c $< -o $@
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
