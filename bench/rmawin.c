@@ -21,9 +21,20 @@ static lop_status_t alloc_arrays(lop_rmawin_t *w, int size)
 {
     if (w->mode == LOP_RMA_SHARED)
         w->peer = lop_calloc((size_t)size, sizeof *w->peer);
-    else
+    else {
         w->origin = lop_calloc((size_t)size, sizeof *w->origin);
-    return w->peer || w->origin ? LOP_OK : LOP_ERR_NOMEM;
+        w->pending = lop_calloc((size_t)size, sizeof *w->pending);
+        w->is_pending = lop_calloc((size_t)size, sizeof *w->is_pending);
+    }
+    return w->peer || (w->origin && w->pending && w->is_pending) ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+static void free_arrays(lop_rmawin_t *w)
+{
+    free(w->peer);
+    free(w->origin);
+    free(w->pending);
+    free(w->is_pending);
 }
 
 /* Collective window creation; MPI's own errors are fatal. */
@@ -61,8 +72,7 @@ lop_status_t lop_rmawin_open(lop_rmawin_t *w, MPI_Comm comm, size_t n_slots,
      * leave the others waiting in it. */
     st = lop_mpi_agree(comm, st);
     if (st != LOP_OK) {
-        free(w->peer);
-        free(w->origin);
+        free_arrays(w);
         memset(w, 0, sizeof *w);
         return st;
     }
@@ -80,8 +90,7 @@ void lop_rmawin_close(lop_rmawin_t *w)
         return;
     MPI_Win_unlock_all(w->win);
     MPI_Win_free(&w->win);
-    free(w->peer);
-    free(w->origin);
+    free_arrays(w);
     memset(w, 0, sizeof *w);
 }
 
@@ -92,15 +101,26 @@ void lop_rmawin_write(lop_rmawin_t *w, int peer, size_t slot, uint64_t value)
         return;
     }
     w->origin[peer] = value;
+    if (!w->is_pending[peer]) {
+        w->is_pending[peer] = 1;
+        w->pending[w->n_pending++] = peer;
+    }
     MPI_Put(&w->origin[peer], 1, MPI_UINT64_T, peer, (MPI_Aint)slot, 1, MPI_UINT64_T, w->win);
 }
 
 void lop_rmawin_complete(lop_rmawin_t *w)
 {
-    if (w->mode == LOP_RMA_SHARED)
+    if (w->mode == LOP_RMA_SHARED) {
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    else
-        MPI_Win_flush_all(w->win);
+        return;
+    }
+    /* Only the targets written to: MPI_Win_flush_all may wait for every rank
+     * of the window to make progress (MPICH does), idle ones included. */
+    for (size_t i = 0; i < w->n_pending; i++) {
+        MPI_Win_flush(w->pending[i], w->win);
+        w->is_pending[w->pending[i]] = 0;
+    }
+    w->n_pending = 0;
 }
 
 int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)

@@ -10,7 +10,8 @@
  *   shared  all ranks on one node: MPI_Win_allocate_shared, the write is an
  *           atomic store straight into the peer's memory;
  *   put     otherwise: MPI_Win_allocate in a lock_all epoch, MPI_Put, and
- *           MPI_Win_flush_all to complete; the owner polls with MPI_Win_sync.
+ *           MPI_Win_flush of each target to complete; the owner polls with
+ *           MPI_Win_sync.
  */
 #ifndef LOP_RMAWIN_H
 #define LOP_RMAWIN_H
@@ -31,6 +32,9 @@ typedef struct {
     uint64_t *local;     /* this rank's slots */
     uint64_t **peer;     /* shared: every rank's slots, addressable here; else NULL */
     uint64_t *origin;    /* put: per peer, the value being put (kept until complete) */
+    int *pending;        /* put: the peers written since the last complete */
+    size_t n_pending;
+    unsigned char *is_pending; /* put: per peer, is it in 'pending'? */
 } lop_rmawin_t;
 
 /* Collective over comm.  AUTO picks shared when all ranks share a node;
