@@ -41,7 +41,6 @@ typedef struct {
     const char *transport; /* transport it walks schedules over; NULL = MPI_Barrier */
     lop_op_t op;           /* how one message travels */
     lop_post_t post;       /* how it is posted */
-    const char *what;      /* one line for --help */
 } lop_barrier_exec_t;
 
 /* All executors, NULL-terminated by name. */
@@ -76,7 +75,7 @@ typedef struct {
 lop_status_t lop_barrier_measure(const lop_barrier_run_t *run, lop_barrier_result_t *res);
 
 /* Receive requests the walker may have outstanding from one peer: the most
- * messages one rank receives from one peer within one barrier. */
-size_t lop_barrier_max_recv_per_peer(const sched_t *s);
+ * messages one rank receives from one peer within one barrier (at least 1). */
+lop_status_t lop_barrier_max_recv_per_peer(const sched_t *s, size_t *most);
 
 #endif

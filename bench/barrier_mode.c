@@ -135,7 +135,10 @@ static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sch
                               : sched_csv_read(s->m->opts->schedule_file, &sched[c]);
         if (st != LOP_OK)
             return st;
-        size_t most = lop_barrier_max_recv_per_peer(&sched[c]);
+        size_t most;
+        st = lop_barrier_max_recv_per_peer(&sched[c], &most);
+        if (st != LOP_OK)
+            return st;
         if (most > *max_recv)
             *max_recv = most;
     }
@@ -149,7 +152,7 @@ static void record(session_t *s, const lop_barrier_exec_t *x, const combo_t *c,
     r->exec = x;
     snprintf(r->alg, sizeof r->alg, "%s",
              !sched ? "MPI_Barrier" : c->alg ? c->alg->name : sched->alg[0] ? sched->alg : "file");
-    r->n = sched ? c->n : 0;
+    r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
     r->p = p;
     r->res = *res;
 }
@@ -231,7 +234,10 @@ static void print_times(const session_t *s)
     for (size_t i = 0; i < s->n_row; i++) {
         const row_t *r = &s->row[i];
         double base = mpi_barrier_us(s, r->p);
-        printf("%-6s %-12s %3u %5u %10.3f %10.3f %10.3f %10.3f", r->exec->name, r->alg, r->n,
+        char n[16] = "-";
+        if (r->n)
+            snprintf(n, sizeof n, "%u", r->n);
+        printf("%-6s %-12s %3s %5u %10.3f %10.3f %10.3f %10.3f", r->exec->name, r->alg, n,
                r->p, r->res.avg_us, r->res.iter.min, r->res.iter.median, r->res.iter.p99);
         if (base > 0)
             printf("  %.2f", r->res.avg_us / base);
@@ -265,7 +271,10 @@ static lop_status_t write_csv(const session_t *s)
     lop_csv_line(&w, "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us");
     for (size_t i = 0; i < s->n_row; i++) {
         const row_t *r = &s->row[i];
-        lop_csv_line(&w, "%s,%s,%u,%u,%ld,%.4f,%.4f,%.4f,%.4f,%.4f", r->exec->name, r->alg, r->n,
+        char n[16] = ""; /* empty when the algorithm takes none, as in lopredict's CSVs */
+        if (r->n)
+            snprintf(n, sizeof n, "%u", r->n);
+        lop_csv_line(&w, "%s,%s,%s,%u,%ld,%.4f,%.4f,%.4f,%.4f,%.4f", r->exec->name, r->alg, n,
                      r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us, r->res.iter.median,
                      r->res.iter.p99, r->res.iter.max);
     }
@@ -281,8 +290,11 @@ static lop_status_t report_checks(const session_t *s)
     long bad_rows = 0;
     for (size_t i = 0; i < s->n_row; i++) {
         const row_t *r = &s->row[i];
-        printf("check %-6s %-12s n=%-3u p=%-5u %s (%ld exits, %ld early)\n", r->exec->name,
-               r->alg, r->n, r->p, r->res.violations ? "FAILED" : "ok", r->res.checked,
+        char n[16] = "-";
+        if (r->n)
+            snprintf(n, sizeof n, "%u", r->n);
+        printf("check %-6s %-12s n=%-3s p=%-5u %s (%ld exits, %ld early)\n", r->exec->name,
+               r->alg, n, r->p, r->res.violations ? "FAILED" : "ok", r->res.checked,
                r->res.violations);
         bad_rows += r->res.violations > 0;
     }
@@ -309,7 +321,10 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     st = st ? st : select_sizes(&s);
     st = lop_mpi_agree(m->comm, st);
     st = st ? st : select_executors(&s);
-    size_t rows = s.n_p * (s.n_combo + 1) * 8;
+    size_t walkers = 0; /* executors that walk schedules (all but MPI_Barrier) */
+    for (int i = 0; lop_barrier_execs[i].name; i++)
+        walkers += (s.execs >> i & 1) && lop_barrier_execs[i].transport;
+    size_t rows = s.n_p * (walkers * s.n_combo + 1);
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
