@@ -781,10 +781,11 @@ static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         return LOP_OK;
     sched_t s;
     lop_status_t st = build(o, a, n, p, &s);
-    st = st ? st : simulate(o, &s, MODEL_LOGP, &pred[M_SIM_LOGP]);
+    if (st)
+        return st;
+    st = simulate(o, &s, MODEL_LOGP, &pred[M_SIM_LOGP]);
     st = st ? st : simulate(o, &s, MODEL_LOP, &pred[M_SIM_LOP]);
-    if (s.op)
-        sched_free(&s);
+    sched_free(&s);
     return st;
 }
 
@@ -804,6 +805,9 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     if (st == LOP_OK && (nd < 0 || nd != floor(nd) || pd < 1 || pd != floor(pd) || *us <= 0))
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: n, p must be whole numbers (p >= 1), avg_us > 0",
                      csv->path, csv->line[r]);
+    if (st == LOP_OK && pd > SCHED_MAX_P)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %.0f is larger than a schedule can be (%u)",
+                     csv->path, csv->line[r], pd, SCHED_MAX_P);
     *n = barrier_alg_n(*a, (uint32_t)nd);
     *p = (long)pd;
     return st;

@@ -54,6 +54,8 @@ refuses "non-numeric time" "bad.csv:2: column 'avg_us': 'x' is not a finite numb
 p2p,diss,,4,10,1,x,1,1,2"
 refuses "p below 1" "bad.csv:2: n, p must be whole numbers" "$H
 p2p,diss,,0,10,1,2,1,1,2"
+refuses "p beyond any schedule" "bad.csv:2: p = 20000000 is larger than a schedule can be" "$H
+p2p,diss,,20000000,10,1,2,1,1,2"
 "$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
 check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
 done_testing
