@@ -97,7 +97,7 @@ static lop_status_t walker_send(walker_t *w, int peer)
     }
     w->batch_of[peer] = w->batch;
     w->pending = 1;
-    return tp->ops->post_send(tp, w->run->exec->op, &peer, 1, w->run->exec->post,
+    return tp->ops->post_send(tp, w->run->exec->op, &peer, 1, w->run->post,
                               ++w->sent[peer]);
 }
 
@@ -121,6 +121,15 @@ static lop_status_t walker_recv(walker_t *w, int peer)
     return st ? st : tp->ops->wait_recv(tp, op, peer, ++w->recvd[peer]);
 }
 
+/* Say where in the schedule a failure (a timeout, say) happened. */
+static lop_status_t walker_where(const walker_t *w, lop_status_t st, const sched_op_t *op)
+{
+    const sched_op_t *first = sched_rank_ops(w->run->sched, (uint32_t)w->rank);
+    return lop_err(st, "%s; at op %td of rank %d's schedule (%s %d, step %u)", lop_errmsg(),
+                   op - first, w->rank, sched_kind_name((sched_kind_t)op->kind), op->peer,
+                   (unsigned)op->step);
+}
+
 /* One barrier: this rank's ops in order, then its last sends completed. */
 static lop_status_t walker_barrier(walker_t *w)
 {
@@ -131,7 +140,7 @@ static lop_status_t walker_barrier(walker_t *w)
     }
     const sched_op_t *end = sched_rank_end(s, (uint32_t)w->rank);
     lop_status_t st = LOP_OK;
-    for (const sched_op_t *op = sched_rank_ops(s, (uint32_t)w->rank); op < end && !st; op++) {
+    for (const sched_op_t *op = sched_rank_ops(s, (uint32_t)w->rank); op < end; op++) {
         switch ((sched_kind_t)op->kind) {
         case SCHED_SEND:
             st = walker_send(w, op->peer);
@@ -143,8 +152,10 @@ static lop_status_t walker_barrier(walker_t *w)
             st = walker_mcast(w);
             break;
         }
+        if (st != LOP_OK)
+            return walker_where(w, st, op);
     }
-    return st ? st : walker_complete(w);
+    return walker_complete(w);
 }
 
 /* ------------------------------------------------------------- --check */
@@ -205,13 +216,17 @@ static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
     const lop_barrier_run_t *run = w->run;
     lop_poll_t poll = run->poll;
     lop_status_t st = LOP_OK;
-    for (long i = 0; i < run->warmup && !st; i++)
+    for (long i = 0; i < run->warmup && !st; i++) {
         st = walker_barrier(w);
-    lop_mpi_barrier(run->comm, &poll);
+        lop_watchdog_beat();
+    }
+    if (st == LOP_OK)
+        st = lop_mpi_barrier(run->comm, &poll);
     end_ticks[0] = lop_timer_now(run->timer);
     for (long i = 0; i < run->reps && !st; i++) {
         st = walker_barrier(w);
         end_ticks[i + 1] = lop_timer_now(run->timer);
+        lop_watchdog_beat();
     }
     return st;
 }
@@ -226,9 +241,13 @@ static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
         witness_enter(&c, run, run->poll.yield_every != 0);
         st = walker_barrier(w);
         early += witness_left_early(&c, i, w->size);
+        lop_watchdog_beat();
     }
     lop_poll_t poll = run->poll;
-    lop_mpi_barrier(run->comm, &poll);
+    if (st == LOP_OK)
+        st = lop_mpi_barrier(run->comm, &poll);
+    if (st != LOP_OK)
+        return st; /* the caller aborts the job: no collective call may follow */
     witness_close(&c);
     MPI_Reduce(&early, &res->violations, 1, MPI_LONG, MPI_SUM, 0, run->comm);
     res->checked = run->reps * w->size;

@@ -53,6 +53,7 @@ typedef struct {
     MPI_Comm comm;          /* the ranks that take part (size = schedule's P) */
     lop_transport_t *tp;    /* opened over comm; NULL for the mpi executor */
     const lop_barrier_exec_t *exec;
+    lop_post_t post;        /* exec->post, or normal where the device lacks it */
     const sched_t *sched;   /* NULL for the mpi executor */
     uint64_t *counts;       /* [2 * size] messages sent to and received from each
                              * peer: zero when the transport opens, then kept by

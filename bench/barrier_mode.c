@@ -36,7 +36,7 @@ typedef struct {
     sched_t file_sched;             /* --schedule FILE, read on every rank */
     row_t *row;                     /* rank 0's results */
     size_t n_row;
-    char devices[512];              /* what each transport executor ran on */
+    char devices[2048];             /* what each transport executor ran on */
 } session_t;
 
 /* ----------------------------------------------------------- selection */
@@ -86,10 +86,19 @@ static lop_status_t select_sizes(session_t *s)
 static lop_transport_t transport_template(const session_t *s, MPI_Comm comm, size_t max_recv)
 {
     lop_transport_t t = {.comm = comm, .max_post = max_recv, .all_pairs = 1,
-                         .poll = {0, s->m->oversubscribed ? LOP_POLL_YIELD_EVERY : 0}};
+                         .poll = {0, s->m->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
+                                  s->m->opts->timeout_s}};
     MPI_Comm_rank(comm, &t.rank);
     MPI_Comm_size(comm, &t.size);
     return t;
+}
+
+/* How the executor posts over the open transport: its own post type, or a
+ * normal post where the device does not grant that one (verbs without
+ * inline data still writes, only without IBV_SEND_INLINE). */
+static lop_post_t exec_post(const lop_transport_t *t, const lop_barrier_exec_t *x)
+{
+    return t->ops->why_not(t, x->op, x->post) ? LOP_POST_NORMAL : x->post;
 }
 
 /* Can each transport executor run here?  Decided once, on every rank: one
@@ -113,9 +122,13 @@ static lop_status_t select_executors(session_t *s)
             }
             if (st != LOP_OK)
                 return lop_err(st, "executor %s: %s", x->name, lop_errmsg());
+            const char *fallback = exec_post(&t, x) != x->post ? " (posts normal: the device "
+                                   "grants no inline data)" : "";
+            if (*fallback)
+                lop_bench_note(o, s->m->rank, "executor %s%s", x->name, fallback);
             size_t len = strlen(s->devices);
-            snprintf(s->devices + len, sizeof s->devices - len, "%s%s: %s", len ? "; " : "",
-                     x->name, t.device);
+            snprintf(s->devices + len, sizeof s->devices - len, "%s%s: %s%s", len ? "; " : "",
+                     x->name, t.device, fallback);
             lop_transport_close(&t);
         }
         s->execs |= 1u << i;
@@ -166,12 +179,16 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
     char why[512];
     lop_bench_note(o, s->m->rank, "%s %s on %u ranks", o->check ? "checking" : "timing", x->name,
                    p);
+    char phase[96];
+    snprintf(phase, sizeof phase, "--barrier, executor %s on %u ranks", x->name, p);
+    lop_watchdog_phase(phase);
     if (x->transport && lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why))
         goto fail;
     uint64_t *counts = lop_calloc(2 * (size_t)p, sizeof *counts);
     if (!counts)
         goto fail;
-    lop_barrier_run_t run = {s->m->timer, comm, x->transport ? &t : NULL, x, NULL, counts,
+    lop_barrier_run_t run = {s->m->timer, comm, x->transport ? &t : NULL, x,
+                             x->transport ? exec_post(&t, x) : x->post, NULL, counts,
                              o->reps, o->warmup, t.poll, o->check ? o->check_delay_us : 0,
                              o->seed};
     size_t n = x->transport ? s->n_combo : 1; /* MPI_Barrier has no schedule */
@@ -209,8 +226,10 @@ static void run_size(session_t *s, uint32_t p)
         free(sched);
         MPI_Comm_free(&comm);
     }
-    lop_poll_t poll = {0, LOP_POLL_YIELD_EVERY};
-    lop_mpi_barrier(s->m->comm, &poll);
+    /* Ranks left out of this size wait the whole run for it: no deadline. */
+    lop_poll_t poll = {0, LOP_POLL_YIELD_EVERY, 0};
+    if (lop_mpi_barrier(s->m->comm, &poll) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
 }
 
 /* ---------------------------------------------------------------- output */

@@ -22,6 +22,9 @@ enum {
     OPT_DEVICE,
     OPT_PORT,
     OPT_GID,
+    OPT_TCLASS,
+    OPT_SL,
+    OPT_TIMEOUT,
     OPT_RMA,
     OPT_RAW,
     OPT_BARRIER,
@@ -48,7 +51,9 @@ static const lop_cli_opt_t options[] = {
     {"raw", OPT_RAW, NULL, "also write every sample to <series>-<quantity>-raw.csv"},
     {"device", OPT_DEVICE, "NAME", "verbs: RDMA device (default: the first one)"},
     {"port", OPT_PORT, "N", "verbs: device port (default: 1)"},
-    {"gid-index", OPT_GID, "I", "verbs: GID index, for RoCE or a routed fabric (default: 0)"},
+    {"gid-index", OPT_GID, "I", "verbs: GID index, or auto = RoCE v2 IPv4, then v2, then v1 (default: auto)"},
+    {"tclass", OPT_TCLASS, "T", "verbs: traffic class of the global route header, 0..255 (default: 0)"},
+    {"sl", OPT_SL, "S", "verbs: service level, 0..15 (lossless classes on PFC fabrics) (default: 0)"},
     {"rma", OPT_RMA, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)"},
     {"barrier", OPT_BARRIER, NULL, "run barrier algorithms instead of scenarios 1 and 2"},
     {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names), or all (default: all)"},
@@ -59,6 +64,7 @@ static const lop_cli_opt_t options[] = {
     {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
     {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
     {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
+    {"timeout", OPT_TIMEOUT, "S", "give up any wait for a peer after S seconds, 0 = never (default: 60)"},
     {"quiet", OPT_QUIET, NULL, "no progress or notes on stderr"},
     {"help", OPT_HELP, NULL, "print this help and exit"},
     {NULL, 0, NULL, NULL},
@@ -253,10 +259,24 @@ static lop_status_t parse_one(lop_bench_opts_t *o, int key, const char *arg)
         o->tcfg.port = (int)v;
         return st;
     case OPT_GID:
+        o->tcfg.gid_index_set = 1;
+        if (strcmp(arg, "auto") == 0) {
+            o->tcfg.gid_index = LOP_GID_AUTO;
+            return LOP_OK;
+        }
         st = lop_cli_long("gid-index", arg, 0, 255, &v);
         o->tcfg.gid_index = (int)v;
-        o->tcfg.gid_index_set = 1;
         return st;
+    case OPT_TCLASS:
+        st = lop_cli_long("tclass", arg, 0, 255, &v);
+        o->tcfg.tclass = (int)v;
+        return st;
+    case OPT_SL:
+        st = lop_cli_long("sl", arg, 0, 15, &v);
+        o->tcfg.sl = (int)v;
+        return st;
+    case OPT_TIMEOUT:
+        return lop_cli_double("timeout", arg, 0, 1e6, &o->timeout_s);
     case OPT_RMA:
         st = lop_cli_choice("rma", arg, rma, &index);
         o->tcfg.rma = (lop_rma_mode_t)index;
@@ -284,7 +304,8 @@ static void set_defaults(lop_bench_opts_t *o)
         .reps = 1000,
         .warmup = 100,
         .idle_us = 1000,
-        .tcfg = {.device = NULL, .port = 1, .gid_index = 0, .rma = LOP_RMA_AUTO},
+        .tcfg = {.device = NULL, .port = 1, .gid_index = LOP_GID_AUTO, .rma = LOP_RMA_AUTO},
+        .timeout_s = 60,
         .executors = ~0u,
         .check_delay_us = 200,
         .seed = 1,
@@ -303,10 +324,13 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier", barrier_only[i]);
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
-    int verbs_only = o->tcfg.device || o->tcfg.port != 1 || o->tcfg.gid_index_set;
-    if (verbs_only && strcmp(o->transport, "mpi") == 0)
-        return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",
-                       o->tcfg.device ? "device" : o->tcfg.port != 1 ? "port" : "gid-index");
+    static const char *const verbs_only[] = {"device", "port", "gid-index", "tclass", "sl"};
+    int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
+                 o->tcfg.tclass != 0, o->tcfg.sl != 0};
+    for (size_t i = 0; i < sizeof set / sizeof *set && strcmp(o->transport, "mpi") == 0; i++)
+        if (set[i])
+            return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",
+                           verbs_only[i]);
     return LOP_OK;
 }
 

@@ -28,6 +28,7 @@ typedef struct {
     lop_transport_cfg_t tcfg;  /* device, port, GID index, RMA mode */
     int raw;                   /* also write every sample */
     int quiet;                 /* no progress or notes on stderr */
+    double timeout_s;          /* --timeout: a wait for a peer gives up after this; 0 = never */
     /* --barrier mode (barrier_mode.h) */
     int barrier;               /* run barrier algorithms instead of the scenarios */
     const struct barrier_alg *alg[LOP_BENCH_MAX_LIST]; /* --alg, schedule-based ones */

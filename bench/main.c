@@ -137,7 +137,8 @@ static lop_status_t bench_init(run_t *r)
     }
     r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
                               .max_post = b->max_post,
-                              .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0}};
+                              .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
+                                       r->opts.timeout_s}};
     return LOP_OK;
 }
 
@@ -328,6 +329,7 @@ static void task_run(run_t *r, const task_t *t)
     snprintf(name, sizeof name, "%s %s", t->kind == TASK_SCENARIO1 ? "scenario 1" :
              t->kind == TASK_SCENARIO2 ? "scenario 2" : "reference", t->series);
     lop_progress_task(r->bench.progress, name);
+    lop_watchdog_phase(name);
     st = task_measure(r, t, set, n_sets);
     if (st == LOP_OK && r->bench.rank == 0)
         st = task_output(r, t, set, n_sets);
@@ -422,7 +424,13 @@ int main(int argc, char **argv)
             lop_bench_opts_usage(stdout);
         return EXIT_SUCCESS;
     }
-    MPI_Init(&argc, &argv);
+    int thread_level; /* the watchdog thread makes no MPI calls: FUNNELED suffices */
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
+    if (st == LOP_OK) {
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        lop_watchdog_start(PROG, rank, r.opts.timeout_s);
+    }
     st = lop_mpi_agree(MPI_COMM_WORLD, st);
     int code = st == LOP_OK ? run(&r) : fail_agreed(st);
 #if defined(__SANITIZE_ADDRESS__)

@@ -1,6 +1,7 @@
 /* mpisync.c - agreement, polite polling and idle gaps across ranks (mpisync.h). */
 #include "mpisync.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,21 +62,35 @@ void lop_mpi_fail_abort(const char *prog)
     MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 }
 
-void lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll)
+lop_status_t lop_poll_timeout(const lop_poll_t *poll, const char *fmt, ...)
 {
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return lop_err(LOP_ERR_TIMEOUT, "timed out after %g s waiting for %s (is a peer stopped or "
+                   "dead? --timeout sets the limit)", poll->timeout_s, what);
+}
+
+lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what)
+{
+    lop_wait_t wait = {0};
     int done = 0;
     MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
     while (!done) {
-        lop_poll_pause(poll);
+        if (lop_poll_pause(poll, &wait))
+            return lop_poll_timeout(poll, "%s", what);
         MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
     }
+    return LOP_OK;
 }
 
-void lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
+lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
 {
     MPI_Request req;
     MPI_Ibarrier(comm, &req);
-    lop_mpi_wait_all(1, &req, poll);
+    return lop_mpi_wait_all(1, &req, poll, "a barrier of all ranks");
 }
 
 void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)

@@ -15,25 +15,57 @@
 
 #include "lop.h"
 #include "timer.h"
+#include "watchdog.h"
 
 /* Busy-polling state.  When ranks outnumber cores a poll loop that never
  * gives up its core can keep the rank it waits for from running, so loops
- * call lop_poll_pause() once per unsuccessful check. */
+ * call lop_poll_pause() once per unsuccessful check.  No wait is endless:
+ * each one gives up after timeout_s (lopbench --timeout), so a stopped or
+ * dead peer ends the job with a message instead of hanging it. */
 typedef struct {
     unsigned count;       /* unsuccessful checks since the last yield */
     unsigned yield_every; /* yield after this many checks; 0 = never (a core per rank) */
+    double timeout_s;     /* a wait gives up after this long; 0 = never */
 } lop_poll_t;
+
+/* One wait in progress: declare it zeroed before the loop (lop_wait_t w = {0}). */
+typedef struct {
+    unsigned checks;      /* unsuccessful checks so far */
+    double deadline_s;    /* lop_timer_clock_s() at which the wait gives up */
+} lop_wait_t;
 
 /* Checks between two sched_yield() calls when oversubscribed. */
 #define LOP_POLL_YIELD_EVERY 16
+/* Checks between two readings of the clock: reading it costs some 20 ns,
+ * a check of a completion queue or a memory word a few. */
+#define LOP_POLL_CLOCK_EVERY 1024u
 
-static inline void lop_poll_pause(lop_poll_t *poll)
+/* Called after each unsuccessful check of a wait; nonzero once the wait has
+ * lasted poll->timeout_s.  The clock is first read at the first miss, so a
+ * wait that succeeds at once costs nothing extra.  A wait without a deadline
+ * is one that may rightly last long (a rank sitting out while others
+ * measure): it keeps the watchdog quiet. */
+static inline int lop_poll_pause(lop_poll_t *poll, lop_wait_t *wait)
 {
     if (poll->yield_every && ++poll->count >= poll->yield_every) {
         poll->count = 0;
         sched_yield();
     }
+    unsigned check = wait->checks++;
+    if (poll->timeout_s <= 0)
+        lop_watchdog_beat();
+    if (poll->timeout_s <= 0 || check % LOP_POLL_CLOCK_EVERY != 0)
+        return 0;
+    double now = lop_timer_clock_s();
+    if (wait->checks == 1)
+        wait->deadline_s = now + poll->timeout_s;
+    return now > wait->deadline_s;
 }
+
+/* The error of a wait that gave up: LOP_ERR_TIMEOUT, "timed out after S s
+ * waiting for <what>". */
+lop_status_t lop_poll_timeout(const lop_poll_t *poll, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Is this node running more ranks of 'comm' than it has online CPUs? */
 int lop_mpi_oversubscribed(MPI_Comm comm);
@@ -55,11 +87,12 @@ void lop_mpi_fail_abort(const char *prog);
  * check that files can be made in it); every rank learns whether it could. */
 lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
 
-/* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls. */
-void lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll);
+/* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls;
+ * LOP_ERR_TIMEOUT naming 'what' (e.g. "the send to rank 3") at the deadline. */
+lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what);
 
 /* MPI_Barrier that polls with lop_poll_pause() (MPI_Ibarrier + MPI_Test). */
-void lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll);
+lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll);
 
 /* The idle gap between repetitions (thesis listings 2.11, 2.12: wait_us(1000)).
  * Spins on the timer, or sleeps when oversubscribed so that the CPU goes to

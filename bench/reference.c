@@ -14,9 +14,9 @@ static lop_status_t ping_round(lop_bench_t *b, void *ctx, size_t p, long rep, ui
 {
     lop_samples_t *rtt = ctx;
     uint64_t value = seq;
-    lop_mpi_barrier(b->comm, &b->tp->poll);
-    if (b->rank > 1)
-        return LOP_OK;
+    lop_status_t st = lop_mpi_barrier(b->comm, &b->tp->poll);
+    if (st != LOP_OK || b->rank > 1)
+        return st;
     if (b->rank == 0) {
         uint64_t t1 = lop_timer_now(b->timer);
         MPI_Send(&value, 1, MPI_UINT64_T, 1, TAG_PING, b->pair);

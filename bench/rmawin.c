@@ -138,8 +138,12 @@ int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
     return 0;
 }
 
-void lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll)
+lop_status_t lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll)
 {
+    lop_wait_t wait = {0};
     while (!lop_rmawin_reached(w, slot, value))
-        lop_poll_pause(poll);
+        if (lop_poll_pause(poll, &wait))
+            return lop_poll_timeout(poll, "write %llu from rank %zu into our window",
+                                    (unsigned long long)value, slot);
+    return LOP_OK;
 }

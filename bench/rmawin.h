@@ -52,8 +52,9 @@ void lop_rmawin_complete(lop_rmawin_t *w);
 /* Has this rank's slot reached 'value'?  (One poll, with the progress and
  * memory synchronisation the mode needs.) */
 int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value);
-/* Poll until this rank's slot holds at least 'value'. */
-void lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll);
+/* Poll until this rank's slot holds at least 'value' (slot = the writer's
+ * rank); LOP_ERR_TIMEOUT at poll's deadline. */
+lop_status_t lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll);
 
 const char *lop_rmawin_mode_name(lop_rma_mode_t mode);
 

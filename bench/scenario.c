@@ -14,7 +14,9 @@ double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
 }
 
 /* A rank with nothing to measure waits for the others in a barrier it polls
- * with sleeps, so that on a shared core it does not slow them down. */
+ * with sleeps, so that on a shared core it does not slow them down.  It has
+ * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
+ * have deadlines of their own (a timeout there aborts the job). */
 static void sit_out(const lop_bench_t *b)
 {
     MPI_Request req;
@@ -22,8 +24,10 @@ static void sit_out(const lop_bench_t *b)
     const struct timespec nap = {0, SIT_OUT_SLEEP_US * 1000L};
     MPI_Ibarrier(b->comm, &req);
     for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done;
-         MPI_Test(&req, &done, MPI_STATUS_IGNORE))
+         MPI_Test(&req, &done, MPI_STATUS_IGNORE)) {
         nanosleep(&nap, NULL);
+        lop_watchdog_beat();
+    }
 }
 
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
@@ -38,10 +42,14 @@ lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_ro
             lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
             for (size_t p = 1; p <= n_p && st == LOP_OK; p++)
                 st = round(b, ctx, p, rep, ++seq);
+            lop_watchdog_beat();
+            if (st != LOP_OK)
+                st = lop_err(st, "%s (repetition %ld of %ld)", lop_errmsg(),
+                             rep + b->warmup + 1, b->warmup + b->reps);
             lop_progress_step(b->progress, lop_bench_rep_units(b, n_p));
         }
-        if (st == LOP_OK)
-            lop_mpi_barrier(b->comm, &b->tp->poll); /* meets the sitting-out ranks */
+        if (st == LOP_OK) /* meets the sitting-out ranks */
+            st = lop_mpi_barrier(b->comm, &b->tp->poll);
     }
     b->seq += (uint64_t)(b->warmup + b->reps) * n_p;
     return st;

@@ -31,7 +31,8 @@ static lop_status_t receiver_round(lop_bench_t *b, const s1_ctx_t *c, size_t k, 
         uint64_t t1 = lop_timer_now(b->timer);
         lop_bench_record(c->orecv, k, rep, lop_timer_us(b->timer, t1 - t0) / (double)k);
     }
-    lop_mpi_barrier(b->pair, &t->poll);
+    if (st == LOP_OK)
+        st = lop_mpi_barrier(b->pair, &t->poll);
     for (size_t j = 0; j < k && st == LOP_OK; j++)
         st = t->ops->wait_recv(t, c->op, 0, seq);
     return st;
@@ -41,9 +42,11 @@ static lop_status_t sender_round(lop_bench_t *b, const s1_ctx_t *c, size_t k, lo
                                  uint64_t seq)
 {
     lop_transport_t *t = b->tp;
-    lop_mpi_barrier(b->pair, &t->poll);
+    lop_status_t st = lop_mpi_barrier(b->pair, &t->poll);
+    if (st != LOP_OK)
+        return st;
     uint64_t t1 = lop_timer_now(b->timer);
-    lop_status_t st = t->ops->post_send(t, c->op, b->to_other, k, c->post, seq);
+    st = t->ops->post_send(t, c->op, b->to_other, k, c->post, seq);
     uint64_t t2 = lop_timer_now(b->timer);
     if (st == LOP_OK)
         st = t->ops->wait_send(t);

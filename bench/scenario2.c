@@ -50,7 +50,8 @@ static lop_status_t s2_round(lop_bench_t *b, void *ctx, size_t p, long rep, uint
     lop_status_t st = LOP_OK;
     if (in_round && lop_op_desc[c->op].uses_recv)
         st = t->ops->post_recv(t, b->star, b->rank == 0 ? p : 1, LOP_POST_NORMAL);
-    lop_mpi_barrier(b->comm, &t->poll);
+    if (st == LOP_OK)
+        st = lop_mpi_barrier(b->comm, &t->poll);
     if (st != LOP_OK || !in_round)
         return st;
     return b->rank == 0 ? root_round(b, c, p, rep, seq) : peer_round(b, c, seq);

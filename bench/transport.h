@@ -47,12 +47,17 @@ typedef enum {
     LOP_RMA_PUT     /* MPI_Put + MPI_Win_flush into an MPI_Win_allocate window */
 } lop_rma_mode_t;
 
+/* --gid-index auto: choose from the GID table (ibconn.h lop_ib_gid_choose). */
+#define LOP_GID_AUTO (-1)
+
 /* What the user asked of the transport. */
 typedef struct {
     const char *device; /* verbs device name, NULL = the first one */
     int port;           /* verbs port number (1-based) */
-    int gid_index;      /* GID table index (RoCE, or a routed InfiniBand fabric) */
+    int gid_index;      /* GID table index (RoCE, or a routed InfiniBand fabric), or LOP_GID_AUTO */
     int gid_index_set;  /* the user gave --gid-index: use a global route header */
+    int tclass;         /* traffic class of the global route header */
+    int sl;             /* service level */
     lop_rma_mode_t rma; /* mpi rdmaw: how to reach the target's window */
 } lop_transport_cfg_t;
 

@@ -205,27 +205,30 @@ static lop_status_t mpi_post_send(lop_transport_t *t, lop_op_t op, const int *pe
 static lop_status_t mpi_wait_send(lop_transport_t *t)
 {
     mpi_state_t *s = t->priv;
+    lop_status_t st = LOP_OK;
     if (s->n_send > 0)
-        lop_mpi_wait_all((int)s->n_send, s->send_req, &t->poll);
+        st = lop_mpi_wait_all((int)s->n_send, s->send_req, &t->poll, "sends to complete");
     s->n_send = 0;
     if (s->rma_pending)
         lop_rmawin_complete(&s->rma);
     s->rma_pending = 0;
-    return LOP_OK;
+    return st;
 }
 
 static lop_status_t mpi_wait_recv(lop_transport_t *t, lop_op_t op, int peer, uint64_t seq)
 {
     mpi_state_t *s = t->priv;
-    if (op == LOP_OP_RDMAW) {
-        lop_rmawin_wait(&s->rma, (size_t)peer, seq, &t->poll);
-        return LOP_OK;
-    }
+    if (op == LOP_OP_RDMAW)
+        return lop_rmawin_wait(&s->rma, (size_t)peer, seq, &t->poll);
     size_t slot;
     lop_status_t st = lop_recv_ring_take(&s->ring, peer, &slot);
     if (st != LOP_OK)
         return st;
-    lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll);
+    char what[64];
+    snprintf(what, sizeof what, "message %llu from rank %d", (unsigned long long)seq, peer);
+    st = lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll, what);
+    if (st != LOP_OK)
+        return st;
     return lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq);
 }
 

@@ -12,11 +12,23 @@
  * least every signal_every-th, so the send queue never fills with requests
  * whose completion nobody reaps.
  *
+ * Queue accounting.  Each QP's send queue holds sq_depth = 2K requests and
+ * one call puts at most K on it, with a signaled request at least every K:
+ * a request leaves the queue when it or a later signaled one on its QP
+ * completes, so before a call we reap completions until its requests fit,
+ * which always ends (among K or more outstanding requests one is signaled).
+ * The send completion queue is smaller than QPs x depth would need; instead
+ * signaled requests outstanding over all QPs are kept within its size.  A
+ * receive ring of K slots per peer bounds the receive queues the same way.
+ * Counts change only for requests the device accepted, so a list post that
+ * fails part-way leaves them right.
+ *
  * Registered buffer layout (the same on every rank, so offsets match):
  *   [0, 64)                 send value (source of sends and writes)
  *   recv_off + (peer*K+i)*8 receive ring of K slots per peer
  *   rdma_off + r*8          slot written by rank r
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +36,22 @@
 #include "ibconn.h"
 #include "transport.h"
 
-enum { CQ_BATCH = 16 }; /* work completions reaped per ibv_poll_cq call */
+enum {
+    CQ_BATCH = 16,             /* work completions reaped per ibv_poll_cq call */
+    SEND_CQ_MAX = 1 << 14,     /* send completion queue entries at most */
+    ASYNC_EVERY = 1 << 12,     /* unsuccessful checks between two async event reads */
+    RECV_OFF = 64,             /* bytes before the receive ring */
+    WR_PEER_BITS = 24          /* wr_id: peer in the low bits, request number above */
+};
+#define WR_INDEX_MASK ((UINT64_C(1) << (64 - WR_PEER_BITS)) - 1)
 
 typedef struct {
     lop_ib_dev_t dev;
+    lop_ib_cfg_t ib;            /* what the device was opened with */
     lop_ib_conn_t *conn;        /* the connections, n_conn of them */
     lop_ib_conn_t **by_rank;    /* [rank] -> its connection, or NULL */
     size_t n_conn;
-    size_t k;                   /* receive ring length per peer */
+    size_t k;                   /* most requests one call puts on one QP; receive ring length */
     size_t rdma_off;            /* offset of the rdmaw slots in every rank's buffer */
     size_t cap;                 /* work requests one post call may carry */
     uint32_t max_inline;        /* smallest inline size over our QPs */
@@ -43,14 +63,15 @@ typedef struct {
     struct ibv_recv_wr *rwr;    /* [cap] receive work requests of one call */
     struct ibv_sge *rsge;       /* [cap] their scatter entries */
     size_t *last;               /* [rank] index of the last request to it in this call */
-    unsigned *unsignaled;       /* [rank] unsignaled sends since the last signaled one */
-    unsigned signal_every;      /* signal at least every this many sends per QP */
-    size_t signaled_pending;    /* signaled sends not yet reaped */
+    uint64_t *sq_posted;        /* [rank] send requests its QP accepted, ever */
+    uint64_t *sq_done;          /* [rank] of those, known complete */
+    uint64_t *sq_signaled;      /* [rank] number of its last signaled request */
+    uint64_t signal_every;      /* signal at least every this many sends per QP (K) */
+    size_t signaled_pending;    /* signaled sends not yet reaped, all QPs */
+    size_t recv_pending;        /* receives posted, not yet reaped, all QPs */
     lop_recv_ring_t ring;       /* which recv_slot the next receive of a peer uses */
     size_t *arrived;            /* [rank] receive completions reaped, ever */
 } verbs_state_t;
-
-enum { RECV_OFF = 64 }; /* bytes before the receive ring */
 
 static size_t rdma_off(size_t size, size_t k)
 {
@@ -66,7 +87,9 @@ static void state_free(verbs_state_t *s)
     free(s->rwr);
     free(s->rsge);
     free(s->last);
-    free(s->unsignaled);
+    free(s->sq_posted);
+    free(s->sq_done);
+    free(s->sq_signaled);
     lop_recv_ring_free(&s->ring);
     free(s->arrived);
     free(s);
@@ -81,6 +104,7 @@ static verbs_state_t *state_alloc(const lop_transport_t *t)
     s->k = t->max_post;
     s->cap = s->k > size ? s->k : size;
     s->rdma_off = rdma_off(size, s->k);
+    s->signal_every = s->k;
     s->conn = lop_calloc(size, sizeof *s->conn);
     s->by_rank = lop_calloc(size, sizeof *s->by_rank);
     s->swr = lop_calloc(s->cap, sizeof *s->swr);
@@ -88,11 +112,13 @@ static verbs_state_t *state_alloc(const lop_transport_t *t)
     s->rwr = lop_calloc(s->cap, sizeof *s->rwr);
     s->rsge = lop_calloc(s->cap, sizeof *s->rsge);
     s->last = lop_calloc(size, sizeof *s->last);
-    s->unsignaled = lop_calloc(size, sizeof *s->unsignaled);
+    s->sq_posted = lop_calloc(size, sizeof *s->sq_posted);
+    s->sq_done = lop_calloc(size, sizeof *s->sq_done);
+    s->sq_signaled = lop_calloc(size, sizeof *s->sq_signaled);
     s->arrived = lop_calloc(size, sizeof *s->arrived);
     lop_status_t ring = lop_recv_ring_init(&s->ring, "verbs", size, s->k);
     if (!s->conn || !s->by_rank || !s->swr || !s->ssge || !s->rwr || !s->rsge || !s->last ||
-        !s->unsignaled || !s->arrived || ring != LOP_OK) {
+        !s->sq_posted || !s->sq_done || !s->sq_signaled || !s->arrived || ring != LOP_OK) {
         state_free(s);
         return NULL;
     }
@@ -119,6 +145,34 @@ static size_t linked_peers(const lop_transport_t *t, int *peers)
     return (size_t)t->size - 1;
 }
 
+/* Device configuration: buffer size, queue depths and completion queue
+ * sizes from the number of peers and K (see "Queue accounting" above). */
+static lop_status_t ib_config(const lop_transport_t *t, const lop_transport_cfg_t *cfg,
+                              const verbs_state_t *s, lop_ib_cfg_t *ib)
+{
+    size_t qps = t->rank == 0 || t->all_pairs ? (size_t)t->size - 1 : 1;
+    if (s->k > UINT32_MAX / 2)
+        return lop_err(LOP_ERR_RANGE, "verbs: %zu requests per post is too many", s->k);
+    if (t->size >= 1 << WR_PEER_BITS) /* wr_id names the peer in WR_PEER_BITS */
+        return lop_err(LOP_ERR_RANGE, "verbs: at most %d ranks", (1 << WR_PEER_BITS) - 1);
+    *ib = (lop_ib_cfg_t){
+        .name = cfg->device,
+        .port = cfg->port,
+        .gid_index = cfg->gid_index,
+        .force_grh = cfg->gid_index_set,
+        .tclass = cfg->tclass,
+        .sl = cfg->sl,
+        .buf_len = s->rdma_off + (size_t)t->size * sizeof(uint64_t),
+        .qps = qps,
+        .sq_depth = (uint32_t)(2 * s->k),
+        .rq_depth = (uint32_t)s->k,
+    };
+    size_t all = qps * ib->sq_depth;
+    ib->send_cqe = all < SEND_CQ_MAX ? all : SEND_CQ_MAX;
+    ib->recv_cqe = s->cap; /* the most receives the scenarios and executors post at once */
+    return LOP_OK;
+}
+
 static lop_status_t connect_peers(lop_transport_t *t, verbs_state_t *s)
 {
     int *peers = lop_calloc((size_t)t->size, sizeof *peers);
@@ -128,8 +182,8 @@ static lop_status_t connect_peers(lop_transport_t *t, verbs_state_t *s)
         return st;
     }
     s->n_conn = linked_peers(t, peers);
-    lop_ib_caps_t caps = {(uint32_t)s->cap + 1, (uint32_t)s->k + 1, 64};
-    st = lop_ib_connect(&s->dev, t->comm, peers, s->n_conn, &caps, s->conn);
+    lop_ib_caps_t caps = {64};
+    st = lop_ib_connect(&s->dev, &s->ib, t->comm, peers, s->n_conn, &caps, s->conn);
     free(peers);
     if (st != LOP_OK)
         return st;
@@ -139,18 +193,23 @@ static lop_status_t connect_peers(lop_transport_t *t, verbs_state_t *s)
         if (s->conn[i].max_inline < s->max_inline)
             s->max_inline = s->conn[i].max_inline;
     }
-    s->signal_every = (caps.max_send_wr + 1) / 2;
     return LOP_OK;
 }
 
 static void describe(lop_transport_t *t, const verbs_state_t *s)
 {
     const lop_ib_dev_t *d = &s->dev;
+    int eth = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
+    char route[160] = "";
+    if (d->use_grh)
+        snprintf(route, sizeof route, ", GID index %d (%s%s, %s), traffic class %d", d->gid_index,
+                 lop_ib_gid_type_name(d->gid_type, eth),
+                 lop_ib_gid_is_ipv4(&d->gid) ? " IPv4" : "", d->gid_auto ? "auto" : "given",
+                 d->tclass);
     snprintf(t->device, sizeof t->device,
-             "%s port %u (%s), active MTU %d, max inline %u bytes%s", d->name, d->port,
-             d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet/RoCE" : "InfiniBand",
-             lop_ib_mtu_bytes(d->port_attr.active_mtu), s->max_inline,
-             d->use_grh ? ", GRH" : "");
+             "%s port %u (%s), active MTU %d, max inline %u bytes, SL %d%s", d->name, d->port,
+             eth ? "Ethernet/RoCE" : "InfiniBand", lop_ib_mtu_bytes(d->port_attr.active_mtu),
+             s->max_inline, d->sl, route);
 }
 
 static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg)
@@ -159,20 +218,11 @@ static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *c
     lop_status_t st = lop_mpi_agree(t->comm, s ? LOP_OK : LOP_ERR_NOMEM);
     if (st != LOP_OK)
         goto err_free_state;
-    size_t n_peers = t->rank == 0 || t->all_pairs ? (size_t)t->size - 1 : 1;
-    lop_ib_cfg_t ib = {
-        .name = cfg->device,
-        .port = cfg->port,
-        .gid_index = cfg->gid_index,
-        .force_grh = cfg->gid_index_set,
-        .buf_len = s->rdma_off + (size_t)t->size * sizeof(uint64_t),
-        .send_cqe = (int)(n_peers * (s->cap + 1)),
-        .recv_cqe = (int)(n_peers * (s->k + 1)),
-    };
-    st = lop_mpi_agree(t->comm, lop_ib_open(&s->dev, &ib));
-    if (st != LOP_OK)
-        goto err_close_device; /* open on this rank, failed on another */
-    st = connect_peers(t, s);
+    st = lop_mpi_agree(t->comm, ib_config(t, cfg, s, &s->ib));
+    if (st == LOP_OK) /* open on this rank, perhaps failed on another */
+        st = lop_mpi_agree(t->comm, lop_ib_open(&s->dev, &s->ib));
+    if (st == LOP_OK)
+        st = connect_peers(t, s);
     if (st != LOP_OK)
         goto err_close_device;
     char *base = s->dev.buf;
@@ -184,7 +234,7 @@ static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *c
     return LOP_OK;
 
 err_close_device:
-    lop_ib_close(&s->dev); /* a no-op where lop_ib_open failed */
+    lop_ib_close(&s->dev); /* a no-op where lop_ib_open failed or never ran */
 err_free_state:
     if (s)
         state_free(s);
@@ -205,8 +255,18 @@ static const char *verbs_why_not(const lop_transport_t *t, lop_op_t op, lop_post
     const verbs_state_t *s = t->priv;
     (void)op;
     if (post == LOP_POST_INLINE && s->max_inline < sizeof(uint64_t))
-        return "not applicable: the device sends no inline data";
+        return "not applicable: the device grants no inline data";
     return NULL;
+}
+
+/* After an unsuccessful check: pause, watch for asynchronous errors, and
+ * give up at the deadline ('what' names the wait, 'peer' the rank waited for). */
+static lop_status_t verbs_idle(lop_transport_t *t, lop_wait_t *wait, const char *what, int peer)
+{
+    verbs_state_t *s = t->priv;
+    if (lop_poll_pause(&t->poll, wait))
+        return lop_poll_timeout(&t->poll, "%s rank %d", what, peer);
+    return wait->checks % ASYNC_EVERY == 0 ? lop_ib_async_check(&s->dev) : LOP_OK;
 }
 
 /* A list post chains a request to the next one when that goes to the same
@@ -218,19 +278,55 @@ static int chained_to_next(lop_post_t post, const int *peers, size_t n, size_t m
 
 /* ------------------------------------------------------------------ sends */
 
-/* Fill swr[m] for a request to 'peer'; link it to the next one when the call
- * posts a list and the next request goes to the same QP. */
+/* The first rank with sends outstanding (for a timeout's message). */
+static int first_unfinished(const lop_transport_t *t, const verbs_state_t *s)
+{
+    for (int r = 0; r < t->size; r++)
+        if (s->sq_posted[r] != s->sq_done[r])
+            return r;
+    return -1;
+}
+
+/* Reap send completions once: a signaled request's completion completes it
+ * and every earlier request on its QP. */
+static lop_status_t reap_send(lop_transport_t *t, verbs_state_t *s, lop_wait_t *wait)
+{
+    struct ibv_wc wc[CQ_BATCH];
+    int got = ibv_poll_cq(s->dev.send_cq, CQ_BATCH, wc);
+    if (got < 0)
+        return lop_err(LOP_ERR_IO, "verbs: polling the send completion queue failed (%d)", got);
+    for (int i = 0; i < got; i++) {
+        int peer = (int)(wc[i].wr_id & ((1u << WR_PEER_BITS) - 1));
+        if (wc[i].status != IBV_WC_SUCCESS) {
+            char what[48];
+            snprintf(what, sizeof what, "send to rank %d", peer);
+            return lop_ib_wc_error(&wc[i], what);
+        }
+        uint64_t index = wc[i].wr_id >> WR_PEER_BITS;
+        s->sq_done[peer] = s->sq_posted[peer] - ((s->sq_posted[peer] - index) & WR_INDEX_MASK);
+        s->signaled_pending--;
+    }
+    if (got > 0)
+        return LOP_OK;
+    return verbs_idle(t, wait, "send completions from", first_unfinished(t, s));
+}
+
+/* Fill swr[m], the request numbered 'index' on peers[m]'s QP; chain it to the
+ * next one when the call posts a list and the next goes to the same QP.
+ * '*signaled_at' is the number of the QP's last signaled request so far. */
 static void send_wr_fill(verbs_state_t *s, lop_op_t op, lop_post_t post, const int *peers,
-                         size_t n, size_t m, int rank)
+                         size_t n, size_t m, int rank, uint64_t index, uint64_t *signaled_at)
 {
     int peer = peers[m];
     struct ibv_send_wr *wr = &s->swr[m];
     int chained = chained_to_next(post, peers, n, m);
-    int signaled = s->last[peer] == m || ++s->unsignaled[peer] >= s->signal_every;
+    int signaled = s->last[peer] == m || index - *signaled_at >= s->signal_every;
+    if (signaled)
+        *signaled_at = index;
     s->ssge[m] = (struct ibv_sge){(uint64_t)(uintptr_t)s->send_value, sizeof(uint64_t),
                                   s->dev.mr->lkey};
     *wr = (struct ibv_send_wr){
-        .wr_id = (uint64_t)peer,
+        .wr_id = index << WR_PEER_BITS | (uint64_t)peer,
         .next = chained ? &s->swr[m + 1] : NULL,
         .sg_list = &s->ssge[m],
         .num_sge = 1,
@@ -243,9 +339,32 @@ static void send_wr_fill(verbs_state_t *s, lop_op_t op, lop_post_t post, const i
         wr->wr.rdma.remote_addr = c->remote.addr + s->rdma_off + (uint64_t)rank * sizeof(uint64_t);
         wr->wr.rdma.rkey = c->remote.rkey;
     }
-    if (signaled) {
-        s->unsignaled[peer] = 0;
-        s->signaled_pending++;
+}
+
+/* Reap until a chain of 'len' requests (at most 2 signaled) fits both the
+ * peer's send queue and the send completion queue. */
+static lop_status_t make_room(lop_transport_t *t, verbs_state_t *s, int peer, size_t len)
+{
+    lop_wait_t wait = {0};
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && (s->sq_posted[peer] - s->sq_done[peer] + len >
+                                s->by_rank[peer]->sq_depth ||
+                            s->signaled_pending + 2 > s->ib.send_cqe))
+        st = reap_send(t, s, &wait);
+    return st;
+}
+
+/* Credit the requests swr[head..end) that the device accepted (up to 'bad'). */
+static void account_posted(verbs_state_t *s, size_t head, size_t end,
+                           const struct ibv_send_wr *bad)
+{
+    for (size_t m = head; m < end && &s->swr[m] != bad; m++) {
+        int peer = (int)(s->swr[m].wr_id & ((1u << WR_PEER_BITS) - 1));
+        s->sq_posted[peer]++;
+        if (s->swr[m].send_flags & IBV_SEND_SIGNALED) {
+            s->sq_signaled[peer] = s->sq_posted[peer];
+            s->signaled_pending++;
+        }
     }
 }
 
@@ -255,22 +374,31 @@ static lop_status_t verbs_post_send(lop_transport_t *t, lop_op_t op, const int *
     verbs_state_t *s = t->priv;
     if (n > s->cap)
         return lop_err(LOP_ERR_RANGE, "verbs: %zu requests in one post, at most %zu", n, s->cap);
-    *s->send_value = seq;
     for (size_t m = 0; m < n; m++) {
         if (!s->by_rank[peers[m]])
             return lop_err(LOP_ERR_INVALID, "verbs: no connection to rank %d", peers[m]);
         s->last[peers[m]] = m;
     }
-    for (size_t m = 0, head = 0; m < n; m++) {
-        send_wr_fill(s, op, post, peers, n, m, t->rank);
-        if (s->swr[m].next)
-            continue; /* posted with the head of its list */
-        struct ibv_send_wr *bad;
-        int err = ibv_post_send(s->by_rank[peers[m]]->qp, &s->swr[head], &bad);
-        head = m + 1;
+    *s->send_value = seq;
+    for (size_t head = 0; head < n;) {
+        size_t end = head + 1;
+        while (chained_to_next(post, peers, n, end - 1))
+            end++;
+        int peer = peers[head];
+        lop_status_t st = make_room(t, s, peer, end - head);
+        if (st != LOP_OK)
+            return st;
+        uint64_t signaled_at = s->sq_signaled[peer];
+        for (size_t m = head; m < end; m++)
+            send_wr_fill(s, op, post, peers, n, m, t->rank, s->sq_posted[peer] + 1 + (m - head),
+                         &signaled_at);
+        struct ibv_send_wr *bad = NULL;
+        int err = ibv_post_send(s->by_rank[peer]->qp, &s->swr[head], &bad);
+        account_posted(s, head, end, err ? bad : NULL);
         if (err)
-            return lop_err(LOP_ERR_IO, "verbs: ibv_post_send to rank %d failed: %s", peers[m],
+            return lop_err(LOP_ERR_IO, "verbs: ibv_post_send to rank %d failed: %s", peer,
                            strerror(err));
+        head = end;
     }
     return LOP_OK;
 }
@@ -278,20 +406,11 @@ static lop_status_t verbs_post_send(lop_transport_t *t, lop_op_t op, const int *
 static lop_status_t verbs_wait_send(lop_transport_t *t)
 {
     verbs_state_t *s = t->priv;
-    struct ibv_wc wc[CQ_BATCH];
-    while (s->signaled_pending > 0) {
-        int got = ibv_poll_cq(s->dev.send_cq, CQ_BATCH, wc);
-        if (got < 0)
-            return lop_err(LOP_ERR_IO, "verbs: polling the send completion queue failed");
-        for (int i = 0; i < got; i++)
-            if (wc[i].status != IBV_WC_SUCCESS)
-                return lop_err(LOP_ERR_IO, "verbs: request to rank %d failed: %s",
-                               (int)wc[i].wr_id, ibv_wc_status_str(wc[i].status));
-        s->signaled_pending -= (size_t)got;
-        if (got == 0)
-            lop_poll_pause(&t->poll);
-    }
-    return LOP_OK;
+    lop_wait_t wait = {0};
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && s->signaled_pending > 0)
+        st = reap_send(t, s, &wait);
+    return st;
 }
 
 /* --------------------------------------------------------------- receives */
@@ -300,8 +419,9 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
                                     lop_post_t post)
 {
     verbs_state_t *s = t->priv;
-    if (n > s->cap)
-        return lop_err(LOP_ERR_RANGE, "verbs: %zu receives in one post, at most %zu", n, s->cap);
+    if (s->recv_pending + n > s->ib.recv_cqe)
+        return lop_err(LOP_ERR_RANGE, "verbs: more than %zu receives outstanding",
+                       s->ib.recv_cqe);
     for (size_t m = 0, head = 0; m < n; m++) {
         int peer = peers[m];
         if (!s->by_rank[peer])
@@ -317,8 +437,13 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
                                          &s->rsge[m], 1};
         if (chained)
             continue;
-        struct ibv_recv_wr *bad;
+        struct ibv_recv_wr *bad = NULL;
         int err = ibv_post_recv(s->by_rank[peer]->qp, &s->rwr[head], &bad);
+        size_t chain = m + 1 - head, accepted = chain;
+        if (err) /* the ring counted the whole chain: give back the refused slots */
+            accepted = bad ? (size_t)(bad - &s->rwr[head]) : 0;
+        s->ring.posted[peer] -= chain - accepted;
+        s->recv_pending += accepted;
         head = m + 1;
         if (err)
             return lop_err(LOP_ERR_IO, "verbs: ibv_post_recv for rank %d failed: %s", peer,
@@ -327,36 +452,40 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
     return LOP_OK;
 }
 
-/* Reap receive completions, crediting each to the peer it came from. */
-static lop_status_t reap_recv(lop_transport_t *t, verbs_state_t *s)
+/* Reap receive completions once, crediting each to the peer it came from. */
+static lop_status_t reap_recv(lop_transport_t *t, verbs_state_t *s, lop_wait_t *wait, int peer)
 {
     struct ibv_wc wc[CQ_BATCH];
     int got = ibv_poll_cq(s->dev.recv_cq, CQ_BATCH, wc);
     if (got < 0)
-        return lop_err(LOP_ERR_IO, "verbs: polling the receive completion queue failed");
+        return lop_err(LOP_ERR_IO, "verbs: polling the receive completion queue failed (%d)",
+                       got);
     for (int i = 0; i < got; i++) {
-        if (wc[i].status != IBV_WC_SUCCESS)
-            return lop_err(LOP_ERR_IO, "verbs: receive from rank %d failed: %s",
-                           (int)wc[i].wr_id, ibv_wc_status_str(wc[i].status));
+        s->recv_pending--;
+        if (wc[i].status != IBV_WC_SUCCESS) {
+            char what[48];
+            snprintf(what, sizeof what, "receive from rank %d", (int)wc[i].wr_id);
+            return lop_ib_wc_error(&wc[i], what);
+        }
         s->arrived[wc[i].wr_id]++;
     }
-    if (got == 0)
-        lop_poll_pause(&t->poll);
-    return LOP_OK;
+    return got > 0 ? LOP_OK : verbs_idle(t, wait, "a message from", peer);
 }
 
 static lop_status_t verbs_wait_recv(lop_transport_t *t, lop_op_t op, int peer, uint64_t seq)
 {
     verbs_state_t *s = t->priv;
+    lop_wait_t wait = {0};
+    lop_status_t st = LOP_OK;
     if (op == LOP_OP_RDMAW) {
-        while (__atomic_load_n(&s->rdma_slot[peer], __ATOMIC_ACQUIRE) < seq)
-            lop_poll_pause(&t->poll);
-        return LOP_OK;
+        while (st == LOP_OK && __atomic_load_n(&s->rdma_slot[peer], __ATOMIC_ACQUIRE) < seq)
+            st = verbs_idle(t, &wait, "an RDMA write from", peer);
+        return st;
     }
     size_t slot;
-    lop_status_t st = lop_recv_ring_take(&s->ring, peer, &slot);
+    st = lop_recv_ring_take(&s->ring, peer, &slot);
     while (st == LOP_OK && s->arrived[peer] < s->ring.consumed[peer])
-        st = reap_recv(t, s);
+        st = reap_recv(t, s, &wait, peer);
     return st == LOP_OK ? lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq) : st;
 }
 

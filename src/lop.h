@@ -21,7 +21,8 @@ typedef enum {
     LOP_ERR_IO,          /* file system or device error */
     LOP_ERR_NOMEM,       /* allocation failed */
     LOP_ERR_UNSUPPORTED, /* backend or feature not available here */
-    LOP_ERR_RANGE        /* value outside the range it is defined for */
+    LOP_ERR_RANGE,       /* value outside the range it is defined for */
+    LOP_ERR_TIMEOUT      /* a wait outlived its deadline (a peer stopped or died) */
 } lop_status_t;
 
 /* Record the message for a failure and return 'status', so that a detector

@@ -35,9 +35,11 @@ static void test_defaults(void)
     ok(o.max_post == 16 && o.reps == 1000 && o.warmup == 100, "default K, R, W");
     is_num(o.idle_us, 1000, 0, "default idle gap 1000 us (thesis listing 2.11)");
     ok(o.outdir == NULL && !o.raw && !o.quiet && !o.help, "default: data/<host>-<date>, no flags");
-    ok(o.tcfg.device == NULL && o.tcfg.port == 1 && o.tcfg.gid_index == 0 &&
-           !o.tcfg.gid_index_set && o.tcfg.rma == LOP_RMA_AUTO,
-       "default device, port 1, GID 0, rma auto");
+    ok(o.tcfg.device == NULL && o.tcfg.port == 1 && o.tcfg.gid_index == LOP_GID_AUTO &&
+           !o.tcfg.gid_index_set && o.tcfg.rma == LOP_RMA_AUTO && o.tcfg.tclass == 0 &&
+           o.tcfg.sl == 0,
+       "default device, port 1, GID auto, traffic class 0, SL 0, rma auto");
+    is_num(o.timeout_s, 60, 0, "default --timeout 60 s");
 }
 
 static void test_everything(void)
@@ -59,6 +61,12 @@ static void test_everything(void)
            o.tcfg.gid_index == 3 && o.tcfg.gid_index_set,
        "--device, --port, --gid-index");
     ok(o.tcfg.rma == LOP_RMA_PUT && o.raw && o.quiet, "--rma put, --raw, -q");
+    char *route[] = {"lopbench", "--gid-index", "auto", "--tclass", "106", "--sl", "3",
+                     "--timeout", "0.5", NULL};
+    ok(parse(&o, route) == LOP_OK && o.tcfg.gid_index == LOP_GID_AUTO && o.tcfg.tclass == 106 &&
+           o.tcfg.sl == 3,
+       "--gid-index auto, --tclass, --sl");
+    is_num(o.timeout_s, 0.5, 0, "--timeout 0.5");
 
     char *help[] = {"lopbench", "--reps", "3", "--help", NULL};
     ok(parse(&o, help) == LOP_OK && o.help, "--help is a flag");
@@ -89,6 +97,11 @@ static void test_errors(void)
     bad("option --device: only for the verbs transport", "--transport", "mpi", "--device", "x");
     bad("option --gid-index: only for the verbs transport", "--gid-index", "1", "--transport",
         "mpi");
+    bad("option --sl: '16' is not in 0..15", "--sl", "16");
+    bad("option --tclass: '256' is not in 0..255", "--tclass", "256");
+    bad("option --timeout: '-1' is not in 0..1e+06", "--timeout", "-1");
+    bad("option --gid-index: 'best' is not an integer", "--gid-index", "best");
+    bad("option --sl: only for the verbs transport", "--transport", "mpi", "--sl", "1");
     bad("unexpected argument 'extra' (see --help)", "extra");
 }
 

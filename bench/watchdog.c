@@ -1,0 +1,72 @@
+/* watchdog.c - a heartbeat watched by a thread (watchdog.h). */
+#include "watchdog.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile unsigned long lop_watchdog_beats;
+
+static struct {
+    char prog[32];
+    int rank;
+    double timeout_s;
+    char phase[128];   /* written by the main thread, read only to print */
+} dog;
+
+/* Last words: write(2) of a line made before, then _exit (no stdio, no
+ * atexit handlers that could wait on MPI). */
+static void bark(void)
+{
+    char line[320];
+    int n = snprintf(line, sizeof line, "%s: rank %d: no progress for %g s in %s (is a peer "
+                     "stopped or dead? --timeout sets the limit)\n", dog.prog, dog.rank,
+                     dog.timeout_s, dog.phase[0] ? dog.phase : "start-up");
+    if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
+        n = 0; /* nothing more to be done about it */
+    _exit(EXIT_FAILURE);
+}
+
+static void *watch(void *unused)
+{
+    (void)unused;
+    double period = dog.timeout_s / 4;
+    struct timespec nap = {(time_t)period, (long)((period - (double)(time_t)period) * 1e9)};
+    unsigned long seen = lop_watchdog_beats;
+    int quiet = 0; /* periods without a beat */
+    for (;;) {
+        nanosleep(&nap, NULL);
+        unsigned long now = lop_watchdog_beats;
+        quiet = now == seen ? quiet + 1 : 0;
+        seen = now;
+        if (quiet > 4)
+            bark();
+    }
+    return NULL;
+}
+
+void lop_watchdog_start(const char *prog, int rank, double timeout_s)
+{
+    snprintf(dog.prog, sizeof dog.prog, "%s", prog);
+    dog.rank = rank;
+    dog.timeout_s = timeout_s;
+    if (timeout_s <= 0)
+        return;
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&thread, &attr, watch, NULL) != 0)
+        fprintf(stderr, "%s: rank %d: note: no watchdog thread; a stopped peer may hang a "
+                "blocking MPI call\n", prog, rank);
+    pthread_attr_destroy(&attr);
+}
+
+void lop_watchdog_phase(const char *what)
+{
+    snprintf(dog.phase, sizeof dog.phase, "%s", what);
+    lop_watchdog_beat();
+}

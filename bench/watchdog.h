@@ -1,0 +1,35 @@
+/*
+ * watchdog.h - the backstop behind every wait lopbench cannot poll.
+ *
+ * Poll loops give up at their own deadline (mpisync.h lop_poll_pause) and
+ * name what they waited for.  Some waits are blocking MPI calls that cannot
+ * be polled without changing what is measured (MPI_Barrier as the baseline,
+ * the plain MPI_Send/MPI_Recv reference ping-pong) or that sit inside the
+ * library (MPI_Win_flush to a stopped target, collectives in set-up).  A
+ * thread that makes no MPI calls watches a heartbeat the measuring code
+ * bumps at every unit of progress (a repetition, a barrier, a phase); when it
+ * has not moved for the timeout, the watchdog prints one line naming the
+ * rank and the phase and ends the process, and the launcher ends the job.
+ */
+#ifndef LOP_WATCHDOG_H
+#define LOP_WATCHDOG_H
+
+/* The heartbeat: bumped without a lock or a fence (a lost or late bump only
+ * delays the verdict by one watchdog period). */
+extern volatile unsigned long lop_watchdog_beats;
+
+static inline void lop_watchdog_beat(void)
+{
+    lop_watchdog_beats++;
+}
+
+/* Start watching: 'prog' and 'rank' for the message; no thread when
+ * timeout_s is 0.  The verdict comes between timeout_s and 1.25 timeout_s
+ * after the last beat, so a poll loop's own deadline (timeout_s, with a
+ * better message) fires first where there is one. */
+void lop_watchdog_start(const char *prog, int rank, double timeout_s);
+
+/* Name what the process is doing now (copied; for the message). */
+void lop_watchdog_phase(const char *what);
+
+#endif

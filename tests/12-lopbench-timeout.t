@@ -1,0 +1,57 @@
+#!/bin/sh
+# 12-lopbench-timeout.t - no wait is endless: with rank 1 stopped (SIGSTOP)
+# part-way, every rank 0 wait gives up after --timeout, names what it waited
+# for, and the job ends non-zero.  Poll loops have their own deadlines (the
+# scenarios, the p2p walker); blocking MPI calls (MPI_Barrier, the mpi
+# executor) are caught by the watchdog.
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+B=$BIN/lopbench
+
+# stopper: rank 1 (any MPI's rank variable) stops its lopbench after 1 s;
+# the others run it as they are.
+cat >"$T/stopper" <<'EOS'
+#!/bin/sh
+r=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}
+[ "$r" = 1 ] || exec "$@"
+"$@" & pid=$!
+echo $pid >"$STOPPED_PID"
+sleep 1
+kill -STOP $pid
+wait $pid
+EOS
+chmod +x "$T/stopper"
+
+# stalls NAME PATTERN ARGS...: the job ends non-zero by itself with rank 0's
+# one line matching PATTERN.
+stalls() {
+    _name=$1 _pattern=$2
+    shift 2
+    export STOPPED_PID="$T/pid"
+    rm -f "$STOPPED_PID"
+    run_mpi 2 "$T/stopper" "$B" --timeout 2 "$@" -o "$T/o" >"$T/out" 2>&1
+    _rc=$?
+    [ -s "$STOPPED_PID" ] && kill -KILL "$(cat "$STOPPED_PID")" 2>/dev/null
+    if [ $_rc -ne 0 ] && [ $_rc -ne 124 ]; then
+        pass "$_name: the job ends by itself, non-zero ($_rc)"
+    else
+        fail "$_name: the job ends by itself, non-zero ($_rc)"
+    fi
+    if [ "$(grep -c "^lopbench: rank 0: $_pattern" "$T/out")" -eq 1 ]; then
+        pass "$_name: rank 0 says what it waited for"
+    else
+        fail "$_name: rank 0 says what it waited for"
+        diag "$(grep '^lopbench' "$T/out")"
+    fi
+}
+
+# Where rank 1 stops decides which guard speaks: a polled wait (barrier,
+# completion) or the blocking MPI_Recv of the reference ping-pong.
+stalls "scenarios" "\(timed out after 2 s waiting for .*(repetition [0-9]* of\|no progress for 2 s in \)" \
+    --transport mpi --scenario 1,2 --reps 100000
+stalls "p2p barrier" "timed out after 2 s waiting for message [0-9]* from rank 1.*; at op [0-9]* of rank 0's schedule" \
+    --barrier --executor p2p --alg diss --reps 10000000
+stalls "MPI_Barrier (watchdog)" "no progress for 2 s in --barrier, executor mpi on 2 ranks" \
+    --barrier --executor mpi --reps 10000000
+done_testing
