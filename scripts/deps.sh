@@ -2,7 +2,9 @@
 # deps.sh - make sure what lop needs is installed (Debian packages only).
 # As root with apt-get, missing packages are installed; otherwise the exact
 # apt-get command is printed and the script fails.
-#   scripts/deps.sh          build + test dependencies
+#   scripts/deps.sh          build + test dependencies (the tests include the
+#                            Soft-RoCE VM of tests/vm/run.sh: qemu, busybox,
+#                            kmod, the rxe verbs provider, iproute2's rdma)
 #   scripts/deps.sh --plots  also gnuplot (figures, make demo)
 set -u
 
@@ -21,6 +23,11 @@ need libibverbs-dev has_header infiniband/verbs.h
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 need perl command -v prove
+need qemu-system-x86 command -v qemu-system-x86_64
+need busybox-static test -x /bin/busybox
+need kmod command -v depmod
+need iproute2 command -v rdma
+need ibverbs-providers sh -c 'ls /usr/lib/*/libibverbs/librxe-rdmav*.so'
 [ "${1:-}" = "--plots" ] && need gnuplot-nox command -v gnuplot
 
 [ -z "$missing" ] && exit 0

@@ -22,34 +22,6 @@ S2="send-normal rdmaw-normal"
 ABSENT="send-inline-os.csv send-inline-rtt.csv rdmaw-inline-rtt.csv rdmaw-list-os.csv
         send-list-rtt.csv rdmaw-normal-or.csv"
 
-# rows_ok FILE P REPS: header, rows p = 1..P in order, n = REPS, every
-# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max.
-rows_ok() {
-    awk -F, -v want="$2" -v reps="$3" '
-        /^#/ { next }
-        !hdr { hdr = 1; if ($0 != "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us") bad = 1; next }
-        {
-            rows++
-            if ($1 != rows || $2 != reps) bad = 1
-            for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
-            if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
-            if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1
-        }
-        END { exit !(hdr && !bad && rows == want) }' "$1"
-}
-# meta FILE KEY: the value of "# KEY: value"
-meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
-# meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on
-meta_ok() {
-    [ "$(meta "$1" series)" = "$2" ] && [ "$(meta "$1" quantity)" = "$3" ] &&
-        [ "$(meta "$1" ranks)" = "$4" ] && [ "$(meta "$1" transport)" = mpi ] &&
-        [ "$(meta "$1" repetitions)" = "$REPS" ] && [ "$(meta "$1" unit)" = us ] &&
-        [ -n "$(meta "$1" device)" ] && [ -n "$(meta "$1" date)" ] &&
-        [ -n "$(meta "$1" host)" ] && [ -n "$(meta "$1" lopbench)" ] &&
-        meta "$1" timer | grep -q 'MHz overhead .* ticks' &&
-        meta "$1" oversubscribed | grep -Eq '^(yes|no)$'
-}
-
 # check_run NP DIR: every file of a default MPI run with NP ranks
 check_run() {
     np=$1 dir=$2

@@ -4,6 +4,8 @@
 #   pass NAME / fail NAME          a test point decided by the script
 #   run_mpi N ARGS...              mpirun with N local ranks, any MPI, as root too
 #   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
+#   rows_ok FILE P REPS, meta FILE KEY, meta_ok FILE SERIES QUANTITY RANKS
+#                                  lopbench's scenario files
 #   tmpdir                         sets $_d to a fresh directory removed at exit
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
@@ -85,6 +87,36 @@ refuses_one_line() {
         fail "$_name (exit $_rc)"
         diag "$(cat "$_d/refused.err")"
     fi
+}
+
+# ---- lopbench's scenario files (10-lopbench-mpi.t, 50-verbs-vm.t)
+# rows_ok FILE P REPS: header, rows p = 1..P in order, n = REPS, every
+# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max.
+rows_ok() {
+    awk -F, -v want="$2" -v reps="$3" '
+        /^#/ { next }
+        !hdr { hdr = 1; if ($0 != "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us") bad = 1; next }
+        {
+            rows++
+            if ($1 != rows || $2 != reps) bad = 1
+            for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
+            if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
+            if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1
+        }
+        END { exit !(hdr && !bad && rows == want) }' "$1"
+}
+# meta FILE KEY: the value of "# KEY: value"
+meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
+# meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on,
+# for a run over $TRANSPORT (default mpi) with $REPS repetitions
+meta_ok() {
+    [ "$(meta "$1" series)" = "$2" ] && [ "$(meta "$1" quantity)" = "$3" ] &&
+        [ "$(meta "$1" ranks)" = "$4" ] && [ "$(meta "$1" transport)" = "${TRANSPORT:-mpi}" ] &&
+        [ "$(meta "$1" repetitions)" = "$REPS" ] && [ "$(meta "$1" unit)" = us ] &&
+        [ -n "$(meta "$1" device)" ] && [ -n "$(meta "$1" date)" ] &&
+        [ -n "$(meta "$1" host)" ] && [ -n "$(meta "$1" lopbench)" ] &&
+        meta "$1" timer | grep -q 'MHz overhead .* ticks' &&
+        meta "$1" oversubscribed | grep -Eq '^(yes|no)$'
 }
 
 tmpdir() {
