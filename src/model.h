@@ -18,7 +18,9 @@
  *   file,series,quantity,stat,model,n,pmin,pmax,l1..l6,ssr,rmse,r2,se1..se6
  * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
  * quantity is rtt, os or or, stat is min, avg or median.  Unused lambdas and
- * unknown statistics are empty cells.
+ * unknown statistics are empty cells (rtt-nosat uses l1..l3, const l1).
+ * The covariance and weak flags of lop_fit_t are not in params.csv (yet):
+ * a set read from a file has has_cov = 0.
  */
 #ifndef LOP_MODEL_H
 #define LOP_MODEL_H
