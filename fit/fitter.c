@@ -6,6 +6,8 @@
  * depend on them and hours per fit.  This driver makes the same fit global:
  *
  * 1. Separable least squares (variable projection, Golub & Pereyra 1973).
+ *    Which λ are linear, searched or fixed is the model descriptor's
+ *    (lop_model_t.role, src/model.c); shape_of() reads nothing else.
  *    Each model is linear in some λ once the others are fixed: t_rtt in
  *    λ1, λ3, λ4 given λ2, λ5, λ6 (2.3.6.1.1), t_ov in λ1, λ2 given λ3
  *    (2.3.6.1.2), the LogP line in both of its λ (2.3.3).  Nelder-Mead
@@ -18,6 +20,7 @@
  *    λ3' + λ4'·(1 − e^{λ5(p−λ6')}) with λ4' = λ4·e^{λ5(λ6'−λ6)} and
  *    λ3' = λ3 + λ4 − λ4' for every λ6', so λ6 cannot be estimated.
  * 3. Constraints as bounded coordinates z of the search:
+ *    (POLE_MIN etc. are model.h's LOP_MODEL_POLE_MIN etc.)
  *      pole  λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z): the pole of λ1/(λ2+p)
  *            stays left of pmin, log-scaled search up to a far cap
  *      rate  λ5 = R·tanh(x/R), x = sinh(z)/(pmax−pmin), with λ6 = pmin: the
@@ -33,11 +36,16 @@
  * 5. A Levenberg-Marquardt polish (gsl_multifit_nlinear, trust region, central
  *    difference Jacobian) of all free λ, kept only if it lowers the SSR and
  *    keeps the constraints.
- * 6. Standard errors from the Jacobian J at the optimum:
+ * 6. Covariance and standard errors from the Jacobian J at the optimum:
  *    cov = σ²·(JᵀJ)⁻¹ with σ² = SSR/(n − k), k free parameters, computed from
- *    the SVD of J with unit-norm columns.  A parameter with a component in an
- *    exactly singular direction (or no effect at all) gets NaN; a nearly
- *    singular one gets its honest, huge value.
+ *    the SVD of J with unit-norm columns (the same matrix as
+ *    gsl_multifit_nlinear_covar's, scaled by σ²; the SVD also gives the
+ *    condition number for the weak flags).  A parameter with a component in
+ *    an exactly singular direction (or no effect at all) gets NaN and the
+ *    covariance is unknown; a nearly singular one gets its honest, huge value
+ *    and the ILLCOND flag.
+ * 7. Model selection: every member of a nested family fitted as above,
+ *    ranked by AICc or BIC (fitter.h gives the formulas and conventions).
  */
 #include "fitter.h"
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <gsl/gsl_multifit.h>
+#include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -125,6 +126,67 @@ static void check_covariance_linear(void)
     gsl_multifit_linear_free(w);
 }
 
+/* The fitter's covariance of a nonlinear fit against GSL's own:
+ * gsl_multifit_nlinear_covar of the Jacobian at the fitted λ (free
+ * parameters), times SSR/(n − f). */
+typedef struct {
+    const lop_fit_t *fit;
+    const double *p, *y;
+    int idx[LOP_MODEL_MAX_PARAMS]; /* λ index of each free parameter */
+} resid_ctx_t;
+
+static int resid(const gsl_vector *x, void *params, gsl_vector *f)
+{
+    const resid_ctx_t *c = params;
+    double l[LOP_MODEL_MAX_PARAMS];
+    memcpy(l, c->fit->lambda, sizeof l);
+    for (size_t i = 0; i < x->size; i++)
+        l[c->idx[i]] = gsl_vector_get(x, i);
+    for (size_t i = 0; i < f->size; i++)
+        gsl_vector_set(f, i, c->fit->model->eval(l, c->p[i]) - c->y[i]);
+    return GSL_SUCCESS;
+}
+
+static void check_covariance_gsl(const lop_model_t *m, const double *lambda, double sigma, int n)
+{
+    double p[MAX_POINTS], y[MAX_POINTS];
+    lop_fit_t fit = {0};
+    noisy(m, lambda, sigma, 5, (size_t)n, p, y);
+    if (!ok(lop_fitter_run(m, p, y, (size_t)n, &lop_fitter_defaults, &fit, NULL) == LOP_OK &&
+                fit.has_cov,
+            "%s, %d points: fitted, covariance known", m->name, n))
+        return;
+    resid_ctx_t c = {&fit, p, y, {0}};
+    size_t k = 0;
+    for (int j = 0; j < m->n_params; j++)
+        if (m->role[j] != LOP_PARAM_GAUGE)
+            c.idx[k++] = j;
+    gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+    par.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
+    gsl_multifit_nlinear_fdf fdf = {.f = resid, .n = (size_t)n, .p = k, .params = &c};
+    gsl_multifit_nlinear_workspace *w =
+        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, (size_t)n, k);
+    gsl_vector *x = gsl_vector_alloc(k);
+    gsl_matrix *cov = gsl_matrix_alloc(k, k);
+    for (size_t i = 0; i < k; i++)
+        gsl_vector_set(x, i, fit.lambda[c.idx[i]]);
+    gsl_multifit_nlinear_init(x, &fdf, w);
+    gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
+    double s2 = fit.ssr / (double)(n - (int)k), dev = 0;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            double want = s2 * gsl_matrix_get(cov, i, j);
+            double scale = sqrt(fit.cov[c.idx[i]][c.idx[i]] * fit.cov[c.idx[j]][c.idx[j]]);
+            dev = fmax(dev, fabs(fit.cov[c.idx[i]][c.idx[j]] - want) / scale);
+        }
+    /* relative to sqrt(var_i var_j): the correlations agree */
+    ok(dev < 1e-6, "%s, %d points: cov = SSR/(n-f) x gsl_multifit_nlinear_covar (dev %.1e)",
+       m->name, n, dev);
+    gsl_multifit_nlinear_free(w);
+    gsl_vector_free(x);
+    gsl_matrix_free(cov);
+}
+
 /* ------------------------------------------------------------ weak params */
 
 static void check_weak(void)
@@ -230,6 +292,10 @@ int main(void)
     check_descriptors();
     check_covariance_const();
     check_covariance_linear();
+    double rtt[6] = {16.7937, 0.0058, 4.4642, 4.4751, -0.0642, 12.9209};
+    double ov[3] = {0.5557, 0.2103, -0.7728};
+    check_covariance_gsl(&lop_model_rtt, rtt, 0.05, 63);
+    check_covariance_gsl(&lop_model_ov, ov, 0.01, 31);
     check_weak();
     for (size_t i = 0; i < sizeof select_cases / sizeof *select_cases; i++)
         check_select_case(&select_cases[i]);
