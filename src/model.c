@@ -62,9 +62,8 @@ const lop_model_t lop_model_linear = {
     "linear", 2, "l1 + l2*p", eval_linear, L_NAMES, {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR},
     "LogP's L + g*p (thesis 2.3.3)"};
 
-static const lop_model_t *const all_models[] = {&lop_model_rtt, &lop_model_rtt_nosat,
-                                                &lop_model_const, &lop_model_ov,
-                                                &lop_model_linear};
+const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
+                                         &lop_model_ov,  &lop_model_linear,    NULL};
 
 const lop_family_t lop_family_rtt = {
     "rtt", 3, {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const}};
@@ -72,9 +71,9 @@ const lop_family_t lop_family_ov = {"ov", 2, {&lop_model_ov, &lop_model_const}};
 
 const lop_model_t *lop_model_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof all_models / sizeof *all_models; i++)
-        if (strcmp(all_models[i]->name, name) == 0)
-            return all_models[i];
+    for (const lop_model_t *const *m = lop_models; *m; m++)
+        if (strcmp((*m)->name, name) == 0)
+            return *m;
     return NULL;
 }
 

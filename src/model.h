@@ -63,6 +63,9 @@ typedef struct {
 extern const lop_model_t lop_model_rtt, lop_model_rtt_nosat, lop_model_const, lop_model_ov,
     lop_model_linear;
 
+/* Every model, NULL-terminated (for --help and error messages). */
+extern const lop_model_t *const lop_models[];
+
 /* Model by name, or NULL. */
 const lop_model_t *lop_model_find(const char *name);
 /* The model a quantity is fitted with: rtt -> rtt, os/or -> ov; NULL if unknown. */

@@ -29,6 +29,10 @@
 static void check_descriptors(void)
 {
     static const char *const names[] = {"rtt", "rtt-nosat", "const", "ov", "linear"};
+    size_t n_models = 0;
+    while (lop_models[n_models])
+        n_models++;
+    ok(n_models == sizeof names / sizeof *names, "lop_models lists %zu models", n_models);
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         const lop_model_t *m = lop_model_find(names[i]);
         ok(m && strcmp(m->name, names[i]) == 0 && m->n_params >= 1 && m->param[0] && m->cite,
