@@ -92,6 +92,11 @@ bin/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(
 	@mkdir -p bin
 	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
 
+# ---- measuring programs (not tests, not installed): fit/measure/NAME.c -> bin/measure-NAME
+bin/measure-%: $(call obj,fit/measure/%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
+
 # ---- tests
 tests/bin/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p tests/bin

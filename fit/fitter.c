@@ -6,6 +6,8 @@
  * depend on them and hours per fit.  This driver makes the same fit global:
  *
  * 1. Separable least squares (variable projection, Golub & Pereyra 1973).
+ *    Which λ are linear, searched or fixed is the model descriptor's
+ *    (lop_model_t.role, src/model.c); shape_of() reads nothing else.
  *    Each model is linear in some λ once the others are fixed: t_rtt in
  *    λ1, λ3, λ4 given λ2, λ5, λ6 (2.3.6.1.1), t_ov in λ1, λ2 given λ3
  *    (2.3.6.1.2), the LogP line in both of its λ (2.3.3).  Nelder-Mead
@@ -18,6 +20,7 @@
  *    λ3' + λ4'·(1 − e^{λ5(p−λ6')}) with λ4' = λ4·e^{λ5(λ6'−λ6)} and
  *    λ3' = λ3 + λ4 − λ4' for every λ6', so λ6 cannot be estimated.
  * 3. Constraints as bounded coordinates z of the search:
+ *    (POLE_MIN etc. are model.h's LOP_MODEL_POLE_MIN etc.)
  *      pole  λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z): the pole of λ1/(λ2+p)
  *            stays left of pmin, log-scaled search up to a far cap
  *      rate  λ5 = R·tanh(x/R), x = sinh(z)/(pmax−pmin), with λ6 = pmin: the
@@ -33,11 +36,16 @@
  * 5. A Levenberg-Marquardt polish (gsl_multifit_nlinear, trust region, central
  *    difference Jacobian) of all free λ, kept only if it lowers the SSR and
  *    keeps the constraints.
- * 6. Standard errors from the Jacobian J at the optimum:
+ * 6. Covariance and standard errors from the Jacobian J at the optimum:
  *    cov = σ²·(JᵀJ)⁻¹ with σ² = SSR/(n − k), k free parameters, computed from
- *    the SVD of J with unit-norm columns.  A parameter with a component in an
- *    exactly singular direction (or no effect at all) gets NaN; a nearly
- *    singular one gets its honest, huge value.
+ *    the SVD of J with unit-norm columns (the same matrix as
+ *    gsl_multifit_nlinear_covar's, scaled by σ²; the SVD also gives the
+ *    condition number for the weak flags).  A parameter with a component in
+ *    an exactly singular direction (or no effect at all) gets NaN and the
+ *    covariance is unknown; a nearly singular one gets its honest, huge value
+ *    and the ILLCOND flag.
+ * 7. Model selection: every member of a nested family fitted as above,
+ *    ranked by AICc or BIC (fitter.h gives the formulas and conventions).
  */
 #include "fitter.h"
 
@@ -58,11 +66,6 @@ const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
 
 /* ------------------------------------------------------------ model shapes */
 
-#define EXP_MAX 50.0         /* largest λ5·(p−λ6) on the data: e^50 ≈ 5e21, no overflow */
-#define EXP_MIN (-700.0)     /* smallest: e^-700 ≈ 1e-304, still a normal double */
-#define POLE_MIN 1e-3        /* smallest distance of a pole left of pmin, in units of p */
-#define POLE_MAX 1e6         /* largest distance, × pmax: beyond, 1/(λ2+p) is a constant
-                                to working precision and the linear solve degenerates */
 #define LINEAR_TOL 1e-12     /* relative singular value cut of the linear solve */
 #define HUGE_SSR 1e300       /* objective value of a point that cannot be evaluated */
 #define NM_MAX_ITER 400      /* Nelder-Mead iterations per run */
@@ -74,50 +77,51 @@ const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
 #define SCAN_SIDE_1D 60      /* grid points of the start scan in 1-D */
 #define SCAN_SIDE_2D 20      /* ... per dimension in 2-D */
 #define LM_MAX_ITER 200
-#define MAX_LINEAR 3
 #define MAX_SEARCH 2
-
-typedef enum {
-    SEARCH_POLE, /* λ = −pmin + POLE_MIN + POLE_MAX·pmax/(1 + e^−z) */
-    SEARCH_RATE  /* λ = R·tanh(sinh(z)/((pmax−pmin)·R)), R: the exponent's bound */
-} search_kind_t;
+#define ILLCOND_MAX 1e6      /* condition number of the column-scaled Jacobian beyond
+                                which a direction counts as undetermined */
+#define ILLCOND_PART 0.1     /* a parameter is part of a direction if its component
+                                of the (unit) singular vector exceeds this */
 
 typedef struct {
-    int index;          /* which λ (0-based) */
-    search_kind_t kind; /* how it maps to a search coordinate */
+    int index;              /* which λ (0-based) */
+    lop_param_role_t kind;  /* LOP_PARAM_POLE or LOP_PARAM_RATE: how it maps to z */
 } search_param_t;
 
-/* How a model splits for separable least squares. */
+/* How a model splits for separable least squares, from its descriptor. */
 typedef struct {
     const lop_model_t *model;
     int n_linear;                      /* λ the model is linear in, given the others */
-    int linear[MAX_LINEAR];
+    int linear[LOP_MODEL_MAX_PARAMS];
     int n_search;                      /* λ searched by Nelder-Mead */
     search_param_t search[MAX_SEARCH];
     int gauge;                         /* λ fixed to pmin (not identifiable), or -1 */
 } fit_shape_t;
 
-static const fit_shape_t fit_shapes[] = {
-    {.model = &lop_model_rtt, /* 2.3.6.1.1 */
-     .n_linear = 3, .linear = {0, 2, 3},
-     .n_search = 2, .search = {{1, SEARCH_POLE}, {4, SEARCH_RATE}},
-     .gauge = 5},
-    {.model = &lop_model_ov, /* 2.3.6.1.2 */
-     .n_linear = 2, .linear = {0, 1},
-     .n_search = 1, .search = {{2, SEARCH_POLE}},
-     .gauge = -1},
-    {.model = &lop_model_linear, /* 2.3.3 */
-     .n_linear = 2, .linear = {0, 1},
-     .n_search = 0,
-     .gauge = -1},
-};
-
-static const fit_shape_t *shape_of(const lop_model_t *model)
+/* The shape of 'model' from its parameter roles; 0 if the fitter cannot
+ * search that many parameters. */
+static int shape_of(const lop_model_t *model, fit_shape_t *s)
 {
-    for (size_t i = 0; i < sizeof fit_shapes / sizeof *fit_shapes; i++)
-        if (fit_shapes[i].model == model)
-            return &fit_shapes[i];
-    return NULL;
+    memset(s, 0, sizeof *s);
+    s->model = model;
+    s->gauge = -1;
+    for (int j = 0; j < model->n_params; j++) {
+        switch (model->role[j]) {
+        case LOP_PARAM_LINEAR:
+            s->linear[s->n_linear++] = j;
+            break;
+        case LOP_PARAM_GAUGE:
+            s->gauge = j;
+            break;
+        case LOP_PARAM_POLE:
+        case LOP_PARAM_RATE:
+            if (s->n_search == MAX_SEARCH)
+                return 0;
+            s->search[s->n_search++] = (search_param_t){j, model->role[j]};
+            break;
+        }
+    }
+    return s->n_linear > 0;
 }
 
 static int n_free(const fit_shape_t *s)
@@ -127,20 +131,21 @@ static int n_free(const fit_shape_t *s)
 
 int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin, double pmax)
 {
-    const fit_shape_t *s = shape_of(model);
-    if (!s)
+    fit_shape_t s;
+    if (!shape_of(model, &s))
         return 0;
     for (int j = 0; j < model->n_params; j++)
         if (!isfinite(lambda[j]))
             return 0;
-    for (int k = 0; k < s->n_search; k++) {
-        double l = lambda[s->search[k].index];
-        double offset = s->gauge >= 0 ? lambda[s->gauge] : 0.0;
+    for (int k = 0; k < s.n_search; k++) {
+        double l = lambda[s.search[k].index];
+        double offset = s.gauge >= 0 ? lambda[s.gauge] : 0.0;
         double e1 = l * (pmin - offset), e2 = l * (pmax - offset);
-        if (s->search[k].kind == SEARCH_POLE && !(l + pmin >= POLE_MIN * (1 - 1e-9)))
+        if (s.search[k].kind == LOP_PARAM_POLE && !(l + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
             return 0;
-        if (s->search[k].kind == SEARCH_RATE &&
-            !(fmax(e1, e2) <= EXP_MAX * (1 + 1e-9) && fmin(e1, e2) >= EXP_MIN * (1 + 1e-9)))
+        if (s.search[k].kind == LOP_PARAM_RATE &&
+            !(fmax(e1, e2) <= LOP_MODEL_EXP_MAX * (1 + 1e-9) &&
+              fmin(e1, e2) >= LOP_MODEL_EXP_MIN * (1 + 1e-9)))
             return 0;
     }
     return 1;
@@ -192,9 +197,9 @@ static lop_status_t work_init(fit_work_t *w, const fit_shape_t *s, const double 
         w->pmin = fmin(w->pmin, p[i]);
         w->pmax = fmax(w->pmax, p[i]);
     }
-    w->rate_max = EXP_MAX / (w->pmax - w->pmin);
-    w->rate_min = -EXP_MIN / (w->pmax - w->pmin);
-    w->pole_max = POLE_MAX * w->pmax;
+    w->rate_max = LOP_MODEL_EXP_MAX / (w->pmax - w->pmin);
+    w->rate_min = -LOP_MODEL_EXP_MIN / (w->pmax - w->pmin);
+    w->pole_max = LOP_MODEL_POLE_MAX * w->pmax;
     w->basis = gsl_matrix_alloc(n, (size_t)s->n_linear);
     w->yv = gsl_vector_alloc(n);
     w->coef = gsl_vector_alloc((size_t)s->n_linear);
@@ -225,19 +230,19 @@ static double ssr_of(const fit_work_t *w, const double *lambda)
 
 /* ------------------------------------------------- separable least squares */
 
-static double coord_to_lambda(const fit_work_t *w, search_kind_t kind, double z)
+static double coord_to_lambda(const fit_work_t *w, lop_param_role_t kind, double z)
 {
-    if (kind == SEARCH_POLE)
-        return -w->pmin + POLE_MIN + w->pole_max / (1 + exp(-fmax(z, -700.0)));
+    if (kind == LOP_PARAM_POLE)
+        return -w->pmin + LOP_MODEL_POLE_MIN + w->pole_max / (1 + exp(-fmax(z, -700.0)));
     double x = sinh(fmax(fmin(z, 700.0), -700.0)) / (w->pmax - w->pmin);
     double r = x > 0 ? w->rate_max : w->rate_min;
     return r * tanh(x / r);
 }
 
-static double lambda_to_coord(const fit_work_t *w, search_kind_t kind, double lambda)
+static double lambda_to_coord(const fit_work_t *w, lop_param_role_t kind, double lambda)
 {
-    if (kind == SEARCH_POLE) {
-        double d = lambda + w->pmin - POLE_MIN;
+    if (kind == LOP_PARAM_POLE) {
+        double d = lambda + w->pmin - LOP_MODEL_POLE_MIN;
         return log(d / (w->pole_max - d));
     }
     double r = lambda > 0 ? w->rate_max : w->rate_min;
@@ -322,10 +327,10 @@ static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, doub
 /* The scanned range of a searched λ in search coordinates: pole distances
  * 0.003·pmin .. 1e4·pmax left of pmin, exponent changes −200 .. 40 over the
  * data. */
-static void scan_range(const fit_work_t *w, search_kind_t kind, double *lo, double *hi)
+static void scan_range(const fit_work_t *w, lop_param_role_t kind, double *lo, double *hi)
 {
     double span = w->pmax - w->pmin;
-    if (kind == SEARCH_POLE) {
+    if (kind == LOP_PARAM_POLE) {
         *lo = lambda_to_coord(w, kind, w->pmin * (3e-3 - 1));
         *hi = lambda_to_coord(w, kind, 1e4 * w->pmax - w->pmin);
     } else {
@@ -410,9 +415,9 @@ static lop_status_t scan_starts(fit_work_t *w, int max, double *starts, int *n)
 static void random_start(const fit_work_t *w, gsl_rng *rng, double *z)
 {
     for (int d = 0; d < w->shape->n_search; d++) {
-        search_kind_t kind = w->shape->search[d].kind;
+        lop_param_role_t kind = w->shape->search[d].kind;
         double lambda;
-        if (kind == SEARCH_POLE) {
+        if (kind == LOP_PARAM_POLE) {
             lambda = w->pmin * (pow(10.0, gsl_rng_uniform(rng) * 4.5 - 2.5) - 1.0);
         } else {
             lambda = pow(10.0, gsl_rng_uniform(rng) * 2.8 - 1.5) / (w->pmax - w->pmin);
@@ -535,12 +540,74 @@ static int lm_polish(fit_work_t *w, gsl_multifit_nlinear_workspace *lm,
     return 1;
 }
 
-/* se of the free parameters from the Jacobian J (n × k), see 6. above. */
-static lop_status_t standard_errors(const gsl_matrix *J, double ssr, double *se)
+/* Covariance, standard errors and weak flags of the free parameters, free
+ * index i <-> λ index idx[i]. */
+typedef struct {
+    const int *idx;    /* λ index of each free parameter */
+    lop_fit_t *fit;    /* receives se, cov, has_cov, weak */
+} errors_out_t;
+
+/* Column-scaled SVD of J (n × k, n > k): a = J·D⁻¹ = U·S·Vᵀ, D = diag(norm).
+ * Returns 0 if J is not finite or the SVD fails. */
+static int scaled_svd(const gsl_matrix *J, gsl_matrix *a, gsl_matrix *v, gsl_vector *s,
+                      gsl_vector *work, gsl_vector *norm)
+{
+    gsl_matrix_memcpy(a, J);
+    for (size_t j = 0; j < J->size2; j++) {
+        gsl_vector_view col = gsl_matrix_column(a, j);
+        double d = gsl_blas_dnrm2(&col.vector);
+        gsl_vector_set(norm, j, d);
+        if (d > 0)
+            gsl_vector_scale(&col.vector, 1.0 / d);
+    }
+    return isfinite(gsl_matrix_max(a)) && isfinite(gsl_matrix_min(a)) &&
+           gsl_linalg_SV_decomp(a, v, s, work) == GSL_SUCCESS;
+}
+
+/* cov = σ²·(JᵀJ)⁻¹ = σ²·D⁻¹·V·S⁻²·Vᵀ·D⁻¹ over the singular values above the
+ * rank cut, σ² = SSR/(n − k); see 6. above.  Marks the weak parameters. */
+static void covariance_from_svd(const gsl_matrix *v, const gsl_vector *s, const gsl_vector *norm,
+                                double sigma2, size_t n, const errors_out_t *out)
+{
+    size_t k = v->size1;
+    double s0 = gsl_vector_get(s, 0), tol = s0 * (double)n * DBL_EPSILON;
+    lop_fit_t *fit = out->fit;
+    fit->has_cov = 1;
+    for (size_t j = 0; j < k; j++) {
+        unsigned *weak = &fit->weak[out->idx[j]];
+        if (!(gsl_vector_get(norm, j) > 0))
+            *weak |= LOP_FIT_WEAK_SINGULAR;
+        for (size_t l = 0; l < k; l++) {
+            double vjl = fabs(gsl_matrix_get(v, j, l)), sl = gsl_vector_get(s, l);
+            if (sl <= tol && vjl > 1e-8)
+                *weak |= LOP_FIT_WEAK_SINGULAR;
+            else if (sl < s0 / ILLCOND_MAX && vjl > ILLCOND_PART)
+                *weak |= LOP_FIT_WEAK_ILLCOND;
+        }
+        if (*weak & LOP_FIT_WEAK_SINGULAR)
+            fit->has_cov = 0;
+    }
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            double c = 0;
+            for (size_t l = 0; l < k && gsl_vector_get(s, l) > tol; l++)
+                c += gsl_matrix_get(v, i, l) * gsl_matrix_get(v, j, l) /
+                     (gsl_vector_get(s, l) * gsl_vector_get(s, l));
+            c *= sigma2 / (gsl_vector_get(norm, i) * gsl_vector_get(norm, j));
+            fit->cov[out->idx[i]][out->idx[j]] = fit->has_cov ? c : 0.0;
+            if (i == j && !(fit->weak[out->idx[i]] & LOP_FIT_WEAK_SINGULAR))
+                fit->se[out->idx[i]] = sqrt(c);
+        }
+}
+
+/* se, covariance and weak flags of the free parameters from the Jacobian J
+ * (n × k) at the optimum.  With n <= k (no residual degree of freedom) or a
+ * Jacobian that cannot be decomposed, everything is unknown. */
+static lop_status_t covariance(const gsl_matrix *J, double ssr, const errors_out_t *out)
 {
     size_t n = J->size1, k = J->size2;
     for (size_t j = 0; j < k; j++)
-        se[j] = NAN;
+        out->fit->weak[out->idx[j]] |= LOP_FIT_WEAK_SINGULAR;
     if (n <= k)
         return LOP_OK;
     gsl_matrix *a = gsl_matrix_alloc(n, k), *v = gsl_matrix_alloc(k, k);
@@ -550,31 +617,11 @@ static lop_status_t standard_errors(const gsl_matrix *J, double ssr, double *se)
         st = lop_err(LOP_ERR_NOMEM, "out of memory for the covariance");
         goto out;
     }
-    gsl_matrix_memcpy(a, J);
-    for (size_t j = 0; j < k; j++) {
-        gsl_vector_view col = gsl_matrix_column(a, j);
-        double d = gsl_blas_dnrm2(&col.vector);
-        gsl_vector_set(norm, j, d);
-        if (d > 0)
-            gsl_vector_scale(&col.vector, 1.0 / d);
-    }
-    if (!isfinite(gsl_matrix_max(a)) || !isfinite(gsl_matrix_min(a)) ||
-        gsl_linalg_SV_decomp(a, v, s, work) != GSL_SUCCESS)
+    if (!scaled_svd(J, a, v, s, work, norm))
         goto out;
-    double sigma2 = ssr / (double)(n - k), tol = gsl_vector_get(s, 0) * (double)n * DBL_EPSILON;
-    for (size_t j = 0; j < k; j++) {
-        double var = 0;
-        int singular = !(gsl_vector_get(norm, j) > 0);
-        for (size_t i = 0; i < k; i++) {
-            double vji = gsl_matrix_get(v, j, i), si = gsl_vector_get(s, i);
-            if (si > tol)
-                var += vji * vji / (si * si);
-            else if (fabs(vji) > 1e-8)
-                singular = 1;
-        }
-        if (!singular)
-            se[j] = sqrt(sigma2 * var) / gsl_vector_get(norm, j);
-    }
+    for (size_t j = 0; j < k; j++)
+        out->fit->weak[out->idx[j]] = 0;
+    covariance_from_svd(v, s, norm, ssr / (double)(n - k), n, out);
 out:
     gsl_matrix_free(a);
     gsl_matrix_free(v);
@@ -584,8 +631,9 @@ out:
     return st;
 }
 
-/* LM polish of λ, then its standard errors (NaN for the gauge). */
-static lop_status_t polish_and_errors(fit_work_t *w, double *lambda, double *ssr, double *se,
+/* LM polish of λ, then the errors of the free parameters into 'fit' (se NaN
+ * and covariance 0 for the gauge; a parameter whose se exceeds |λ| is weak). */
+static lop_status_t polish_and_errors(fit_work_t *w, double *lambda, double *ssr, lop_fit_t *fit,
                                       lop_fitter_stats_t *st)
 {
     size_t k = (size_t)n_free(w->shape);
@@ -595,22 +643,32 @@ static lop_status_t polish_and_errors(fit_work_t *w, double *lambda, double *ssr
     gsl_multifit_nlinear_workspace *lm =
         gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, w->n, k);
     gsl_vector *x = gsl_vector_alloc(k);
-    double se_free[LOP_MODEL_MAX_PARAMS];
+    int idx[LOP_MODEL_MAX_PARAMS];
     lop_status_t status = LOP_OK;
+    for (int j = 0, i = 0; j < w->shape->model->n_params; j++)
+        if (j != w->shape->gauge)
+            idx[i++] = j;
+    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
+        fit->se[j] = NAN;
+    memset(fit->cov, 0, sizeof fit->cov);
+    memset(fit->weak, 0, sizeof fit->weak);
+    fit->has_cov = 0;
     if (!lm || !x) {
         status = lop_err(LOP_ERR_NOMEM, "out of memory for the LM polish");
         goto out;
     }
     st->polished = lm_polish(w, lm, &fdf, x, lambda, ssr);
     lambda_to_free(w, lambda, x);
-    for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
-        se[j] = NAN;
-    if (gsl_multifit_nlinear_init(x, &fdf, lm) != GSL_SUCCESS)
+    errors_out_t eo = {idx, fit};
+    if (gsl_multifit_nlinear_init(x, &fdf, lm) != GSL_SUCCESS) {
+        for (size_t i = 0; i < k; i++)
+            fit->weak[idx[i]] |= LOP_FIT_WEAK_SINGULAR;
         goto out;
-    status = standard_errors(gsl_multifit_nlinear_jac(lm), *ssr, se_free);
-    for (int j = 0, i = 0; j < w->shape->model->n_params && status == LOP_OK; j++)
-        if (j != w->shape->gauge)
-            se[j] = se_free[i++];
+    }
+    status = covariance(gsl_multifit_nlinear_jac(lm), *ssr, &eo);
+    for (size_t i = 0; i < k; i++)
+        if (fit->se[idx[i]] > fabs(lambda[idx[i]]))
+            fit->weak[idx[i]] |= LOP_FIT_WEAK_SE;
 out:
     if (lm)
         gsl_multifit_nlinear_free(lm);
@@ -649,8 +707,8 @@ static lop_status_t check_points(const lop_model_t *model, const double *p, cons
     return st;
 }
 
-static void fill_fit(const fit_work_t *w, const double *lambda, const double *se, double ssr,
-                     lop_fit_t *fit)
+/* Everything but the errors, which polish_and_errors filled in. */
+static void fill_fit(const fit_work_t *w, const double *lambda, double ssr, lop_fit_t *fit)
 {
     double mean = 0, sst = 0;
     for (size_t i = 0; i < w->n; i++)
@@ -662,7 +720,6 @@ static void fill_fit(const fit_work_t *w, const double *lambda, const double *se
     fit->pmin = w->pmin;
     fit->pmax = w->pmax;
     memcpy(fit->lambda, lambda, sizeof fit->lambda);
-    memcpy(fit->se, se, sizeof fit->se);
     fit->ssr = ssr;
     fit->rmse = sqrt(ssr / (double)w->n);
     fit->r2 = sst > 0 ? 1 - ssr / sst : NAN;
@@ -672,31 +729,115 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
                             const lop_fitter_opts_t *opts, lop_fit_t *fit,
                             lop_fitter_stats_t *stats)
 {
-    const fit_shape_t *shape = shape_of(model);
+    fit_shape_t shape;
     lop_fitter_stats_t st = {0};
     fit_work_t w;
-    double z[MAX_SEARCH] = {0}, lambda[LOP_MODEL_MAX_PARAMS], se[LOP_MODEL_MAX_PARAMS], ssr;
-    if (!shape)
+    lop_fit_t result;
+    double z[MAX_SEARCH] = {0}, lambda[LOP_MODEL_MAX_PARAMS], ssr;
+    if (!shape_of(model, &shape))
         return lop_err(LOP_ERR_UNSUPPORTED, "no fitter for model '%s'", model->name);
     lop_status_t status = check_points(model, p, y, n);
     if (status == LOP_OK)
-        status = work_init(&w, shape, p, y, n);
+        status = work_init(&w, &shape, p, y, n);
     if (status != LOP_OK)
         return status;
+    result = *fit; /* keeps the caller's file, series, quantity, stat */
     gsl_error_handler_t *handler = gsl_set_error_handler_off();
-    if (shape->n_search > 0)
+    if (shape.n_search > 0)
         status = search_global(&w, opts, z, &ssr, &st);
     if (status == LOP_OK) {
         profile_ssr(&w, z, lambda);
         ssr = ssr_of(&w, lambda);
-        status = polish_and_errors(&w, lambda, &ssr, se, &st);
+        status = polish_and_errors(&w, lambda, &ssr, &result, &st);
     }
     gsl_set_error_handler(handler);
     st.n_evals = w.n_evals;
-    if (status == LOP_OK)
-        fill_fit(&w, lambda, se, ssr, fit);
+    if (status == LOP_OK) {
+        fill_fit(&w, lambda, ssr, &result);
+        *fit = result;
+    }
     if (status == LOP_OK && stats)
         *stats = st;
     work_free(&w);
     return status;
+}
+
+/* --------------------------------------------------------- model selection */
+
+/* AICc and BIC of a fitted candidate (fitter.h); NaN where undefined. */
+static void score_candidate(lop_candidate_t *c, size_t n_points)
+{
+    double n = (double)n_points, k = c->k, fit_term = n * log(c->fit.ssr / n);
+    c->aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2 * k * (k + 1) / (n - k - 1) : NAN;
+    c->bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
+}
+
+/* Choose the candidate with the lowest score; Δ of every eligible one. */
+static void rank_candidates(lop_selection_t *sel)
+{
+    double best = INFINITY;
+    sel->best = -1;
+    for (int i = 0; i < sel->n_cand; i++) {
+        lop_candidate_t *c = &sel->cand[i];
+        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
+        c->eligible = c->fitted && !isnan(score);
+        if (c->eligible && (sel->best < 0 || score < best)) {
+            best = score;
+            sel->best = i;
+        }
+    }
+    sel->margin = INFINITY;
+    for (int i = 0; i < sel->n_cand; i++) {
+        lop_candidate_t *c = &sel->cand[i];
+        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
+        /* a perfect fit scores −inf: two of them tie */
+        c->delta = !c->eligible ? NAN : score == best ? 0.0 : score - best;
+        if (c->eligible && i != sel->best)
+            sel->margin = fmin(sel->margin, c->delta);
+    }
+}
+
+lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t criterion,
+                               const double *p, const double *y, size_t n,
+                               const lop_fitter_opts_t *opts, lop_selection_t *sel)
+{
+    lop_selection_t s = {.family = family, .criterion = criterion,
+                         .n_cand = family->n_members};
+    for (int i = 0; i < s.n_cand; i++) {
+        lop_candidate_t *c = &s.cand[i];
+        const lop_model_t *m = family->member[i];
+        c->k = lop_model_n_free(m) + 1;
+        c->aicc = c->bic = c->delta = NAN;
+        if (n < (size_t)m->n_params)
+            continue;
+        lop_status_t st = lop_fitter_run(m, p, y, n, opts, &c->fit, NULL);
+        if (st != LOP_OK)
+            return st;
+        c->fitted = 1;
+        score_candidate(c, n);
+    }
+    rank_candidates(&s);
+    if (s.best < 0)
+        return lop_err(LOP_ERR_INVALID, "%zu points: too few for any %s model under %s", n,
+                       family->name, criterion == LOP_CRIT_AICC ? "AICc" : "BIC");
+    *sel = s;
+    return LOP_OK;
+}
+
+lop_hint_t lop_fitter_hint(const lop_fit_t *fit)
+{
+    int k = lop_model_n_free(fit->model) + 1, any = 0, structural = (double)fit->n - k - 1 <= 0;
+    for (int j = 0; j < fit->model->n_params; j++) {
+        any |= fit->weak[j] != 0;
+        structural |= (fit->weak[j] & (LOP_FIT_WEAK_SINGULAR | LOP_FIT_WEAK_ILLCOND)) != 0;
+    }
+    if (!any)
+        return LOP_HINT_NONE;
+    return structural ? LOP_HINT_MORE_P : LOP_HINT_MORE_REPS;
+}
+
+const char *lop_fitter_hint_name(lop_hint_t hint)
+{
+    static const char *const names[] = {"none", "more p values", "more repetitions"};
+    return names[hint];
 }

@@ -15,6 +15,11 @@
  * only λ3+λ4 and λ4·e^{−λ5·λ6} shape the curve), so the fitter fixes
  * λ6 = pmin, i.e. the saturation term is zero at the first data point, and
  * reports its standard error as unknown (NaN).
+ *
+ * The fit keeps the full covariance of the free parameters,
+ * cov = σ²·(JᵀJ)⁻¹ with J the Jacobian at the optimum and σ² = SSR/(n − f)
+ * (f free parameters), when it is known (fit->has_cov), and flags in
+ * fit->weak the parameters the data cannot determine (model.h).
  */
 #ifndef LOP_FITTER_H
 #define LOP_FITTER_H
@@ -54,5 +59,62 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
  * [pmin, pmax]?  The constraints every fit result satisfies. */
 int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin,
                         double pmax);
+
+/* ---------------------------------------------------------- model selection
+ *
+ * lop_fitter_select fits every member of a nested family (model.h) to the
+ * same points and ranks them by an information criterion.  For least
+ * squares with independent Gaussian errors of one unknown variance,
+ *   AIC  = n·ln(SSR/n) + 2k
+ *   AICc = AIC + 2k(k+1)/(n−k−1)      (small-sample correction)
+ *   BIC  = n·ln(SSR/n) + k·ln n
+ * where k counts the free parameters (linear + searched, not the gauge)
+ * PLUS ONE for the noise variance σ².  A member with n − k − 1 <= 0 (AICc)
+ * or n − k < 1 (BIC) is not eligible; with fewer points than the model's
+ * parameters it is not even fitted.  Lower is better; Δ = score − best. */
+
+typedef enum { LOP_CRIT_AICC, LOP_CRIT_BIC } lop_criterion_t;
+
+typedef struct {
+    lop_fit_t fit;     /* the member's fit (valid if fitted) */
+    int fitted;        /* 0 if too few points for the model or its fit failed */
+    int k;             /* free parameters + 1 (σ²) */
+    int eligible;      /* fitted and the criterion is defined for it */
+    double aicc, bic;  /* NaN where undefined */
+    double delta;      /* criterion − the best's (0 for the best); NaN if not eligible */
+} lop_candidate_t;
+
+typedef struct {
+    const lop_family_t *family;
+    lop_criterion_t criterion;
+    int n_cand;                            /* = family->n_members, richest first */
+    lop_candidate_t cand[LOP_FAMILY_MAX];
+    int best;                              /* index of the chosen member */
+    double margin;                         /* Δ of the runner-up (INFINITY if none) */
+} lop_selection_t;
+
+/* Fit every member of 'family' to the points (p, y) and choose by
+ * 'criterion'.  The caller names sel->cand[i].fit's file etc. afterwards.
+ * Fails with LOP_ERR_INVALID if no member is eligible (too few points) or
+ * the points are bad, LOP_ERR_NOMEM. */
+lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t criterion,
+                               const double *p, const double *y, size_t n,
+                               const lop_fitter_opts_t *opts, lop_selection_t *sel);
+
+/* What more data would determine a fit's weak parameters (lop_fit_t.weak). */
+typedef enum {
+    LOP_HINT_NONE,  /* no parameter is weak */
+    LOP_HINT_MORE_P, /* more distinct p: the model has n − k − 1 <= 0 (k as above, n
+                        distinct p), or a weak parameter lies in a singular or
+                        ill-conditioned direction, which only new p values resolve */
+    LOP_HINT_MORE_REPS /* more repetitions per p: the parameters are identified
+                          (well-conditioned, enough p) but their standard errors
+                          exceed their values, i.e. noise dominates; se falls as
+                          1/sqrt(repetitions) */
+} lop_hint_t;
+
+lop_hint_t lop_fitter_hint(const lop_fit_t *fit);
+/* "none", "more p values", "more repetitions" */
+const char *lop_fitter_hint_name(lop_hint_t hint);
 
 #endif

@@ -10,10 +10,16 @@
 
 /* ------------------------------------------------------- model functions */
 
+/* Thesis 2.3.6.1.1: pipeline start-up + processing (without network saturation). */
+static double eval_rtt_nosat(const double *l, double p)
+{
+    return l[0] / (l[1] + p) + l[2];
+}
+
 /* Thesis 2.3.6.1.1: pipeline start-up + processing + network saturation. */
 static double eval_rtt(const double *l, double p)
 {
-    return l[0] / (l[1] + p) + l[2] + l[3] * (1.0 - exp(l[4] * (p - l[5])));
+    return eval_rtt_nosat(l, p) + l[3] * (1.0 - exp(l[4] * (p - l[5])));
 }
 
 /* Thesis 2.3.6.1.2: a pipeline start-up function. */
@@ -22,33 +28,90 @@ static double eval_ov(const double *l, double p)
     return l[0] + l[1] / (l[2] + p);
 }
 
+/* LogP's constant latency or overhead (2.1.4.5). */
+static double eval_const(const double *l, double p)
+{
+    (void)p;
+    return l[0];
+}
+
 /* LogP's view: a constant plus a gap per message (thesis 2.3.3). */
 static double eval_linear(const double *l, double p)
 {
     return l[0] + l[1] * p;
 }
 
-const lop_model_t lop_model_rtt = {"rtt", 6, "l1/(l2+p) + l3 + l4*(1-exp(l5*(p-l6)))", eval_rtt};
-const lop_model_t lop_model_ov = {"ov", 3, "l1 + l2/(l3+p)", eval_ov};
-const lop_model_t lop_model_linear = {"linear", 2, "l1 + l2*p", eval_linear};
+#define L_NAMES {"l1", "l2", "l3", "l4", "l5", "l6"}
 
-static const lop_model_t *const all_models[] = {&lop_model_rtt, &lop_model_ov, &lop_model_linear};
+const lop_model_t lop_model_rtt = {
+    "rtt", 6, "l1/(l2+p) + l3 + l4*(1-exp(l5*(p-l6)))", eval_rtt, L_NAMES,
+    {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_RATE,
+     LOP_PARAM_GAUGE},
+    "thesis 2.3.6.1.1"};
+const lop_model_t lop_model_rtt_nosat = {
+    "rtt-nosat", 3, "l1/(l2+p) + l3", eval_rtt_nosat, L_NAMES,
+    {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR},
+    "thesis 2.3.6.1.1 without the saturation term"};
+const lop_model_t lop_model_const = {
+    "const", 1, "l1", eval_const, L_NAMES, {LOP_PARAM_LINEAR},
+    "LogP's constant (thesis 2.1.4.5)"};
+const lop_model_t lop_model_ov = {
+    "ov", 3, "l1 + l2/(l3+p)", eval_ov, L_NAMES,
+    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_POLE}, "thesis 2.3.6.1.2"};
+const lop_model_t lop_model_linear = {
+    "linear", 2, "l1 + l2*p", eval_linear, L_NAMES, {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR},
+    "LogP's L + g*p (thesis 2.3.3)"};
+
+const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
+                                         &lop_model_ov,  &lop_model_linear,    NULL};
+
+const lop_family_t lop_family_rtt = {
+    "rtt", 3, {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const}};
+const lop_family_t lop_family_ov = {"ov", 2, {&lop_model_ov, &lop_model_const}};
 
 const lop_model_t *lop_model_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof all_models / sizeof *all_models; i++)
-        if (strcmp(all_models[i]->name, name) == 0)
-            return all_models[i];
+    for (const lop_model_t *const *m = lop_models; *m; m++)
+        if (strcmp((*m)->name, name) == 0)
+            return *m;
+    return NULL;
+}
+
+const lop_family_t *lop_family_for_quantity(const char *quantity)
+{
+    if (strcmp(quantity, "rtt") == 0)
+        return &lop_family_rtt;
+    if (strcmp(quantity, "os") == 0 || strcmp(quantity, "or") == 0)
+        return &lop_family_ov;
     return NULL;
 }
 
 const lop_model_t *lop_model_for_quantity(const char *quantity)
 {
-    if (strcmp(quantity, "rtt") == 0)
-        return &lop_model_rtt;
-    if (strcmp(quantity, "os") == 0 || strcmp(quantity, "or") == 0)
-        return &lop_model_ov;
+    const lop_family_t *f = lop_family_for_quantity(quantity);
+    return f ? f->member[0] : NULL;
+}
+
+const lop_family_t *lop_family_of(const lop_model_t *model)
+{
+    if (model == lop_family_rtt.member[0])
+        return &lop_family_rtt;
+    if (model == lop_family_ov.member[0])
+        return &lop_family_ov;
     return NULL;
+}
+
+int lop_model_gauge(const lop_model_t *model)
+{
+    for (int j = 0; j < model->n_params; j++)
+        if (model->role[j] == LOP_PARAM_GAUGE)
+            return j;
+    return -1;
+}
+
+int lop_model_n_free(const lop_model_t *model)
+{
+    return model->n_params - (lop_model_gauge(model) >= 0);
 }
 
 double lop_fit_eval(const lop_fit_t *fit, double p)

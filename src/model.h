@@ -6,12 +6,21 @@
  *   rtt     t_rtt(p) = l1/(l2+p) + l3 + l4*(1 - exp(l5*(p-l6)))   (2.3.6.1.1)
  *   ov      t_ov(p)  = l1 + l2/(l3+p)                              (2.3.6.1.2)
  *   linear  t(p)     = l1 + l2*p       (the traditional LogP shape, 2.3.3)
+ * and the simpler members of their nested families (model selection):
+ *   rtt-nosat  t(p)  = l1/(l2+p) + l3  (rtt without saturation, l4 = 0)
+ *   const      t(p)  = l1              (LogP's constant; rtt with l1 = l4 = 0,
+ *                                       ov with l2 = 0)
+ * Each model is one const descriptor below: its function, parameter names,
+ * the role of each parameter in a fit, and lop_family_t lists the nested
+ * families (rtt: rtt ⊃ rtt-nosat ⊃ const; ov: ov ⊃ const).
  *
  * A parameter set (params.csv) holds one fitted model per row:
  *   file,series,quantity,stat,model,n,pmin,pmax,l1..l6,ssr,rmse,r2,se1..se6
  * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
  * quantity is rtt, os or or, stat is min, avg or median.  Unused lambdas and
- * unknown statistics are empty cells.
+ * unknown statistics are empty cells (rtt-nosat uses l1..l3, const l1).
+ * The covariance and weak flags of lop_fit_t are not in params.csv (yet):
+ * a set read from a file has has_cov = 0.
  */
 #ifndef LOP_MODEL_H
 #define LOP_MODEL_H
@@ -22,19 +31,73 @@
 
 #define LOP_MODEL_MAX_PARAMS 6
 
+/* Constraints of the searched parameters, the same for every model: a pole
+ * -l of l1/(l+p) stays at least LOP_MODEL_POLE_MIN left of pmin (and at most
+ * LOP_MODEL_POLE_MAX*pmax: farther, 1/(l+p) is a constant to working
+ * precision); an exponent l*(p - l_gauge) stays within
+ * LOP_MODEL_EXP_MIN..LOP_MODEL_EXP_MAX on the data, so e^{...} is a finite,
+ * normal double. */
+#define LOP_MODEL_POLE_MIN 1e-3
+#define LOP_MODEL_POLE_MAX 1e6
+#define LOP_MODEL_EXP_MIN (-700.0)
+#define LOP_MODEL_EXP_MAX 50.0
+
+/* How a fit determines a parameter (thesis 2.3.6.1.3, fit/fitter.c). */
+typedef enum {
+    LOP_PARAM_LINEAR, /* the model is linear in it: solved exactly given the others */
+    LOP_PARAM_POLE,   /* searched (Nelder-Mead); its pole -l stays left of pmin */
+    LOP_PARAM_RATE,   /* searched; an exponent rate, bounded on the data (above) */
+    LOP_PARAM_GAUGE   /* fixed to pmin: not identifiable (the p offset l6 of rtt) */
+} lop_param_role_t;
+
 typedef struct {
-    const char *name;  /* "rtt", "ov", "linear" */
-    int n_params;      /* how many lambdas it uses */
+    const char *name;    /* "rtt", "rtt-nosat", "const", "ov", "linear" (params.csv's model) */
+    int n_params;        /* how many lambdas it uses, l1..l<n_params> */
     const char *formula; /* for reports */
     double (*eval)(const double *lambda, double p);
+    const char *param[LOP_MODEL_MAX_PARAMS];        /* parameter names, "l1".. */
+    lop_param_role_t role[LOP_MODEL_MAX_PARAMS];    /* how a fit finds each */
+    const char *cite;    /* thesis section or why the model exists */
 } lop_model_t;
 
-extern const lop_model_t lop_model_rtt, lop_model_ov, lop_model_linear;
+extern const lop_model_t lop_model_rtt, lop_model_rtt_nosat, lop_model_const, lop_model_ov,
+    lop_model_linear;
+
+/* Every model, NULL-terminated (for --help and error messages). */
+extern const lop_model_t *const lop_models[];
 
 /* Model by name, or NULL. */
 const lop_model_t *lop_model_find(const char *name);
 /* The model a quantity is fitted with: rtt -> rtt, os/or -> ov; NULL if unknown. */
 const lop_model_t *lop_model_for_quantity(const char *quantity);
+/* Parameters a fit determines (linear and searched; not the gauge). */
+int lop_model_n_free(const lop_model_t *model);
+/* Index of the gauge parameter, or -1. */
+int lop_model_gauge(const lop_model_t *model);
+
+#define LOP_FAMILY_MAX 3
+
+/* Nested models for model selection, richest first: each member is the one
+ * before with some parameters fixed (so its SSR can only be higher). */
+typedef struct {
+    const char *name;                         /* "rtt", "ov" */
+    int n_members;
+    const lop_model_t *member[LOP_FAMILY_MAX];
+} lop_family_t;
+
+extern const lop_family_t lop_family_rtt, lop_family_ov;
+
+/* The family a quantity is selected from (rtt -> rtt, os/or -> ov), or the
+ * family whose richest member is 'model'; NULL if none. */
+const lop_family_t *lop_family_for_quantity(const char *quantity);
+const lop_family_t *lop_family_of(const lop_model_t *model);
+
+/* Why a fitted parameter is not determined by the data (lop_fit_t.weak). */
+#define LOP_FIT_WEAK_SE 1u        /* its standard error exceeds |value| */
+#define LOP_FIT_WEAK_SINGULAR 2u  /* the Jacobian is singular in a direction it is part
+                                     of (or no residual degree of freedom): se unknown */
+#define LOP_FIT_WEAK_ILLCOND 4u   /* it is part of a direction the data determine
+                                     1e6 times less well than the best one */
 
 typedef struct {
     char file[256];     /* data file the fit came from (or a citation) */
@@ -47,6 +110,12 @@ typedef struct {
     double lambda[LOP_MODEL_MAX_PARAMS]; /* parameters, l1..l6 */
     double se[LOP_MODEL_MAX_PARAMS];     /* standard errors; NaN if unknown */
     double ssr, rmse, r2; /* goodness of fit; NaN if unknown */
+    int has_cov;          /* 1 if cov is known (a fit with n > free parameters and a
+                             nonsingular Jacobian); 0 for published parameter sets */
+    double cov[LOP_MODEL_MAX_PARAMS][LOP_MODEL_MAX_PARAMS]; /* parameter covariance,
+                             us^2 scaled as the lambdas; rows/columns of fixed ones 0 */
+    unsigned weak[LOP_MODEL_MAX_PARAMS]; /* LOP_FIT_WEAK_* bits: the data cannot
+                             determine this parameter (fit/fitter.h) */
 } lop_fit_t;
 
 /* Value of a fit at p. */

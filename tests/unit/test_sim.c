@@ -44,9 +44,39 @@ static int logp_exact(const char *alg, uint32_t p, uint32_t n)
     return 0;
 }
 
+/* Where a LoP closed form is not exact it is the thesis's style of
+ * estimate (models/README.md): the band of closed form / simulation it
+ * stays in, over n = 1..6 and the P = 2..BAND_PMAX where it is not exact,
+ * for the test's LoP set at cnt = 3.  Measured (min..max of the ratio):
+ * comb, ftour 0.954..2.28; tour 0.954..1.055; mcs 0.826..2.59; bst
+ * 0.940..1.45; rgm 0.936..2.59; nwise 0.985..1.081; pe 0.985..1.081; bfly
+ * 1.000..1.672; ndiss 1.000..4.58 (n > P−1 partners counted at small P).
+ * The ratios above 1.1 are all at P < n + 2 or, for bst and bfly, where P
+ * is not a power of 2.  The bands below are those with a margin of ~3 %. */
+#define BAND_PMAX 64
+typedef struct {
+    const char *alg;
+    double lo, hi; /* closed / simulated */
+} lop_band_t;
+static const lop_band_t lop_bands[] = {
+    {"comb", 0.92, 2.35}, {"ftour", 0.92, 2.35}, {"tour", 0.92, 1.09}, {"mcs", 0.80, 2.67},
+    {"bst", 0.91, 1.50},  {"rgm", 0.91, 2.67},   {"nwise", 0.95, 1.12}, {"pe", 0.95, 1.12},
+    {"bfly", 0.99, 1.73}, {"ndiss", 0.99, 4.72},
+};
+
+static const lop_band_t *lop_band(const char *alg)
+{
+    for (size_t i = 0; i < sizeof lop_bands / sizeof *lop_bands; i++)
+        if (!strcmp(lop_bands[i].alg, alg))
+            return &lop_bands[i];
+    return NULL;
+}
+
 /* Simulate alg for P = 1..200, n = 1..6 under 'model'; count where the
  * closed form claims exactness and matches, and where it is below the sim
- * (never, for LogP with g <= o_s + L + o_r: the forms are upper bounds). */
+ * (never, for LogP with g <= o_s + L + o_r: the forms are upper bounds).
+ * Under LoP, where the form is not exact, its ratio to the simulation must
+ * stay in the algorithm's band (above). */
 static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
                   int (*exact)(const char *, uint32_t, uint32_t))
 {
@@ -55,7 +85,8 @@ static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
         if ((*a)->flags & BARRIER_COST_ONLY)
             continue;
         for (uint32_t n = 1; n <= ((*a)->takes_n ? 6 : 1); n++) {
-            uint32_t claimed = 0, matched = 0, first_bad = 0;
+            uint32_t claimed = 0, matched = 0, first_bad = 0, banded = 0;
+            double rmin = INFINITY, rmax = -INFINITY;
             for (uint32_t p = 1; p <= 200; p++) {
                 sched_t s;
                 sched_sim_t par = {model, c, SCHED_LOP_STREAM};
@@ -72,6 +103,10 @@ static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
                         matched++;
                     else if (!first_bad)
                         first_bad = p;
+                } else if (model == SCHED_SIM_LOP && p >= 2 && p <= BAND_PMAX) {
+                    banded++;
+                    rmin = fmin(rmin, closed / r.max_us);
+                    rmax = fmax(rmax, closed / r.max_us);
                 }
                 sched_free(&s);
             }
@@ -79,6 +114,13 @@ static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
                 ok(matched == claimed,
                    "%s %s n=%u: simulation = closed form at all %u exact P %s%u", label,
                    (*a)->name, n, claimed, first_bad ? "; first miss P=" : "", first_bad);
+            const lop_band_t *band = lop_band((*a)->name);
+            if (banded)
+                ok(band && rmin >= band->lo && rmax <= band->hi,
+                   "%s %s n=%u: closed/simulated in [%.2f, %.2f] at the %u other P = 2..%d "
+                   "(%.3f..%.3f)",
+                   label, (*a)->name, n, band ? band->lo : NAN, band ? band->hi : NAN, banded,
+                   BAND_PMAX, rmin, rmax);
         }
     }
     if (model == SCHED_SIM_LOGP)

@@ -1,0 +1,172 @@
+/*
+ * test_uncert.c - the Monte Carlo uncertainty engine (src/uncert.h).
+ *
+ * A linear function of Gaussian parameters has an exactly known
+ * distribution: its interval must be value ± 1.96σ within the engine's
+ * own error (0.04σ per quantile at M = 4000; the tolerance is 0.15σ).
+ * A semi-definite covariance (rank 1) is drawn only along its range.
+ * Coverage: truths inside the 95 % intervals of fits to noisy data, over
+ * COVER_TRIALS seeds.  Plus determinism, non-finite draws, exact fits.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "fitter.h"
+#include "tap.h"
+#include "uncert.h"
+
+#define COVER_TRIALS 400
+#define COVER_N 20
+
+/* l1 + l2·p of the first fit at p = *(double *)ctx */
+static double line_at(const lop_fit_t *const *fits, void *ctx)
+{
+    return lop_fit_eval(fits[0], *(double *)ctx);
+}
+
+/* 1/(l1 − 2): not finite when l1 <= 2 (reported as NaN) */
+static double pole(const lop_fit_t *const *fits, void *ctx)
+{
+    (void)ctx;
+    double d = fits[0]->lambda[0] - 2.0;
+    return d > 0 ? 1.0 / d : NAN;
+}
+
+/* the first fit's l1 minus the second's: two independent fits */
+static double difference(const lop_fit_t *const *fits, void *ctx)
+{
+    (void)ctx;
+    return fits[0]->lambda[0] - fits[1]->lambda[0];
+}
+
+static lop_fit_t line_fit(double l1, double l2, double v11, double v12, double v22)
+{
+    lop_fit_t f = {.model = &lop_model_linear, .lambda = {l1, l2}, .has_cov = 1};
+    f.cov[0][0] = v11;
+    f.cov[0][1] = f.cov[1][0] = v12;
+    f.cov[1][1] = v22;
+    return f;
+}
+
+static int interval(const lop_fit_t *const *fits, int n, lop_uncert_fn_t *fn, void *ctx,
+                    const lop_uncert_opts_t *o, lop_interval_t *iv)
+{
+    lop_uncert_t *u;
+    if (lop_uncert_draw(fits, n, o, &u) != LOP_OK)
+        return 0;
+    lop_status_t st = lop_uncert_interval(u, fn, ctx, iv);
+    lop_uncert_free(u);
+    return st == LOP_OK;
+}
+
+static void check_gaussian(void)
+{
+    lop_fit_t f = line_fit(2.0, 0.5, 0.04, 0.01, 0.0049);
+    const lop_fit_t *fits[] = {&f};
+    double p = 10, sigma = sqrt(0.04 + 2 * p * 0.01 + p * p * 0.0049);
+    lop_interval_t iv, again;
+    ok(interval(fits, 1, line_at, &p, &lop_uncert_defaults, &iv), "linear f: drawn");
+    is_num(iv.value, 7.0, 1e-12, "f at the fitted parameters");
+    is_num(iv.lo, 7.0 - 1.96 * sigma, 0.15 * sigma, "lower = f - 1.96 sigma (sigma %.3f)", sigma);
+    is_num(iv.hi, 7.0 + 1.96 * sigma, 0.15 * sigma, "upper = f + 1.96 sigma");
+    ok(iv.n_draws == 4000 && iv.n_nonfinite == 0 && iv.n_exact == 0, "4000 draws, all finite");
+    interval(fits, 1, line_at, &p, &lop_uncert_defaults, &again);
+    ok(again.lo == iv.lo && again.hi == iv.hi, "same seed: the same interval, bit for bit");
+    lop_uncert_opts_t o = lop_uncert_defaults;
+    o.seed = 2;
+    interval(fits, 1, line_at, &p, &o, &again);
+    ok(again.lo != iv.lo, "another seed: other draws");
+}
+
+static void check_semidefinite(void)
+{
+    /* cov = v·vᵀ with v = (0.2, 0.05): rank 1; l1 − 4·l2 has variance 0 */
+    lop_fit_t f = line_fit(2.0, 0.5, 0.04, 0.01, 0.0025);
+    const lop_fit_t *fits[] = {&f};
+    double p = -4, sigma1 = 0.2, p0 = 0;
+    lop_interval_t iv;
+    ok(interval(fits, 1, line_at, &p, &lop_uncert_defaults, &iv),
+       "rank-1 covariance: drawn (Cholesky fails, eigen + QR factor)");
+    ok(fabs(iv.hi - iv.lo) < 1e-9, "l1 - 4 l2, the null direction, does not vary (width %.1e)",
+       iv.hi - iv.lo);
+    interval(fits, 1, line_at, &p0, &lop_uncert_defaults, &iv);
+    is_num(iv.hi - iv.lo, 2 * 1.96 * sigma1, 0.3 * sigma1, "l1 varies with sigma 0.2");
+    f.cov[1][1] = -0.01;
+    lop_uncert_t *u;
+    ok(lop_uncert_draw(fits, 1, &lop_uncert_defaults, &u) == LOP_ERR_RANGE,
+       "an indefinite covariance is an error: %s", lop_errmsg());
+}
+
+static void check_special(void)
+{
+    lop_fit_t f = line_fit(2.0, 0.5, 0.04, 0.0, 0.01), g = line_fit(1.0, 0.0, 0.09, 0, 0.01);
+    lop_fit_t exact = f;
+    exact.has_cov = 0;
+    const lop_fit_t *one[] = {&f}, *two[] = {&f, &g}, *ex[] = {&exact};
+    lop_interval_t iv;
+    interval(one, 1, pole, NULL, &lop_uncert_defaults, &iv);
+    ok(fabs((double)iv.n_nonfinite / 4000 - 0.5) < 0.05,
+       "f not finite on half the draws: %zu of 4000 counted", iv.n_nonfinite);
+    interval(two, 2, difference, NULL, &lop_uncert_defaults, &iv);
+    is_num(iv.hi - iv.lo, 2 * 1.96 * sqrt(0.04 + 0.09), 0.15 * sqrt(0.13),
+           "two independent fits: variances add");
+    double p = 3;
+    interval(ex, 1, line_at, &p, &lop_uncert_defaults, &iv);
+    ok(iv.n_exact == 1 && iv.lo == iv.value && iv.hi == iv.value,
+       "a fit without covariance is exact: lo = hi = value");
+    lop_uncert_t *u;
+    lop_uncert_opts_t bad = lop_uncert_defaults;
+    bad.level = 1.0;
+    ok(lop_uncert_draw(one, 1, &bad, &u) == LOP_ERR_INVALID && lop_uncert_draw(one, 0, &lop_uncert_defaults, &u) == LOP_ERR_INVALID,
+       "level 1 or no fits: invalid");
+}
+
+/* Fit the LogP line to COVER_N noisy points of a known line; is the truth
+ * at p = 1 and p = 64 (extrapolated) inside the 95 % interval? */
+static void check_coverage(void)
+{
+    double p[COVER_N], y[COVER_N], truth[2] = {3.0, 0.2}, at[2] = {1, 64};
+    int inside[2] = {0, 0}, trials = 0;
+    lop_uncert_opts_t o = lop_uncert_defaults;
+    o.n_draws = 1000;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int t = 0; t < COVER_TRIALS; t++) {
+        gsl_rng_set(rng, (unsigned long)t + 1);
+        for (int i = 0; i < COVER_N; i++) {
+            p[i] = i + 1;
+            y[i] = truth[0] + truth[1] * p[i] + gsl_ran_gaussian(rng, 0.5);
+        }
+        lop_fit_t fit = {0};
+        if (lop_fitter_run(&lop_model_linear, p, y, COVER_N, &lop_fitter_defaults, &fit, NULL))
+            continue;
+        const lop_fit_t *fits[] = {&fit};
+        o.seed = (unsigned long)t + 1;
+        for (int k = 0; k < 2; k++) {
+            lop_interval_t iv;
+            double want = truth[0] + truth[1] * at[k];
+            interval(fits, 1, line_at, &at[k], &o, &iv);
+            inside[k] += iv.lo <= want && want <= iv.hi;
+        }
+        trials++;
+    }
+    gsl_rng_free(rng);
+    /* the t draws make it 95 % for a linear model (a Gaussian ±1.96σ̂ would
+     * cover 93.4 % with 18 degrees of freedom); the binomial sd over 400
+     * trials is 1.1 %, the bounds are about ±2.5 sd */
+    for (int k = 0; k < 2; k++)
+        ok(trials == COVER_TRIALS && inside[k] >= 0.92 * trials && inside[k] <= 0.98 * trials,
+           "coverage at p = %g: %d of %d truths inside (expect 95 %%)", at[k], inside[k],
+           trials);
+}
+
+int main(void)
+{
+    check_gaussian();
+    check_semidefinite();
+    check_special();
+    check_coverage();
+    return tap_done();
+}
