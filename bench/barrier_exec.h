@@ -8,7 +8,7 @@
  *          wait at the receive (MPI_Recv semantics);
  *   shm    mpi transport, "rdmaw": a one-sided write into the peer's slot,
  *          the peer polling its own memory (MPI_Win_allocate_shared on one
- *          node, MPI_Put + flush otherwise) - the design of thesis 4.1.3 and
+ *          node, an atomic MPI put + flush otherwise) - the design of thesis 4.1.3 and
  *          OSU report 001 section 5;
  *   verbs  verbs transport, "rdmaw" with inline posts over RC queue pairs
  *          (thesis 4.1.3);

@@ -118,7 +118,7 @@ static void describe(lop_transport_t *t, const mpi_state_t *s)
     lib[strcspn(lib, ",\n")] = '\0';
     snprintf(t->device, sizeof t->device, "%.96s; rdmaw through %s", lib,
              s->rma.mode == LOP_RMA_SHARED ? "stores into MPI_Win_allocate_shared memory"
-                                           : "MPI_Put + MPI_Win_flush (MPI_Win_allocate)");
+                                           : "MPI_Accumulate(MPI_REPLACE) + MPI_Win_flush (MPI_Win_allocate)");
 }
 
 static lop_status_t mpi_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg)

@@ -22,7 +22,7 @@ for np in 2 3 4; do
 done
 run_mpi 3 "$B" --barrier --check --executor shm --alg diss,comb --rma put --reps 12 --quiet \
     >"$T/put" 2>&1
-check "--rma put (MPI_Put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
+check "--rma put (atomic put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
 
 # A schedule that is not a barrier: dissemination for 4 ranks without rank
 # 1's round-1 message to rank 3, so rank 3 never hears of ranks 0 and 1.

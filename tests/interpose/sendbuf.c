@@ -9,7 +9,7 @@
  * it complete:
  *   MPI_Isend                 copied at post, compared when its request completes;
  *   MPI_Send_init + MPI_Start(all)  copied at each start, compared at completion;
- *   MPI_Put                   copied at post, compared at MPI_Win_flush(_all,
+ *   MPI_Put, MPI_Accumulate   copied at post, compared at MPI_Win_flush(_all,
  *                             _local, _local_all), MPI_Win_unlock(_all), fence.
  * Completion is caught in MPI_Wait/Waitall/Waitany/Waitsome and
  * MPI_Test/Testall/Testany/Testsome.  At MPI_Finalize each rank prints
@@ -352,8 +352,8 @@ typedef struct {
 static put_t *puts_;
 static size_t n_puts, puts_cap;
 
-int MPI_Put(const void *buf, int count, MPI_Datatype type, int target, MPI_Aint disp,
-            int tcount, MPI_Datatype ttype, MPI_Win win)
+/* A one-sided write of buf to target started. */
+static void put_started(MPI_Win win, int target, const void *buf, int count, MPI_Datatype type)
 {
     if (n_puts == puts_cap) {
         puts_cap = puts_cap ? 2 * puts_cap : 256;
@@ -365,7 +365,20 @@ int MPI_Put(const void *buf, int count, MPI_Datatype type, int target, MPI_Aint 
     }
     size_t bytes = type_bytes(count, type);
     puts_[n_puts++] = (put_t){win, target, buf, bytes, snapshot(buf, bytes)};
+}
+
+int MPI_Put(const void *buf, int count, MPI_Datatype type, int target, MPI_Aint disp,
+            int tcount, MPI_Datatype ttype, MPI_Win win)
+{
+    put_started(win, target, buf, count, type);
     return PMPI_Put(buf, count, type, target, disp, tcount, ttype, win);
+}
+
+int MPI_Accumulate(const void *buf, int count, MPI_Datatype type, int target, MPI_Aint disp,
+                   int tcount, MPI_Datatype ttype, MPI_Op op, MPI_Win win)
+{
+    put_started(win, target, buf, count, type);
+    return PMPI_Accumulate(buf, count, type, target, disp, tcount, ttype, op, win);
 }
 
 /* The puts into 'win' to 'target' (-1: any) are complete at their origin. */
