@@ -41,7 +41,7 @@ BUILD   := build/$(FLAVOR)
 BIN     ?= bin
 TESTBIN ?= tests/bin
 # BIN and TESTBIN are shared by the flavors: relink them when it changes.
-FLAVOR_FILE := build/flavor$(subst /,-,$(patsubst bin,,$(BIN)))
+FLAVOR_FILE := build/flavor$(if $(filter bin,$(BIN)),,-$(subst /,-,$(BIN)))
 $(shell mkdir -p build; echo '$(FLAVOR)' | cmp -s - $(FLAVOR_FILE) || echo '$(FLAVOR)' > $(FLAVOR_FILE))
 
 CORE_SRC   := $(wildcard src/*.c)
