@@ -63,6 +63,15 @@ check "every time is finite, positive and min <= avg <= max" awk -F, '
     END { exit bad }' "$csv"
 check "the summary compares with MPI_Barrier" grep -q 'avg / MPI_Barrier' "$T/timed"
 
+# Two ranks confined to one CPU (as by a cpuset or a batch system) share it,
+# however many CPUs the machine has online.
+if command -v taskset >/dev/null 2>&1; then
+    run_mpi 2 taskset -c 0 "$B" --barrier --executor mpi --reps 5 -o "$T/one" --quiet \
+        >/dev/null 2>&1
+    check "2 ranks bound to one CPU are recorded as oversubscribed" \
+        grep -qx '# oversubscribed: yes' "$T/one/barrier.csv"
+fi
+
 # Bad input stops every rank with one line and no output.
 refuses() {
     name=$1 pattern=$2 np=$3
