@@ -61,6 +61,8 @@ check "every time is finite, positive and min <= avg <= max" awk -F, '
     { for (i = 6; i <= 10; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
       if ($6 > $7 || $7 > $10) bad = 1 }
     END { exit bad }' "$csv"
+check "the definition says what summarise computes (the slowest-mean rank's iterations)" \
+    grep -q "^# definition: .*min/median/p99/max over the per-iteration times of that slowest-mean rank" "$csv"
 check "the summary compares with MPI_Barrier" grep -q 'avg / MPI_Barrier' "$T/timed"
 
 # Two ranks confined to one CPU (as by a cpuset or a batch system) share it,
