@@ -397,47 +397,27 @@ static void puts_done(MPI_Win win, int target)
     n_puts = keep;
 }
 
-int MPI_Win_flush(int rank, MPI_Win win)
-{
-    int rc = PMPI_Win_flush(rank, win);
-    puts_done(win, rank);
-    return rc;
-}
-
-int MPI_Win_flush_local(int rank, MPI_Win win)
-{
-    int rc = PMPI_Win_flush_local(rank, win);
-    puts_done(win, rank);
-    return rc;
-}
-
-int MPI_Win_flush_all(MPI_Win win)
-{
-    int rc = PMPI_Win_flush_all(win);
-    puts_done(win, -1);
-    return rc;
-}
-
-int MPI_Win_flush_local_all(MPI_Win win)
-{
-    int rc = PMPI_Win_flush_local_all(win);
-    puts_done(win, -1);
-    return rc;
-}
-
-int MPI_Win_unlock(int rank, MPI_Win win)
-{
-    int rc = PMPI_Win_unlock(rank, win);
-    puts_done(win, rank);
-    return rc;
-}
-
-int MPI_Win_unlock_all(MPI_Win win)
-{
-    int rc = PMPI_Win_unlock_all(win);
-    puts_done(win, -1);
-    return rc;
-}
+/* The calls that complete the puts to one target, or to all, of a window. */
+#define COMPLETES_TARGET(call)                                                                 \
+    int MPI_##call(int rank, MPI_Win win)                                                      \
+    {                                                                                          \
+        int rc = PMPI_##call(rank, win);                                                       \
+        puts_done(win, rank);                                                                  \
+        return rc;                                                                             \
+    }
+#define COMPLETES_ALL(call)                                                                    \
+    int MPI_##call(MPI_Win win)                                                                \
+    {                                                                                          \
+        int rc = PMPI_##call(win);                                                             \
+        puts_done(win, -1);                                                                    \
+        return rc;                                                                             \
+    }
+COMPLETES_TARGET(Win_flush)
+COMPLETES_TARGET(Win_flush_local)
+COMPLETES_TARGET(Win_unlock)
+COMPLETES_ALL(Win_flush_all)
+COMPLETES_ALL(Win_flush_local_all)
+COMPLETES_ALL(Win_unlock_all)
 
 int MPI_Win_fence(int assert, MPI_Win win)
 {
