@@ -36,8 +36,12 @@ VERBS_LIBS = -libverbs
 FLAVOR  := $(shell printf '%s' '$(MPICC) $(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut -d' ' -f1)
 BUILD   := build/$(FLAVOR)
 
-# bin/ and tests/bin/ are shared by the flavors: relink them when it changes.
-FLAVOR_FILE := build/flavor
+# Where the programs go: BIN=build/mpich/bin TESTBIN=build/mpich/tests/bin keeps
+# a second MPI's build (tests/50-mpich.t) apart from the default one.
+BIN     ?= bin
+TESTBIN ?= tests/bin
+# BIN and TESTBIN are shared by the flavors: relink them when it changes.
+FLAVOR_FILE := build/flavor$(if $(filter bin,$(BIN)),,-$(subst /,-,$(BIN)))
 $(shell mkdir -p build; echo '$(FLAVOR)' | cmp -s - $(FLAVOR_FILE) || echo '$(FLAVOR)' > $(FLAVOR_FILE))
 
 CORE_SRC   := $(wildcard src/*.c)
@@ -53,14 +57,17 @@ MODELS_LIB := $(BUILD)/liblopmodels.a
 FIT_LIB    := $(BUILD)/liblopfit.a
 BENCH_LIB  := $(BUILD)/liblopbench.a
 
-TOOLS := bin/lopbench bin/lopfit bin/lopredict
-UNIT_BINS := $(patsubst tests/unit/%.c,tests/bin/%,$(UNIT_SRC) $(MPIUNIT_SRC))
+TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
+UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC))
+# PMPI interposers, loaded with LD_PRELOAD by the tests, and a program that
+# one of them must catch (tests/interpose/).
+INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/broken_sends
 
 .PHONY: all check clean install tools tests deps demo figures-mozart
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
-tests: $(UNIT_BINS)
+tests: $(UNIT_BINS) $(INTERPOSE)
 
 # ---- objects: bench/ and MPI tests are compiled with mpicc, the rest with cc
 $(BUILD)/bench/%.o: bench/%.c
@@ -82,14 +89,14 @@ $(FIT_LIB): $(call obj,$(FIT_SRC))
 $(BENCH_LIB): $(call obj,$(BENCH_SRC))
 
 # ---- tools
-bin/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB) $(FLAVOR_FILE)
-	@mkdir -p bin
+$(BIN)/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
-bin/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
-	@mkdir -p bin
+$(BIN)/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
-bin/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
-	@mkdir -p bin
+$(BIN)/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(BIN)
 	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
 
 # ---- measuring programs (not tests, not installed): fit/measure/NAME.c -> bin/measure-NAME
@@ -98,12 +105,18 @@ bin/measure-%: $(call obj,fit/measure/%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) 
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
 
 # ---- tests
-tests/bin/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
-	@mkdir -p tests/bin
+$(TESTBIN)/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
-tests/bin/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
-	@mkdir -p tests/bin
+$(TESTBIN)/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
 	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
+$(TESTBIN)/lib%.so: tests/interpose/%.c $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
+	$(MPICC) -shared -fPIC $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(MPI_CFLAGS) $(LDFLAGS) $< -o $@
+$(TESTBIN)/broken_sends: tests/interpose/broken_sends.c $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
+	$(MPICC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(MPI_CFLAGS) $(LDFLAGS) $< -o $@
 
 deps:
 	@sh scripts/deps.sh
@@ -121,7 +134,7 @@ demo:
 
 # The thesis's figures 2.36, 2.38 and 2.39 from the shipped Mozart set (plots/figures-mozart.sh).
 FIGURES_OUT ?= out/figures-mozart
-figures-mozart: deps bin/lopredict
+figures-mozart: deps $(BIN)/lopredict
 	@sh scripts/deps.sh --plots
 	sh plots/figures-mozart.sh $(FIGURES_OUT)
 

@@ -160,35 +160,66 @@ static lop_status_t walker_barrier(walker_t *w)
 
 /* ------------------------------------------------------------- --check */
 
-/* An independent witness: a counter of barrier entries on rank 0, reached by
- * MPI RMA atomics, which no executor uses. */
+/* An independent witness: a counter of barrier entries on rank 0, which no
+ * executor uses.  On one node it lives in MPI_Win_allocate_shared memory and
+ * is reached with CPU atomics; across nodes with MPI RMA atomics.  Not RMA
+ * atomics everywhere: MPICH applies them in the target's progress engine,
+ * and rank 0 polling shared memory in the shm executor never enters MPI, so
+ * the others' witness_enter waited for it forever. */
 typedef struct {
-    MPI_Win win;
-    uint64_t *counter; /* rank 0's */
+    MPI_Win win;       /* holds the counter; MPI_WIN_NULL until opened */
+    uint64_t *counter; /* rank 0's (RMA) or its shared address (one node) */
+    int shared;        /* counter is addressable here: CPU atomics */
     gsl_rng *rng;      /* arrival delays */
 } witness_t;
 
+static void witness_close(witness_t *c);
+
+/* Collective.  Every rank agrees before the collective window creation, so a
+ * rank that failed never leaves the others waiting in it. */
 static lop_status_t witness_open(witness_t *c, const lop_barrier_run_t *run, int rank)
 {
     memset(c, 0, sizeof *c);
+    c->win = MPI_WIN_NULL;
     c->rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!c->rng)
-        return lop_err(LOP_ERR_NOMEM, "out of memory for the --check generator");
+    lop_status_t st = c->rng ? LOP_OK
+                             : lop_err(LOP_ERR_NOMEM, "out of memory for the --check generator");
+    st = lop_mpi_agree(run->comm, st);
+    if (st != LOP_OK) {
+        witness_close(c); /* another rank failed: free this one's generator */
+        return st;
+    }
     gsl_rng_set(c->rng, run->seed * 1000003ul + (unsigned long)rank);
+    c->shared = lop_mpi_single_node(run->comm);
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
-    MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &c->counter, &c->win);
+    if (c->shared) {
+        MPI_Aint len;
+        int unit;
+        uint64_t *mine;
+        MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &mine,
+                                &c->win);
+        MPI_Win_shared_query(c->win, 0, &len, &unit, &c->counter);
+    } else {
+        MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &c->counter, &c->win);
+    }
     if (rank == 0)
         *c->counter = 0;
-    MPI_Barrier(run->comm);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
+    MPI_Win_sync(c->win);
+    MPI_Barrier(run->comm);
     return LOP_OK;
 }
 
+/* Collective when the window was made; closes only what witness_open made. */
 static void witness_close(witness_t *c)
 {
-    MPI_Win_unlock_all(c->win);
-    MPI_Win_free(&c->win);
-    gsl_rng_free(c->rng);
+    if (c->win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(c->win);
+        MPI_Win_free(&c->win);
+    }
+    if (c->rng)
+        gsl_rng_free(c->rng);
+    memset(c, 0, sizeof *c);
 }
 
 /* Arrive late by a random delay, then count this rank's entry. */
@@ -196,6 +227,10 @@ static void witness_enter(witness_t *c, const lop_barrier_run_t *run, int oversu
 {
     uint64_t one = 1, old;
     lop_mpi_idle(run->timer, gsl_rng_uniform(c->rng) * run->check_delay_us, oversubscribed);
+    if (c->shared) {
+        __atomic_fetch_add(c->counter, 1, __ATOMIC_SEQ_CST);
+        return;
+    }
     MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, 0, 0, MPI_SUM, c->win);
     MPI_Win_flush(0, c->win);
 }
@@ -204,8 +239,12 @@ static void witness_enter(witness_t *c, const lop_barrier_run_t *run, int oversu
 static int witness_left_early(witness_t *c, long iter, int size)
 {
     uint64_t entered;
-    MPI_Fetch_and_op(NULL, &entered, MPI_UINT64_T, 0, 0, MPI_NO_OP, c->win);
-    MPI_Win_flush(0, c->win);
+    if (c->shared) {
+        entered = __atomic_load_n(c->counter, __ATOMIC_SEQ_CST);
+    } else {
+        MPI_Fetch_and_op(NULL, &entered, MPI_UINT64_T, 0, 0, MPI_NO_OP, c->win);
+        MPI_Win_flush(0, c->win);
+    }
     return entered < (uint64_t)(iter + 1) * (uint64_t)size;
 }
 
@@ -236,6 +275,8 @@ static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
     const lop_barrier_run_t *run = w->run;
     witness_t c;
     lop_status_t st = witness_open(&c, run, w->rank);
+    if (st != LOP_OK)
+        return st;
     long early = 0;
     for (long i = 0; i < run->reps && !st; i++) {
         witness_enter(&c, run, run->poll.yield_every != 0);

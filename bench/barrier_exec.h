@@ -8,7 +8,7 @@
  *          wait at the receive (MPI_Recv semantics);
  *   shm    mpi transport, "rdmaw": a one-sided write into the peer's slot,
  *          the peer polling its own memory (MPI_Win_allocate_shared on one
- *          node, MPI_Put + flush otherwise) - the design of thesis 4.1.3 and
+ *          node, an atomic MPI put + flush otherwise) - the design of thesis 4.1.3 and
  *          OSU report 001 section 5;
  *   verbs  verbs transport, "rdmaw" with inline posts over RC queue pairs
  *          (thesis 4.1.3);
@@ -21,8 +21,11 @@
  *
  * Timing follows the thesis's microbenchmark (4.3.2): align with a barrier,
  * time R consecutive barriers with the cycle timer, take each rank's mean
- * and the maximum over ranks; per-iteration durations (slowest rank per
- * iteration) give min, median, p99 and max.
+ * and the maximum over ranks; the per-iteration durations of that same
+ * slowest-mean rank give min, median, p99 and max.  Not a per-iteration
+ * maximum over ranks: barriers pipeline, so ranks' iteration boundaries drift
+ * apart and such a maximum would not be comparable with the average (one
+ * rank's series keeps min <= avg <= max).
  */
 #ifndef LOP_BARRIER_EXEC_H
 #define LOP_BARRIER_EXEC_H
@@ -66,7 +69,7 @@ typedef struct {
 } lop_barrier_run_t;
 
 typedef struct {
-    lop_stats_t iter;       /* per-iteration time of the slowest rank, us (rank 0) */
+    lop_stats_t iter;       /* per-iteration times of the slowest-mean rank, us (rank 0) */
     double avg_us;          /* max over ranks of the per-rank mean (thesis 4.3.2) */
     long violations;        /* --check: times a rank left before all had entered */
     long checked;           /* --check: barrier exits verified */

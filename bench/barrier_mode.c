@@ -276,8 +276,8 @@ static lop_status_t write_csv(const session_t *s)
     lop_csv_meta(&w, "lopbench", "%s", LOP_VERSION);
     lop_csv_meta(&w, "quantity", "barrier");
     lop_csv_meta(&w, "definition", "avg_us = max over ranks of each rank's mean over reps "
-                 "consecutive barriers (thesis 4.3.2); min/median/p99/max over iterations of "
-                 "the slowest rank's time for that iteration");
+                 "consecutive barriers (thesis 4.3.2); min/median/p99/max over the per-iteration "
+                 "times of that slowest-mean rank");
     lop_csv_meta(&w, "executors", "%s", s->devices[0] ? s->devices : "mpi");
     lop_csv_meta(&w, "ranks", "%d", s->m->size);
     lop_csv_meta(&w, "oversubscribed", "%s", s->m->oversubscribed ? "yes" : "no");

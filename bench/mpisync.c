@@ -21,10 +21,27 @@ static int node_ranks(MPI_Comm comm)
     return local;
 }
 
+/* The CPUs a node's ranks may run on are the union of their affinity masks
+ * (sched_getaffinity honours cpusets, cgroup cpusets and taskset, which
+ * _SC_NPROCESSORS_ONLN ignores); each rank may have a mask of its own, e.g.
+ * one core each when the launcher binds.  Oversubscribed: more ranks than
+ * CPUs in that union.  (A cgroup CPU quota below the mask is not seen.) */
 int lop_mpi_oversubscribed(MPI_Comm comm)
 {
-    int local = node_ranks(comm);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    MPI_Comm node;
+    int local;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &local);
+    cpu_set_t mine, all;
+    CPU_ZERO(&mine);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN); /* no mask: every CPU */
+        for (long c = 0; c < online && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &mine);
+    }
+    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+    MPI_Comm_free(&node);
+    int cpus = CPU_COUNT(&all);
     return cpus > 0 && local > cpus;
 }
 

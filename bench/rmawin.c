@@ -60,6 +60,7 @@ lop_status_t lop_rmawin_open(lop_rmawin_t *w, MPI_Comm comm, size_t n_slots,
     MPI_Comm_size(comm, &size);
     memset(w, 0, sizeof *w);
     w->comm = comm;
+    MPI_Comm_rank(comm, &w->rank);
     w->n_slots = n_slots;
     int one_node = lop_mpi_single_node(comm);
     w->mode = mode == LOP_RMA_AUTO ? (one_node ? LOP_RMA_SHARED : LOP_RMA_PUT) : mode;
@@ -105,7 +106,10 @@ void lop_rmawin_write(lop_rmawin_t *w, int peer, size_t slot, uint64_t value)
         w->is_pending[peer] = 1;
         w->pending[w->n_pending++] = peer;
     }
-    MPI_Put(&w->origin[peer], 1, MPI_UINT64_T, peer, (MPI_Aint)slot, 1, MPI_UINT64_T, w->win);
+    /* An accumulate, not MPI_Put: only accumulates are atomic with the
+     * owner's MPI_Fetch_and_op reads of the slot (MPI-3.1 11.7.1). */
+    MPI_Accumulate(&w->origin[peer], 1, MPI_UINT64_T, peer, (MPI_Aint)slot, 1, MPI_UINT64_T,
+                   MPI_REPLACE, w->win);
 }
 
 void lop_rmawin_complete(lop_rmawin_t *w)
@@ -125,17 +129,17 @@ void lop_rmawin_complete(lop_rmawin_t *w)
 
 int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
 {
-    if (w->mode == LOP_RMA_PUT)
-        MPI_Win_sync(w->win); /* the public copy (RMA) into the private one we read */
-    if (__atomic_load_n(&w->local[slot], __ATOMIC_ACQUIRE) >= value)
-        return 1;
-    if (w->mode == LOP_RMA_PUT) {
-        /* Without RDMA hardware the target's MPI library applies the put: poke
-         * its progress engine. */
-        int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, w->comm, &flag, MPI_STATUS_IGNORE);
-    }
-    return 0;
+    if (w->mode == LOP_RMA_SHARED)
+        return __atomic_load_n(&w->local[slot], __ATOMIC_ACQUIRE) >= value;
+    /* Read the slot through the window, not with a load: a load after
+     * MPI_Win_sync need not see a completed remote write (MPICH 4.0 with 3
+     * ranks never did), while an atomic read through MPI sees it in either
+     * memory model, and drives MPI's progress for writes that the library
+     * applies at the target. */
+    uint64_t now;
+    MPI_Fetch_and_op(NULL, &now, MPI_UINT64_T, w->rank, (MPI_Aint)slot, MPI_NO_OP, w->win);
+    MPI_Win_flush(w->rank, w->win);
+    return now >= value;
 }
 
 lop_status_t lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll)

@@ -9,9 +9,12 @@
  * of a slot safe without resetting it.
  *   shared  all ranks on one node: MPI_Win_allocate_shared, the write is an
  *           atomic store straight into the peer's memory;
- *   put     otherwise: MPI_Win_allocate in a lock_all epoch, MPI_Put, and
- *           MPI_Win_flush of each target to complete; the owner polls with
- *           MPI_Win_sync.
+ *   put     otherwise: MPI_Win_allocate in a lock_all epoch, the write an
+ *           MPI_Accumulate with MPI_REPLACE (MPI's atomic put) and
+ *           MPI_Win_flush of each target to complete; the owner polls its
+ *           slot with MPI_Fetch_and_op(MPI_NO_OP) + MPI_Win_flush, atomic
+ *           with those writes and correct in the unified and the separate
+ *           memory model alike.
  */
 #ifndef LOP_RMAWIN_H
 #define LOP_RMAWIN_H
@@ -27,6 +30,7 @@
 typedef struct {
     MPI_Win win;         /* the window, in a lock_all epoch while open */
     MPI_Comm comm;       /* its communicator */
+    int rank;            /* this rank in comm (put: whose slots it polls) */
     lop_rma_mode_t mode; /* LOP_RMA_SHARED or LOP_RMA_PUT, never AUTO */
     size_t n_slots;      /* slots per rank */
     uint64_t *local;     /* this rank's slots */

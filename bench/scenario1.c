@@ -13,6 +13,11 @@
 
 enum { TAG_GATHER = 2307 };
 
+/* Doubles per MPI message when o_r travels to rank 0: MPI counts are ints, and
+ * K * R samples can exceed INT_MAX within the allowed options (K = 1024,
+ * R = 10^7 make 1.024e10). */
+#define GATHER_CHUNK ((size_t)1 << 26)
+
 typedef struct {
     lop_op_t op;
     lop_post_t post;
@@ -69,10 +74,14 @@ lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
     if (st != LOP_OK || !c.orecv)
         return st;
     /* o_r was measured on rank 1; the files are written by rank 0. */
-    int count = (int)(c.orecv->n_p * c.orecv->reps);
-    if (b->rank == 1)
-        MPI_Send(c.orecv->us, count, MPI_DOUBLE, 0, TAG_GATHER, b->pair);
-    else if (b->rank == 0)
-        MPI_Recv(c.orecv->us, count, MPI_DOUBLE, 1, TAG_GATHER, b->pair, MPI_STATUS_IGNORE);
+    size_t total = c.orecv->n_p * c.orecv->reps;
+    for (size_t at = 0; at < total && b->rank <= 1; at += GATHER_CHUNK) {
+        int count = (int)(total - at < GATHER_CHUNK ? total - at : GATHER_CHUNK);
+        if (b->rank == 1)
+            MPI_Send(c.orecv->us + at, count, MPI_DOUBLE, 0, TAG_GATHER, b->pair);
+        else
+            MPI_Recv(c.orecv->us + at, count, MPI_DOUBLE, 1, TAG_GATHER, b->pair,
+                     MPI_STATUS_IGNORE);
+    }
     return LOP_OK;
 }

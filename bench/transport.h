@@ -44,7 +44,8 @@ extern const lop_post_desc_t lop_post_desc[LOP_POST_COUNT];
 typedef enum {
     LOP_RMA_AUTO,   /* shared when every rank is on one node, else put */
     LOP_RMA_SHARED, /* stores into an MPI_Win_allocate_shared window */
-    LOP_RMA_PUT     /* MPI_Put + MPI_Win_flush into an MPI_Win_allocate window */
+    LOP_RMA_PUT     /* MPI_Accumulate(MPI_REPLACE), an atomic put, + MPI_Win_flush into
+                     * an MPI_Win_allocate window */
 } lop_rma_mode_t;
 
 /* --gid-index auto: choose from the GID table (ibconn.h lop_ib_gid_choose). */

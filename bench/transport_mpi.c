@@ -7,7 +7,10 @@
  *                  window slot, the target polling its memory (rmawin.h);
  *   inline has no MPI counterpart, nor has a list of RMA writes.
  * Receives and persistent requests are kept per peer in rings of K (the most
- * a scenario ever has outstanding to one peer).
+ * a scenario ever has outstanding to one peer).  Every send has a buffer of its
+ * own (send_value beside send_req, persist_value beside send_persist): MPI
+ * forbids changing a send's buffer before it completes, and the barrier walker
+ * posts sends with different counts before completing any of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,8 @@ enum { TAG_DATA = 2305 };
 typedef struct {
     size_t k;                   /* ring length per peer (t->max_post) */
     size_t send_cap;            /* requests one post call may carry (send_req, scratch) */
-    uint64_t send_value;        /* what every send carries */
+    uint64_t *send_value;       /* [i] what send_req[i] carries, unchanged until it completes */
+    uint64_t *persist_value;    /* [peer * k + i] the buffer of send_persist[peer * k + i] */
     uint64_t *recv_slot;        /* [peer * k + i] receive buffers */
     MPI_Request *recv_req;      /* [peer * k + i] the receive posted into that slot */
     MPI_Request *recv_persist;  /* [peer * k + i] persistent receives, for list posts */
@@ -41,7 +45,9 @@ static void state_free(mpi_state_t *s)
     free(s->recv_req);
     free(s->recv_persist);
     free(s->send_persist);
+    free(s->persist_value);
     free(s->send_req);
+    free(s->send_value);
     free(s->scratch);
     lop_recv_ring_free(&s->ring);
     free(s->send_next);
@@ -59,12 +65,15 @@ static mpi_state_t *state_alloc(size_t size, size_t k)
     s->recv_req = lop_calloc(size * k, sizeof *s->recv_req);
     s->recv_persist = lop_calloc(size * k, sizeof *s->recv_persist);
     s->send_persist = lop_calloc(size * k, sizeof *s->send_persist);
+    s->persist_value = lop_calloc(size * k, sizeof *s->persist_value);
     s->send_req = lop_calloc(s->send_cap, sizeof *s->send_req);
+    s->send_value = lop_calloc(s->send_cap, sizeof *s->send_value);
     s->scratch = lop_calloc(s->send_cap, sizeof *s->scratch);
     s->send_next = lop_calloc(size, sizeof *s->send_next);
     lop_status_t ring = lop_recv_ring_init(&s->ring, "mpi", size, k);
-    if (!s->recv_slot || !s->recv_req || !s->recv_persist || !s->send_persist || !s->send_req ||
-        !s->scratch || !s->send_next || ring != LOP_OK) {
+    if (!s->recv_slot || !s->recv_req || !s->recv_persist || !s->send_persist ||
+        !s->persist_value || !s->send_req || !s->send_value || !s->scratch || !s->send_next ||
+        ring != LOP_OK) {
         state_free(s);
         return NULL;
     }
@@ -83,7 +92,7 @@ static void persist_init(lop_transport_t *t, mpi_state_t *s)
             s->recv_req[slot] = MPI_REQUEST_NULL;
             if (!linked)
                 continue;
-            MPI_Send_init(&s->send_value, 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
+            MPI_Send_init(&s->persist_value[slot], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
                           &s->send_persist[slot]);
             MPI_Recv_init(&s->recv_slot[slot], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
                           &s->recv_persist[slot]);
@@ -109,7 +118,7 @@ static void describe(lop_transport_t *t, const mpi_state_t *s)
     lib[strcspn(lib, ",\n")] = '\0';
     snprintf(t->device, sizeof t->device, "%.96s; rdmaw through %s", lib,
              s->rma.mode == LOP_RMA_SHARED ? "stores into MPI_Win_allocate_shared memory"
-                                           : "MPI_Put + MPI_Win_flush (MPI_Win_allocate)");
+                                           : "MPI_Accumulate(MPI_REPLACE) + MPI_Win_flush (MPI_Win_allocate)");
 }
 
 static lop_status_t mpi_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg)
@@ -187,14 +196,19 @@ static lop_status_t mpi_post_send(lop_transport_t *t, lop_op_t op, const int *pe
     }
     if (s->n_send + n > s->send_cap)
         return lop_err(LOP_ERR_RANGE, "mpi: more than %zu sends outstanding", s->send_cap);
-    s->send_value = seq;
     MPI_Request *req = s->send_req + s->n_send;
+    uint64_t *value = s->send_value + s->n_send;
     for (size_t i = 0; i < n; i++) {
         int peer = peers[i];
-        if (post == LOP_POST_LIST)
-            req[i] = s->send_persist[(size_t)peer * s->k + s->send_next[peer]++ % s->k];
-        else
-            MPI_Isend(&s->send_value, 1, MPI_UINT64_T, peer, TAG_DATA, t->comm, &req[i]);
+        if (post == LOP_POST_LIST) {
+            /* The ring slot's previous start was completed by a wait_send. */
+            size_t slot = (size_t)peer * s->k + s->send_next[peer]++ % s->k;
+            s->persist_value[slot] = seq;
+            req[i] = s->send_persist[slot];
+        } else {
+            value[i] = seq;
+            MPI_Isend(&value[i], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm, &req[i]);
+        }
     }
     if (post == LOP_POST_LIST)
         MPI_Startall((int)n, req);

@@ -22,6 +22,9 @@ need libibverbs-dev has_header infiniband/verbs.h
 # Any MPI with mpicc and mpirun will do (Open MPI or MPICH); Open MPI by default.
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+# MPICH too: tests/50-mpich.t builds and runs lop under it as the second MPI.
+need libmpich-dev command -v mpicc.mpich
+need mpich command -v mpirun.mpich
 need perl command -v prove
 need qemu-system-x86 command -v qemu-system-x86_64
 need busybox-static test -x /bin/busybox

@@ -26,6 +26,21 @@ const char *lop_timer_kind_name(lop_timer_kind_t kind)
     }
 }
 
+/* Ends a word in a cpuinfo line ("flags\t\t: fpu vme ...\n"). */
+static int flag_sep(char c)
+{
+    return c == '\0' || c == ' ' || c == '\t' || c == '\n' || c == ':';
+}
+
+int lop_timer_has_flag(const char *line, const char *flag)
+{
+    size_t len = strlen(flag);
+    for (const char *at = len ? strstr(line, flag) : NULL; at; at = strstr(at + 1, flag))
+        if ((at == line || flag_sep(at[-1])) && flag_sep(at[len]))
+            return 1;
+    return 0;
+}
+
 /* The TSC counts wall time only if it is constant-rate and keeps running in
  * deep C-states; the kernel advertises both as cpuinfo flags. */
 static int tsc_is_invariant(void)
@@ -39,8 +54,8 @@ static int tsc_is_invariant(void)
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, "flags", 5) != 0)
             continue;
-        constant = strstr(line, " constant_tsc") != NULL;
-        nonstop = strstr(line, " nonstop_tsc") != NULL;
+        constant = lop_timer_has_flag(line, "constant_tsc");
+        nonstop = lop_timer_has_flag(line, "nonstop_tsc");
         break;
     }
     fclose(f);

@@ -86,6 +86,10 @@ static inline double lop_timer_us(const lop_timer_t *timer, uint64_t ticks)
 /* Busy-wait for 'us' microseconds (the thesis's idle gap between repetitions). */
 void lop_timer_spin_us(const lop_timer_t *timer, double us);
 
+/* Does the /proc/cpuinfo "flags" line 'line' list 'flag' as a whole word?
+ * ("nonstop_tsc" is not found in "... nonstop_tsc_s3 ...") */
+int lop_timer_has_flag(const char *line, const char *flag);
+
 /* One line describing the timer, e.g. "tsc 2994.4 MHz overhead 24.1 ticks (8.0 ns)". */
 void lop_timer_describe(const lop_timer_t *timer, char *buf, size_t len);
 

@@ -79,12 +79,12 @@ check "--raw: the summary file is there too" rows_ok "$T/raw/send-normal-rtt.csv
 check "--scenario 2 --ops send --post normal writes only that series" \
     test "$(ls "$T/raw" | wc -l)" -eq 2
 
-# ---- --rma put: rdmaw through MPI_Put + flush instead of shared memory
+# ---- --rma put: rdmaw through MPI_Accumulate(MPI_REPLACE) + flush instead of shared memory
 run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1
 check "--rma put: exit 0" test $? -eq 0
 check "--rma put: rdmaw-normal-rtt.csv has rows 1..2" rows_ok "$T/put/rdmaw-normal-rtt.csv" 2 $REPS
 check "--rma put: rdmaw-normal-os.csv has rows 1..$K" rows_ok "$T/put/rdmaw-normal-os.csv" $K $REPS
-check "--rma put: the device line says MPI_Put" \
-    sh -c "grep -q '^# device: .*MPI_Put' '$T/put/rdmaw-normal-rtt.csv'"
+check "--rma put: the device line says MPI_Accumulate" \
+    sh -c "grep -q '^# device: .*MPI_Accumulate(MPI_REPLACE)' '$T/put/rdmaw-normal-rtt.csv'"
 
 done_testing

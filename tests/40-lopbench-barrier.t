@@ -22,7 +22,7 @@ for np in 2 3 4; do
 done
 run_mpi 3 "$B" --barrier --check --executor shm --alg diss,comb --rma put --reps 12 --quiet \
     >"$T/put" 2>&1
-check "--rma put (MPI_Put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
+check "--rma put (atomic put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
 
 # A schedule that is not a barrier: dissemination for 4 ranks without rank
 # 1's round-1 message to rank 3, so rank 3 never hears of ranks 0 and 1.
@@ -61,7 +61,18 @@ check "every time is finite, positive and min <= avg <= max" awk -F, '
     { for (i = 6; i <= 10; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
       if ($6 > $7 || $7 > $10) bad = 1 }
     END { exit bad }' "$csv"
+check "the definition says what summarise computes (the slowest-mean rank's iterations)" \
+    grep -q "^# definition: .*min/median/p99/max over the per-iteration times of that slowest-mean rank" "$csv"
 check "the summary compares with MPI_Barrier" grep -q 'avg / MPI_Barrier' "$T/timed"
+
+# Two ranks confined to one CPU (as by a cpuset or a batch system) share it,
+# however many CPUs the machine has online.
+if command -v taskset >/dev/null 2>&1; then
+    run_mpi 2 taskset -c 0 "$B" --barrier --executor mpi --reps 5 -o "$T/one" --quiet \
+        >/dev/null 2>&1
+    check "2 ranks bound to one CPU are recorded as oversubscribed" \
+        grep -qx '# oversubscribed: yes' "$T/one/barrier.csv"
+fi
 
 # Bad input stops every rank with one line and no output.
 refuses() {

@@ -3,6 +3,9 @@
 #   check NAME COMMAND...          one test point: passes when COMMAND succeeds
 #   pass NAME / fail NAME          a test point decided by the script
 #   run_mpi N ARGS...              mpirun with N local ranks, any MPI, as root too
+#                                  ($MPIRUN, default mpirun)
+#   sendbuf_clean NAME N PROG ARGS...  PROG on N ranks under tests/bin/libsendbuf.so:
+#                                  exit 0, no send buffer changed while pending
 #   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
 #   rows_ok FILE P REPS, meta FILE KEY, meta_ok FILE SERIES QUANTITY RANKS
 #                                  lopbench's scenario files
@@ -29,12 +32,53 @@ check() { _name=$1; shift; if "$@"; then pass "$_name"; else fail "$_name"; fi; 
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; }
 
+MPIRUN=${MPIRUN:-mpirun}
+TESTBIN=${TESTBIN:-$ROOT/tests/bin}
 run_mpi() {
     _np=$1; shift
-    if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
-        timeout 300 mpirun --oversubscribe -np "$_np" "$@"
+    if $MPIRUN --version 2>/dev/null | grep -q 'Open MPI'; then
+        timeout 300 $MPIRUN --oversubscribe -np "$_np" "$@"
     else
-        timeout 300 mpirun -np "$_np" "$@"
+        timeout 300 $MPIRUN -np "$_np" "$@"
+    fi
+}
+
+# sendbuf_clean NAME NP PROG ARGS...: PROG on NP ranks with the PMPI interposer
+# $TESTBIN/libsendbuf.so (tests/interpose/sendbuf.c) preloaded: it must exit 0
+# and every rank must report "N sends checked, 0 changed" with nothing left
+# unchecked, N > 0 on some rank.  Needs tmpdir.
+sendbuf_clean() {
+    _name=$1 _np=$2
+    shift 2
+    run_mpi "$_np" env LD_PRELOAD="$TESTBIN/libsendbuf.so" "$@" >"$_d/sendbuf.out" 2>&1
+    _rc=$?
+    # rank:checked:changed per rank; a line with unchecked sends does not match
+    _counts=$(sed -n 's/^sendbuf: rank \([0-9]*\): \([0-9]*\) sends checked, \([0-9]*\) changed$/\1:\2:\3/p' \
+        "$_d/sendbuf.out" | sort -n | tr '\n' ' ')
+    if [ $_rc -eq 0 ] && [ "$(echo $_counts | wc -w)" -eq "$_np" ] &&
+        ! echo $_counts | tr ' ' '\n' | grep -qv ':0$' && echo "$_counts" | grep -q ':[1-9][0-9]*:'
+    then
+        pass "$_name: no send buffer changed while pending (rank:checked:changed $_counts)"
+    else
+        fail "$_name: no send buffer changed while pending (exit $_rc)"
+        diag "$(grep -v '^ ' "$_d/sendbuf.out" | tail -n 20)"
+    fi
+}
+
+# sendbuf_catches NAME: the interposer is not blind: $TESTBIN/broken_sends
+# changes three of its four pending send buffers on rank 0 (and rank 1 sends
+# nothing), so the counts must say exactly that.  Needs tmpdir.
+sendbuf_catches() {
+    run_mpi 2 env LD_PRELOAD="$TESTBIN/libsendbuf.so" "$TESTBIN/broken_sends" \
+        >"$_d/broken.out" 2>&1
+    _rc=$?
+    if [ $_rc -eq 0 ] && grep -qx 'sendbuf: rank 0: 4 sends checked, 3 changed' "$_d/broken.out" &&
+        grep -qx 'sendbuf: rank 1: 0 sends checked, 0 changed' "$_d/broken.out"
+    then
+        pass "$1: the interposer catches 3 changed buffers in broken_sends"
+    else
+        fail "$1: the interposer catches 3 changed buffers in broken_sends (exit $_rc)"
+        diag "$(cat "$_d/broken.out")"
     fi
 }
 

@@ -41,8 +41,25 @@ static void check_timer(const char *label)
        label, line);
 }
 
+/* The cpuinfo flag test matches whole words only. */
+static void check_flags(void)
+{
+    const char *line = "flags\t\t: fpu tsc constant_tsc nonstop_tsc_s3 rdtscp\n";
+    ok(lop_timer_has_flag(line, "constant_tsc"), "flags: constant_tsc found");
+    ok(!lop_timer_has_flag(line, "nonstop_tsc"), "flags: nonstop_tsc is not nonstop_tsc_s3");
+    ok(lop_timer_has_flag(line, "tsc") && lop_timer_has_flag(line, "fpu"),
+       "flags: tsc found as a word (not only inside constant_tsc), fpu after the colon");
+    ok(lop_timer_has_flag(line, "rdtscp"), "flags: the last word, before the newline");
+    ok(!lop_timer_has_flag(line, "rdtsc") && !lop_timer_has_flag(line, "stant_tsc"),
+       "flags: no prefix or suffix of a word");
+    ok(lop_timer_has_flag("flags: a nonstop_tsc_s3 nonstop_tsc", "nonstop_tsc"),
+       "flags: a whole word after a longer one, at the end without newline");
+    ok(!lop_timer_has_flag(line, ""), "flags: the empty flag is never present");
+}
+
 int main(void)
 {
+    check_flags();
     check_timer("best counter");
     setenv("LOP_TIMER", "clock", 1);
     check_timer("forced clock");

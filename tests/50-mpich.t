@@ -1,0 +1,56 @@
+#!/bin/sh
+# 50-mpich.t - lop under MPICH, the second supported MPI: build an MPICH
+# flavor of lopbench apart from bin/ (build/mpich/, `make MPICC=mpicc.mpich
+# BIN=... TESTBIN=...`), then at -np 2 under mpirun.mpich: the scenarios
+# (shared memory and --rma put), --check of every algorithm on p2p and shm, a
+# timed run, the send-buffer interposer, and the -np 1 error path.  -np 2
+# only: MPICH busy-polls, so oversubscribed runs crawl on small machines.
+. "$(dirname "$0")/lib.sh"
+if ! command -v mpicc.mpich >/dev/null 2>&1 || ! command -v mpirun.mpich >/dev/null 2>&1; then
+    echo "1..0 # SKIP MPICH not installed (scripts/deps.sh installs mpich, libmpich-dev)"
+    exit 0
+fi
+tmpdir
+T=$_d
+OUT=build/mpich
+# Without sanitizers: the suite's sanitizer run covers the code, and MPICH's
+# own allocations are not in tests/lsan.supp.  MAKEFLAGS is dropped so that a
+# parent make's jobserver and variables do not leak in.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$ROOT" MPICC=mpicc.mpich SANITIZE= \
+    BIN=$OUT/bin TESTBIN=$OUT/tests/bin $OUT/bin/lopbench $OUT/tests/bin/libsendbuf.so \
+    $OUT/tests/bin/broken_sends >"$T/build" 2>&1
+check "make MPICC=mpicc.mpich builds lopbench into $OUT/bin" test -x "$ROOT/$OUT/bin/lopbench"
+[ -x "$ROOT/$OUT/bin/lopbench" ] || diag "$(tail -n 20 "$T/build")"
+MPIRUN=mpirun.mpich
+BIN=$ROOT/$OUT/bin
+TESTBIN=$ROOT/$OUT/tests/bin
+B=$BIN/lopbench
+check "the MPICH build links MPICH" sh -c "ldd '$B' | grep -q libmpich"
+SMALL="--transport mpi --reps 5 --warmup 2 --max-post 4 --idle-us 20"
+
+run_mpi 2 "$B" $SMALL -o "$T/s" --quiet >"$T/s.out" 2>&1
+check "scenarios: exit 0" test $? -eq 0
+check "scenarios: the 10 files of an MPI run" test "$(ls "$T/s" | wc -l)" -eq 10
+check "scenarios: the device line names MPICH" grep -q '^# device: MPICH' "$T/s/send-normal-rtt.csv"
+run_mpi 2 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >"$T/put.out" 2>&1
+check "--rma put scenarios: exit 0" test $? -eq 0
+check "--rma put: rdmaw-normal-rtt.csv" test -s "$T/put/rdmaw-normal-rtt.csv"
+
+run_mpi 2 "$B" --barrier --check --executor p2p,shm --n 1..3 --reps 12 --warmup 2 --quiet \
+    >"$T/check" 2>&1
+check "--check: every algorithm on p2p and shm (48 runs)" grep -q '^--check: all 48 runs ok' "$T/check"
+run_mpi 2 "$B" --barrier --check --executor shm --rma put --reps 12 --quiet >"$T/check-put" 2>&1
+check "--check: every algorithm on shm --rma put" grep -q '^--check: all 12 runs ok' "$T/check-put"
+run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/b" --quiet >"$T/timed" 2>&1
+check "timed run: barrier.csv with p2p, shm and MPI_Barrier rows" \
+    test "$(grep -c -e '^p2p,' -e '^shm,' -e '^mpi,' "$T/b/barrier.csv" 2>/dev/null)" -eq 25
+
+sendbuf_catches "MPICH"
+sendbuf_clean "MPICH -np 2 scenarios" 2 "$B" $SMALL -o "$T/s2" --quiet
+sendbuf_clean "MPICH -np 2 barrier --check, every executor" 2 "$B" --barrier --check \
+    --executor p2p,shm,mpi --reps 12 --warmup 2 --quiet
+sendbuf_clean "MPICH -np 2 barrier timed, every executor" 2 "$B" --barrier \
+    --executor p2p,shm,mpi --reps 20 --warmup 2 -o "$T/b2" --quiet
+
+mpi_refuses "MPICH, one rank" "needs at least 2 MPI ranks" 1 "$B" --transport mpi -o "$T/o"
+done_testing
