@@ -414,7 +414,7 @@ static const char *model_name(int model)
 /* Simulated time of s under one model. */
 static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 {
-    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg};
+    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg, NULL};
     sched_sim_result_t res;
     lop_status_t st = sched_sim_run(s, &par, 0, &res);
     if (st)

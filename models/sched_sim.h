@@ -50,18 +50,21 @@ typedef enum {
     SCHED_LOP_BATCH   /* x = cnt * messages of the batch */
 } sched_lop_arg_t;
 
+struct pairs; /* pairs.h */
+
 typedef struct {
     sched_sim_model_t model;
-    barrier_cost_t *cost;    /* LogP parameters; LoP set, cnt and the range record */
-    sched_lop_arg_t lop_arg; /* LoP only */
+    barrier_cost_t *cost;       /* LogP parameters; LoP set, cnt and the range record */
+    sched_lop_arg_t lop_arg;    /* LoP only */
+    const struct pairs *pairs;  /* LogP only: per-pair o_s and L (NULL: cost->logp's) */
 } sched_sim_t;
 
 typedef struct {
     double max_us;    /* the barrier's time: when the last rank completes its last op */
     double *rank_us;  /* per-rank completion times if asked for (free()), else NULL */
     uint64_t events;  /* ops executed */
-    double match_s;   /* wall time matching messages */
-    double run_s;     /* wall time of the event simulation proper */
+    double match_s;   /* wall time of the set-up (LoP batch: matching messages) */
+    double run_s;     /* wall time of the event simulation proper, matching on the fly */
 } sched_sim_result_t;
 
 /* Simulate 's'; 'want_ranks' asks for res->rank_us.  Errors of sched_match
