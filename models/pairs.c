@@ -200,6 +200,16 @@ lop_status_t pairs_read(const char *path, pairs_t *c)
     return st;
 }
 
+/* The shortest of %.15g and %.17g that reads back as v (0.1, not 0.10000000000000001). */
+static const char *exact(double v, char *buf, size_t len)
+{
+    double back;
+    snprintf(buf, len, "%.15g", v);
+    if (!lop_parse_double(buf, &back) || back != v)
+        snprintf(buf, len, "%.17g", v);
+    return buf;
+}
+
 lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source)
 {
     lop_csv_writer_t w;
@@ -213,10 +223,11 @@ lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const c
     for (uint32_t i = 0; i < p; i++)
         for (uint32_t j = 0; j < p; j++) {
             double o, L;
+            char ob[32], Lb[32];
             if (i == j)
                 continue;
             pairs_cost(c, i, j, &o, &L);
-            lop_csv_line(&w, "%u,%u,%.17g,%.17g", i, j, o, L);
+            lop_csv_line(&w, "%u,%u,%s,%s", i, j, exact(o, ob, sizeof ob), exact(L, Lb, sizeof Lb));
         }
     return lop_csv_writer_end(&w, LOP_OK);
 }
@@ -226,4 +237,52 @@ void pairs_free(pairs_t *c)
     free(c->o_us);
     free(c->L_us);
     c->o_us = c->L_us = NULL;
+}
+
+/* ---------------------------------------------------------- options */
+
+lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n)
+{
+    char *copy = lop_strdup(arg), *save = NULL;
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    lop_status_t st = LOP_OK;
+    *n = 0;
+    for (char *item = strtok_r(copy, ",", &save); item && !st; item = strtok_r(NULL, ",", &save)) {
+        if (*n == PAIRS_MAX_LEVELS)
+            st = lop_err(LOP_ERR_INVALID, "option --%s: more than %d levels", opt,
+                         PAIRS_MAX_LEVELS);
+        else if (!lop_parse_double(item, &v[*n]) || v[*n] < 0)
+            st = lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a time >= 0 in us", opt,
+                         item);
+        else
+            (*n)++;
+    }
+    free(copy);
+    if (!st && *n == 0)
+        st = lop_err(LOP_ERR_INVALID, "option --%s: no value in '%s'", opt, arg);
+    return st;
+}
+
+lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have)
+{
+    *have = 0;
+    memset(c, 0, sizeof *c);
+    if (po->costs && po->topology)
+        return lop_err(LOP_ERR_INVALID, "option --costs: not with --topology (one cost source)");
+    if (!po->topology && (po->n_L || po->n_o || po->map_given))
+        return lop_err(LOP_ERR_INVALID, "option --%s: only with --topology",
+                       po->n_L ? "level-L" : po->n_o ? "level-o" : "map");
+    if (po->topology && (!po->n_L || !po->n_o))
+        return lop_err(LOP_ERR_INVALID, "option --topology: needs --level-L and --level-o");
+    lop_status_t st = LOP_OK;
+    if (po->costs)
+        st = pairs_read(po->costs, c);
+    else if (po->topology)
+        st = pairs_machine(c, po->topology, po->level_L_us, po->n_L, po->level_o_us, po->n_o,
+                           po->map);
+    else
+        return LOP_OK;
+    *have = st == LOP_OK;
+    return st;
 }

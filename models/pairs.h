@@ -78,4 +78,24 @@ lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const c
 
 void pairs_free(pairs_t *c);
 
+/* ---- the command line's view (lopredict --costs, --topology, ...) ---- */
+
+typedef struct {
+    const char *costs;                  /* --costs FILE, or NULL */
+    const char *topology;               /* --topology SPEC, or NULL */
+    double level_L_us[PAIRS_MAX_LEVELS]; /* --level-L values */
+    double level_o_us[PAIRS_MAX_LEVELS]; /* --level-o values */
+    uint32_t n_L, n_o;                  /* how many (0: option not given) */
+    pairs_map_t map;                    /* --map */
+    int map_given;                      /* was --map given? */
+} pairs_opts_t;
+
+/* "3.0,0.8,0.2": up to PAIRS_MAX_LEVELS times >= 0; errors name --'opt'. */
+lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n);
+
+/* The costs the options ask for into *c (*have = 1), or none (*have = 0).
+ * Errors name the option: --costs with --topology, level or map options
+ * without --topology, --topology without both level lists. */
+lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have);
+
 #endif

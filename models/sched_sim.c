@@ -35,6 +35,7 @@ typedef struct {
     uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1] */
     uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
     arrival_t *pending; /* LoP: one receive batch */
+    double *arrival;    /* LogP in arrival order: one run's arrival times */
     lop_memo_t memo[MEMO_SIZE];
 } sim_t;
 
@@ -82,19 +83,40 @@ static double logp_post(void *ctx, uint32_t rank, uint32_t op)
     return st->cpu;
 }
 
+/* A receive starts at max{CPU free, arrival, previous receive start + g}. */
+static void logp_charge(rank_state_t *st, const logp_t *m, double arrival)
+{
+    double start = fmax(fmax(st->cpu, arrival), st->rx + m->g_us);
+    st->rx = start;
+    st->cpu = start + m->or_us;
+}
+
+static int time_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Program order: each RECV when the rank reaches it.  Arrival order: the
+ * run's messages by arrival time (equal times charge alike, so the sort
+ * need not be stable). */
 static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
                           const sched_msg_t *msg)
 {
     sim_t *sim = ctx;
     const logp_t *m = &sim->par->cost->logp;
     rank_state_t *st = &sim->rank[rank];
-    for (uint32_t i = first; i <= last; i++) {
-        const sched_msg_t *g = &msg[i - first];
-        double arrival = g->value + latency(sim, g->from, rank);
-        double start = fmax(fmax(st->cpu, arrival), st->rx + m->g_us);
-        st->rx = start;
-        st->cpu = start + m->or_us;
+    uint32_t n = last - first + 1;
+    if (sim->par->recv_order == SCHED_RECV_PROGRAM) {
+        for (uint32_t k = 0; k < n; k++)
+            logp_charge(st, m, msg[k].value + latency(sim, msg[k].from, rank));
+        return;
     }
+    for (uint32_t k = 0; k < n; k++)
+        sim->arrival[k] = msg[k].value + latency(sim, msg[k].from, rank);
+    qsort(sim->arrival, n, sizeof *sim->arrival, time_cmp);
+    for (uint32_t k = 0; k < n; k++)
+        logp_charge(st, m, sim->arrival[k]);
 }
 
 static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};
@@ -208,6 +230,10 @@ static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
         return LOP_ERR_NOMEM;
     for (uint32_t r = 0; r < s->p; r++)
         sim->rank[r] = (rank_state_t){0, -INFINITY, -INFINITY};
+    if (sim->par->model == SCHED_SIM_LOGP && sim->par->recv_order == SCHED_RECV_ARRIVAL) {
+        sim->arrival = lop_calloc(sched_rank_max(s) + 1, sizeof *sim->arrival);
+        return sim->arrival ? LOP_OK : LOP_ERR_NOMEM;
+    }
     if (sim->par->model == SCHED_SIM_LOGP)
         return LOP_OK;
     if (!sim->par->cost->lop)
@@ -275,5 +301,6 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     free(sim.stream);
     free(sim.run);
     free(sim.pending);
+    free(sim.arrival);
     return st;
 }

@@ -50,13 +50,20 @@ typedef enum {
     SCHED_LOP_BATCH   /* x = cnt * messages of the batch */
 } sched_lop_arg_t;
 
+/* When a LogP receive's overhead is charged (models/README.md). */
+typedef enum {
+    SCHED_RECV_PROGRAM, /* when the rank reaches the RECV (thesis; the default) */
+    SCHED_RECV_ARRIVAL  /* within a run of RECVs, in arrival order (as LogGOPSim) */
+} sched_recv_order_t;
+
 struct pairs; /* pairs.h */
 
 typedef struct {
     sched_sim_model_t model;
-    barrier_cost_t *cost;       /* LogP parameters; LoP set, cnt and the range record */
-    sched_lop_arg_t lop_arg;    /* LoP only */
-    const struct pairs *pairs;  /* LogP only: per-pair o_s and L (NULL: cost->logp's) */
+    barrier_cost_t *cost;          /* LogP parameters; LoP set, cnt and the range record */
+    sched_lop_arg_t lop_arg;       /* LoP only */
+    const struct pairs *pairs;     /* LogP only: per-pair o_s and L (NULL: cost->logp's) */
+    sched_recv_order_t recv_order; /* LogP only */
 } sched_sim_t;
 
 typedef struct {
