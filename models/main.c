@@ -526,6 +526,8 @@ static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         return LOP_OK;
     }
     lop_status_t st = build(o, a, n, p, &s);
+    if (st)
+        return st;
     for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1) {
         double us;
         if (!(o->models & model))
@@ -533,8 +535,7 @@ static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         st = simulate(o, &s, model, &us);
         us_cell(cells[k++], us);
     }
-    if (st == LOP_OK)
-        sched_free(&s);
+    sched_free(&s); /* a failed simulation too */
     return st;
 }
 
@@ -772,6 +773,11 @@ static lop_status_t setup_pairs(opts_t *o)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
                                         "--model logp",
                        o->pairs_opts.costs ? "costs" : "topology");
+    for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
+        if (o->p[i] > (long)o->pairs.p)
+            return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
+                                            "describe %u ranks",
+                           o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
     char source[256];
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",

@@ -53,8 +53,13 @@ refuses_one_line "pairs.csv with a missing pair" 2 "missing.csv:2: no row for i 
 printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,NaN,2\n' >"$T/nan.csv"
 refuses_one_line "pairs.csv with a NaN" 2 "nan.csv:3:" "$B" --alg diss --p 2 $S --costs "$T/nan.csv"
 printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/two.csv"
-refuses_one_line "costs for fewer ranks than P" 2 "per-pair costs for 2 ranks, the schedule has P = 4" \
+refuses_one_line "costs for fewer ranks than P" 2 "option --p: P = 4, but the per-pair costs of --costs describe 2 ranks" \
     "$B" --alg diss --p 4 $S --costs "$T/two.csv"
+refuses_one_line "a machine smaller than P" 2 "option --p: P = 65, but the per-pair costs of --topology describe 64 ranks" \
+    "$B" --alg diss --p 65 $S $M
+"$B" --schedule --alg diss --p 4 >"$T/d4.csv"
+refuses_one_line "--check-schedule with costs for fewer ranks" 2 "per-pair costs for 2 ranks, the schedule has P = 4" \
+    "$B" --check-schedule "$T/d4.csv" --simulate --model logp --costs "$T/two.csv"
 refuses_one_line "--goal needs one schedule" 2 "option --goal: needs one --alg" "$B" --goal --p 4
 
 done_testing
