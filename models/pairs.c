@@ -13,9 +13,23 @@
 uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j)
 {
     uint32_t k = 0;
-    while (k + 1 < c->n_levels && i / c->stride[k] % c->size[k] == j / c->stride[k] % c->size[k])
+    while (k + 1 < c->n_levels && pairs_place(c, i, k) == pairs_place(c, j, k))
         k++;
     return k;
+}
+
+lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, pairs_t *view)
+{
+    if (c->rank)
+        return lop_err(LOP_ERR_INVALID, "per-pair costs: a view of a view");
+    for (uint32_t i = 0; i < n; i++)
+        if (ranks[i] >= c->p)
+            return lop_err(LOP_ERR_INVALID, "per-pair costs: rank %u of a view is not one of "
+                                            "the %u ranks", ranks[i], c->p);
+    *view = *c;
+    view->p = n;
+    view->rank = ranks;
+    return LOP_OK;
 }
 
 /* "8x2x4" into sizes, outermost first. */

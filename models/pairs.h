@@ -38,20 +38,33 @@ typedef struct pairs {
     double level_o_us[PAIRS_MAX_LEVELS];   /* o of a pair that differs first at level k */
     double level_L_us[PAIRS_MAX_LEVELS];   /* L of such a pair */
     pairs_map_t map;    /* placement */
+    const uint32_t *rank; /* a view (pairs_subset): rank i of the view is rank[i]; NULL: none */
 } pairs_t;
+
+/* Rank r's place at level k of a machine (its node for k = 0, its socket in
+ * the node for k = 1, ...): ranks with equal places at levels 0..k-1 form
+ * one group of level k. */
+static inline uint32_t pairs_place(const pairs_t *c, uint32_t r, uint32_t k)
+{
+    return r / c->stride[k] % c->size[k];
+}
 
 /* o_s and L of a message from rank i to rank j (both < c->p, i != j). */
 static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *o_us,
                               double *L_us)
 {
+    if (c->rank) {
+        i = c->rank[i];
+        j = c->rank[j];
+    }
     if (c->o_us) {
         *o_us = c->o_us[(uint64_t)i * c->p + j];
         *L_us = c->L_us[(uint64_t)i * c->p + j];
         return;
     }
     uint32_t k = 0;
-    while (k + 1 < c->n_levels && i / c->stride[k] % c->size[k] == j / c->stride[k] % c->size[k])
-        k++;
+    while (k + 1 < c->n_levels && pairs_place(c, i, k) == pairs_place(c, j, k))
+        k++; /* pairs_level(), inline: this is the simulator's inner loop */
     *o_us = c->level_o_us[k];
     *L_us = c->level_L_us[k];
 }
@@ -59,6 +72,12 @@ static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *
 /* The outermost level where ranks i and j are placed apart (machine form;
  * the innermost level for i == j). */
 uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j);
+
+/* A view of 'c' on n of its ranks: rank i of the view is ranks[i] of 'c'
+ * (e.g. a group of the hybrid barrier, simulated with a schedule for n
+ * ranks on the group's real costs).  Shares c's storage and 'ranks'; free
+ * neither while the view is used, and do not pairs_free() the view. */
+lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, pairs_t *view);
 
 /* A synthetic machine: 'spec' "8x2x4", per-level L and o (outermost first,
  * as many as levels), placement.  Errors name the options (--topology,
