@@ -217,10 +217,16 @@ static uint32_t level_of(const flow_t *f, uint32_t op)
 }
 
 /* A rank that can go on: woken at a RECV, or at the start. */
+static void enqueue(flow_t *f, uint32_t rank)
+{
+    uint32_t at = f->head + f->count++; /* < 2P: a subtraction, not a division */
+    f->queue[at >= f->s->p ? at - f->s->p : at] = rank;
+}
+
 static void make_runnable(flow_t *f, uint32_t rank)
 {
     f->blocked[rank] = 0;
-    f->queue[(f->head + f->count++) % f->s->p] = rank;
+    enqueue(f, rank);
 }
 
 /* Should a rank wait at op i for a later level?  Only when 'budget'
@@ -454,11 +460,11 @@ static void run_level(flow_t *f, uint32_t level)
 {
     f->level = level;
     for (uint32_t r = f->park[level]; r != NONE; r = f->park_next[r])
-        f->queue[(f->head + f->count++) % f->s->p] = r;
+        enqueue(f, r);
     f->park[level] = NONE;
     while (f->count > 0 && f->error == LOP_OK) {
         uint32_t rank = f->queue[f->head];
-        f->head = (f->head + 1) % f->s->p;
+        f->head = f->head + 1 == f->s->p ? 0 : f->head + 1;
         f->count--;
         run_rank(f, rank);
     }
