@@ -67,7 +67,7 @@ static const lop_cli_opt_t options[] = {
     {"level-o", OPT_LEVEL_O, "LIST", "--topology: o_s per level in us, outermost first"},
     {"map", OPT_MAP, "MAP", "--topology: rank placement, block or rr (default: block)"},
     {"write-costs", OPT_WRITE_COSTS, "FILE", "save the per-pair costs as pairs.csv"},
-    {"goal", OPT_GOAL, NULL, "print the schedule of one algorithm, n and P as LogGOPSim GOAL"},
+    {"goal", OPT_GOAL, NULL, "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
     {"recv-order", OPT_RECV_ORDER, "HOW", "LogP receive overhead: program or arrival order"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
@@ -744,15 +744,19 @@ static lop_status_t run_schedule(opts_t *o, FILE *out)
     return LOP_OK;
 }
 
-/* --goal: the schedule of one algorithm, n and P in LogGOPSim's GOAL format. */
+/* --goal: the schedule of one algorithm, n and P (or of --check-schedule's
+ * file) in LogGOPSim's GOAL format. */
 static lop_status_t run_goal(opts_t *o, FILE *out)
 {
-    if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
-        return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
-                                        "one --p");
     sched_t s;
-    const barrier_alg_t *a = o->alg[0];
-    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
+    lop_status_t st;
+    if (o->check_file) /* a schedule file (read, not checked) */
+        st = sched_csv_read(o->check_file, &s);
+    else if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
+        return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
+                                        "one --p, or --check-schedule FILE");
+    else
+        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
     if (st)
         return st;
     sched_goal_write(&s, out);

@@ -38,6 +38,10 @@ check "GOAL: 64 rank blocks, 384 sends, 384 receives" sh -c "test \$(grep -c '^r
 check "GOAL: every op but a rank's first requires the previous one" \
     sh -c "test \$(grep -c 'requires' '$T/d.goal') -eq $((64 * 11))"
 
+"$B" --schedule --alg diss --p 64 >"$T/d64.csv"
+"$B" --goal --check-schedule "$T/d64.csv" >"$T/f.goal"
+check "--goal --check-schedule FILE writes the file's schedule" cmp -s "$T/f.goal" "$T/d.goal"
+
 # Errors: one line naming the option or file:line, nothing on stdout.
 refuses_one_line "bad --topology" 2 "option --topology: '8x0x4'" \
     "$B" --alg diss --p 8 $S --topology 8x0x4 --level-L 1,1,1 --level-o 1,1,1
