@@ -62,7 +62,7 @@ static const lop_cli_opt_t options[] = {
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
     {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
-    {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, levels outermost first: 8x2x4"},
+    {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
     {"level-L", OPT_LEVEL_L, "LIST", "--topology: L per level in us, outermost first: 3,0.8,0.2"},
     {"level-o", OPT_LEVEL_O, "LIST", "--topology: o_s per level in us, outermost first"},
     {"map", OPT_MAP, "MAP", "--topology: rank placement, block or rr (default: block)"},

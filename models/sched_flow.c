@@ -251,7 +251,8 @@ static uint32_t node_new(flow_t *f)
 {
     if (f->free_list == NONE) {
         uint32_t cap = f->pool_cap ? 2 * f->pool_cap : 1024;
-        sched_msg_t *grown = cap > f->pool_cap ? lop_realloc_array(f->pool, cap, sizeof *grown) : NULL;
+        sched_msg_t *grown =
+            cap > f->pool_cap ? lop_realloc_array(f->pool, cap, sizeof *grown) : NULL;
         if (grown)
             f->pool = grown;
         uint32_t *links = grown ? lop_realloc_array(f->link, cap, sizeof *links) : NULL;
@@ -429,8 +430,8 @@ static lop_status_t flow_alloc(flow_t *f, uint32_t levels)
     f->inbox_end = lop_calloc(s->p, sizeof *f->inbox_end);
     f->taken = lop_calloc(s->p, sizeof *f->taken);
     f->batch = lop_calloc(sched_rank_max(s) + 1, sizeof *f->batch);
-    if (!f->pc || !f->blocked || !f->queue || !f->park || !f->park_end || !f->park_next || !f->inbox ||
-        !f->inbox_end || !f->taken || !f->batch)
+    if (!f->pc || !f->blocked || !f->queue || !f->park || !f->park_end || !f->park_next ||
+        !f->inbox || !f->inbox_end || !f->taken || !f->batch)
         return LOP_ERR_NOMEM;
     memset(f->park, 0xff, levels * sizeof *f->park); /* NONE */
     memset(f->inbox, 0xff, s->p * sizeof *f->inbox);

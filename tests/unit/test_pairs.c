@@ -78,8 +78,9 @@ static void placement(void)
     double oc, Lc;
     pairs_cost(&b, 3, 60, &oc, &Lc);
     ok(oc == 0.5 && Lc == 3, "a pair across nodes costs the outermost level");
-    ok(pairs_place(&b, 13, 0) == 1 && pairs_place(&b, 13, 1) == 1 && pairs_place(&b, 13, 2) == 1 &&
-           pairs_place(&r, 13, 0) == 5 && pairs_place(&r, 13, 1) == 1 && pairs_place(&r, 13, 2) == 0,
+    ok(pairs_place(&b, 13, 0) == 1 && pairs_place(&b, 13, 1) == 1 &&
+           pairs_place(&b, 13, 2) == 1 && pairs_place(&r, 13, 0) == 5 &&
+           pairs_place(&r, 13, 1) == 1 && pairs_place(&r, 13, 2) == 0,
        "rank 13: block node 1 socket 1 core 1; rr node 5 socket 1 core 0");
     /* A view: ranks 0, 8, 16, 24 (one per node under block) as a 4-rank machine. */
     uint32_t heads[4] = {0, 8, 16, 24};
@@ -97,8 +98,8 @@ static void placement(void)
     sched_sim_result_t r1, r2;
     sched_sim_run(&s, &homo, 0, &r1);
     sched_sim_run(&s, &per, 0, &r2);
-    ok(r1.max_us == r2.max_us && r1.max_us == 7, "diss on the node heads = homogeneous L = 3, o = 0.5 "
-       "(%g us)", r2.max_us);
+    ok(r1.max_us == r2.max_us && r1.max_us == 7,
+       "diss on the node heads = homogeneous L = 3, o = 0.5 (%g us)", r2.max_us);
     sched_free(&s);
     uint32_t bad_rank[1] = {64};
     ok(pairs_subset(&b, bad_rank, 1, &view) != LOP_OK, "a view naming rank 64 of 64 is refused");

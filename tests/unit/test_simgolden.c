@@ -84,9 +84,10 @@ static void compare(const char *now, const char *want)
     size_t line = 1, i = 0;
     while (now[i] && now[i] == want[i])
         line += now[i++] == '\n';
-    ok(!now[i] && !want[i], "simulated times are bit-identical to %s%s%zu", GOLDEN,
-       now[i] || want[i] ? "; first difference on line " : " lines: ", line - 1 + !!(now[i] || want[i]));
-    if (now[i] || want[i]) {
+    int differ = now[i] || want[i];
+    ok(!differ, "simulated times are bit-identical to %s%s%zu", GOLDEN,
+       differ ? "; first difference on line " : " lines: ", line - 1 + !!differ);
+    if (differ) {
         const char *a = now + i, *b = want + i;
         while (a > now && a[-1] != '\n')
             a--;
