@@ -773,10 +773,17 @@ static lop_status_t setup_pairs(opts_t *o)
         return st;
     if (o->write_costs && !o->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
-    if (o->have_pairs && (o->models & MODEL_LOP) && (o->simulate || o->verify || o->check_file))
+    const char *from = o->pairs_opts.costs ? "costs" : "topology";
+    if (o->have_pairs && (o->verify || o->best || o->measured))
+        return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
+                                        "no per-pair costs (use --simulate)",
+                       from, o->verify ? "verify" : o->best ? "best" : "measured");
+    if (o->have_pairs && !o->simulate && !o->write_costs)
+        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate "
+                                        "(and saved by --write-costs)", from);
+    if (o->have_pairs && (o->models & MODEL_LOP) && o->simulate)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
-                                        "--model logp",
-                       o->pairs_opts.costs ? "costs" : "topology");
+                                        "--model logp", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
         if (o->p[i] > (long)o->pairs.p)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "

@@ -51,6 +51,10 @@ refuses_one_line "--level-o without --topology" 2 "option --level-o: only with -
     "$B" --alg diss --p 8 $S --level-o 1,1,1
 refuses_one_line "per-pair costs with LoP" 2 "add --model logp" \
     "$B" --alg diss --p 8 --simulate $M
+refuses_one_line "per-pair costs with --verify" 2 "option --topology: --verify works with closed forms" \
+    "$B" --alg diss --p 8 --verify --model logp $M
+refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \
+    "$B" --alg diss --p 8 --model logp $M
 printf '# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n1,2,1,2\n2,0,1,2\n' >"$T/missing.csv"
 refuses_one_line "pairs.csv with a missing pair" 2 "missing.csv:2: no row for i = 2, j = 1" \
     "$B" --alg diss --p 3 $S --costs "$T/missing.csv"
