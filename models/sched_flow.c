@@ -44,9 +44,12 @@ typedef struct {
     uint64_t *scratch;  /* keys of one rank */
 } matcher_t;
 
-lop_status_t sched_validate_peers(const sched_t *s)
+/* Validate the peers; '*longest' (if given) gets the longest run of
+ * consecutive RECVs, the most messages one recv_run() call hands over. */
+static lop_status_t scan_ops(const sched_t *s, uint32_t *longest)
 {
-    for (uint32_t r = 0; r < s->p; r++)
+    uint32_t run = 0, most = 0;
+    for (uint32_t r = 0; r < s->p; r++, run = 0)
         for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++) {
             const sched_op_t *o = &s->op[i];
             if (o->kind == SCHED_MCAST ? o->peer != -1
@@ -54,8 +57,17 @@ lop_status_t sched_validate_peers(const sched_t *s)
                 return sched_op_error(s, i, " names no rank");
             if (o->peer == (int32_t)r)
                 return sched_op_error(s, i, " addresses the rank itself");
+            run = o->kind == SCHED_RECV ? run + 1 : 0;
+            most = run > most ? run : most;
         }
+    if (longest)
+        *longest = most;
     return LOP_OK;
+}
+
+lop_status_t sched_validate_peers(const sched_t *s)
+{
+    return scan_ops(s, NULL);
 }
 
 /* Sort each rank's SENDs by destination; initialise match[]. */
@@ -417,7 +429,7 @@ static lop_status_t diagnose(const flow_t *f)
     return st ? st : deadlock(f);
 }
 
-static lop_status_t flow_alloc(flow_t *f, uint32_t levels)
+static lop_status_t flow_alloc(flow_t *f, uint32_t levels, uint32_t longest_run)
 {
     const sched_t *s = f->s;
     f->pc = lop_calloc(s->p, sizeof *f->pc);
@@ -429,7 +441,7 @@ static lop_status_t flow_alloc(flow_t *f, uint32_t levels)
     f->inbox = lop_calloc(s->p, sizeof *f->inbox);
     f->inbox_end = lop_calloc(s->p, sizeof *f->inbox_end);
     f->taken = lop_calloc(s->p, sizeof *f->taken);
-    f->batch = lop_calloc(sched_rank_max(s) + 1, sizeof *f->batch);
+    f->batch = lop_calloc(longest_run + 1, sizeof *f->batch);
     if (!f->pc || !f->blocked || !f->queue || !f->park || !f->park_end || !f->park_next ||
         !f->inbox || !f->inbox_end || !f->taken || !f->batch)
         return LOP_ERR_NOMEM;
@@ -486,8 +498,9 @@ lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void 
      * (models/README.md): lockstep takes diss from 2.0 to 0.7 s, free running
      * tour from 0.9 to 0.2 s. */
     f.budget = (uint64_t)s->n_ops >= (uint64_t)levels * s->p ? 0 : s->p;
-    lop_status_t st = sched_validate_peers(s);
-    st = st ? st : flow_alloc(&f, levels);
+    uint32_t longest_run = 0;
+    lop_status_t st = scan_ops(s, &longest_run);
+    st = st ? st : flow_alloc(&f, levels, longest_run);
     for (uint32_t r = 0; r < s->p && st == LOP_OK; r++) {
         f.pc[r] = s->first[r];
         make_runnable(&f, r);
