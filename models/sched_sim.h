@@ -14,6 +14,11 @@
  *   a receive starts at max{CPU free, arrival, previous receive start + g}
  *   and occupies the CPU for o_r.  This gives 1:n in o_s + (n-1) f_s, the
  *   receiver's enqueueing f_r of 2.2.5.1, and t_r = max{g, o_s + L + o_r}.
+ *   With per-pair costs (sched_sim_t.pairs, pairs.h) o_s and L are those of
+ *   the message's sender and receiver (Meyer and Elster's O and L; an MCAST
+ *   charges the largest o over its receivers).  SCHED_RECV_ARRIVAL takes the
+ *   messages of a run of consecutive RECVs in arrival order (as LogGOPSim),
+ *   SCHED_RECV_PROGRAM (the default) in program order.
  *
  * LoP (thesis 2.3.3, 2.3.7; o(p) and L(p) of a parameter set):
  *   posting a message costs the CPU o(x_s); the HCA starts right after the
