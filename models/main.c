@@ -16,6 +16,8 @@
 #include "barrier.h"
 #include "cli.h"
 #include "csv.h"
+#include "goal.h"
+#include "pairs.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 #include "timer.h"
@@ -25,7 +27,9 @@ static const char prog[] = "lopredict";
 enum {
     OPT_PARAMS = 256, OPT_SERIES, OPT_STAT, OPT_L, OPT_O, OPT_OS, OPT_OR, OPT_G, OPT_CNT,
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
-    OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING
+    OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING,
+    OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP, OPT_WRITE_COSTS, OPT_GOAL,
+    OPT_RECV_ORDER
 };
 
 static const lop_cli_opt_t options[] = {
@@ -57,6 +61,14 @@ static const lop_cli_opt_t options[] = {
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
+    {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
+    {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
+    {"level-L", OPT_LEVEL_L, "LIST", "--topology: L per level in us, outermost first: 3,0.8,0.2"},
+    {"level-o", OPT_LEVEL_O, "LIST", "--topology: o_s per level in us, outermost first"},
+    {"map", OPT_MAP, "MAP", "--topology: rank placement, block or rr (default: block)"},
+    {"write-costs", OPT_WRITE_COSTS, "FILE", "save the per-pair costs as pairs.csv"},
+    {"goal", OPT_GOAL, NULL, "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
+    {"recv-order", OPT_RECV_ORDER, "HOW", "LogP receive overhead: program or arrival order"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -85,6 +97,12 @@ typedef struct {
     lop_paramset_t set;                 /* the set read */
     lop_lop_t lop;                      /* its fits for series and stat */
     int have_set;                       /* was a set read? */
+    pairs_opts_t pairs_opts;            /* --costs, --topology, --level-L/-o, --map */
+    pairs_t pairs;                      /* per-pair costs they describe */
+    int have_pairs;                     /* were per-pair costs asked for? */
+    const char *write_costs;            /* --write-costs FILE */
+    int goal;                           /* --goal */
+    sched_recv_order_t recv_order;      /* --recv-order */
 } opts_t;
 
 /* ---------------------------------------------------------------- output */
@@ -239,6 +257,34 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
 }
 
+/* Per-pair costs, GOAL output and the receive order (options after OPT_COSTS). */
+static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
+{
+    static const char *const map_names[] = {"block", "rr", NULL};
+    static const char *const order_names[] = {"program", "arrival", NULL};
+    pairs_opts_t *po = &o->pairs_opts;
+    lop_status_t st;
+    int i = 0;
+    switch (key) {
+    case OPT_COSTS: po->costs = arg; return LOP_OK;
+    case OPT_TOPOLOGY: po->topology = arg; return LOP_OK;
+    case OPT_WRITE_COSTS: o->write_costs = arg; return LOP_OK;
+    case OPT_GOAL: o->goal = 1; return LOP_OK;
+    case OPT_LEVEL_L: return pairs_parse_levels("level-L", arg, po->level_L_us, &po->n_L);
+    case OPT_LEVEL_O: return pairs_parse_levels("level-o", arg, po->level_o_us, &po->n_o);
+    case OPT_MAP:
+        st = lop_cli_choice("map", arg, map_names, &i);
+        po->map = i ? PAIRS_RR : PAIRS_BLOCK;
+        po->map_given = 1;
+        return st;
+    case OPT_RECV_ORDER:
+        st = lop_cli_choice("recv-order", arg, order_names, &i);
+        o->recv_order = i ? SCHED_RECV_ARRIVAL : SCHED_RECV_PROGRAM;
+        return st;
+    }
+    return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
+}
+
 static lop_status_t parse_option(opts_t *o, int key, const char *arg)
 {
     for (size_t i = 0; i < COUNT(double_opts); i++)
@@ -250,6 +296,8 @@ static lop_status_t parse_option(opts_t *o, int key, const char *arg)
             *(int *)((char *)o + flag_opts[i].offset) = 1;
             return LOP_OK;
         }
+    if (key >= OPT_COSTS)
+        return parse_sim_option(o, key, arg);
     if (key == OPT_O) {
         lop_status_t st = lop_cli_double("o", arg, 0, 1e9, &o->os);
         o->or = o->os;
@@ -273,6 +321,7 @@ static void opts_free(opts_t *o)
 {
     free(o->n);
     free(o->p);
+    pairs_free(&o->pairs);
     if (o->have_set)
         lop_paramset_free(&o->set);
 }
@@ -414,7 +463,8 @@ static const char *model_name(int model)
 /* Simulated time of s under one model. */
 static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 {
-    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg};
+    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg,
+                       o->have_pairs ? &o->pairs : NULL, o->recv_order};
     sched_sim_result_t res;
     lop_status_t st = sched_sim_run(s, &par, 0, &res);
     if (st)
@@ -476,6 +526,8 @@ static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         return LOP_OK;
     }
     lop_status_t st = build(o, a, n, p, &s);
+    if (st)
+        return st;
     for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1) {
         double us;
         if (!(o->models & model))
@@ -483,8 +535,7 @@ static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         st = simulate(o, &s, model, &us);
         us_cell(cells[k++], us);
     }
-    if (st == LOP_OK)
-        sched_free(&s);
+    sched_free(&s); /* a failed simulation too */
     return st;
 }
 
@@ -691,6 +742,58 @@ static lop_status_t run_schedule(opts_t *o, FILE *out)
     sched_csv_write(&s, out);
     sched_free(&s);
     return LOP_OK;
+}
+
+/* --goal: the schedule of one algorithm, n and P (or of --check-schedule's
+ * file) in LogGOPSim's GOAL format. */
+static lop_status_t run_goal(opts_t *o, FILE *out)
+{
+    sched_t s;
+    lop_status_t st;
+    if (o->check_file) /* a schedule file (read, not checked) */
+        st = sched_csv_read(o->check_file, &s);
+    else if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
+        return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
+                                        "one --p, or --check-schedule FILE");
+    else
+        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
+    if (st)
+        return st;
+    sched_goal_write(&s, out);
+    sched_free(&s);
+    return LOP_OK;
+}
+
+/* Per-pair costs from --costs or --topology (LogP simulations only), and
+ * --write-costs. */
+static lop_status_t setup_pairs(opts_t *o)
+{
+    lop_status_t st = pairs_from_opts(&o->pairs_opts, &o->pairs, &o->have_pairs);
+    if (st)
+        return st;
+    if (o->write_costs && !o->have_pairs)
+        return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
+    const char *from = o->pairs_opts.costs ? "costs" : "topology";
+    if (o->have_pairs && (o->verify || o->best || o->measured))
+        return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
+                                        "no per-pair costs (use --simulate)",
+                       from, o->verify ? "verify" : o->best ? "best" : "measured");
+    if (o->have_pairs && !o->simulate && !o->write_costs)
+        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate "
+                                        "(and saved by --write-costs)", from);
+    if (o->have_pairs && (o->models & MODEL_LOP) && o->simulate)
+        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
+                                        "--model logp", from);
+    for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
+        if (o->p[i] > (long)o->pairs.p)
+            return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
+                                            "describe %u ranks",
+                           o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
+    char source[256];
+    snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
+             o->pairs_opts.topology ? o->pairs_opts.topology : "",
+             !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
+    return o->write_costs ? pairs_write(&o->pairs, o->pairs.p, o->write_costs, source) : LOP_OK;
 }
 
 /* --check-schedule FILE: is it a barrier; with --simulate its times. */
@@ -947,6 +1050,11 @@ static lop_status_t run(opts_t *o, int *failed)
     if (st)
         return st;
     logp_setup(o);
+    st = setup_pairs(o);
+    if (st)
+        return st;
+    if (o->goal) /* may be large: straight out, like --schedule */
+        return run_goal(o, stdout);
     if (o->schedule) /* may be large: straight out, it is complete once built */
         return run_schedule(o, stdout);
     FILE *out = open_memstream(&text, &len);

@@ -65,45 +65,35 @@ static lop_status_t check_steps_match(const sched_t *s, const uint32_t *match)
 /* ----------------------------------------------------- a causal order */
 
 typedef struct {
-    uint32_t op;   /* op index; after compact_events() a message slot, | RECV_FLAG for a RECV */
+    uint32_t op;   /* the message slot (numbered in posting order), | RECV_FLAG for a RECV */
     uint32_t rank; /* the rank executing it */
 } event_t;
 
 typedef struct {
     event_t *event;
-    uint32_t n;
+    uint32_t n;        /* events recorded */
+    uint32_t messages; /* slots handed out */
 } recorder_t;
 
-static void record_post(void *ctx, uint32_t rank, uint32_t op)
+/* A message's slot travels with it, so one pass reads events and writes
+ * message copies sequentially. */
+static double record_post(void *ctx, uint32_t rank, uint32_t op)
 {
     recorder_t *rec = ctx;
-    rec->event[rec->n++] = (event_t){op, rank};
+    (void)op;
+    rec->event[rec->n++] = (event_t){rec->messages, rank};
+    return rec->messages++;
 }
 
-static void record_recvs(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+static void record_recvs(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                         const sched_msg_t *msg)
 {
+    recorder_t *rec = ctx;
     for (uint32_t i = first; i <= last; i++)
-        record_post(ctx, rank, i);
+        rec->event[rec->n++] = (event_t){(uint32_t)msg[i - first].value | RECV_FLAG, rank};
 }
 
 static const sched_flow_ops_t recorder_ops = {record_post, record_recvs};
-
-/* Number the messages in posting order and let each event name its message
- * slot, so one pass reads events and writes message copies sequentially.
- * Returns the number of messages. */
-static uint32_t compact_events(const sched_t *s, const uint32_t *match, event_t *event,
-                               uint32_t *slot_of_op)
-{
-    uint32_t slots = 0;
-    for (uint32_t e = 0; e < s->n_ops; e++) {
-        uint32_t op = event[e].op;
-        if (s->op[op].kind == SCHED_RECV)
-            event[e].op = slot_of_op[match[op]] | RECV_FLAG;
-        else
-            event[e].op = slot_of_op[op] = slots++;
-    }
-    return slots;
-}
 
 /* ---------------------------------------------------------- knowledge */
 
@@ -167,13 +157,8 @@ static uint32_t pass_words(const sched_t *s, uint32_t messages)
     return w < 1 ? 1 : (uint32_t)w;
 }
 
-static lop_status_t knowledge(const sched_t *s, const uint32_t *match, event_t *event)
+static lop_status_t knowledge(const sched_t *s, const event_t *event, uint32_t messages)
 {
-    uint32_t *slot_of_op = lop_calloc(s->n_ops, sizeof *slot_of_op);
-    if (!slot_of_op)
-        return LOP_ERR_NOMEM;
-    uint32_t messages = compact_events(s, match, event, slot_of_op);
-    free(slot_of_op);
     closure_t c = {s, event, pass_words(s, messages), NULL, NULL};
     c.know = lop_calloc((size_t)s->p * c.words, sizeof *c.know);
     c.snap = lop_calloc((size_t)messages * c.words, sizeof *c.snap);
@@ -198,14 +183,14 @@ lop_status_t sched_check(const sched_t *s)
                        s->alg, s->p, sched_check_work(s), SCHED_CHECK_MAX_WORK);
     uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     uint64_t *keys = lop_calloc(sched_rank_max(s), sizeof *keys);
-    recorder_t rec = {lop_calloc(s->n_ops, sizeof(event_t)), 0};
+    recorder_t rec = {lop_calloc(s->n_ops, sizeof(event_t)), 0, 0};
     uint64_t events;
     lop_status_t st = match && keys && rec.event ? LOP_OK : LOP_ERR_NOMEM;
     st = st ? st : sched_match(s, match);
     st = st ? st : check_promises(s, keys);
     st = st ? st : check_steps_match(s, match);
-    st = st ? st : sched_flow_run(s, match, &recorder_ops, &rec, &events);
-    st = st ? st : knowledge(s, match, rec.event);
+    st = st ? st : sched_flow_run(s, &recorder_ops, &rec, &events);
+    st = st ? st : knowledge(s, rec.event, rec.messages);
     free(match);
     free(keys);
     free(rec.event);

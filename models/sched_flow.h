@@ -34,17 +34,40 @@ lop_status_t sched_match(const sched_t *s, uint32_t *match);
 /* Sort 64-bit keys ascending (insertion sort for the usual short lists). */
 void sched_keys_sort(uint64_t *key, size_t n);
 
+/* A message in flight, as the receiver gets it. */
 typedef struct {
-    /* SEND or MCAST op 'op' of 'rank' executes. */
-    void (*post)(void *ctx, uint32_t rank, uint32_t op);
+    uint32_t send; /* the SEND or MCAST op that posted it (global index) */
+    uint32_t from; /* the rank that posted it */
+    double value;  /* what post() returned for it (a time, a slot number) */
+} sched_msg_t;
+
+typedef struct {
+    /* SEND or MCAST op 'op' of 'rank' executes; the value its message carries
+     * (an MCAST carries the same value to every receiver). */
+    double (*post)(void *ctx, uint32_t rank, uint32_t op);
     /* RECV ops first..last of 'rank' execute: a maximal run of consecutive
-     * RECVs, every message of which has been posted. */
-    void (*recv_run)(void *ctx, uint32_t rank, uint32_t first, uint32_t last);
+     * RECVs, every message of which has been posted; msg[k] is the message
+     * RECV first + k consumes. */
+    void (*recv_run)(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                     const sched_msg_t *msg);
 } sched_flow_ops_t;
 
-/* Run every rank to its end.  '*events' counts executed ops.  A deadlock is
+/* Peers in 0..P-1, never the rank itself, -1 exactly for MCAST (sched_match
+ * checks this too; sched_flow_run needs it before it runs). */
+lop_status_t sched_validate_peers(const sched_t *s);
+
+/* Run every rank to its end, matching messages as they are posted: per
+ * receiver a list of the messages in flight to it, in posting order (a RECV
+ * from s takes the first one from s).  Ranks wait for their level - a level
+ * is a step of the schedule - when P messages are in flight (or always, for
+ * schedules whose steps keep every rank busy), so about one step's messages
+ * are in flight (P for a dissemination round) instead of P log P; memory is
+ * O(P + messages in flight), no per-op array.  Any causal order gives the
+ * same times, so the order is free to favour speed.  '*events' counts executed
+ * ops.  Errors: a bad peer; a RECV that never gets its message or a message
+ * nobody receives (diagnosed by sched_match, same words); a deadlock is
  * LOP_ERR_INVALID with the cycle of waiting ranks in the message. */
-lop_status_t sched_flow_run(const sched_t *s, const uint32_t *match, const sched_flow_ops_t *ops,
-                            void *ctx, uint64_t *events);
+lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
+                            uint64_t *events);
 
 #endif

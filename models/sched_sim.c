@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pairs.h"
 #include "sched_flow.h"
 #include "timer.h"
 
@@ -28,39 +29,94 @@ typedef struct {
 
 typedef struct {
     const sched_t *s;
-    const uint32_t *match;
     const sched_sim_t *par;
     rank_state_t *rank;
-    double *time;       /* per SEND/MCAST op: arrival (LogP) or leave time (LoP) */
+    uint32_t *match;    /* LoP batch only: per op, sched_match's (the RECV of a SEND) */
     uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1] */
     uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
     arrival_t *pending; /* LoP: one receive batch */
+    double *arrival;    /* LogP in arrival order: one run's arrival times */
     lop_memo_t memo[MEMO_SIZE];
 } sim_t;
 
 /* ------------------------------------------------------------------ LogP */
 
-static void logp_post(void *ctx, uint32_t rank, uint32_t op)
+/* o_s of op 'op' of 'rank': the pair's with per-pair costs (an MCAST: the
+ * largest over its receivers, as Meyer and Elster's equation 1), else o_s. */
+static double send_overhead(const sim_t *sim, uint32_t rank, uint32_t op)
+{
+    const sched_op_t *o = &sim->s->op[op];
+    double os, L, most = 0;
+    if (!sim->par->pairs)
+        return sim->par->cost->logp.os_us;
+    if (o->kind == SCHED_SEND) {
+        pairs_cost(sim->par->pairs, rank, (uint32_t)o->peer, &os, &L);
+        return os;
+    }
+    for (uint32_t q = 0; q < sim->s->p; q++)
+        if (q != rank) {
+            pairs_cost(sim->par->pairs, rank, q, &os, &L);
+            most = fmax(most, os);
+        }
+    return most;
+}
+
+/* L from 'sender' to 'rank': the pair's with per-pair costs, else L. */
+static double latency(const sim_t *sim, uint32_t sender, uint32_t rank)
+{
+    double os, L;
+    if (!sim->par->pairs)
+        return sim->par->cost->logp.L_us;
+    pairs_cost(sim->par->pairs, sender, rank, &os, &L);
+    return L;
+}
+
+/* The message carries the time its send overhead ends; the receiver adds L. */
+static double logp_post(void *ctx, uint32_t rank, uint32_t op)
 {
     sim_t *sim = ctx;
     const logp_t *m = &sim->par->cost->logp;
     rank_state_t *st = &sim->rank[rank];
     double start = fmax(st->cpu, st->tx + m->g_us);
     st->tx = start;
-    st->cpu = start + m->os_us;
-    sim->time[op] = start + m->os_us + m->L_us;
+    st->cpu = start + send_overhead(sim, rank, op);
+    return st->cpu;
 }
 
-static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+/* A receive starts at max{CPU free, arrival, previous receive start + g}. */
+static void logp_charge(rank_state_t *st, const logp_t *m, double arrival)
+{
+    double start = fmax(fmax(st->cpu, arrival), st->rx + m->g_us);
+    st->rx = start;
+    st->cpu = start + m->or_us;
+}
+
+static int time_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Program order: each RECV when the rank reaches it.  Arrival order: the
+ * run's messages by arrival time (equal times charge alike, so the sort
+ * need not be stable). */
+static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                          const sched_msg_t *msg)
 {
     sim_t *sim = ctx;
     const logp_t *m = &sim->par->cost->logp;
     rank_state_t *st = &sim->rank[rank];
-    for (uint32_t i = first; i <= last; i++) {
-        double start = fmax(fmax(st->cpu, sim->time[sim->match[i]]), st->rx + m->g_us);
-        st->rx = start;
-        st->cpu = start + m->or_us;
+    uint32_t n = last - first + 1;
+    if (sim->par->recv_order == SCHED_RECV_PROGRAM) {
+        for (uint32_t k = 0; k < n; k++)
+            logp_charge(st, m, msg[k].value + latency(sim, msg[k].from, rank));
+        return;
     }
+    for (uint32_t k = 0; k < n; k++)
+        sim->arrival[k] = msg[k].value + latency(sim, msg[k].from, rank);
+    qsort(sim->arrival, n, sizeof *sim->arrival, time_cmp);
+    for (uint32_t k = 0; k < n; k++)
+        logp_charge(st, m, sim->arrival[k]);
 }
 
 static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};
@@ -98,7 +154,7 @@ static uint32_t x_message(const sim_t *sim, uint32_t sender, uint32_t send, uint
     return umax(sim->run[send], sim->run[recv]);
 }
 
-static void lop_post(void *ctx, uint32_t rank, uint32_t op)
+static double lop_post(void *ctx, uint32_t rank, uint32_t op)
 {
     sim_t *sim = ctx;
     rank_state_t *st = &sim->rank[rank];
@@ -107,13 +163,12 @@ static void lop_post(void *ctx, uint32_t rank, uint32_t op)
     st->cpu += mine->o_us;
     double start = fmax(st->cpu, st->tx);
     if (o->kind == SCHED_MCAST) { /* per-receiver L is added on delivery */
-        sim->time[op] = start;
         st->tx = start + mine->L_us;
-        return;
+        return start;
     }
-    uint32_t q = (uint32_t)o->peer, recv = sim->match[op];
+    uint32_t q = (uint32_t)o->peer, recv = sim->match ? sim->match[op] : 0;
     st->tx = start + lop_at(sim, x_message(sim, rank, op, q, recv))->L_us;
-    sim->time[op] = st->tx;
+    return st->tx;
 }
 
 static int arrival_cmp(const void *a, const void *b)
@@ -122,16 +177,17 @@ static int arrival_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last)
+static void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                         const sched_msg_t *msg)
 {
     sim_t *sim = ctx;
     rank_state_t *st = &sim->rank[rank];
     uint32_t n = 0;
     for (uint32_t i = first; i <= last; i++, n++) {
-        uint32_t msg = sim->match[i], sender = (uint32_t)sim->s->op[i].peer;
-        double L = lop_at(sim, x_message(sim, sender, msg, rank, i))->L_us;
-        int mcast = sim->s->op[msg].kind == SCHED_MCAST;
-        sim->pending[n] = (arrival_t){sim->time[msg] + (mcast ? L : 0), L};
+        const sched_msg_t *g = &msg[i - first];
+        double L = lop_at(sim, x_message(sim, g->from, g->send, rank, i))->L_us;
+        int mcast = sim->s->op[g->send].kind == SCHED_MCAST;
+        sim->pending[n] = (arrival_t){g->value + (mcast ? L : 0), L};
     }
     if (n > 1)
         qsort(sim->pending, n, sizeof *sim->pending, arrival_cmp);
@@ -170,27 +226,33 @@ static void measure_runs(const sched_t *s, uint32_t *run)
 static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
 {
     sim->rank = lop_calloc(s->p, sizeof *sim->rank);
-    sim->time = lop_calloc(s->n_ops, sizeof *sim->time);
-    if (!sim->rank || !sim->time)
+    if (!sim->rank)
         return LOP_ERR_NOMEM;
     for (uint32_t r = 0; r < s->p; r++)
         sim->rank[r] = (rank_state_t){0, -INFINITY, -INFINITY};
+    if (sim->par->model == SCHED_SIM_LOGP && sim->par->recv_order == SCHED_RECV_ARRIVAL) {
+        sim->arrival = lop_calloc(sched_rank_max(s) + 1, sizeof *sim->arrival);
+        return sim->arrival ? LOP_OK : LOP_ERR_NOMEM;
+    }
     if (sim->par->model == SCHED_SIM_LOGP)
         return LOP_OK;
     if (!sim->par->cost->lop)
         return lop_err(LOP_ERR_INVALID, "LoP simulation without a LoP parameter set");
     sim->pending = lop_calloc(sched_rank_max(s), sizeof *sim->pending);
-    if (sim->par->lop_arg == SCHED_LOP_STREAM)
+    if (sim->par->lop_arg == SCHED_LOP_STREAM) {
         sim->stream = lop_calloc(2 * (size_t)s->p, sizeof *sim->stream);
-    else
+    } else { /* a post needs its receiver's run: the static match, exact */
         sim->run = lop_calloc(s->n_ops, sizeof *sim->run);
-    if (!sim->pending || !(sim->stream || sim->run))
+        sim->match = lop_calloc(s->n_ops, sizeof *sim->match);
+    }
+    if (!sim->pending || !(sim->stream || (sim->run && sim->match)))
         return LOP_ERR_NOMEM;
-    if (sim->stream)
+    if (sim->stream) {
         count_streams(s, sim->stream);
-    else
-        measure_runs(s, sim->run);
-    return LOP_OK;
+        return LOP_OK;
+    }
+    measure_runs(s, sim->run);
+    return sched_match(s, sim->match);
 }
 
 static void sim_result(const sim_t *sim, int want_ranks, sched_sim_result_t *res)
@@ -206,30 +268,39 @@ static void sim_result(const sim_t *sim, int want_ranks, sched_sim_result_t *res
         res->rank_us[r] = sim->rank[r].cpu;
 }
 
+/* Per-pair costs must describe every rank of the schedule. */
+static lop_status_t check_pairs(const sched_t *s, const sched_sim_t *par)
+{
+    if (par->pairs && par->model != SCHED_SIM_LOGP)
+        return lop_err(LOP_ERR_INVALID, "per-pair costs are LogP parameters: no LoP simulation");
+    if (par->pairs && par->pairs->p < s->p)
+        return lop_err(LOP_ERR_INVALID, "per-pair costs for %u ranks, the schedule has P = %u",
+                       par->pairs->p, s->p);
+    return LOP_OK;
+}
+
 lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ranks,
                            sched_sim_result_t *res)
 {
     sim_t sim = {.s = s, .par = par};
     memset(res, 0, sizeof *res);
-    uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
-    lop_status_t st = match ? sim_setup(&sim, s) : LOP_ERR_NOMEM;
-    sim.match = match;
     double t0 = lop_timer_clock_s();
-    st = st ? st : sched_match(s, match);
+    lop_status_t st = check_pairs(s, par);
+    st = st ? st : sim_setup(&sim, s);
     double t1 = lop_timer_clock_s();
     const sched_flow_ops_t *ops = par->model == SCHED_SIM_LOGP ? &logp_ops : &lop_ops;
-    st = st ? st : sched_flow_run(s, match, ops, &sim, &res->events);
+    st = st ? st : sched_flow_run(s, ops, &sim, &res->events);
     res->match_s = t1 - t0;
     res->run_s = lop_timer_clock_s() - t1;
     if (st == LOP_OK)
         sim_result(&sim, want_ranks, res);
     if (want_ranks && st == LOP_OK && !res->rank_us)
         st = LOP_ERR_NOMEM;
-    free(match);
     free(sim.rank);
-    free(sim.time);
+    free(sim.match);
     free(sim.stream);
     free(sim.run);
     free(sim.pending);
+    free(sim.arrival);
     return st;
 }

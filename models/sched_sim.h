@@ -14,6 +14,11 @@
  *   a receive starts at max{CPU free, arrival, previous receive start + g}
  *   and occupies the CPU for o_r.  This gives 1:n in o_s + (n-1) f_s, the
  *   receiver's enqueueing f_r of 2.2.5.1, and t_r = max{g, o_s + L + o_r}.
+ *   With per-pair costs (sched_sim_t.pairs, pairs.h) o_s and L are those of
+ *   the message's sender and receiver (Meyer and Elster's O and L; an MCAST
+ *   charges the largest o over its receivers).  SCHED_RECV_ARRIVAL takes the
+ *   messages of a run of consecutive RECVs in arrival order (as LogGOPSim),
+ *   SCHED_RECV_PROGRAM (the default) in program order.
  *
  * LoP (thesis 2.3.3, 2.3.7; o(p) and L(p) of a parameter set):
  *   posting a message costs the CPU o(x_s); the HCA starts right after the
@@ -50,18 +55,28 @@ typedef enum {
     SCHED_LOP_BATCH   /* x = cnt * messages of the batch */
 } sched_lop_arg_t;
 
+/* When a LogP receive's overhead is charged (models/README.md). */
+typedef enum {
+    SCHED_RECV_PROGRAM, /* when the rank reaches the RECV (thesis; the default) */
+    SCHED_RECV_ARRIVAL  /* within a run of RECVs, in arrival order (as LogGOPSim) */
+} sched_recv_order_t;
+
+struct pairs; /* pairs.h */
+
 typedef struct {
     sched_sim_model_t model;
-    barrier_cost_t *cost;    /* LogP parameters; LoP set, cnt and the range record */
-    sched_lop_arg_t lop_arg; /* LoP only */
+    barrier_cost_t *cost;          /* LogP parameters; LoP set, cnt and the range record */
+    sched_lop_arg_t lop_arg;       /* LoP only */
+    const struct pairs *pairs;     /* LogP only: per-pair o_s and L (NULL: cost->logp's) */
+    sched_recv_order_t recv_order; /* LogP only */
 } sched_sim_t;
 
 typedef struct {
     double max_us;    /* the barrier's time: when the last rank completes its last op */
     double *rank_us;  /* per-rank completion times if asked for (free()), else NULL */
     uint64_t events;  /* ops executed */
-    double match_s;   /* wall time matching messages */
-    double run_s;     /* wall time of the event simulation proper */
+    double match_s;   /* wall time of the set-up (LoP batch: matching messages) */
+    double run_s;     /* wall time of the event simulation proper, matching on the fly */
 } sched_sim_result_t;
 
 /* Simulate 's'; 'want_ranks' asks for res->rank_us.  Errors of sched_match

@@ -89,7 +89,7 @@ static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
             double rmin = INFINITY, rmax = -INFINITY;
             for (uint32_t p = 1; p <= 200; p++) {
                 sched_t s;
-                sched_sim_t par = {model, c, SCHED_LOP_STREAM};
+                sched_sim_t par = {model, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
                 sched_sim_result_t r = {0};
                 sched_build(*a, p, n, &s);
                 sched_sim_run(&s, &par, 0, &r);
@@ -148,7 +148,7 @@ static void cc_ranks(void)
     double fr = logp_fr(m), fs = logp_fs(m), t1 = logp_t1(m);
     uint32_t p = 7;
     sched_t s;
-    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
     sched_sim_result_t r;
     sched_build(barrier_alg_find("cc"), p, 0, &s);
     ok(sched_sim_run(&s, &par, 1, &r) == LOP_OK && r.events == s.n_ops, "cc P=7: events = ops");
@@ -196,7 +196,7 @@ static void lop_batch(void)
     barrier_cost_init(&c);
     c.lop = &lop;
     c.cnt = 2;
-    sched_sim_t par = {SCHED_SIM_LOP, &c, SCHED_LOP_BATCH};
+    sched_sim_t par = {SCHED_SIM_LOP, &c, SCHED_LOP_BATCH, NULL, SCHED_RECV_PROGRAM};
     sched_sim_result_t r;
     sched_t s;
     sched_build(barrier_alg_find("cc"), 13, 0, &s);
@@ -222,11 +222,45 @@ static void deadlock(void)
     sched_push(&s, SCHED_RECV, 0, 0);
     sched_push(&s, SCHED_SEND, 0, 0);
     sched_end_rank(&s, 1);
-    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
     sched_sim_result_t r;
     ok(sched_sim_run(&s, &par, 0, &r) != LOP_OK && strstr(lop_errmsg(), "deadlock"),
        "a deadlock is an error, not a time: %s", lop_errmsg());
     sched_free(&s);
+}
+
+/* cc whose root takes the reports in reverse order (a long scan of its
+ * inbox; the engine then indexes it by sender): all reports arrive together,
+ * so the time is cc's, and it must not take O(P^2). */
+static void reverse_fan_in(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){5, 1, 1.5, 0.25};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_result_t fwd, rev;
+    for (uint32_t p = 8; p <= 4096; p *= 8) {
+        sched_t s;
+        sched_init(&s, p);
+        for (uint32_t r = p - 1; r >= 1; r--)
+            sched_push(&s, SCHED_RECV, (int32_t)r, 0);
+        for (uint32_t r = 1; r < p; r++)
+            sched_push(&s, SCHED_SEND, (int32_t)r, 1);
+        sched_end_rank(&s, 0);
+        for (uint32_t r = 1; r < p; r++) {
+            sched_push(&s, SCHED_SEND, 0, 0);
+            sched_push(&s, SCHED_RECV, 0, 1);
+            sched_end_rank(&s, r);
+        }
+        sched_t cc;
+        sched_build(barrier_alg_find("cc"), p, 0, &cc);
+        int run = sched_sim_run(&s, &par, 0, &rev) == LOP_OK &&
+                  sched_sim_run(&cc, &par, 0, &fwd) == LOP_OK;
+        ok(run && rev.max_us == fwd.max_us,
+           "P = %u: reports taken in reverse order cost what cc's cost (%g us)", p, rev.max_us);
+        sched_free(&s);
+        sched_free(&cc);
+    }
 }
 
 int main(void)
@@ -238,5 +272,6 @@ int main(void)
     lop_batch();
     lop_paramset_free(&set);
     deadlock();
+    reverse_fan_in();
     return tap_done();
 }

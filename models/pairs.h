@@ -1,0 +1,120 @@
+/*
+ * pairs.h - heterogeneous LogP costs: a send overhead o_ij and a latency L_ij
+ * for every ordered pair of ranks (Meyer and Elster, section IV: their P x P
+ * matrices O and L).
+ *
+ * Two forms, one lookup (pairs_cost):
+ *   - a matrix read from pairs.csv (long form i,j,o_us,L_us; README "Data
+ *     formats"), e.g. measured by lopbench --pairs;
+ *   - a synthetic machine: levels (nodes x sockets x cores, outermost first),
+ *     a cost per level, and a rank placement.  The cost of a pair is that of
+ *     the outermost level where the two ranks' places differ; no P x P matrix
+ *     is built, the level follows from the two ranks.
+ * The receive overhead o_r stays one number (the simulator's cost->logp): the
+ * paper's O has none, so its model is o_r = 0.  O_ii (the paper's cost of an
+ * empty send) has no use in a schedule: no op addresses its own rank.
+ */
+#ifndef LOP_PAIRS_H
+#define LOP_PAIRS_H
+
+#include <stdint.h>
+
+#include "lop.h"
+
+#define PAIRS_MAX_LEVELS 8
+
+typedef enum {
+    PAIRS_BLOCK, /* rank r on core r: consecutive ranks fill a socket, then a node */
+    PAIRS_RR     /* round robin: rank r on node r mod N, then socket, then core */
+} pairs_map_t;
+
+typedef struct pairs {
+    uint32_t p;         /* ranks described (0..p-1) */
+    double *o_us;       /* matrix form: o_us[i * p + j], i sending to j; NULL for a machine */
+    double *L_us;       /* the same for L */
+    uint32_t n_levels;  /* machine form: levels, outermost first */
+    uint32_t size[PAIRS_MAX_LEVELS];       /* places per level (8x2x4: 8, 2, 4) */
+    uint32_t stride[PAIRS_MAX_LEVELS];     /* rank r's place at level k: r / stride[k] % size[k] */
+    double level_o_us[PAIRS_MAX_LEVELS];   /* o of a pair that differs first at level k */
+    double level_L_us[PAIRS_MAX_LEVELS];   /* L of such a pair */
+    pairs_map_t map;    /* placement */
+    const uint32_t *rank; /* a view (pairs_subset): rank i of the view is rank[i]; NULL: none */
+} pairs_t;
+
+/* Rank r's place at level k of a machine (its node for k = 0, its socket in
+ * the node for k = 1, ...): ranks with equal places at levels 0..k-1 form
+ * one group of level k. */
+static inline uint32_t pairs_place(const pairs_t *c, uint32_t r, uint32_t k)
+{
+    return r / c->stride[k] % c->size[k];
+}
+
+/* o_s and L of a message from rank i to rank j (both < c->p, i != j). */
+static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *o_us,
+                              double *L_us)
+{
+    if (c->rank) {
+        i = c->rank[i];
+        j = c->rank[j];
+    }
+    if (c->o_us) {
+        *o_us = c->o_us[(uint64_t)i * c->p + j];
+        *L_us = c->L_us[(uint64_t)i * c->p + j];
+        return;
+    }
+    uint32_t k = 0;
+    while (k + 1 < c->n_levels && pairs_place(c, i, k) == pairs_place(c, j, k))
+        k++; /* pairs_level(), inline: this is the simulator's inner loop */
+    *o_us = c->level_o_us[k];
+    *L_us = c->level_L_us[k];
+}
+
+/* The outermost level where ranks i and j are placed apart (machine form;
+ * the innermost level for i == j). */
+uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j);
+
+/* A view of 'c' on n of its ranks: rank i of the view is ranks[i] of 'c'
+ * (e.g. a group of the hybrid barrier, simulated with a schedule for n
+ * ranks on the group's real costs).  Shares c's storage and 'ranks'; free
+ * neither while the view is used, and do not pairs_free() the view. */
+lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, pairs_t *view);
+
+/* A synthetic machine: 'spec' "8x2x4", per-level L and o (outermost first,
+ * as many as levels), placement.  Errors name the options (--topology,
+ * --level-L, --level-o). */
+lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uint32_t n_L,
+                           const double *o_us, uint32_t n_o, pairs_map_t map);
+
+/* Read pairs.csv: every ordered pair i != j of the P ranks exactly once
+ * (P: "# p:" metadata, else 1 + the largest index), o_us and L_us finite and
+ * >= 0; rows i = j are allowed and ignored; other columns are ignored.
+ * Errors "file:line: reason". */
+lop_status_t pairs_read(const char *path, pairs_t *c);
+
+/* Write the costs of ranks 0..p-1 (p <= c->p) as pairs.csv, atomically;
+ * 'tool' and 'source' go into the metadata. */
+lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source);
+
+void pairs_free(pairs_t *c);
+
+/* ---- the command line's view (lopredict --costs, --topology, ...) ---- */
+
+typedef struct {
+    const char *costs;                  /* --costs FILE, or NULL */
+    const char *topology;               /* --topology SPEC, or NULL */
+    double level_L_us[PAIRS_MAX_LEVELS]; /* --level-L values */
+    double level_o_us[PAIRS_MAX_LEVELS]; /* --level-o values */
+    uint32_t n_L, n_o;                  /* how many (0: option not given) */
+    pairs_map_t map;                    /* --map */
+    int map_given;                      /* was --map given? */
+} pairs_opts_t;
+
+/* "3.0,0.8,0.2": up to PAIRS_MAX_LEVELS times >= 0; errors name --'opt'. */
+lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n);
+
+/* The costs the options ask for into *c (*have = 1), or none (*have = 0).
+ * Errors name the option: --costs with --topology, level or map options
+ * without --topology, --topology without both level lists. */
+lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have);
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/sh
+# 33-lopredict-costs.t - per-pair costs end to end (--topology, --costs,
+# --write-costs, --map), --recv-order, --goal, and their one-line errors.
+. "$(dirname "$0")/lib.sh"
+tmpdir >/dev/null
+T=$_d
+B=$BIN/lopredict
+M="--topology 8x2x4 --level-L 3.0,0.8,0.2 --level-o 0.5,0.3,0.1"
+S="--simulate --model logp --or 0 --g 0 --csv"
+
+# A machine, written out and read back: the same simulated time.
+"$B" --alg diss --p 64 $S $M --write-costs "$T/pairs.csv" >"$T/m.out"
+check "--write-costs writes every ordered pair of 64 ranks" \
+    sh -c "test \$(grep -c '^[0-9]*,[0-9]*,' '$T/pairs.csv') -eq 4032 && grep -qx 'i,j,o_us,L_us' '$T/pairs.csv'"
+check "a pair across nodes costs the outer level" grep -qx '0,8,0.5,3' "$T/pairs.csv"
+a=$(grep '^diss' "$T/m.out" | cut -d, -f7)
+b=$("$B" --alg diss --p 64 $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f7)
+check "--costs of the written file simulates as --topology ($a = $b us)" test "$a" = "$b"
+# Equal levels: the homogeneous time.
+h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f7)
+e=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv --topology 4x4x4 \
+    --level-L 2,2,2 --level-o 0.5,0.5,0.5 --map rr | grep '^tour' | cut -d, -f7)
+check "equal levels reproduce the homogeneous time ($h = $e us)" test "$h" = "$e"
+# Block against round robin differ for diss at P = 12 (the paper's oscillation).
+bl=$("$B" --alg diss --p 12 $S $M | grep '^diss' | cut -d, -f7)
+rr=$("$B" --alg diss --p 12 $S $M --map rr | grep '^diss' | cut -d, -f7)
+check "diss P = 12: block $bl us, rr $rr us differ" test "$bl" != "$rr"
+
+# --recv-order: mcs at P = 6, L = 5, o = 1 (LogGOPSim's 29 us).
+p=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv | grep '^mcs' | cut -d, -f7)
+a=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv --recv-order arrival | grep '^mcs' | cut -d, -f7)
+check "mcs P = 6: program order 32 us, arrival order 29 us ($p, $a)" test "$p/$a" = "32.0000/29.0000"
+
+# --goal: the shipped diss P = 64 file is what lopredict writes.
+"$B" --goal --alg diss --p 64 >"$T/d.goal"
+check "--goal diss P = 64 = tests/data/goal/diss-64.goal" cmp -s "$T/d.goal" "$ROOT/tests/data/goal/diss-64.goal"
+check "GOAL: 64 rank blocks, 384 sends, 384 receives" sh -c "test \$(grep -c '^rank [0-9]* {\$' '$T/d.goal') -eq 64 && test \$(grep -c ': send 8b to ' '$T/d.goal') -eq 384 && test \$(grep -c ': recv 8b from ' '$T/d.goal') -eq 384"
+check "GOAL: every op but a rank's first requires the previous one" \
+    sh -c "test \$(grep -c 'requires' '$T/d.goal') -eq $((64 * 11))"
+
+"$B" --schedule --alg diss --p 64 >"$T/d64.csv"
+"$B" --goal --check-schedule "$T/d64.csv" >"$T/f.goal"
+check "--goal --check-schedule FILE writes the file's schedule" cmp -s "$T/f.goal" "$T/d.goal"
+
+# Errors: one line naming the option or file:line, nothing on stdout.
+refuses_one_line "bad --topology" 2 "option --topology: '8x0x4'" \
+    "$B" --alg diss --p 8 $S --topology 8x0x4 --level-L 1,1,1 --level-o 1,1,1
+refuses_one_line "--level-L count not the levels" 2 "option --level-L: 2 values for 3 levels" \
+    "$B" --alg diss --p 8 $S --topology 8x2x4 --level-L 1,1 --level-o 1,1,1
+refuses_one_line "--level-o without --topology" 2 "option --level-o: only with --topology" \
+    "$B" --alg diss --p 8 $S --level-o 1,1,1
+refuses_one_line "per-pair costs with LoP" 2 "add --model logp" \
+    "$B" --alg diss --p 8 --simulate $M
+refuses_one_line "per-pair costs with --verify" 2 "option --topology: --verify works with closed forms" \
+    "$B" --alg diss --p 8 --verify --model logp $M
+refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \
+    "$B" --alg diss --p 8 --model logp $M
+printf '# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n1,2,1,2\n2,0,1,2\n' >"$T/missing.csv"
+refuses_one_line "pairs.csv with a missing pair" 2 "missing.csv:2: no row for i = 2, j = 1" \
+    "$B" --alg diss --p 3 $S --costs "$T/missing.csv"
+printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,NaN,2\n' >"$T/nan.csv"
+refuses_one_line "pairs.csv with a NaN" 2 "nan.csv:3:" "$B" --alg diss --p 2 $S --costs "$T/nan.csv"
+printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/two.csv"
+refuses_one_line "costs for fewer ranks than P" 2 "option --p: P = 4, but the per-pair costs of --costs describe 2 ranks" \
+    "$B" --alg diss --p 4 $S --costs "$T/two.csv"
+refuses_one_line "a machine smaller than P" 2 "option --p: P = 65, but the per-pair costs of --topology describe 64 ranks" \
+    "$B" --alg diss --p 65 $S $M
+"$B" --schedule --alg diss --p 4 >"$T/d4.csv"
+refuses_one_line "--check-schedule with costs for fewer ranks" 2 "per-pair costs for 2 ranks, the schedule has P = 4" \
+    "$B" --check-schedule "$T/d4.csv" --simulate --model logp --costs "$T/two.csv"
+refuses_one_line "--goal needs one schedule" 2 "option --goal: needs one --alg" "$B" --goal --p 4
+
+done_testing

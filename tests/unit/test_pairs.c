@@ -1,0 +1,263 @@
+/* Per-pair costs (pairs.h) and Meyer and Elster's matrices (incidence.h):
+ * equal per-pair costs reproduce the homogeneous simulation bit for bit;
+ * synthetic machines place ranks as documented; pairs.csv errors name
+ * file:line; the paper's figures 2-4 come out of lop's cc, diss and tour at
+ * P = 4; its validity test agrees with lop's checker; its critical path
+ * equals the LogP simulation where the models agree. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "fixture.h"
+#include "incidence.h"
+#include "pairs.h"
+#include "sched_check.h"
+#include "sched_sim.h"
+#include "tap.h"
+
+static const logp_t hom = {5, 1, 1.5, 0.3};
+
+static int same_run(const sched_t *s, barrier_cost_t *c, const pairs_t *pairs)
+{
+    sched_sim_t a = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t b = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, pairs, SCHED_RECV_PROGRAM};
+    sched_sim_result_t ra, rb;
+    if (sched_sim_run(s, &a, 1, &ra) || sched_sim_run(s, &b, 1, &rb))
+        return 0;
+    int same = ra.max_us == rb.max_us && !memcmp(ra.rank_us, rb.rank_us, s->p * sizeof(double));
+    free(ra.rank_us);
+    free(rb.rank_us);
+    return same;
+}
+
+/* All costs equal: matrix form and a 3-level machine with equal levels. */
+static void equal_costs(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = hom;
+    pairs_t matrix = {.p = 64}, machine;
+    matrix.o_us = calloc(64 * 64, sizeof(double));
+    matrix.L_us = calloc(64 * 64, sizeof(double));
+    for (int k = 0; k < 64 * 64; k++)
+        matrix.o_us[k] = hom.os_us, matrix.L_us[k] = hom.L_us;
+    double L[3] = {5, 5, 5}, o[3] = {1, 1, 1};
+    ok(pairs_machine(&machine, "4x4x4", L, 3, o, 3, PAIRS_RR) == LOP_OK, "machine 4x4x4");
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if ((*a)->flags & BARRIER_COST_ONLY)
+            continue;
+        uint32_t same = 0, total = 0;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 3 : 1); n++)
+            for (uint32_t p = 2; p <= 64; p++) {
+                sched_t s;
+                sched_build(*a, p, n, &s);
+                same += same_run(&s, &c, &matrix) && same_run(&s, &c, &machine);
+                total++;
+                sched_free(&s);
+            }
+        ok(same == total, "%s: equal per-pair costs (matrix, machine) = homogeneous, bit for bit, "
+           "P = 2..64 (%u of %u)", (*a)->name, same, total);
+    }
+    pairs_free(&matrix);
+}
+
+static void placement(void)
+{
+    pairs_t b, r;
+    double L[3] = {3, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
+    pairs_machine(&b, "8x2x4", L, 3, o, 3, PAIRS_BLOCK);
+    pairs_machine(&r, "8x2x4", L, 3, o, 3, PAIRS_RR);
+    ok(b.p == 64 && b.n_levels == 3, "8x2x4 has 64 places in 3 levels");
+    ok(pairs_level(&b, 0, 1) == 2 && pairs_level(&b, 0, 4) == 1 && pairs_level(&b, 0, 8) == 0 &&
+           pairs_level(&b, 9, 14) == 1,
+       "block: 0-1 share a socket, 0-4 a node, 0-8 nothing");
+    ok(pairs_level(&r, 0, 1) == 0 && pairs_level(&r, 0, 8) == 1 && pairs_level(&r, 0, 16) == 2,
+       "rr: 0-1 on two nodes, 0-8 one node two sockets, 0-16 one socket");
+    double oc, Lc;
+    pairs_cost(&b, 3, 60, &oc, &Lc);
+    ok(oc == 0.5 && Lc == 3, "a pair across nodes costs the outermost level");
+    ok(pairs_place(&b, 13, 0) == 1 && pairs_place(&b, 13, 1) == 1 &&
+           pairs_place(&b, 13, 2) == 1 && pairs_place(&r, 13, 0) == 5 &&
+           pairs_place(&r, 13, 1) == 1 && pairs_place(&r, 13, 2) == 0,
+       "rank 13: block node 1 socket 1 core 1; rr node 5 socket 1 core 0");
+    /* A view: ranks 0, 8, 16, 24 (one per node under block) as a 4-rank machine. */
+    uint32_t heads[4] = {0, 8, 16, 24};
+    pairs_t view;
+    ok(pairs_subset(&b, heads, 4, &view) == LOP_OK && view.p == 4, "a view of 4 node heads");
+    pairs_cost(&view, 1, 2, &oc, &Lc);
+    ok(oc == 0.5 && Lc == 3, "view ranks 1, 2 (8, 16) talk across nodes");
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){3, 0.5, 0, 0};
+    sched_t s;
+    sched_build(barrier_alg_find("diss"), 4, 0, &s);
+    sched_sim_t homo = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t per = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &view, SCHED_RECV_PROGRAM};
+    sched_sim_result_t r1, r2;
+    sched_sim_run(&s, &homo, 0, &r1);
+    sched_sim_run(&s, &per, 0, &r2);
+    ok(r1.max_us == r2.max_us && r1.max_us == 7,
+       "diss on the node heads = homogeneous L = 3, o = 0.5 (%g us)", r2.max_us);
+    sched_free(&s);
+    uint32_t bad_rank[1] = {64};
+    ok(pairs_subset(&b, bad_rank, 1, &view) != LOP_OK, "a view naming rank 64 of 64 is refused");
+    pairs_t bad;
+    ok(pairs_machine(&bad, "8x0", L, 2, o, 2, PAIRS_BLOCK) != LOP_OK &&
+           strstr(lop_errmsg(), "--topology"), "size 0: %s", lop_errmsg());
+    ok(pairs_machine(&bad, "8x2x4", L, 2, o, 3, PAIRS_BLOCK) != LOP_OK &&
+           strstr(lop_errmsg(), "--level-L"), "2 latencies for 3 levels: %s", lop_errmsg());
+}
+
+static void csv_files(void)
+{
+    pairs_t c, back;
+    double L[2] = {2, 0.5}, o[2] = {0.25, 0.1};
+    fixture_dir_make("pairs");
+    pairs_machine(&c, "2x3", L, 2, o, 2, PAIRS_RR);
+    ok(pairs_write(&c, 6, fixture_path("p.csv"), "test") == LOP_OK &&
+           pairs_read(fixture_path("p.csv"), &back) == LOP_OK && back.p == 6,
+       "pairs.csv written and read back");
+    int same = 1;
+    for (uint32_t i = 0; i < 6; i++)
+        for (uint32_t j = 0; j < 6; j++) {
+            double o1, L1, o2, L2;
+            if (i == j)
+                continue;
+            pairs_cost(&c, i, j, &o1, &L1);
+            pairs_cost(&back, i, j, &o2, &L2);
+            same &= o1 == o2 && L1 == L2;
+        }
+    ok(same, "every pair's costs survive the file exactly");
+    pairs_free(&back);
+    fixture_file_write("missing.csv", "# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n"
+                                      "1,2,1,2\n2,0,1,2\n");
+    ok(pairs_read(fixture_path("missing.csv"), &back) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), "missing.csv:2: no row for i = 2, j = 1"),
+       "a missing pair: %s", lop_errmsg());
+    fixture_file_write("nan.csv", "i,j,o_us,L_us\n0,1,1,2\n1,0,nan,2\n");
+    ok(pairs_read(fixture_path("nan.csv"), &back) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), "nan.csv:3"), "a NaN: %s", lop_errmsg());
+    fixture_file_write("dup.csv", "i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n0,1,1,2\n");
+    ok(pairs_read(fixture_path("dup.csv"), &back) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), "dup.csv:4: a second row"), "a pair twice: %s", lop_errmsg());
+    fixture_dir_remove();
+}
+
+/* "0001 ..." rows of stage a, as the paper prints them. */
+static int stage_is(const incidence_t *m, uint32_t a, const char *rows)
+{
+    for (uint32_t i = 0; i < m->p; i++)
+        for (uint32_t j = 0; j < m->p; j++)
+            if (incidence_at(m, a, i, j) != (rows[i * (m->p + 1) + j] == '1'))
+                return 0;
+    return 1;
+}
+
+static void paper_figures(void)
+{
+    static const struct {
+        const char *alg, *figure;
+        uint32_t stages;
+        const char *s[4];
+    } fig[] = {
+        {"cc", "figure 2 (linear)", 2, {"0000 1000 1000 1000", "0111 0000 0000 0000"}},
+        {"diss", "figure 3 (dissemination)", 2, {"0100 0010 0001 1000", "0010 0001 1000 0100"}},
+        {"tour", "figure 4 (tree)", 4,
+         {"0000 1000 0000 0010", "0000 0000 1000 0000", "0010 0000 0000 0000",
+          "0100 0000 0001 0000"}},
+    };
+    for (size_t f = 0; f < sizeof fig / sizeof *fig; f++) {
+        sched_t s;
+        incidence_t m;
+        sched_build(barrier_alg_find(fig[f].alg), 4, 0, &s);
+        incidence_from_sched(&s, &m);
+        int same = m.stages == fig[f].stages;
+        for (uint32_t a = 0; a < m.stages && same; a++)
+            same = stage_is(&m, a, fig[f].s[a]);
+        ok(same, "lop's %s at P = 4 is Meyer and Elster's %s", fig[f].alg, fig[f].figure);
+        ok(incidence_is_barrier(&m), "%s: K = K + K S ends all ones", fig[f].alg);
+        m.stages--; /* without its last stage it is none */
+        ok(!incidence_is_barrier(&m), "%s without its last stage: K has a zero", fig[f].alg);
+        incidence_free(&m);
+        sched_free(&s);
+    }
+}
+
+/* The paper's test never accepts what lop's checker rejects; list where the
+ * checker accepts more (receive and forward within one step). */
+static void closure_vs_checker(void)
+{
+    uint32_t stricter = 0, wrong = 0;
+    char where[256] = "";
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if ((*a)->flags & BARRIER_COST_ONLY)
+            continue;
+        uint32_t here = 0;
+        for (uint32_t p = 2; p <= 32; p++) {
+            sched_t s;
+            incidence_t m;
+            sched_build(*a, p, (*a)->default_n, &s);
+            incidence_from_sched(&s, &m);
+            int matrix = incidence_is_barrier(&m), checker = sched_check(&s) == LOP_OK;
+            wrong += matrix && !checker;
+            here += checker && !matrix;
+            incidence_free(&m);
+            sched_free(&s);
+        }
+        if (here) {
+            stricter += here;
+            size_t len = strlen(where);
+            snprintf(where + len, sizeof where - len, " %s(%u)", (*a)->name, here);
+        }
+    }
+    ok(wrong == 0, "P = 2..32: the matrix test accepts nothing the checker rejects");
+    printf("# the checker accepts %u schedules the one-hop-per-stage matrix test does not:%s\n",
+           stricter, where);
+    ok(strstr(where, "diss") == NULL && strstr(where, " cc") == NULL &&
+           strstr(where, "tour") == NULL, "cc, diss and tour: both tests agree");
+}
+
+static void critical_path(void)
+{
+    double L[3] = {3, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
+    static const char *const algs[] = {"diss", "cc", "tour", "bst", "pe"};
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    for (int map = 0; map < 2; map++) {
+        pairs_t machine;
+        pairs_machine(&machine, "8x2x4", L, 3, o, 3, map ? PAIRS_RR : PAIRS_BLOCK);
+        for (size_t k = 0; k < sizeof algs / sizeof *algs; k++) {
+            uint32_t same = 0;
+            for (uint32_t p = 2; p <= 64; p++) {
+                sched_t s;
+                incidence_t m;
+                c.logp = (logp_t){0, 0, p % 2 ? 0.0 : 0.7, 0}; /* o_r = 0 and not */
+                sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &machine,
+                                   SCHED_RECV_PROGRAM};
+                sched_sim_result_t r;
+                sched_build(barrier_alg_find(algs[k]), p, 0, &s);
+                incidence_from_sched(&s, &m);
+                sched_sim_run(&s, &par, 0, &r);
+                same += fabs(incidence_critical_path(&m, &machine, c.logp.or_us) - r.max_us) <=
+                        1e-9 * r.max_us;
+                incidence_free(&m);
+                sched_free(&s);
+            }
+            ok(same == 63, "8x2x4 %s, %s: critical path over the weighted matrices = LogP "
+               "simulation (g = 0) at %u of P = 2..64", map ? "rr" : "block", algs[k], same);
+        }
+    }
+}
+
+int main(void)
+{
+    equal_costs();
+    placement();
+    csv_files();
+    paper_figures();
+    closure_vs_checker();
+    critical_path();
+    return tap_done();
+}

@@ -1,0 +1,138 @@
+/* The simulator against saved results: every algorithm, P = 2..64 and a few
+ * large P, n = 1 and 3 where it applies, LogP with g = 0 and with g > o, LoP
+ * with the stream and the batch argument.  tests/data/sim/golden.txt holds
+ * max_us and the sum of the per-rank times as C99 hex floats, written by the
+ * simulator of commit dc73683 (per-op match and time arrays); any change of a
+ * single bit fails.  LOP_SIM_GOLDEN_WRITE=FILE writes the file instead. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "fixture.h"
+#include "sched_sim.h"
+#include "tap.h"
+
+#define GOLDEN "tests/data/sim/golden.txt"
+
+static const uint32_t big_p[] = {100, 1000, 4096};
+
+/* RTT(p) = 12/(1+p) + 9, o(p) = 0.4 + 0.6/p (as test_sim.c). */
+static const char lop_rows[] = "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
+                               "x,t-inline,os,min,ov,9,1,64,0.4,0.6,0,,,\n";
+
+typedef struct {
+    const char *label;
+    sched_sim_model_t model;
+    logp_t logp;
+    sched_lop_arg_t arg;
+    double cnt;
+} config_t;
+
+static const config_t configs[] = {
+    {"logp-g0", SCHED_SIM_LOGP, {5, 1, 1, 0}, SCHED_LOP_STREAM, 1},
+    {"logp-g", SCHED_SIM_LOGP, {2.5, 0.7, 1.3, 1.9}, SCHED_LOP_STREAM, 1},
+    {"lop-stream", SCHED_SIM_LOP, {0, 0, 0, 0}, SCHED_LOP_STREAM, 3},
+    {"lop-batch", SCHED_SIM_LOP, {0, 0, 0, 0}, SCHED_LOP_BATCH, 2},
+};
+
+/* One line per algorithm, n, P and configuration into 'out'. */
+static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const lop_lop_t *lop)
+{
+    sched_t s;
+    if (sched_build(a, p, n, &s) != LOP_OK)
+        return;
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+        barrier_cost_t cost;
+        barrier_cost_init(&cost);
+        cost.logp = configs[c].logp;
+        cost.lop = lop;
+        cost.cnt = configs[c].cnt;
+        sched_sim_t par = {configs[c].model, &cost, configs[c].arg, NULL, SCHED_RECV_PROGRAM};
+        sched_sim_result_t r;
+        double sum = 0;
+        if (sched_sim_run(&s, &par, 1, &r) != LOP_OK) {
+            fprintf(out, "%s %u %u %s error\n", a->name, n, p, configs[c].label);
+            continue;
+        }
+        for (uint32_t i = 0; i < p; i++)
+            sum += r.rank_us[i];
+        fprintf(out, "%s %u %u %s %a %a\n", a->name, n, p, configs[c].label, r.max_us, sum);
+        free(r.rank_us);
+    }
+    sched_free(&s);
+}
+
+static void all(FILE *out, const lop_lop_t *lop)
+{
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if ((*a)->flags & BARRIER_COST_ONLY)
+            continue;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 3 : 1); n += 2) {
+            uint32_t nn = (*a)->takes_n ? n : (*a)->default_n;
+            for (uint32_t p = 2; p <= 64; p++)
+                one(out, *a, nn, p, lop);
+            for (size_t k = 0; k < sizeof big_p / sizeof *big_p; k++)
+                one(out, *a, nn, big_p[k], lop);
+        }
+    }
+}
+
+/* Compare line by line; report the first difference. */
+static void compare(const char *now, const char *want)
+{
+    size_t line = 1, i = 0;
+    while (now[i] && now[i] == want[i])
+        line += now[i++] == '\n';
+    int differ = now[i] || want[i];
+    ok(!differ, "simulated times are bit-identical to %s%s%zu", GOLDEN,
+       differ ? "; first difference on line " : " lines: ", line - 1 + !!differ);
+    if (differ) {
+        const char *a = now + i, *b = want + i;
+        while (a > now && a[-1] != '\n')
+            a--;
+        while (b > want && b[-1] != '\n')
+            b--;
+        printf("# now:  %.*s\n# want: %.*s\n", (int)strcspn(a, "\n"), a, (int)strcspn(b, "\n"), b);
+    }
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *text = calloc((size_t)len + 1, 1);
+    if (text && fread(text, 1, (size_t)len, f) != (size_t)len) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    return text;
+}
+
+int main(void)
+{
+    lop_paramset_t set;
+    lop_lop_t lop;
+    fixture_lop_load(lop_rows, &set, &lop);
+    const char *write_to = getenv("LOP_SIM_GOLDEN_WRITE");
+    char *now = NULL;
+    size_t len = 0;
+    FILE *out = write_to ? fopen(write_to, "w") : open_memstream(&now, &len);
+    all(out, &lop);
+    fclose(out);
+    if (!write_to) {
+        char *want = slurp(GOLDEN);
+        ok(want != NULL, "read %s", GOLDEN);
+        if (want)
+            compare(now, want);
+        free(want);
+    }
+    free(now);
+    lop_paramset_free(&set);
+    return tap_done();
+}
