@@ -1,0 +1,91 @@
+#!/bin/sh
+# verbs-suite.sh W - the verbs checks of tests/50-verbs-vm.t, run inside the
+# Soft-RoCE VM (tests/vm/run.sh --share W): lopbench over rxe0 for real.
+# Writes TAP lines to W/tap and each run's output to W/<name>.out; the host
+# side re-emits the TAP lines.  Times here are emulated: nothing below
+# asserts one.
+. "$(dirname "$0")/../lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd) # lib.sh took tests/ for the root
+BIN=$ROOT/bin
+W=$1
+B=$BIN/lopbench
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+exec >"$W/tap" 2>&1
+_d=$W # mpi_refuses keeps its scratch files in $_d
+
+# timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
+timed() {
+    _n=$1; shift
+    _t0=$(date +%s)
+    "$@" >"$W/$_n.out" 2>&1
+    _rc=$?
+    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
+    return $_rc
+}
+
+# ---- scenarios 1 and 2 over verbs: every op and post type rxe supports
+REPS=6
+K=4
+TRANSPORT=verbs
+SMALL="--transport verbs --reps $REPS --warmup 2 --max-post $K --idle-us 20"
+for np in 2 3; do
+    timed "scenarios$np" run_mpi $np "$B" $SMALL -o "$W/s$np"
+    check "np $np: verbs scenarios exit 0" test $? -eq 0
+    dir=$W/s$np
+    for s in send-normal send-inline send-list rdmaw-normal rdmaw-inline rdmaw-list; do
+        for q in os oc; do
+            check "np $np: $s-$q.csv has rows 1..$K" rows_ok "$dir/$s-$q.csv" $K $REPS
+            check "np $np: $s-$q.csv metadata" meta_ok "$dir/$s-$q.csv" "$s" $q "$np"
+        done
+    done
+    for s in send-normal send-list; do
+        check "np $np: $s-or.csv has rows 1..$K" rows_ok "$dir/$s-or.csv" $K $REPS
+    done
+    for s in send-normal send-inline rdmaw-normal rdmaw-inline; do
+        check "np $np: $s-rtt.csv has rows 1..$((np - 1))" rows_ok "$dir/$s-rtt.csv" $((np - 1)) $REPS
+        check "np $np: $s-rtt.csv metadata" meta_ok "$dir/$s-rtt.csv" "$s" rtt "$np"
+    done
+    check "np $np: the device line names rxe0, its inline grant and the GID chosen" \
+        grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*max inline [1-9][0-9]* bytes.*GID index 0 (RoCE v2, auto)' \
+        "$dir/send-normal-rtt.csv"
+    check "np $np: 18 files, no temporary ones" test "$(ls "$dir" | wc -l)" -eq 18
+done
+
+# ---- --transport auto picks verbs when a device is usable
+timed auto run_mpi 2 "$B" --scenario 2 --ops send --post normal --reps 4 --warmup 1 \
+    --idle-us 10 -o "$W/auto"
+check "auto: exit 0" test $? -eq 0
+check "auto: picks verbs" test "$(meta "$W/auto/send-normal-rtt.csv" transport)" = verbs
+check "auto: says so" grep -q '^lopbench: transport verbs' "$W/auto.out"
+
+# ---- routing options: a given GID index, traffic class and service level
+timed route run_mpi 2 "$B" --transport verbs --gid-index 0 --tclass 32 --sl 1 --scenario 2 \
+    --ops rdmaw --post inline --reps 4 --warmup 1 --idle-us 10 -o "$W/route"
+check "--gid-index 0 --tclass 32 --sl 1: exit 0" test $? -eq 0
+check "--gid-index 0 --tclass 32 --sl 1: recorded" \
+    grep -q '^# device: .*SL 1, GID index 0 (RoCE v2, given), traffic class 32' \
+    "$W/route/rdmaw-inline-rtt.csv"
+
+# ---- barriers on the verbs executor
+timed check2 run_mpi 2 "$B" --barrier --check --executor verbs --n 1..2 --reps 8 --warmup 1 --quiet
+check "np 2: --check passes for every algorithm on verbs" grep -q '^--check: all 18 runs ok' "$W/check2.out"
+for np in 3 4; do
+    timed "check$np" run_mpi $np "$B" --barrier --check --executor verbs --alg diss,tour,mcs,ndiss \
+        --n 2 --reps 6 --warmup 1 --quiet
+    check "np $np: --check passes for diss, tour, mcs, ndiss on verbs" \
+        grep -q '^--check: all 4 runs ok' "$W/check$np.out"
+done
+timed timed2 run_mpi 2 "$B" --barrier --executor verbs,mpi --alg diss,bfly,tour --reps 20 \
+    --warmup 2 -o "$W/bar" --quiet
+check "timed verbs barrier: exit 0" test $? -eq 0
+check "timed verbs barrier: a row per algorithm, and MPI_Barrier" \
+    test "$(grep -c '^verbs,' "$W/bar/barrier.csv"),$(grep -c '^mpi,MPI_Barrier' "$W/bar/barrier.csv")" = "3,1"
+check "timed verbs barrier: the executors line names rxe0" \
+    grep -q '^# executors: verbs: rxe0' "$W/bar/barrier.csv"
+
+# ---- errors: every rank stops by itself with one line
+mpi_refuses "--device nosuchdev0" "option --device: no RDMA device 'nosuchdev0' (present: rxe0)" \
+    2 "$B" --transport verbs --device nosuchdev0 -o "$_d/o"
+mpi_refuses "--gid-index 99" "option --gid-index: rxe0 port 1 has no valid GID at index 99" \
+    2 "$B" --transport verbs --gid-index 99 -o "$_d/o"
+done_testing
