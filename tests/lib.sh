@@ -13,7 +13,7 @@
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=${LOP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # LOP_ROOT: for scripts outside tests/
 BIN=$ROOT/bin
 export LANG=C LC_ALL=C
 export LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0"

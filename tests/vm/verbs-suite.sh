@@ -4,9 +4,8 @@
 # Writes TAP lines to W/tap and each run's output to W/<name>.out; the host
 # side re-emits the TAP lines.  Times here are emulated: nothing below
 # asserts one.
-. "$(dirname "$0")/../lib.sh"
-ROOT=$(cd "$(dirname "$0")/../.." && pwd) # lib.sh took tests/ for the root
-BIN=$ROOT/bin
+LOP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$LOP_ROOT/tests/lib.sh"
 W=$1
 B=$BIN/lopbench
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
