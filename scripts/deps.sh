@@ -21,6 +21,13 @@ need libibverbs-dev has_header infiniband/verbs.h
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 need perl command -v prove
+# make fuzz and tests/95-fuzz.t: clang with libFuzzer and the sanitizer runtimes.
+has_libfuzzer() { [ -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; }
+if command -v clang >/dev/null 2>&1; then
+    need libclang-rt-14-dev has_libfuzzer
+else
+    missing="$missing clang libclang-rt-14-dev"
+fi
 [ "${1:-}" = "--plots" ] && need gnuplot-nox command -v gnuplot
 
 [ -z "$missing" ] && exit 0
