@@ -6,7 +6,8 @@
 # own files of that kind (copied to build/fuzz/seed/<harness>/).  New inputs
 # go to $W/corpus/<harness>/, crashes to $W/artifacts/<harness>/, the log to
 # $W/log/<harness>.log, where W is $FUZZ_WORK (default build/fuzz).  Extra
-# libFuzzer options: $FUZZ_ARGS (e.g. -seed=1).  Exit status 1 if any
+# libFuzzer options: $FUZZ_ARGS (e.g. -seed=1; or "-fork=1 -ignore_crashes=1"
+# to go on past a known defect, a new artifact still fails the run).  Exit status 1 if any
 # harness stopped on a crash, leak, sanitizer report, timeout or OOM.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -43,11 +44,16 @@ fuzz() {
     mkdir -p "$W/corpus/$h" "$W/artifacts/$h" "$W/log"
     dirs="$W/corpus/$h $B/seed/$h"
     [ -d "fuzz/corpus/$h" ] && dirs="$dirs fuzz/corpus/$h"
+    found=$(ls "$W/artifacts/$h" | wc -l)
     # shellcheck disable=SC2086
     nice -n 19 "$B/$h" $FUZZ_OPTS -max_total_time="$s" -artifact_prefix="$W/artifacts/$h/" \
         ${FUZZ_ARGS:-} "$@" $dirs >"$W/log/$h.log" 2>&1
     rc=$?
+    # with -ignore_crashes libFuzzer may exit 0: a new artifact is a failure
+    [ $rc -eq 0 ] && [ "$(ls "$W/artifacts/$h" | wc -l)" -gt "$found" ] && rc=1
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/log/$h.log")
+    # -fork=N prints no final stats: its last progress line counts the runs
+    [ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$W/log/$h.log" | tail -1)
     echo "$h: ${runs:-?} executions in $s s, exit $rc ($W/log/$h.log)"
     [ $rc -eq 0 ] || grep -m3 -e 'ERROR' -e 'runtime error' -e '^SUMMARY' -e '^artifact' \
         "$W/log/$h.log" | sed 's/^/  /'
