@@ -2,6 +2,7 @@
 # run.sh - run the libFuzzer harnesses built by make fuzz-build (fuzz/README.md).
 #   fuzz/run.sh SECONDS [HARNESS...]   fuzz each (default: all) for SECONDS
 #   fuzz/run.sh --seeds                only make the seed corpora
+# Dictionaries: fuzz/dict/opts.dict for the option harnesses, csv.dict else.
 # Seeds: fuzz/corpus/<harness>/ (kept in the repository) and the repository's
 # own files of that kind (copied to build/fuzz/seed/<harness>/).  New inputs
 # go to $W/corpus/<harness>/, crashes to $W/artifacts/<harness>/, the log to
@@ -24,6 +25,8 @@ seed_files() {
     esac
 }
 
+dict() { case $1 in fuzz_opts_*) echo fuzz/dict/opts.dict ;; *) echo fuzz/dict/csv.dict ;; esac; }
+
 harnesses() { ls fuzz/fuzz_*.c | sed 's|fuzz/\(.*\)\.c|\1|'; }
 
 make_seeds() {
@@ -45,16 +48,18 @@ fuzz() {
     dirs="$W/corpus/$h $B/seed/$h"
     [ -d "fuzz/corpus/$h" ] && dirs="$dirs fuzz/corpus/$h"
     found=$(ls "$W/artifacts/$h" | wc -l)
+    start=$(date +%s)
     # shellcheck disable=SC2086
     nice -n 19 "$B/$h" $FUZZ_OPTS -max_total_time="$s" -artifact_prefix="$W/artifacts/$h/" \
-        ${FUZZ_ARGS:-} "$@" $dirs >"$W/log/$h.log" 2>&1
+        -dict="$(dict "$h")" ${FUZZ_ARGS:-} "$@" $dirs >"$W/log/$h.log" 2>&1
     rc=$?
+    took=$(($(date +%s) - start))
     # with -ignore_crashes libFuzzer may exit 0: a new artifact is a failure
     [ $rc -eq 0 ] && [ "$(ls "$W/artifacts/$h" | wc -l)" -gt "$found" ] && rc=1
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$W/log/$h.log")
     # -fork=N prints no final stats: its last progress line counts the runs
     [ -n "$runs" ] || runs=$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$W/log/$h.log" | tail -1)
-    echo "$h: ${runs:-?} executions in $s s, exit $rc ($W/log/$h.log)"
+    echo "$h: ${runs:-?} executions in $took s, exit $rc ($W/log/$h.log)"
     [ $rc -eq 0 ] || grep -m3 -e 'ERROR' -e 'runtime error' -e '^SUMMARY' -e '^artifact' \
         "$W/log/$h.log" | sed 's/^/  /'
     return $rc

@@ -64,7 +64,7 @@ for h in $(ls fuzz/fuzz_*.c | sed 's|fuzz/\(.*\)\.c|\1|'); do
     done
     out=$(FUZZ_WORK="$_d/work" FUZZ_ARGS=-seed=1 sh fuzz/run.sh "$S" "$h")
     rc=$?
-    name="$h fuzzes $S s: $(echo "$out" | head -1 | sed 's/ (.*//')"
+    name="$h fuzzes $S s: $(echo "$out" | head -1 | sed "s/ (.*//")"
     case " $(echo $known_fuzz) " in
     *" $h "*) [ $rc -eq 0 ] && pass "$name # TODO $WHY" || todo_fail "$name # TODO $WHY" ;;
     *) check "$name" test $rc -eq 0 ;;
