@@ -92,9 +92,9 @@ static inline void fuzz_argv_free(char **argv)
     free(argv);
 }
 
-/* lop_cli_init() sets optind = 1, which in glibc does not forget a
- * half-scanned "-abc" group of the previous argv (freed by then): within one
- * process only a harness parses twice, so the harness resets getopt fully. */
+/* A harness parses many argvs in one process, each freed after use:
+ * optind = 0 is glibc's documented full reset of getopt's scanning state
+ * (lop_cli_init() sets 1, enough for a tool that parses once). */
 static inline void fuzz_getopt_reset(void)
 {
     char *argv[] = {"fuzz", NULL};
