@@ -3,6 +3,7 @@
 #   make                 build bin/lopbench, bin/lopfit, bin/lopredict
 #   make check           build and run the TAP suite with prove
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan
+#   make fuzz FUZZ_S=60  libFuzzer harnesses of every reader, N seconds each (fuzz/README.md)
 #   make install PREFIX=/usr/local
 #   make clean
 #
@@ -146,5 +147,7 @@ install: tools
 
 clean:
 	rm -rf build bin tests/bin
+
+include fuzz/fuzz.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -26,11 +26,19 @@ command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 need libmpich-dev command -v mpicc.mpich
 need mpich command -v mpirun.mpich
 need perl command -v prove
+# tests/50-verbs-vm.t: the Soft-RoCE VM (tests/vm/run.sh).
 need qemu-system-x86 command -v qemu-system-x86_64
 need busybox-static test -x /bin/busybox
 need kmod command -v depmod
 need iproute2 command -v rdma
 need ibverbs-providers sh -c 'ls /usr/lib/*/libibverbs/librxe-rdmav*.so'
+# make fuzz and tests/95-fuzz.t: clang with libFuzzer and the sanitizer runtimes.
+has_libfuzzer() { [ -f "$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; }
+if command -v clang >/dev/null 2>&1; then
+    need libclang-rt-14-dev has_libfuzzer
+else
+    missing="$missing clang libclang-rt-14-dev"
+fi
 [ "${1:-}" = "--plots" ] && need gnuplot-nox command -v gnuplot
 
 [ -z "$missing" ] && exit 0
