@@ -52,6 +52,7 @@ typedef struct {
     lop_run_meta_t meta;     /* what every file says about the run */
     char choice[512];        /* how the transport was chosen */
     char outdir[4096];       /* where the files go */
+    lop_outdir_t out;        /* rank 0: the run's staging directory in outdir (csv.h) */
     task_t task[MAX_TASKS];  /* the plan: one task per series */
     int n_tasks;
     char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
@@ -171,11 +172,12 @@ static void outdir_choose(run_t *r)
         default_outdir(r);
 }
 
-/* Rank 0 creates the directory; everyone learns whether it could. */
+/* Rank 0 creates the directory and the run's staging directory in it;
+ * everyone learns whether it could. */
 static lop_status_t outdir_prepare(run_t *r)
 {
     outdir_choose(r);
-    return lop_outdir_agree(r->bench.comm, r->outdir);
+    return lop_outdir_agree(r->bench.comm, &r->out, r->outdir);
 }
 
 /* ----------------------------------------------------------------- plan */
@@ -303,7 +305,7 @@ static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, i
         return st;
     }
     for (int i = 0; i < n_sets; i++) {
-        lop_status_t st = lop_samples_write(&set[i], &r->meta, r->outdir, r->opts.raw);
+        lop_status_t st = lop_samples_write(&set[i], &r->meta, r->out.stage, r->opts.raw);
         if (st != LOP_OK)
             return st;
         summary_add(r, &set[i]);
@@ -355,7 +357,8 @@ static void summary_print(const run_t *r)
     printf("files in %s/\n", r->outdir);
 }
 
-static void measure_all(run_t *r)
+/* Every task, then rank 0 moves the files into place (all or none). */
+static lop_status_t measure_all(run_t *r)
 {
     lop_bench_t *b = &r->bench;
     b->progress = b->rank == 0 && !r->opts.quiet ? &r->progress : NULL;
@@ -366,8 +369,10 @@ static void measure_all(run_t *r)
         if (!r->task[i].skip)
             task_run(r, &r->task[i]);
     lop_progress_done(b->progress);
-    if (b->rank == 0)
+    lop_status_t st = lop_mpi_agree(b->comm, lop_outdir_end(&r->out, LOP_OK));
+    if (st == LOP_OK && b->rank == 0)
         summary_print(r);
+    return st;
 }
 
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
@@ -407,10 +412,10 @@ static int run(run_t *r)
     lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
     meta_fill(r);
     plan_build(r);
-    measure_all(r);
+    st = measure_all(r);
     lop_transport_close(&r->tp);
     bench_free(r);
-    return EXIT_SUCCESS;
+    return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }
 
 int main(int argc, char **argv)

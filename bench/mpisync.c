@@ -58,6 +58,7 @@ void lop_mpi_fail_abort(const char *prog)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "%s: rank %d: %s\n", prog, rank, lop_errmsg());
+    lop_cleanup_now(); /* MPI_Abort ends this process without exit handlers */
     MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 }
 
@@ -90,9 +91,12 @@ void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)
     nanosleep(&ts, NULL);
 }
 
-lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir)
+lop_status_t lop_outdir_agree(MPI_Comm comm, lop_outdir_t *out, const char *dir)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    return lop_mpi_agree(comm, rank == 0 ? lop_outdir_prepare(dir) : LOP_OK);
+    memset(out, 0, sizeof *out);
+    lop_status_t st = rank == 0 ? lop_outdir_prepare(dir) : LOP_OK;
+    st = st || rank != 0 ? st : lop_outdir_begin(out, dir);
+    return lop_mpi_agree(comm, st);
 }
