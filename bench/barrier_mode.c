@@ -36,7 +36,6 @@ typedef struct {
     unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
     sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
     char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
-    lop_outdir_t out;               /* rank 0: barrier.csv's staging directory */
     row_t *row;                     /* rank 0's results */
     size_t n_row;
     char devices[512];              /* what each transport executor ran on */
@@ -275,13 +274,13 @@ static void print_times(const session_t *s)
     }
 }
 
-/* barrier.csv into the staging directory. */
-static lop_status_t write_csv(const session_t *s)
+/* barrier.csv into the staging directory 'stage'. */
+static lop_status_t write_csv(const session_t *s, const char *stage)
 {
     const lop_run_meta_t *meta = s->m->meta;
     char path[4200];
     lop_csv_writer_t w;
-    snprintf(path, sizeof path, "%s/barrier.csv", s->out.stage);
+    snprintf(path, sizeof path, "%s/barrier.csv", stage);
     lop_status_t st = lop_csv_writer_open(&w, path);
     if (st != LOP_OK)
         return st;
@@ -336,12 +335,16 @@ static lop_status_t report_checks(const session_t *s)
 static lop_status_t finish(session_t *s)
 {
     lop_status_t st = LOP_OK;
-    if (s->m->rank == 0)
-        st = s->m->opts->check ? report_checks(s) : (print_times(s), write_csv(s));
-    int wrote = s->out.stage != NULL;
-    st = lop_outdir_end(&s->out, st);
-    if (st == LOP_OK && wrote)
-        printf("wrote %s/barrier.csv\n", s->m->outdir);
+    lop_outdir_t out = {0}; /* written at the end only: all or nothing (csv.h) */
+    if (s->m->rank == 0 && s->m->opts->check)
+        st = report_checks(s);
+    else if (s->m->rank == 0) {
+        print_times(s);
+        st = lop_outdir_begin(&out, s->m->outdir);
+        st = lop_outdir_end(&out, st ? st : write_csv(s, out.stage));
+        if (st == LOP_OK)
+            printf("wrote %s/barrier.csv\n", s->m->outdir);
+    }
     fflush(stdout);
     return lop_mpi_agree(s->m->comm, st);
 }
@@ -361,12 +364,11 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
     if (st == LOP_OK && !m->opts->check)
-        st = lop_outdir_agree(m->comm, &s.out, m->outdir);
+        st = lop_outdir_agree(m->comm, m->outdir);
     for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
         run_size(&s, s.p[i]);
     if (st == LOP_OK)
         st = finish(&s);
-    st = lop_outdir_end(&s.out, st); /* a no-op once finish() ended it */
     sched_free(&s.file_sched);
     free(s.combo);
     free(s.row);

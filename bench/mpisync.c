@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "samples.h"
 
 /* Collective: how many ranks of 'comm' share this rank's node. */
@@ -91,12 +92,9 @@ void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)
     nanosleep(&ts, NULL);
 }
 
-lop_status_t lop_outdir_agree(MPI_Comm comm, lop_outdir_t *out, const char *dir)
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    memset(out, 0, sizeof *out);
-    lop_status_t st = rank == 0 ? lop_outdir_prepare(dir) : LOP_OK;
-    st = st || rank != 0 ? st : lop_outdir_begin(out, dir);
-    return lop_mpi_agree(comm, st);
+    return lop_mpi_agree(comm, rank == 0 ? lop_outdir_prepare(dir) : LOP_OK);
 }

@@ -13,7 +13,6 @@
 #include <mpi.h>
 #include <sched.h>
 
-#include "csv.h"
 #include "lop.h"
 #include "timer.h"
 
@@ -53,10 +52,9 @@ lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status);
 void lop_mpi_fail_abort(const char *prog);
 
 /* Collective: rank 0 creates the output directory 'dir' (mkdir -p, and a
- * check that files can be made in it) and begins the run's output
- * transaction 'out' in it (lop_outdir_begin, csv.h); every rank learns
- * whether it could.  'out' stays empty on the other ranks. */
-lop_status_t lop_outdir_agree(MPI_Comm comm, lop_outdir_t *out, const char *dir);
+ * check that files can be made in it); every rank learns whether it could.
+ * The files are written at the end of the run, all or none (csv.h). */
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
 
 /* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls. */
 void lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll);

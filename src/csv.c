@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- cleanup */
@@ -38,11 +39,26 @@ void lop_cleanup_now(void)
     }
 }
 
+/* What each of cleanup_signals did before (an MPI library may have its own
+ * handler), restored before the signal is raised again. */
+static struct sigaction cleanup_old[sizeof cleanup_signals / sizeof *cleanup_signals];
+
 static void cleanup_on_signal(int sig)
 {
+    /* The list is changed by the main thread with these signals blocked
+     * there, but an MPI library's threads may take a signal meant for the
+     * process: hand it to the main thread, which runs this when the list is
+     * consistent. */
+    pid_t pid = getpid();
+    if ((pid_t)syscall(SYS_gettid) != pid) {
+        syscall(SYS_tgkill, pid, pid, sig);
+        return;
+    }
     lop_cleanup_now();
-    signal(sig, SIG_DFL);
-    raise(sig); /* delivered when this handler returns: the usual death */
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+        if (cleanup_signals[i] == sig)
+            sigaction(sig, &cleanup_old[i], NULL);
+    raise(sig); /* delivered when this handler returns: what the signal did before */
 }
 
 /* Hold back (block = 1) or let through (block = 0, 'old' from the block)
@@ -60,8 +76,8 @@ static void cleanup_block(int block, sigset_t *old)
     sigprocmask(SIG_BLOCK, &set, old);
 }
 
-/* Once: the handler for signals still at their default (an ignored SIGHUP,
- * as under nohup, stays ignored), and the same cleanup at exit. */
+/* Once: the handler for every signal not ignored (an ignored SIGHUP, as
+ * under nohup, stays ignored), and the same cleanup at exit. */
 static void cleanup_install(void)
 {
     static int installed;
@@ -69,9 +85,10 @@ static void cleanup_install(void)
         return;
     installed = 1;
     for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) {
-        struct sigaction old, sa = {.sa_handler = cleanup_on_signal};
+        struct sigaction sa = {.sa_handler = cleanup_on_signal};
         sigemptyset(&sa.sa_mask);
-        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+        if (sigaction(cleanup_signals[i], NULL, &cleanup_old[i]) == 0 &&
+            cleanup_old[i].sa_handler != SIG_IGN)
             sigaction(cleanup_signals[i], &sa, NULL);
     }
     atexit(lop_cleanup_now);
