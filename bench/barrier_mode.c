@@ -9,6 +9,7 @@
 #include "barrier_exec.h"
 #include "csv.h"
 #include "mpisync.h"
+#include "sched_check.h"
 
 #define PROG "lopbench"
 
@@ -33,13 +34,38 @@ typedef struct {
     uint32_t p[LOP_BENCH_MAX_LIST]; /* sizes to run on */
     size_t n_p;
     unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
-    sched_t file_sched;             /* --schedule FILE, read on every rank */
+    sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
+    char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
     row_t *row;                     /* rank 0's results */
     size_t n_row;
     char devices[2048];             /* what each transport executor ran on */
 } session_t;
 
 /* ----------------------------------------------------------- selection */
+
+/* --schedule FILE: read it and prove it a barrier for P >= 2 ranks before any
+ * rank runs it (a schedule that deadlocks would hang every rank, one that is
+ * no barrier would time something else), on every rank alike.  Its rows in
+ * barrier.csv are "file:<name>", name the file's base name (csv.h's name
+ * rule), so lopredict --measured can find the file beside barrier.csv. */
+static lop_status_t read_schedule(session_t *s, const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (!lop_name_ok(base))
+        return lop_err(LOP_ERR_INVALID, "option --schedule: file name '%s' %s", base,
+                       lop_name_rule);
+    snprintf(s->file_alg, sizeof s->file_alg, "file:%s", base);
+    lop_status_t st = sched_csv_read(path, &s->file_sched);
+    if (st == LOP_OK && s->file_sched.p < 2)
+        st = lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u rank, a barrier needs 2 or "
+                     "more", path, s->file_sched.p);
+    if (st == LOP_OK && !s->file_sched.alg[0])
+        snprintf(s->file_sched.alg, sizeof s->file_sched.alg, "%s", base);
+    if (st != LOP_OK)
+        return st;
+    st = sched_check(&s->file_sched);
+    return st ? lop_err(st, "%s: not run: %s", path, lop_errmsg()) : LOP_OK;
+}
 
 static lop_status_t select_combos(session_t *s)
 {
@@ -50,7 +76,7 @@ static lop_status_t select_combos(session_t *s)
         return LOP_ERR_NOMEM;
     if (o->schedule_file) {
         s->n_combo = 1;
-        return sched_csv_read(o->schedule_file, &s->file_sched);
+        return read_schedule(s, o->schedule_file);
     }
     for (size_t a = 0; a < o->n_alg; a++) {
         const barrier_alg_t *alg = o->alg[a];
@@ -143,9 +169,11 @@ static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sch
 {
     *max_recv = 1;
     for (size_t c = 0; c < s->n_combo; c++) {
-        lop_status_t st = s->combo[c].alg
-                              ? sched_build(s->combo[c].alg, p, s->combo[c].n, &sched[c])
-                              : sched_csv_read(s->m->opts->schedule_file, &sched[c]);
+        lop_status_t st = LOP_OK;
+        if (s->combo[c].alg)
+            st = sched_build(s->combo[c].alg, p, s->combo[c].n, &sched[c]);
+        else
+            sched[c] = s->file_sched; /* checked once; borrowed, not freed here */
         if (st != LOP_OK)
             return st;
         size_t most;
@@ -164,7 +192,7 @@ static void record(session_t *s, const lop_barrier_exec_t *x, const combo_t *c,
     row_t *r = &s->row[s->n_row++];
     r->exec = x;
     snprintf(r->alg, sizeof r->alg, "%s",
-             !sched ? "MPI_Barrier" : c->alg ? c->alg->name : sched->alg[0] ? sched->alg : "file");
+             !sched ? "MPI_Barrier" : c->alg ? c->alg->name : s->file_alg);
     r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
     r->p = p;
     r->res = *res;
@@ -222,7 +250,8 @@ static void run_size(session_t *s, uint32_t p)
             if (s->execs >> i & 1)
                 run_executor(s, &lop_barrier_execs[i], comm, p, sched, max_recv);
         for (size_t c = 0; c < s->n_combo; c++)
-            sched_free(&sched[c]);
+            if (s->combo[c].alg)
+                sched_free(&sched[c]);
         free(sched);
         MPI_Comm_free(&comm);
     }
@@ -264,12 +293,13 @@ static void print_times(const session_t *s)
     }
 }
 
-static lop_status_t write_csv(const session_t *s)
+/* barrier.csv into the staging directory 'stage'. */
+static lop_status_t write_csv(const session_t *s, const char *stage)
 {
     const lop_run_meta_t *meta = s->m->meta;
     char path[4200];
     lop_csv_writer_t w;
-    snprintf(path, sizeof path, "%s/barrier.csv", s->m->outdir);
+    snprintf(path, sizeof path, "%s/barrier.csv", stage);
     lop_status_t st = lop_csv_writer_open(&w, path);
     if (st != LOP_OK)
         return st;
@@ -297,10 +327,7 @@ static lop_status_t write_csv(const session_t *s)
                      r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us, r->res.iter.median,
                      r->res.iter.p99, r->res.iter.max);
     }
-    st = lop_csv_writer_commit(&w);
-    if (st == LOP_OK)
-        printf("wrote %s\n", path);
-    return st;
+    return lop_csv_writer_commit(&w);
 }
 
 /* --check: one verdict per row; LOP_ERR_RANGE if any rank left early. */
@@ -327,8 +354,16 @@ static lop_status_t report_checks(const session_t *s)
 static lop_status_t finish(session_t *s)
 {
     lop_status_t st = LOP_OK;
-    if (s->m->rank == 0)
-        st = s->m->opts->check ? report_checks(s) : (print_times(s), write_csv(s));
+    lop_outdir_t out = {0}; /* written at the end only: all or nothing (csv.h) */
+    if (s->m->rank == 0 && s->m->opts->check)
+        st = report_checks(s);
+    else if (s->m->rank == 0) {
+        print_times(s);
+        st = lop_outdir_begin(&out, s->m->outdir);
+        st = lop_outdir_end(&out, st ? st : write_csv(s, out.stage));
+        if (st == LOP_OK)
+            printf("wrote %s/barrier.csv\n", s->m->outdir);
+    }
     fflush(stdout);
     return lop_mpi_agree(s->m->comm, st);
 }

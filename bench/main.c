@@ -23,6 +23,7 @@
 
 #include "barrier_mode.h"
 #include "bench_opts.h"
+#include "csv.h"
 #include "mpisync.h"
 #include "samples.h"
 #include "scenario.h"
@@ -52,6 +53,8 @@ typedef struct {
     lop_run_meta_t meta;     /* what every file says about the run */
     char choice[512];        /* how the transport was chosen */
     char outdir[4096];       /* where the files go */
+    lop_samples_t done[MAX_SUMMARY]; /* rank 0: measured sets, written at the end */
+    int n_done;
     task_t task[MAX_TASKS];  /* the plan: one task per series */
     int n_tasks;
     char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
@@ -179,6 +182,21 @@ static lop_status_t outdir_prepare(run_t *r)
     return lop_outdir_agree(r->bench.comm, r->outdir);
 }
 
+/* Rank 0, after the last task: every file of the run, all or none (csv.h).
+ * Nothing is written before, so a rank killed mid-run (mpirun may SIGKILL
+ * it) leaves nothing behind, and a run cut short adds no file to the set. */
+static lop_status_t outdir_write(run_t *r)
+{
+    lop_outdir_t out = {0};
+    lop_status_t st = r->bench.rank == 0 ? lop_outdir_begin(&out, r->outdir) : LOP_OK;
+    for (int i = 0; i < r->n_done && st == LOP_OK; i++)
+        st = lop_samples_write(&r->done[i], &r->meta, out.stage, r->opts.raw);
+    st = lop_outdir_end(&out, st);
+    for (int i = 0; i < r->n_done; i++)
+        lop_samples_free(&r->done[i]);
+    return st;
+}
+
 /* ----------------------------------------------------------------- plan */
 
 static void plan_add(run_t *r, task_kind_t kind, lop_op_t op, lop_post_t post)
@@ -303,14 +321,13 @@ static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, i
             summary_add(r, &set[0]);
         return st;
     }
-    for (int i = 0; i < n_sets; i++) {
-        lop_status_t st = lop_samples_write(&set[i], &r->meta, r->outdir, r->opts.raw);
-        if (st != LOP_OK)
-            return st;
-        summary_add(r, &set[i]);
-    }
     if (t->kind == TASK_SCENARIO2 && t->op == LOP_OP_SEND && t->post == LOP_POST_NORMAL)
         r->have_send_rtt = lop_samples_stats(&set[0], 1, &r->send_rtt) == LOP_OK;
+    for (int i = 0; i < n_sets && r->n_done < MAX_SUMMARY; i++) {
+        summary_add(r, &set[i]);
+        r->done[r->n_done++] = set[i]; /* kept for outdir_write, no longer freed here */
+        set[i].us = NULL;
+    }
     return LOP_OK;
 }
 
@@ -357,7 +374,8 @@ static void summary_print(const run_t *r)
     printf("files in %s/\n", r->outdir);
 }
 
-static void measure_all(run_t *r)
+/* Every task, then rank 0 moves the files into place (all or none). */
+static lop_status_t measure_all(run_t *r)
 {
     lop_bench_t *b = &r->bench;
     b->progress = b->rank == 0 && !r->opts.quiet ? &r->progress : NULL;
@@ -368,8 +386,10 @@ static void measure_all(run_t *r)
         if (!r->task[i].skip)
             task_run(r, &r->task[i]);
     lop_progress_done(b->progress);
-    if (b->rank == 0)
+    lop_status_t st = lop_mpi_agree(b->comm, outdir_write(r));
+    if (st == LOP_OK && b->rank == 0)
         summary_print(r);
+    return st;
 }
 
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
@@ -409,10 +429,10 @@ static int run(run_t *r)
     lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
     meta_fill(r);
     plan_build(r);
-    measure_all(r);
+    st = measure_all(r);
     lop_transport_close(&r->tp);
     bench_free(r);
-    return EXIT_SUCCESS;
+    return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "samples.h"
 
 /* Collective: how many ranks of 'comm' share this rank's node. */
@@ -76,6 +77,7 @@ void lop_mpi_fail_abort(const char *prog)
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "%s: rank %d: %s\n", prog, rank, lop_errmsg());
+    lop_cleanup_now(); /* MPI_Abort ends this process without exit handlers */
     MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
 }
 

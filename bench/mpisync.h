@@ -84,7 +84,8 @@ lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status);
 void lop_mpi_fail_abort(const char *prog);
 
 /* Collective: rank 0 creates the output directory 'dir' (mkdir -p, and a
- * check that files can be made in it); every rank learns whether it could. */
+ * check that files can be made in it); every rank learns whether it could.
+ * The files are written at the end of the run, all or none (csv.h). */
 lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
 
 /* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls;

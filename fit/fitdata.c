@@ -21,14 +21,13 @@ static lop_status_t copy_field(const lop_csv_t *csv, const char *what, const cha
     return LOP_OK;
 }
 
-/* A series names output files (lop-<series>-<stat>.csv): letters, digits, . _ - */
-static lop_status_t check_series(const lop_csv_t *csv, const char *series)
+/* A series or quantity names output files (lop-<series>-<stat>.csv,
+ * <series>-<quantity>.csv): csv.h's rule for names. */
+static lop_status_t check_name(const lop_csv_t *csv, const char *what, const char *name)
 {
-    size_t ok = strspn(series, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-    if (series[0] == '\0' || series[ok] != '\0')
-        return lop_err(LOP_ERR_PARSE,
-                       "%s:%zu: series '%s' must be letters, digits, '.', '_' or '-'",
-                       csv->path, csv->header_line, series);
+    if (!lop_name_ok(name))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: %s '%s' %s", csv->path, csv->header_line, what,
+                       name, lop_name_rule);
     return LOP_OK;
 }
 
@@ -124,9 +123,48 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
     lop_status_t st = copy_field(csv, "quantity", quantity, proto->quantity,
                                  sizeof proto->quantity);
     st = st ? st : copy_field(csv, "series", series, proto->series, sizeof proto->series);
-    st = st ? st : check_series(csv, proto->series);
+    st = st ? st : check_name(csv, "series", proto->series);
+    st = st ? st : check_name(csv, "quantity", proto->quantity);
+    if (st == LOP_OK && !lop_model_fits_quantity(proto->model, proto->quantity))
+        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s or linear, not %s "
+                     "(--model)", csv->path, proto->quantity,
+                     lop_model_for_quantity(proto->quantity)->name, proto->model->name);
     st = st ? st : copy_field(csv, "file name", csv->path, proto->file, sizeof proto->file);
     return st;
+}
+
+/* Rows ordered by p, then by row. */
+static const double *sort_p;
+
+static int p_cmp(const void *a, const void *b)
+{
+    size_t i = *(const size_t *)a, k = *(const size_t *)b;
+    int c = (sort_p[i] > sort_p[k]) - (sort_p[i] < sort_p[k]);
+    return c ? c : (i > k) - (i < k);
+}
+
+/* A repeated p: sort the row indices by p (n log n: a file may have 10^6
+ * rows) and compare neighbours; names the later line of the first pair. */
+static lop_status_t check_p_unique(const lop_csv_t *csv, const double *p)
+{
+    size_t *order = lop_calloc(csv->n_rows, sizeof *order);
+    if (!order)
+        return LOP_ERR_NOMEM;
+    for (size_t r = 0; r < csv->n_rows; r++)
+        order[r] = r;
+    sort_p = p;
+    qsort(order, csv->n_rows, sizeof *order, p_cmp);
+    size_t later = csv->n_rows, earlier = 0;
+    for (size_t i = 1; i < csv->n_rows; i++)
+        if (p[order[i]] == p[order[i - 1]] && order[i] < later) {
+            later = order[i];
+            earlier = order[i - 1];
+        }
+    free(order);
+    if (later == csv->n_rows)
+        return LOP_OK;
+    return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g repeats line %zu", csv->path,
+                   csv->line[later], p[later], csv->line[earlier]);
 }
 
 /* The p column: numbers >= 1, none repeated. */
@@ -139,12 +177,8 @@ static lop_status_t read_p(const lop_csv_t *csv, size_t col, double *p)
         if (!(p[r] >= 1))
             return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g is not >= 1", csv->path,
                            csv->line[r], p[r]);
-        for (size_t k = 0; k < r; k++)
-            if (p[k] == p[r])
-                return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g repeats line %zu", csv->path,
-                               csv->line[r], p[r], csv->line[k]);
     }
-    return LOP_OK;
+    return check_p_unique(csv, p);
 }
 
 static lop_status_t append(lop_fitdata_list_t *list, const lop_fitdata_t *set)
@@ -170,6 +204,9 @@ static lop_status_t read_set(const lop_csv_t *csv, const lop_fitdata_t *proto, c
     for (size_t r = 0; r < set.n && st == LOP_OK; r++) {
         set.p[r] = p[r];
         st = lop_csv_number(csv, r, col, &set.y[r]);
+        if (st == LOP_OK && set.y[r] < 0) /* a time: a negative one is a broken file */
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g is negative", csv->path,
+                         csv->line[r], csv->columns[col], set.y[r]);
     }
     st = st ? st : append(list, &set);
     if (st) {

@@ -261,19 +261,9 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
 
 /* ----------------------------------------------------------------- output */
 
-/* mkdir -p */
-static lop_status_t make_dir(const char *dir)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return lop_err(LOP_ERR_INVALID, "%s: path too long", dir);
-    if (lop_mkdir_p(path) != 0)
-        return lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", path, strerror(errno));
-    return LOP_OK;
-}
-
-/* params.csv (fits, then --compare lines) and the tables, all or nothing. */
-static lop_status_t write_outputs(const char *dir, const result_t *res, size_t n)
+/* params.csv (fits, then --compare lines) and the tables, all or nothing:
+ * written into the staging directory of 'out' (csv.h), named after DIR. */
+static lop_status_t write_outputs(const lop_outdir_t *out, const result_t *res, size_t n)
 {
     char path[4096];
     lop_fitout_batch_t batch = {0};
@@ -286,11 +276,13 @@ static lop_status_t write_outputs(const char *dir, const result_t *res, size_t n
     for (size_t i = 0; i < n; i++)
         if (res[i].has_line)
             fits[n_fits++] = res[i].line;
-    snprintf(path, sizeof path, "%s/params.csv", dir);
+    snprintf(path, sizeof path, "%s/params.csv", out->dir);
     lop_paramset_t set = {path, fits, n_fits};
-    lop_status_t st = make_dir(dir);
-    st = st ? st : lop_fitout_params(&batch, dir, fits, n_fits);
-    st = st ? st : lop_fitout_tables(&batch, dir, &set, warn_stderr, NULL, &n_tables);
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < n_fits && st == LOP_OK; i++) /* what lopredict could not read */
+        st = lop_fit_check(&fits[i], fits[i].file);
+    st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits);
+    st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL, &n_tables);
     st = lop_fitout_batch_end(&batch, st);
     free(fits);
     return st;
@@ -305,8 +297,11 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
         res = lop_calloc(data.n, sizeof *res);
         st = res ? fit_all(o, &data, res) : LOP_ERR_NOMEM;
     }
-    if (st == LOP_OK && o->out_dir)
-        st = write_outputs(o->out_dir, res, data.n);
+    if (st == LOP_OK && o->out_dir) {
+        lop_outdir_t out;
+        st = lop_outdir_begin(&out, o->out_dir);
+        st = st ? st : lop_outdir_end(&out, write_outputs(&out, res, data.n));
+    }
     if (st == LOP_OK)
         print_report(o, res, data.n);
     free(res);
@@ -319,20 +314,21 @@ static lop_status_t run_from_set(const opts_t *o)
 {
     lop_paramset_t set;
     lop_fitout_batch_t batch = {0};
+    lop_outdir_t out;
     size_t n_tables = 0;
     const char *path = o->from_params ? o->from_params : o->synth;
     lop_status_t st = lop_paramset_read(path, &set);
     if (st)
         return st;
-    st = make_dir(o->out_dir);
+    st = lop_outdir_begin(&out, o->out_dir);
     if (st == LOP_OK && o->from_params) {
-        st = lop_fitout_tables(&batch, o->out_dir, &set, warn_stderr, NULL, &n_tables);
+        st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL, &n_tables);
         if (st == LOP_OK && n_tables == 0)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
     } else if (st == LOP_OK) {
-        st = lop_fitout_synth(&batch, o->out_dir, &set, o->noise, o->fitter.seed);
+        st = lop_fitout_synth(&batch, out.stage, &set, o->noise, o->fitter.seed);
     }
-    st = lop_fitout_batch_end(&batch, st);
+    st = lop_outdir_end(&out, lop_fitout_batch_end(&batch, st));
     lop_paramset_free(&set);
     return st;
 }

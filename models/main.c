@@ -856,21 +856,72 @@ enum { M_LOGP, M_LOP, M_SIM_LOGP, M_SIM_LOP, M_COUNT }; /* the predictions compa
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
                                              "LogP simulation", "LoP simulation"};
 
+/* MPI_Barrier's time at one p (rows of executor mpi). */
+typedef struct {
+    double p, us;
+    size_t line;
+} mpi_time_t;
+
+/* "file:<name>" rows (lopbench --barrier --schedule): the schedule file
+ * <name> beside barrier.csv, read once. */
+#define FILE_ALG_PREFIX "file:"
+
 typedef struct {
     size_t exec, alg, n, p, avg;     /* columns of barrier.csv */
     double abs_err[M_COUNT];         /* sums of |predicted - measured| / measured */
     size_t count[M_COUNT];
+    mpi_time_t *mpi;                 /* MPI_Barrier rows, sorted by p */
+    size_t n_mpi;
+    char file_name[64];              /* the schedule file in 'file_sched', or "" */
+    sched_t file_sched;
 } measured_t;
 
-/* MPI_Barrier's time at p in the same file (0 if absent). */
-static double mpi_barrier_us(const lop_csv_t *csv, const measured_t *m, double p)
+static int mpi_time_cmp(const void *a, const void *b)
 {
-    double rp, us;
-    for (size_t r = 0; r < csv->n_rows; r++)
-        if (!strcmp(csv->cells[r][m->exec], "mpi") && !lop_csv_number(csv, r, m->p, &rp) &&
-            rp == p && !lop_csv_number(csv, r, m->avg, &us))
-            return us;
-    return 0;
+    double x = ((const mpi_time_t *)a)->p, y = ((const mpi_time_t *)b)->p;
+    return (x > y) - (x < y);
+}
+
+/* Index every MPI_Barrier row by p, once (a lookup per row would make the
+ * join quadratic).  An unreadable or repeated p is an error: silently
+ * skipping it would change vs_mpi. */
+static lop_status_t mpi_index(const lop_csv_t *csv, measured_t *m)
+{
+    m->mpi = lop_calloc(csv->n_rows, sizeof *m->mpi);
+    if (!m->mpi)
+        return LOP_ERR_NOMEM;
+    lop_status_t st = LOP_OK;
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
+        mpi_time_t *t = &m->mpi[m->n_mpi];
+        if (strcmp(csv->cells[r][m->exec], "mpi") != 0)
+            continue;
+        st = lop_csv_number(csv, r, m->p, &t->p);
+        st = st ? st : lop_csv_number(csv, r, m->avg, &t->us);
+        if (st == LOP_OK && (t->p < 1 || t->p != floor(t->p) || !(t->us > 0)))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: MPI_Barrier row needs a whole p >= 1 and "
+                         "avg_us > 0", csv->path, csv->line[r]);
+        t->line = csv->line[r];
+        m->n_mpi += st == LOP_OK;
+    }
+    if (st == LOP_OK)
+        qsort(m->mpi, m->n_mpi, sizeof *m->mpi, mpi_time_cmp);
+    for (size_t i = 1; i < m->n_mpi && st == LOP_OK; i++)
+        if (m->mpi[i].p == m->mpi[i - 1].p)
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: a second MPI_Barrier row for p = %.0f "
+                         "(line %zu)", csv->path, m->mpi[i].line > m->mpi[i - 1].line ?
+                         m->mpi[i].line : m->mpi[i - 1].line, m->mpi[i].p,
+                         m->mpi[i].line > m->mpi[i - 1].line ? m->mpi[i - 1].line :
+                         m->mpi[i].line);
+    return st;
+}
+
+/* MPI_Barrier's time at p in the same file (0 if absent). */
+static double mpi_barrier_us(const measured_t *m, double p)
+{
+    mpi_time_t key = {p, 0, 0};
+    const mpi_time_t *t = m->n_mpi ? bsearch(&key, m->mpi, m->n_mpi, sizeof key,
+                                             mpi_time_cmp) : NULL;
+    return t ? t->us : 0;
 }
 
 /* The four predictions of one algorithm, n and P (NAN where none). */
@@ -892,14 +943,60 @@ static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, l
     return st;
 }
 
-/* An algorithm row of barrier.csv: its n, P and measured time. */
+/* The schedule file of a "file:<name>" row, beside barrier.csv and checked;
+ * NULL with a warning when there is none (the row is then not predicted). */
+static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *m,
+                                    const char *name, lop_status_t *st)
+{
+    if (strcmp(m->file_name, name) == 0)
+        return &m->file_sched;
+    sched_free(&m->file_sched);
+    m->file_name[0] = '\0';
+    const char *slash = strrchr(csv->path, '/');
+    char path[4200];
+    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - csv->path + 1) : 0, csv->path,
+             name);
+    if (!lop_name_ok(name) || access(path, R_OK) != 0) {
+        fprintf(stderr, "%s: warning: %s:%zu: no schedule file '%s' beside it: row not "
+                "predicted\n", prog, csv->path, csv->line[r], name);
+        return NULL;
+    }
+    *st = sched_csv_read(path, &m->file_sched);
+    *st = *st ? *st : sched_check(&m->file_sched);
+    if (*st)
+        return NULL;
+    snprintf(m->file_name, sizeof m->file_name, "%s", name);
+    return &m->file_sched;
+}
+
+/* A "file:<name>" row: simulations from the schedule file, no closed form. */
+static lop_status_t predict_file(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
+                                 long p, double *pred)
+{
+    lop_status_t st = LOP_OK;
+    const char *name = csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX);
+    for (int k = 0; k < M_COUNT; k++)
+        pred[k] = NAN;
+    const sched_t *s = file_schedule(csv, r, m, name, &st);
+    if (!s)
+        return st;
+    if ((long)s->p != p)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %ld, but schedule '%s' is for %u ranks",
+                       csv->path, csv->line[r], p, name, s->p);
+    st = simulate(o, s, MODEL_LOGP, &pred[M_SIM_LOGP]);
+    return st ? st : simulate(o, s, MODEL_LOP, &pred[M_SIM_LOP]);
+}
+
+/* An algorithm row of barrier.csv: its n, P and measured time; '*a' is NULL
+ * for a "file:<name>" row. */
 static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measured_t *m,
                                     const barrier_alg_t **a, uint32_t *n, long *p, double *us)
 {
     const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
     double nd = 0, pd;
+    int from_file = strncmp(name, FILE_ALG_PREFIX, strlen(FILE_ALG_PREFIX)) == 0;
     *a = barrier_alg_find(name);
-    if (!*a)
+    if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
                        name);
     lop_status_t st = n_text[0] ? lop_csv_number(csv, r, m->n, &nd) : LOP_OK;
@@ -911,7 +1008,12 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     if (st == LOP_OK && pd > SCHED_MAX_P)
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %.0f is larger than a schedule can be (%u)",
                      csv->path, csv->line[r], pd, SCHED_MAX_P);
-    *n = barrier_alg_n(*a, (uint32_t)nd);
+    if (st == LOP_OK && nd > UINT32_MAX)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n = %.0f is too large", csv->path, csv->line[r],
+                     nd);
+    if (st)
+        return st;
+    *n = *a ? barrier_alg_n(*a, (uint32_t)nd) : 0;
     *p = (long)pd;
     return st;
 }
@@ -924,16 +1026,22 @@ static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, meas
     uint32_t n = 0;
     long p = 0;
     double us, pred[M_COUNT];
+    if (!series)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi)",
+                       csv->path, csv->line[r], exec);
     lop_status_t st = measured_fields(csv, r, m, &a, &n, &p, &us);
     if (st == LOP_OK && !o->series_named)
-        st = use_series(o, series ? series : "rdmaw-inline");
-    st = st ? st : predict_all(o, a, n, p, pred);
+        st = use_series(o, series);
+    st = st ? st : a ? predict_all(o, a, n, p, pred) : predict_file(o, csv, r, m, p, pred);
     if (st)
         return st;
     char cells[11 + M_COUNT][32];
     cell(cells[0], "%s", exec);
-    cell(cells[1], "%s", a->name);
-    n_cell(cells[2], a, n);
+    cell(cells[1], "%s", a ? a->name : csv->cells[r][m->alg]);
+    if (a)
+        n_cell(cells[2], a, n);
+    else
+        cells[2][0] = '\0';
     cell(cells[3], "%ld", p);
     cell(cells[4], "%s", o->series);
     us_cell(cells[5], us);
@@ -947,7 +1055,7 @@ static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, meas
         m->abs_err[k] += isnan(err) ? 0 : fabs(err);
         m->count[k] += !isnan(err);
     }
-    double base = mpi_barrier_us(csv, m, (double)p);
+    double base = mpi_barrier_us(m, (double)p);
     if (base > 0)
         cell(cells[10 + M_COUNT], "%.3f", us / base);
     else
@@ -988,6 +1096,7 @@ static lop_status_t run_measured(opts_t *o, FILE *out)
     st = st ? st : lop_csv_column(csv, "n", &m.n);
     st = st ? st : lop_csv_column(csv, "p", &m.p);
     st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
+    st = st ? st : mpi_index(csv, &m);
     char head[11 + M_COUNT][32] = {"executor", "alg", "n", "p", "series", "measured_us",
                                    "logp_us", "lop_us", "sim_logp_us", "sim_lop_us", "err_logp",
                                    "err_lop", "err_sim_logp", "err_sim_lop", "vs_mpi"};
@@ -1003,6 +1112,8 @@ static lop_status_t run_measured(opts_t *o, FILE *out)
             st = measured_row(o, csv, r, &m, out, width);
     if (st == LOP_OK)
         measured_summary(out, &m);
+    sched_free(&m.file_sched);
+    free(m.mpi);
     lop_csv_free(csv);
     return st;
 }

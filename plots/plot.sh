@@ -28,6 +28,9 @@ for _f in "$@"; do
 done
 figures=${*:-$all}
 [ -d "$data" ] || die "$data: no such directory"
+# An interrupted lop run was moving these files into place (README, Data formats).
+[ -e "$data/.lop-incomplete" ] &&
+    die "$data: an interrupted run left it incomplete ($data/.lop-incomplete lists the files): run it again"
 case $fmt in png|svg|pdf) ;; *) die "PLOT_FORMAT=$fmt: expected png, svg or pdf" ;; esac
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
 mkdir -p "$out" || die "$out: cannot create directory"

@@ -2,12 +2,152 @@
 #include "csv.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/* ---------------------------------------------------------------- cleanup */
+
+/* Paths to remove if the process dies of a signal or exits before a commit:
+ * temporary files of open writers, the staging directory and the files in
+ * it.  Changed only with the signals blocked, so the handler always sees a
+ * consistent list; removed newest first (files before their directory). */
+typedef struct {
+    char *path;
+    int is_dir;
+} cleanup_t;
+
+static cleanup_t *cleanup_list;
+static size_t cleanup_n, cleanup_cap;
+static const char *cleanup_stage; /* the open staging directory, or NULL */
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+void lop_cleanup_now(void)
+{
+    for (size_t i = cleanup_n; i-- > 0;) {
+        if (cleanup_list[i].is_dir)
+            rmdir(cleanup_list[i].path);
+        else
+            unlink(cleanup_list[i].path);
+    }
+}
+
+/* What each of cleanup_signals did before (an MPI library may have its own
+ * handler), restored before the signal is raised again. */
+static struct sigaction cleanup_old[sizeof cleanup_signals / sizeof *cleanup_signals];
+
+static void cleanup_on_signal(int sig)
+{
+    /* The list is changed by the main thread with these signals blocked
+     * there, but an MPI library's threads may take a signal meant for the
+     * process: hand it to the main thread, which runs this when the list is
+     * consistent. */
+    pid_t pid = getpid();
+    if ((pid_t)syscall(SYS_gettid) != pid) {
+        syscall(SYS_tgkill, pid, pid, sig);
+        return;
+    }
+    lop_cleanup_now();
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+        if (cleanup_signals[i] == sig)
+            sigaction(sig, &cleanup_old[i], NULL);
+    raise(sig); /* delivered when this handler returns: what the signal did before */
+}
+
+/* Hold back (block = 1) or let through (block = 0, 'old' from the block)
+ * the signals that clean up. */
+static void cleanup_block(int block, sigset_t *old)
+{
+    if (!block) {
+        sigprocmask(SIG_SETMASK, old, NULL);
+        return;
+    }
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Once: the handler for every signal not ignored (an ignored SIGHUP, as
+ * under nohup, stays ignored), and the same cleanup at exit. */
+static void cleanup_install(void)
+{
+    static int installed;
+    if (installed)
+        return;
+    installed = 1;
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) {
+        struct sigaction sa = {.sa_handler = cleanup_on_signal};
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(cleanup_signals[i], NULL, &cleanup_old[i]) == 0 &&
+            cleanup_old[i].sa_handler != SIG_IGN)
+            sigaction(cleanup_signals[i], &sa, NULL);
+    }
+    atexit(lop_cleanup_now);
+}
+
+static lop_status_t cleanup_add(const char *path, int is_dir)
+{
+    char *copy = lop_strdup(path);
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    cleanup_install();
+    sigset_t old;
+    cleanup_block(1, &old);
+    cleanup_t *grown = cleanup_n < cleanup_cap ? cleanup_list
+                       : lop_realloc_array(cleanup_list, 2 * cleanup_cap + 8, sizeof *grown);
+    if (grown && grown != cleanup_list) {
+        cleanup_list = grown;
+        cleanup_cap = 2 * cleanup_cap + 8;
+    }
+    if (grown)
+        cleanup_list[cleanup_n++] = (cleanup_t){copy, is_dir};
+    cleanup_block(0, &old);
+    if (!grown)
+        free(copy);
+    return grown ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+/* Forget the newest entry for 'path' (it was renamed or removed). */
+static void cleanup_forget(const char *path)
+{
+    char *gone = NULL;
+    sigset_t old;
+    cleanup_block(1, &old);
+    for (size_t i = cleanup_n; i-- > 0 && !gone;) {
+        if (strcmp(cleanup_list[i].path, path) != 0)
+            continue;
+        gone = cleanup_list[i].path;
+        memmove(&cleanup_list[i], &cleanup_list[i + 1], (cleanup_n - i - 1) * sizeof *cleanup_list);
+        cleanup_n--;
+    }
+    cleanup_block(0, &old);
+    free(gone);
+}
+
+/* Is 'path' a file in the open staging directory? */
+static int in_stage(const char *path)
+{
+    size_t n = cleanup_stage ? strlen(cleanup_stage) : 0;
+    return n && strncmp(path, cleanup_stage, n) == 0 && path[n] == '/';
+}
+
+/* The mode fopen() would give a new file: 0666 less the umask (mkstemp's
+ * 0600 would hide the data from the user's group). */
+static mode_t file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
 
 /* ---------------------------------------------------------------- writing */
 
@@ -28,16 +168,27 @@ lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
     if (st != LOP_OK)
         goto err_release;
     snprintf(w->tmp_path, len, "%s.tmp.XXXXXX", path);
+    sigset_t old;
+    cleanup_block(1, &old); /* no window where the file exists unlisted */
     int fd = mkstemp(w->tmp_path);
+    int saved = errno;
+    st = fd < 0 ? LOP_OK : cleanup_add(w->tmp_path, 0);
+    st = st || fd < 0 || !in_stage(path) ? st : cleanup_add(path, 0);
+    cleanup_block(0, &old);
     if (fd < 0) {
-        st = lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+        st = lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(saved));
         goto err_release;
     }
-    w->file = fdopen(fd, "w");
-    if (!w->file) {
-        st = lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
+    w->file = st ? NULL : fdopen(fd, "w");
+    if (!w->file || fchmod(fd, file_mode()) != 0) {
+        st = st ? st : lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        if (w->file)
+            fclose(w->file);
+        else
+            close(fd);
+        w->file = NULL;
         unlink(w->tmp_path);
+        cleanup_forget(w->tmp_path);
         goto err_release;
     }
     return LOP_OK;
@@ -76,6 +227,7 @@ lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
         st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
         unlink(w->tmp_path);
     }
+    cleanup_forget(w->tmp_path);
     writer_release(w);
     return st;
 }
@@ -84,8 +236,10 @@ void lop_csv_writer_abort(lop_csv_writer_t *w)
 {
     if (w->file)
         fclose(w->file);
-    if (w->tmp_path)
+    if (w->tmp_path) {
         unlink(w->tmp_path);
+        cleanup_forget(w->tmp_path);
+    }
     writer_release(w);
 }
 
@@ -110,6 +264,224 @@ int lop_mkdir_p(char *path)
     }
 }
 
+/* ------------------------------------------------------------------ names */
+
+const char lop_name_rule[] = "must be 1 to 63 letters, digits, '.', '_' or '-', "
+                             "not starting with '.' or '-'";
+
+int lop_name_ok(const char *name)
+{
+    size_t len = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                              "0123456789._-");
+    return len > 0 && len <= LOP_NAME_MAX && name[len] == '\0' && name[0] != '.' &&
+           name[0] != '-';
+}
+
+/* ------------------------------------------------------ output directories */
+
+static int names_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "DIR/name" in a new string, or NULL (LOP_ERR_NOMEM). */
+static char *path_join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = lop_calloc(len, 1);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
+{
+    memset(t, 0, sizeof *t);
+    char *made = lop_strdup(dir);
+    t->dir = lop_strdup(dir);
+    t->stage = path_join(dir, ".lop-stage.XXXXXX");
+    lop_status_t st = made && t->dir && t->stage ? LOP_OK : LOP_ERR_NOMEM;
+    if (st == LOP_OK && lop_mkdir_p(made) != 0)
+        st = lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", made, strerror(errno));
+    free(made);
+    sigset_t old;
+    cleanup_block(1, &old);
+    if (st == LOP_OK && !mkdtemp(t->stage))
+        st = lop_err(LOP_ERR_IO, "%s: cannot write in it: %s", dir, strerror(errno));
+    else if (st == LOP_OK && (st = cleanup_add(t->stage, 1)) != LOP_OK)
+        rmdir(t->stage);
+    cleanup_stage = st == LOP_OK ? t->stage : NULL;
+    cleanup_block(0, &old);
+    if (st != LOP_OK) {
+        free(t->dir);
+        free(t->stage);
+        memset(t, 0, sizeof *t);
+    }
+    return st;
+}
+
+/* The names of the files in the staging directory, sorted. */
+static lop_status_t stage_names(const lop_outdir_t *t, char ***names, size_t *n)
+{
+    DIR *d = opendir(t->stage);
+    if (!d)
+        return lop_err(LOP_ERR_IO, "%s: cannot read: %s", t->stage, strerror(errno));
+    lop_status_t st = LOP_OK;
+    *names = NULL;
+    *n = 0;
+    for (struct dirent *e; st == LOP_OK && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char **grown = lop_realloc_array(*names, *n + 1, sizeof *grown);
+        char *copy = grown ? lop_strdup(e->d_name) : NULL;
+        if (grown)
+            *names = grown;
+        if (copy)
+            (*names)[(*n)++] = copy;
+        else
+            st = LOP_ERR_NOMEM;
+    }
+    closedir(d);
+    if (st == LOP_OK && *n > 1)
+        qsort(*names, *n, sizeof **names, names_cmp);
+    return st;
+}
+
+static void names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Is 'name' one of the sorted 'names'? */
+static int names_have(char *const *names, size_t n, const char *name)
+{
+    return n && bsearch(&name, names, n, sizeof *names, names_cmp) != NULL;
+}
+
+/* The files an earlier marker of DIR lists (none without a marker), sorted. */
+static lop_status_t marker_read(const char *marker, char ***names, size_t *n)
+{
+    lop_csv_t *csv = NULL;
+    size_t col;
+    *names = NULL;
+    *n = 0;
+    if (access(marker, F_OK) != 0)
+        return LOP_OK;
+    lop_status_t st = lop_csv_read(marker, &csv);
+    st = st ? st : lop_csv_column(csv, "file", &col);
+    if (st == LOP_OK && !(*names = lop_calloc(csv->n_rows, sizeof **names)))
+        st = LOP_ERR_NOMEM;
+    for (size_t r = 0; st == LOP_OK && r < csv->n_rows; r++)
+        if (!((*names)[(*n)++] = lop_strdup(csv->cells[r][col])))
+            st = LOP_ERR_NOMEM;
+    if (st == LOP_OK && *n > 1)
+        qsort(*names, *n, sizeof **names, names_cmp);
+    lop_csv_free(csv);
+    return st;
+}
+
+/* Write the marker listing 'a' and those of 'b' not in 'a' (both sorted);
+ * with none, remove it. */
+static lop_status_t marker_write(const char *marker, char *const *a, size_t n_a,
+                                 char *const *b, size_t n_b)
+{
+    if (n_a + n_b == 0)
+        return unlink(marker) == 0 || errno == ENOENT
+                   ? LOP_OK
+                   : lop_err(LOP_ERR_IO, "%s: cannot remove: %s", marker, strerror(errno));
+    lop_csv_writer_t w;
+    lop_status_t st = lop_csv_writer_open(&w, marker);
+    if (st)
+        return st;
+    lop_csv_meta(&w, "lop", "an interrupted run was moving these files into place; until a "
+                 "run writes them again they may mix two runs");
+    lop_csv_line(&w, "file");
+    for (size_t i = 0; i < n_a; i++)
+        lop_csv_line(&w, "%s", a[i]);
+    for (size_t i = 0; i < n_b; i++)
+        if (!names_have(a, n_a, b[i]))
+            lop_csv_line(&w, "%s", b[i]);
+    return lop_csv_writer_commit(&w);
+}
+
+/* Move the staged files into DIR, the marker around them. */
+static lop_status_t stage_commit(const lop_outdir_t *t, char *const *names, size_t n)
+{
+    char **old = NULL, **left = NULL;
+    size_t n_old = 0, n_left = 0;
+    char *marker = path_join(t->dir, LOP_OUTDIR_MARKER);
+    lop_status_t st = marker ? marker_read(marker, &old, &n_old) : LOP_ERR_NOMEM;
+    int marked = n > 1 || n_old > 0; /* one rename alone is atomic */
+    if (st == LOP_OK && marked)
+        st = marker_write(marker, names, n, old, n_old);
+    for (size_t i = 0; i < n && st == LOP_OK; i++) {
+        char *from = path_join(t->stage, names[i]), *to = path_join(t->dir, names[i]);
+        if (!from || !to)
+            st = LOP_ERR_NOMEM;
+        else if (rename(from, to) != 0)
+            st = lop_err(LOP_ERR_IO, "%s: cannot move into place: %s (%s marks %s incomplete)",
+                         to, strerror(errno), LOP_OUTDIR_MARKER, t->dir);
+        free(from);
+        free(to);
+    }
+    int fd = st == LOP_OK ? open(t->dir, O_RDONLY | O_DIRECTORY) : -1;
+    if (st == LOP_OK && (fd < 0 || fsync(fd) != 0))
+        st = lop_err(LOP_ERR_IO, "%s: cannot sync: %s", t->dir, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (st == LOP_OK && marked) { /* what an earlier interrupted run left unreplaced */
+        left = n_old ? lop_calloc(n_old, sizeof *left) : NULL;
+        for (size_t i = 0; i < n_old && left; i++)
+            if (!names_have(names, n, old[i]))
+                left[n_left++] = old[i];
+        st = n_old && !left ? LOP_ERR_NOMEM : marker_write(marker, left, n_left, NULL, 0);
+    }
+    free(left);
+    names_free(old, n_old);
+    free(marker);
+    return st;
+}
+
+/* Remove the stage and what is left in it. */
+static void stage_remove(const lop_outdir_t *t, char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *path = path_join(t->stage, names[i]);
+        if (path)
+            unlink(path);
+        free(path);
+    }
+    rmdir(t->stage);
+}
+
+lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
+{
+    if (!t->stage)
+        return status;
+    char **names = NULL;
+    size_t n = 0;
+    lop_status_t st = stage_names(t, &names, &n);
+    sigset_t old;
+    cleanup_block(1, &old); /* the moves run to their end */
+    if (status == LOP_OK && st == LOP_OK)
+        status = stage_commit(t, names, n);
+    else if (status == LOP_OK)
+        status = st;
+    stage_remove(t, names, n);
+    while (cleanup_n > 0 && strcmp(cleanup_list[cleanup_n - 1].path, t->stage) != 0)
+        cleanup_forget(cleanup_list[cleanup_n - 1].path);
+    cleanup_forget(t->stage);
+    cleanup_stage = NULL;
+    cleanup_block(0, &old);
+    names_free(names, n);
+    free(t->dir);
+    free(t->stage);
+    memset(t, 0, sizeof *t);
+    return status;
+}
+
 /* ---------------------------------------------------------------- reading */
 
 int lop_parse_double(const char *s, double *value)
@@ -119,11 +491,12 @@ int lop_parse_double(const char *s, double *value)
         s++;
     if (*s == '\0')
         return 0;
-    errno = 0;
     double v = strtod(s, &end);
     while (isspace((unsigned char)*end))
         end++;
-    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+    /* ERANGE is ignored: an overflow is inf (refused below); an underflow is
+     * a subnormal or 0, a number printf wrote, so it must read back. */
+    if (end == s || *end != '\0' || !isfinite(v))
         return 0;
     *value = v;
     return 1;
@@ -255,8 +628,34 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
     return st;
 }
 
+/* Refuse a file that DIR/.lop-incomplete lists: a run was interrupted
+ * while it moved its files into place (lop_outdir_end), so the set may mix
+ * two runs. */
+static lop_status_t check_complete(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (strcmp(base, LOP_OUTDIR_MARKER) == 0)
+        return LOP_OK;
+    char *dir = slash ? lop_strdup(path) : lop_strdup(".");
+    if (dir && slash)
+        dir[slash - path + (slash == path)] = '\0'; /* "/x" -> "/" */
+    char *marker = dir ? path_join(dir, LOP_OUTDIR_MARKER) : NULL, **names = NULL;
+    size_t n = 0;
+    lop_status_t st = marker ? marker_read(marker, &names, &n) : LOP_ERR_NOMEM;
+    if (st == LOP_OK && names_have(names, n, base))
+        st = lop_err(LOP_ERR_IO, "%s: an interrupted run left %s incomplete (%s lists this "
+                     "file): run it again", path, dir, marker);
+    names_free(names, n);
+    free(marker);
+    free(dir);
+    return st;
+}
+
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out)
 {
+    lop_status_t complete = check_complete(path);
+    if (complete != LOP_OK)
+        return complete;
     lop_csv_t *csv = lop_calloc(1, sizeof *csv);
     if (!csv)
         return LOP_ERR_NOMEM;
@@ -318,11 +717,22 @@ lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *inde
     return lop_err(LOP_ERR_PARSE, "%s:%zu: no column '%s'", csv->path, csv->header_line, name);
 }
 
+/* Does strtod read all of 's' (inf, nan and 1e999 included)? */
+static int is_number(const char *s)
+{
+    char *end;
+    strtod(s, &end);
+    while (end != s && isspace((unsigned char)*end))
+        end++;
+    return end != s && *end == '\0';
+}
+
 lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value)
 {
     const char *cell = csv->cells[row][column];
     if (!lop_parse_double(cell, value))
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not a finite number",
-                       csv->path, csv->line[row], csv->columns[column], cell);
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not %s", csv->path,
+                       csv->line[row], csv->columns[column], cell,
+                       is_number(cell) ? "finite" : "a number");
     return LOP_OK;
 }

@@ -9,7 +9,8 @@
  *
  * Writing is atomic: rows go to a temporary file beside the target, which
  * lop_csv_writer_commit() renames into place, so a crash or an error never
- * leaves a half file that looks complete.
+ * leaves a half file that looks complete.  Files get the user's umask
+ * (0666 & ~umask), as fopen() would give them.
  */
 #ifndef LOP_CSV_H
 #define LOP_CSV_H
@@ -44,6 +45,49 @@ lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
  * missing parents.  Returns 0, or -1 with errno set and 'path' cut after the
  * directory that could not be made (for the caller's message). */
 int lop_mkdir_p(char *path);
+
+/* ---- names that become parts of file names ---- */
+
+#define LOP_NAME_MAX 63 /* longest name */
+
+/* The one rule for every name read from a file or an option that ends up in
+ * a file name (a series, a schedule's name): 1..LOP_NAME_MAX letters,
+ * digits, '.', '_' or '-', not starting with '.' or '-' (so never "..", a
+ * hidden file or an option).  Returns 1 if 'name' follows it. */
+int lop_name_ok(const char *name);
+/* The rule in words, for messages: "must be ..." */
+extern const char lop_name_rule[];
+
+/* ---- a run's output directory: all or nothing ----
+ *
+ * A run writes every file into a private staging directory DIR/.lop-stage.XXXXXX
+ * (hidden: a glob of DIR's *.csv files never sees it) and lop_outdir_end() moves them into
+ * DIR.  While they are moved, DIR/.lop-incomplete lists them; it is removed
+ * when the last one is in place, so a crash in between leaves the marker.
+ * lop_csv_read() refuses a file the marker lists ("an interrupted run left
+ * DIR incomplete").  SIGINT, SIGTERM and SIGHUP remove the staging directory
+ * and every temporary file of a writer (lop_cleanup_now()), then kill the
+ * process as the signal would have; during the moves they are held back.
+ */
+
+#define LOP_OUTDIR_MARKER ".lop-incomplete"
+
+typedef struct {
+    char *dir;   /* the target directory */
+    char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
+} lop_outdir_t;
+
+/* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
+lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
+/* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
+ * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
+ * way (a zeroed 't' is a no-op) and returns the outcome. */
+lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status);
+
+/* Remove every temporary file and staging directory this process still has,
+ * with async-signal-safe calls only (for a signal handler, or before
+ * MPI_Abort). */
+void lop_cleanup_now(void);
 
 /* ---- reading ---- */
 

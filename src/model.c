@@ -119,6 +119,35 @@ double lop_fit_eval(const lop_fit_t *fit, double p)
     return fit->model->eval(fit->lambda, p);
 }
 
+int lop_model_fits_quantity(const lop_model_t *model, const char *quantity)
+{
+    const lop_model_t *own = lop_model_for_quantity(quantity);
+    return model == &lop_model_linear || !own || own == model;
+}
+
+lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
+{
+    const char *names[][2] = {
+        {"series", fit->series}, {"quantity", fit->quantity}, {"stat", fit->stat}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!lop_name_ok(names[i][1]))
+            return lop_err(LOP_ERR_PARSE, "%s: %s '%s' %s", where, names[i][0], names[i][1],
+                           lop_name_rule);
+    if (!lop_model_fits_quantity(fit->model, fit->quantity))
+        return lop_err(LOP_ERR_PARSE, "%s: quantity '%s' takes model %s or linear, not %s",
+                       where, fit->quantity, lop_model_for_quantity(fit->quantity)->name,
+                       fit->model->name);
+    for (int i = 0; i < fit->model->n_params; i++)
+        if (!isfinite(fit->lambda[i]))
+            return lop_err(LOP_ERR_RANGE, "%s: series '%s' %s %s: l%d = %g is not finite",
+                           where, fit->series, fit->quantity, fit->stat, i + 1,
+                           fit->lambda[i]);
+    if (!(fit->pmin >= 1 && fit->pmin <= fit->pmax && fit->pmax <= LOP_MODEL_MAX_P))
+        return lop_err(LOP_ERR_RANGE, "%s: pmin = %g, pmax = %g: need 1 <= pmin <= pmax <= %d",
+                       where, fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
+    return LOP_OK;
+}
+
 /* ---------------------------------------------------------- parameter sets */
 
 const char lop_paramset_header[] =
@@ -206,6 +235,46 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
     return st;
 }
 
+/* Rows ordered by (series, quantity, stat, linear or not), then file order. */
+static const lop_paramset_t *sort_set;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const lop_fit_t *x = &sort_set->fit[*(const size_t *)a];
+    const lop_fit_t *y = &sort_set->fit[*(const size_t *)b];
+    int c = strcmp(x->series, y->series);
+    c = c ? c : strcmp(x->quantity, y->quantity);
+    c = c ? c : strcmp(x->stat, y->stat);
+    c = c ? c : (x->model == &lop_model_linear) - (y->model == &lop_model_linear);
+    return c ? c : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* A second row for one key would make lookups depend on file order: sort
+ * row indices by key (n log n, a set may be big) and compare neighbours. */
+static lop_status_t check_unique(const lop_paramset_t *set, const size_t *line)
+{
+    size_t *order = lop_calloc(set->n, sizeof *order);
+    if (!order)
+        return LOP_ERR_NOMEM;
+    for (size_t i = 0; i < set->n; i++)
+        order[i] = i;
+    sort_set = set;
+    qsort(order, set->n, sizeof *order, key_cmp);
+    lop_status_t st = LOP_OK;
+    for (size_t i = 1; i < set->n && st == LOP_OK; i++) {
+        const lop_fit_t *a = &set->fit[order[i - 1]], *b = &set->fit[order[i]];
+        if (!strcmp(a->series, b->series) && !strcmp(a->quantity, b->quantity) &&
+            !strcmp(a->stat, b->stat) &&
+            (a->model == &lop_model_linear) == (b->model == &lop_model_linear))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: series '%s' quantity '%s' stat '%s' has a %s "
+                         "fit already (line %zu)", set->path, line[order[i]], b->series,
+                         b->quantity, b->stat, b->model == &lop_model_linear ? "linear" :
+                         "non-linear", line[order[i - 1]]);
+    }
+    free(order);
+    return st;
+}
+
 lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set)
 {
     lop_csv_t *csv;
@@ -222,9 +291,14 @@ lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set)
         set->path = lop_strdup(path);
         st = set->fit && set->path ? LOP_OK : LOP_ERR_NOMEM;
     }
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
+        char where[4200];
+        snprintf(where, sizeof where, "%s:%zu", path, csv->line[r]);
         st = read_fit(csv, r, &cols, &set->fit[r]);
+        st = st ? st : lop_fit_check(&set->fit[r], where);
+    }
     set->n = csv->n_rows;
+    st = st ? st : check_unique(set, csv->line);
     lop_csv_free(csv);
     if (st)
         lop_paramset_free(set);
@@ -241,13 +315,16 @@ void lop_paramset_free(lop_paramset_t *set)
 const lop_fit_t *lop_paramset_find(const lop_paramset_t *set, const char *series,
                                    const char *quantity, const char *stat)
 {
+    const lop_fit_t *line = NULL;
     for (size_t i = 0; i < set->n; i++) {
         const lop_fit_t *f = &set->fit[i];
-        if (!strcmp(f->series, series) && !strcmp(f->quantity, quantity) &&
-            !strcmp(f->stat, stat))
+        if (strcmp(f->series, series) || strcmp(f->quantity, quantity) || strcmp(f->stat, stat))
+            continue;
+        if (f->model != &lop_model_linear)
             return f;
+        line = line ? line : f;
     }
-    return NULL;
+    return line;
 }
 
 /* ------------------------------------------------------------------- L(p) */

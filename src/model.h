@@ -121,6 +121,19 @@ typedef struct {
 /* Value of a fit at p. */
 double lop_fit_eval(const lop_fit_t *fit, double p);
 
+/* Largest pmax of a fit: lopfit writes a table row per p = 1..pmax. */
+#define LOP_MODEL_MAX_P 1000000
+
+/* May 'model' describe 'quantity'?  Its own model (rtt for rtt, ov for os and
+ * or) or the linear LogP shape; any model for other quantities. */
+int lop_model_fits_quantity(const lop_model_t *model, const char *quantity);
+
+/* Can params.csv hold 'fit' so that every tool reads it back?  Names follow
+ * lop_name_ok() (they become file names), the model fits the quantity, the
+ * used λ are finite, 1 <= pmin <= pmax <= LOP_MODEL_MAX_P.  Errors begin
+ * with 'where' (e.g. "params.csv:7"). */
+lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where);
+
 typedef struct {
     char *path;     /* the file read */
     lop_fit_t *fit; /* rows in file order */
@@ -130,9 +143,13 @@ typedef struct {
 /* The params.csv column list, for writers. */
 extern const char lop_paramset_header[];
 
+/* Read and check a params.csv (lop_fit_check for every row, no repeated
+ * key); errors name file:line. */
 lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set);
 void lop_paramset_free(lop_paramset_t *set);
-/* The fit for (series, quantity, stat), or NULL. */
+/* The fit for (series, quantity, stat), or NULL.  A set holds at most one
+ * row of a model other than linear and one linear row (lopfit --compare's
+ * LogP line) per (series, quantity, stat); the other model is preferred. */
 const lop_fit_t *lop_paramset_find(const lop_paramset_t *set, const char *series,
                                    const char *quantity, const char *stat);
 

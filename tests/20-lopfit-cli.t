@@ -114,11 +114,11 @@ bad no-quantity "no '# quantity:' line" 'p,n,min_us,avg_us\n1,1,1,1\n2,1,1,1\n3,
 bad few-points "2 data rows, the 3-parameter ov model needs 3" "${H}1,1,1,1\n2,1,1,1\n"
 bad few-points-rtt "5 data rows, the 6-parameter rtt model needs 6" \
     '# quantity: rtt\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n4,1,1\n5,1,1\n'
-bad nan-p "column 'p': 'nan' is not a finite number" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
+bad nan-p "column 'p': 'nan' is not finite" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
 bad negative-p "p = -2 is not >= 1" "${H}1,1,1,1\n-2,1,1,1\n3,1,1,1\n"
 bad zero-p "p = 0 is not >= 1" "${H}0,1,1,1\n2,1,1,1\n3,1,1,1\n"
 bad duplicate-p "p = 2 repeats line 4" "${H}1,1,1,1\n2,1,1,1\n2,1,1,1\n"
-bad non-numeric "column 'avg_us': 'abc' is not a finite number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
+bad non-numeric "column 'avg_us': 'abc' is not a number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
 bad empty-file "no header row" ''
 bad no-column "no column 'avg_us'" '# quantity: os\np,n,min_us\n1,1,1\n2,1,1\n3,1,1\n'
 bad short-row "expected 4 fields, found 3" "${H}1,1,1,1\n2,1,1\n3,1,1,1\n"

@@ -50,7 +50,7 @@ refuses "unknown algorithm" "bad.csv:2: unknown algorithm 'fast'" "$H
 p2p,fast,,4,10,1,2,1,1,2"
 refuses "missing column" "bad.csv:1: no column 'avg_us'" "executor,alg,n,p
 p2p,diss,,4"
-refuses "non-numeric time" "bad.csv:2: column 'avg_us': 'x' is not a finite number" "$H
+refuses "non-numeric time" "bad.csv:2: column 'avg_us': 'x' is not a number" "$H
 p2p,diss,,4,10,1,x,1,1,2"
 refuses "p below 1" "bad.csv:2: n, p must be whole numbers" "$H
 p2p,diss,,0,10,1,2,1,1,2"

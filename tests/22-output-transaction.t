@@ -1,0 +1,101 @@
+#!/bin/sh
+# 22-output-transaction.t - a run's output directory is all or nothing
+# (README, Data formats): an interrupted lopfit -o or a killed lopbench leaves
+# the old complete set (or a set marked incomplete), never a mix and never a
+# temporary file; readers refuse a set marked incomplete; files get the
+# user's umask.
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+F=$BIN/lopfit
+M=$ROOT/data/mozart-2005/params.csv
+
+# leftovers DIR: temporary files or staging directories in DIR
+leftovers() { find "$1" \( -name '*.tmp.*' -o -name '.lop-stage.*' \) | head -3; }
+
+# The old set: the Mozart tables.  The new set: the same names, p = 1..100000
+# (about 50 MB, long enough to be interrupted while it is written).
+"$F" --from-params "$M" -o "$T/old" 2>/dev/null
+awk -F, 'BEGIN { OFS = "," } /^#/ || $1 == "file" { print; next } { $8 = 100000; print }' \
+    "$M" >"$T/big.csv"
+"$F" --from-params "$T/big.csv" -o "$T/new" 2>/dev/null
+check "reference sets written" test -s "$T/old/lop-send-normal-min.csv" -a \
+    -s "$T/new/lop-send-normal-min.csv"
+check "... and they differ" sh -c "! cmp -s '$T/old/lop-send-normal-min.csv' \
+    '$T/new/lop-send-normal-min.csv'"
+
+# Interrupt lopfit at several points of the run; each time the directory is
+# the old set or the new one, whole, and holds nothing else.
+for sig in INT TERM; do
+    for t in 0.05 0.2 0.4 0.7 60; do # 60: a hang guard, the run completes
+        rm -rf "$T/d"
+        cp -r "$T/old" "$T/d"
+        timeout -s $sig $t "$F" --from-params "$T/big.csv" -o "$T/d" >/dev/null 2>&1
+        rc=$?
+        left=$(leftovers "$T/d")
+        check "SIG$sig after $t s (exit $rc): no temporary file left ($left)" test -z "$left"
+        if diff -r "$T/old" "$T/d" >/dev/null; then
+            pass "SIG$sig after $t s: the old set, whole"
+        elif diff -r "$T/new" "$T/d" >/dev/null; then
+            pass "SIG$sig after $t s: the new set, whole"
+        else
+            fail "SIG$sig after $t s: the old set or the new one"
+            diag "$(diff -rq "$T/old" "$T/d" | head -5)"
+        fi
+    done
+done
+
+# A set marked incomplete (as a crash between two renames leaves it) is
+# refused by every reader that would mix it up.
+rm -rf "$T/d"
+"$F" --compare -o "$T/d" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
+    "$ROOT"/tests/data/plots/send-normal-os.csv >/dev/null 2>&1
+printf '# lop: test\nfile\nparams.csv\nlop-send-normal-min.csv\n' >"$T/d/.lop-incomplete"
+refuses_one_line "lopredict refuses a params.csv marked incomplete" 2 \
+    "params.csv: an interrupted run left .* incomplete" \
+    "$BIN/lopredict" --params "$T/d/params.csv" --series send-normal --p 2
+refuses_one_line "lopfit --from-params refuses it too" 1 "an interrupted run left" \
+    "$F" --from-params "$T/d/params.csv" -o "$T/e"
+"$BIN/lopredict" --params "$ROOT/tests/data/plots/params.csv" --series send-normal --p 2 \
+    >/dev/null 2>&1
+check "a directory without the marker reads as before" test $? -eq 0
+if command -v gnuplot >/dev/null 2>&1; then
+    sh "$ROOT/plots/plot.sh" "$T/d" "$T/fig" >"$T/plot.out" 2>&1
+    check "plot.sh refuses it" grep -q "an interrupted run left it incomplete" "$T/plot.out"
+fi
+# The next complete run replaces the listed files and removes the marker.
+"$F" --compare -o "$T/d" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
+    "$ROOT"/tests/data/plots/send-normal-os.csv >/dev/null 2>&1
+check "a complete run over it removes the marker" test ! -e "$T/d/.lop-incomplete"
+
+# Files get the user's umask (mkstemp alone gives 0600).
+rm -rf "$T/u"
+(umask 022 && "$F" --from-params "$M" -o "$T/u" 2>/dev/null)
+check "umask 022: files are 0644" test "$(stat -c %a "$T/u/lop-send-normal-min.csv")" = 644
+rm -rf "$T/u"
+(umask 077 && "$F" --from-params "$M" -o "$T/u" 2>/dev/null)
+check "umask 077: files are 0600" test "$(stat -c %a "$T/u/lop-send-normal-min.csv")" = 600
+
+# lopbench interrupted or killed through mpirun (on SIGINT Open MPI's mpirun
+# sends the ranks SIGTERM; on SIGTERM, as a batch system's time limit sends
+# it, it may SIGKILL them, which no process can clean up after: so rank 0
+# writes only once the last task is done): no file of the unfinished run,
+# nothing temporary.
+if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
+    for sig_t in INT:2.5 INT:4.5 TERM:3.5; do # a run takes about 6 s here
+        sig=${sig_t%:*} t=${sig_t#*:}
+        rm -rf "$T/b"
+        timeout -s $sig $t mpirun --oversubscribe -np 2 "$BIN/lopbench" --reps 200 \
+            -o "$T/b" --quiet >/dev/null 2>&1
+        rc=$?
+        sleep 1 # the ranks' handlers finish after mpirun
+        left=$(leftovers "$T/b")
+        n=$(ls "$T/b" 2>/dev/null | grep -c '\.csv$')
+        check "lopbench SIG$sig after $t s (exit $rc): no temporary file left ($left)" \
+            test -z "$left"
+        # all 10 when it got past the commit, else none
+        check "lopbench SIG$sig after $t s: none of its files or all ($n)" \
+            test "$n" -eq 0 -o "$n" -eq 10 -a ! -e "$T/b/.lop-incomplete"
+    done
+fi
+done_testing

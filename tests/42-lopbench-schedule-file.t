@@ -1,0 +1,61 @@
+#!/bin/sh
+# 42-lopbench-schedule-file.t - lopbench --barrier --schedule FILE runs a file
+# only after lopredict's checker proved it a barrier: a deadlocking schedule
+# is refused on every rank in bounded time (it used to hang every rank), with
+# and without --check; a schedule for one rank is refused; the timed rows are
+# named "file:<name>" and lopredict --measured reads them back, simulating the
+# schedule file found beside barrier.csv.
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+B=$BIN/lopbench
+P=$BIN/lopredict
+
+# Both ranks wait for the other before sending: a deadlock at step 0.
+cat >"$T/dead.csv" <<'CSV'
+# p: 2
+rank,step,op,peer
+0,0,recv,1
+0,0,send,1
+1,0,recv,0
+1,0,send,0
+CSV
+# run_mpi's timeout (300 s) bounds a hang: the refusal must come first.
+mpi_refuses "deadlock, timed" "dead.csv: not run: schedule dead.csv: deadlock: rank 0 op 0" 2 \
+    "$B" --barrier --schedule "$T/dead.csv" --reps 5 -o "$T/o"
+mpi_refuses "deadlock, --check" "dead.csv: not run: schedule dead.csv: deadlock" 2 \
+    "$B" --barrier --check --schedule "$T/dead.csv" --reps 5 -o "$T/o"
+
+printf '# p: 1\nrank,step,op,peer\n' >"$T/one.csv"
+mpi_refuses "a schedule for one rank" "one.csv: the schedule is for 1 rank, a barrier needs 2" \
+    2 "$B" --barrier --schedule "$T/one.csv" --reps 5 -o "$T/o"
+
+"$P" --schedule --alg diss --p 2 >"$T/diss2.csv"
+cp "$T/diss2.csv" "$T/bad name.csv"
+mpi_refuses "a file name that cannot be an alg cell" "option --schedule: file name 'bad name.csv'" \
+    2 "$B" --barrier --schedule "$T/bad name.csv" --reps 5 -o "$T/o"
+
+# A good schedule file: timed rows named after it, read back by lopredict.
+run_mpi 2 "$B" --barrier --schedule "$T/diss2.csv" --reps 20 --warmup 2 -o "$T/run" --quiet \
+    >"$T/timed" 2>&1
+check "the schedule file runs" test $? -eq 0
+csv=$T/run/barrier.csv
+check "its rows are named file:diss2.csv" \
+    test "$(grep -c -e '^p2p,file:diss2.csv,,2,' -e '^shm,file:diss2.csv,,2,' "$csv")" -eq 2
+"$P" --measured "$csv" --csv >"$T/m1" 2>"$T/m1.err"
+check "lopredict --measured accepts the rows" test $? -eq 0
+check "... without the schedule file: no prediction, and a warning per row" \
+    test "$(grep -c "no schedule file 'diss2.csv' beside it: row not predicted" "$T/m1.err")" -eq 2
+check "... the rows are there with empty predictions" \
+    grep -q '^p2p,file:diss2.csv,,2,send-normal,[0-9.]*,,,,,,,,,[0-9.]*$' "$T/m1"
+cp "$T/diss2.csv" "$T/run/"
+"$P" --measured "$csv" --csv >"$T/m2" 2>"$T/m2.err"
+check "with the schedule file beside barrier.csv: exit 0, no warning" \
+    test $? -eq 0 -a ! -s "$T/m2.err"
+want=$("$P" --check-schedule "$T/diss2.csv" --simulate --series send-normal |
+    sed -n 's/.*simulated \(logp\|lop\): \([0-9.]*\) us/\2/p' | tr '\n' ,)
+got=$(grep '^p2p,file:diss2.csv' "$T/m2" | cut -d, -f9,10 | sed 's/$/,/')
+check "... its simulations are lopredict's for the file ($got = $want)" test "$got" = "$want"
+check "... and no closed form (the file names no known algorithm)" \
+    test "$(grep '^p2p,file:' "$T/m2" | cut -d, -f7,8)" = ","
+done_testing

@@ -1,0 +1,172 @@
+/* test_outdir.c - all-or-nothing output directories, the name rule, and the
+ * check that params.csv rows can be read back (csv.h, model.h). */
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "csv.h"
+#include "fixture.h"
+#include "model.h"
+#include "tap.h"
+
+static int exists(const char *name)
+{
+    return access(fixture_path(name), F_OK) == 0;
+}
+
+/* A file NAME holding TEXT, written through 'out''s staging directory. */
+static lop_status_t stage_file(const lop_outdir_t *out, const char *name, const char *text)
+{
+    char path[512];
+    lop_csv_writer_t w;
+    snprintf(path, sizeof path, "%s/%s", out->stage, name);
+    lop_status_t st = lop_csv_writer_open(&w, path);
+    if (st == LOP_OK)
+        lop_csv_line(&w, "%s", text);
+    return st ? st : lop_csv_writer_commit(&w);
+}
+
+/* The staging directory's name, after the fixture directory. */
+static int stage_left(void)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls -a '%s' | grep -q '^\\.lop-stage\\.'", fixture_path("d"));
+    return system(cmd) == 0;
+}
+
+static void test_names(void)
+{
+    const char *good[] = {"send-normal", "a.b_c-1", "x", NULL};
+    const char *bad[] = {"", "..", ".hidden", "-opt", "a/b", "../../up", "a b", "a,b", NULL};
+    for (int i = 0; good[i]; i++)
+        ok(lop_name_ok(good[i]), "name '%s' is fine", good[i]);
+    for (int i = 0; bad[i]; i++)
+        ok(!lop_name_ok(bad[i]), "name '%s' is refused", bad[i]);
+    char longest[LOP_NAME_MAX + 2];
+    memset(longest, 'x', sizeof longest);
+    longest[LOP_NAME_MAX] = '\0';
+    ok(lop_name_ok(longest), "%d characters are fine", LOP_NAME_MAX);
+    longest[LOP_NAME_MAX] = 'x';
+    longest[LOP_NAME_MAX + 1] = '\0';
+    ok(!lop_name_ok(longest), "%d are not", LOP_NAME_MAX + 1);
+}
+
+static void test_commit_and_abort(void)
+{
+    lop_outdir_t out;
+    ok(lop_outdir_begin(&out, fixture_path("d")) == LOP_OK, "begin makes the directory: %s",
+       lop_errmsg());
+    ok(stage_file(&out, "a.csv", "a\n1") == LOP_OK && stage_file(&out, "b.csv", "b\n1") == LOP_OK,
+       "two files staged");
+    ok(!exists("d/a.csv"), "... not in the directory before the end");
+    ok(lop_outdir_end(&out, LOP_OK) == LOP_OK, "end moves them: %s", lop_errmsg());
+    ok(exists("d/a.csv") && exists("d/b.csv") && !exists("d/" LOP_OUTDIR_MARKER) && !stage_left(),
+       "both in place, no marker, no stage");
+    struct stat sa;
+    mode_t mask = umask(0);
+    umask(mask);
+    ok(stat(fixture_path("d/a.csv"), &sa) == 0 && (sa.st_mode & 0777) == (0666 & ~mask),
+       "mode 0%o is 0666 & ~umask", (unsigned)(sa.st_mode & 0777));
+
+    ok(lop_outdir_begin(&out, fixture_path("d")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n2") == LOP_OK,
+       "a second run stages a new a.csv");
+    ok(lop_outdir_end(&out, lop_err(LOP_ERR_IO, "disk full")) == LOP_ERR_IO &&
+           strcmp(lop_errmsg(), "disk full") == 0,
+       "a failed run ends with its own error");
+    lop_csv_t *csv = NULL;
+    ok(lop_csv_read(fixture_path("d/a.csv"), &csv) == LOP_OK && csv->n_rows == 1 &&
+           strcmp(csv->cells[0][0], "1") == 0 && !stage_left(),
+       "... and leaves the old a.csv and no stage");
+    lop_csv_free(csv);
+}
+
+/* A marker left by a run that died between two renames. */
+static void test_marker(void)
+{
+    fixture_file_write("d/" LOP_OUTDIR_MARKER, "file\na.csv\nb.csv\n");
+    lop_csv_t *csv = NULL;
+    ok(lop_csv_read(fixture_path("d/a.csv"), &csv) == LOP_ERR_IO &&
+           strstr(lop_errmsg(), "an interrupted run left"),
+       "a listed file is refused: %s", lop_errmsg());
+    lop_outdir_t out;
+    ok(lop_outdir_begin(&out, fixture_path("d")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n3") == LOP_OK && lop_outdir_end(&out, LOP_OK) == LOP_OK,
+       "a run rewrites a.csv only");
+    ok(lop_csv_read(fixture_path("d/a.csv"), &csv) == LOP_OK, "a.csv reads again");
+    lop_csv_free(csv);
+    csv = NULL;
+    ok(lop_csv_read(fixture_path("d/b.csv"), &csv) == LOP_ERR_IO,
+       "b.csv is still marked: it may be from the interrupted run");
+    ok(lop_outdir_begin(&out, fixture_path("d")) == LOP_OK &&
+           stage_file(&out, "b.csv", "b\n3") == LOP_OK && lop_outdir_end(&out, LOP_OK) == LOP_OK &&
+           !exists("d/" LOP_OUTDIR_MARKER),
+       "once b.csv is rewritten the marker goes");
+}
+
+/* SIGINT in the middle of a run: the handler removes the stage and the
+ * writer's temporary file, then the process dies of the signal. */
+static void test_signal(void)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        lop_outdir_t out;
+        lop_csv_writer_t w;
+        char path[512];
+        if (lop_outdir_begin(&out, fixture_path("d")) != LOP_OK)
+            _exit(3);
+        stage_file(&out, "c.csv", "c\n1");
+        snprintf(path, sizeof path, "%s/half.csv", out.stage);
+        if (lop_csv_writer_open(&w, path) != LOP_OK)
+            _exit(4);
+        lop_csv_line(&w, "half");
+        raise(SIGINT);
+        _exit(5);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "the run dies of SIGINT");
+    ok(!stage_left() && !exists("d/c.csv"), "... leaving no stage and no new file");
+}
+
+static void test_fit_check(void)
+{
+    lop_fit_t fit = {.series = "send-normal", .quantity = "rtt", .stat = "min",
+                     .model = &lop_model_rtt, .pmin = 1, .pmax = 8,
+                     .lambda = {1, 2, 3, 4, -0.1, 1}};
+    ok(lop_fit_check(&fit, "f:1") == LOP_OK, "a fit lopredict can read: %s", lop_errmsg());
+    fit.lambda[0] = INFINITY;
+    ok(lop_fit_check(&fit, "f:1") == LOP_ERR_RANGE &&
+           strcmp(lop_errmsg(), "f:1: series 'send-normal' rtt min: l1 = inf is not finite") == 0,
+       "l1 = inf is refused (it would be written as an empty cell): %s", lop_errmsg());
+    fit.lambda[0] = 1e-308;
+    ok(lop_fit_check(&fit, "f:1") == LOP_OK, "a subnormal l1 is fine");
+    fit.pmax = LOP_MODEL_MAX_P + 1;
+    ok(lop_fit_check(&fit, "f:1") == LOP_ERR_RANGE, "pmax beyond %d is refused: %s",
+       LOP_MODEL_MAX_P, lop_errmsg());
+    fit.pmax = 8;
+    fit.model = &lop_model_ov;
+    ok(lop_fit_check(&fit, "f:1") == LOP_ERR_PARSE, "rtt with model ov is refused: %s",
+       lop_errmsg());
+    fit.model = &lop_model_linear;
+    ok(lop_fit_check(&fit, "f:1") == LOP_OK, "rtt with the linear LogP line is fine");
+    snprintf(fit.series, sizeof fit.series, "../x");
+    ok(lop_fit_check(&fit, "f:1") == LOP_ERR_PARSE, "series '../x' is refused: %s", lop_errmsg());
+}
+
+int main(void)
+{
+    if (fixture_dir_make("outdir") != 0)
+        return 1;
+    test_names();
+    test_commit_and_abort();
+    test_marker();
+    test_signal();
+    test_fit_check();
+    fixture_dir_remove();
+    return tap_done();
+}
