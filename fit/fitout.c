@@ -1,6 +1,7 @@
 /* fitout.c - params.csv, L(p) tables and synthetic data (fitout.h). */
 #include "fitout.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -197,7 +198,10 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
     lop_csv_meta(w, "fitted_p", "%g..%g", lo, hi);
     lop_csv_meta(w, "unit", "us");
     lop_csv_line(w, "p,rtt_us,os_us,or_us,L_us,Llist_us");
-    int pmax = (int)floor(lop->pmax);
+    long pmax;
+    if (!lop_double_to_long(floor(lop->pmax), 1, INT_MAX, &pmax)) /* before any cast */
+        return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': pmax %g is not in 1..%d",
+                       set->path, lop->rtt->series, lop->rtt->stat, lop->pmax, INT_MAX);
     for (int p = 1; p <= pmax && st == LOP_OK; p++) {
         st = table_row(w, set, lop, p, &L, &Llist);
         if (p < lo || p > hi)
@@ -213,10 +217,10 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
         warn_line(warn, ctx, "%s: p = %d..%d (%zu rows) outside the fitted range %g..%g, "
                   "extrapolated", name, outside.first, outside.last, outside.count, lo, hi);
     if (neg.count)
-        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %d rows (p = %d..%d)", name, neg.count,
+        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %ld rows (p = %d..%d)", name, neg.count,
                   pmax, neg.first, neg.last);
     if (neg_list.count)
-        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %d rows (p = %d..%d)", name,
+        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %ld rows (p = %d..%d)", name,
                   neg_list.count, pmax, neg_list.first, neg_list.last);
     return LOP_OK;
 }

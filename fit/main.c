@@ -68,16 +68,16 @@ typedef struct {
 
 /* ---------------------------------------------------------------- options */
 
+static lop_status_t stat_item(void *ctx, char *item)
+{
+    int index;
+    (void)ctx;
+    return lop_cli_choice("stat", item, lop_fitdata_stats, &index);
+}
+
 static lop_status_t check_stats(const char *list)
 {
-    char copy[64], *save = NULL;
-    int index;
-    if (snprintf(copy, sizeof copy, "%s", list) >= (int)sizeof copy || list[0] == '\0')
-        return lop_err(LOP_ERR_INVALID, "option --stat: '%s' is not a list of statistics", list);
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
-        if (lop_cli_choice("stat", item, lop_fitdata_stats, &index))
-            return LOP_ERR_INVALID;
-    return LOP_OK;
+    return lop_cli_items("stat", list, stat_item, NULL);
 }
 
 static lop_status_t apply_option(opts_t *o, int key, const char *arg)
