@@ -123,7 +123,9 @@ int lop_parse_double(const char *s, double *value)
     double v = strtod(s, &end);
     while (isspace((unsigned char)*end))
         end++;
-    if (*end != '\0' || errno == ERANGE || !isfinite(v))
+    /* ERANGE with a nonzero finite result is a subnormal: exact enough, and
+     * what a writer prints for one; an overflow or a total underflow is not. */
+    if (*end != '\0' || !isfinite(v) || (errno == ERANGE && (v == 0 || isinf(v))))
         return 0;
     *value = v;
     return 1;
