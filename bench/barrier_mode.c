@@ -1,6 +1,8 @@
 /* barrier_mode.c - lopbench --barrier: sizes x executors x algorithms (barrier_mode.h). */
 #include "barrier_mode.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "csv.h"
 #include "mpisync.h"
 #include "sched_check.h"
+#include "out.h"
 
 #define PROG "lopbench"
 
@@ -271,26 +274,75 @@ static double mpi_barrier_us(const session_t *s, uint32_t p)
     return 0;
 }
 
-static void print_times(const session_t *s)
+/* The n cell: empty when the algorithm takes none, as in lopredict's CSVs. */
+static void n_out(lop_out_t *t, const row_t *r)
+{
+    if (r->n)
+        lop_out_int(t, r->n);
+    else
+        lop_out_empty(t);
+}
+
+static const lop_out_col_t times_cols[] = {
+    {"exec", LOP_OUT_STR, 0},      {"alg", LOP_OUT_STR, 0},       {"n", LOP_OUT_INT, 0},
+    {"p", LOP_OUT_INT, 0},         {"avg_us", LOP_OUT_NUM, 3},    {"min_us", LOP_OUT_NUM, 3},
+    {"median_us", LOP_OUT_NUM, 3}, {"p99_us", LOP_OUT_NUM, 3},
+    {"avg / MPI_Barrier", LOP_OUT_NUM, 2},
+};
+
+static lop_status_t print_times(const session_t *s)
 {
     const lop_run_meta_t *meta = s->m->meta;
+    lop_out_t t;
     printf("lopbench %s --barrier: %d ranks%s, %ld barriers each (after %ld warm-up), timer %s\n",
            LOP_VERSION, s->m->size, s->m->oversubscribed ? " (oversubscribed: times include "
            "sharing a core)" : "", s->m->opts->reps, s->m->opts->warmup, meta->timer);
-    printf("%-6s %-12s %3s %5s %10s %10s %10s %10s  %s\n", "exec", "alg", "n", "p", "avg_us",
-           "min_us", "median_us", "p99_us", "avg / MPI_Barrier");
-    for (size_t i = 0; i < s->n_row; i++) {
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, times_cols,
+                                    sizeof times_cols / sizeof *times_cols);
+    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
         const row_t *r = &s->row[i];
         double base = mpi_barrier_us(s, r->p);
-        char n[16] = "-";
-        if (r->n)
-            snprintf(n, sizeof n, "%u", r->n);
-        printf("%-6s %-12s %3s %5u %10.3f %10.3f %10.3f %10.3f", r->exec->name, r->alg, n,
-               r->p, r->res.avg_us, r->res.iter.min, r->res.iter.median, r->res.iter.p99);
-        if (base > 0)
-            printf("  %.2f", r->res.avg_us / base);
-        printf("\n");
+        lop_out_str(&t, r->exec->name);
+        lop_out_str(&t, r->alg);
+        n_out(&t, r);
+        lop_out_int(&t, r->p);
+        lop_out_num(&t, r->res.avg_us);
+        lop_out_num(&t, r->res.iter.min);
+        lop_out_num(&t, r->res.iter.median);
+        lop_out_num(&t, r->res.iter.p99);
+        lop_out_num(&t, base > 0 ? r->res.avg_us / base : NAN);
+        st = lop_out_row(&t);
     }
+    return st ? st : lop_out_end(&t);
+}
+
+static const lop_out_col_t csv_cols[] = {
+    {"executor", LOP_OUT_STR, 0}, {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},
+    {"p", LOP_OUT_INT, 0},        {"reps", LOP_OUT_INT, 0},   {"min_us", LOP_OUT_NUM, 0},
+    {"avg_us", LOP_OUT_NUM, 0},   {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
+    {"max_us", LOP_OUT_NUM, 0},
+};
+
+static lop_status_t csv_rows(const session_t *s, lop_csv_writer_t *w)
+{
+    lop_out_t t;
+    lop_status_t st = lop_out_begin(&t, w->file, w->path, 1, csv_cols,
+                                    sizeof csv_cols / sizeof *csv_cols);
+    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
+        const row_t *r = &s->row[i];
+        lop_out_str(&t, r->exec->name);
+        lop_out_str(&t, r->alg);
+        n_out(&t, r);
+        lop_out_int(&t, r->p);
+        lop_out_int(&t, s->m->opts->reps);
+        lop_out_num(&t, r->res.iter.min);
+        lop_out_num(&t, r->res.avg_us);
+        lop_out_num(&t, r->res.iter.median);
+        lop_out_num(&t, r->res.iter.p99);
+        lop_out_num(&t, r->res.iter.max);
+        st = lop_out_row(&t);
+    }
+    return st ? st : lop_out_end(&t);
 }
 
 /* barrier.csv into the staging directory 'stage'. */
@@ -317,17 +369,7 @@ static lop_status_t write_csv(const session_t *s, const char *stage)
     lop_csv_meta(&w, "date", "%s", meta->date);
     lop_csv_meta(&w, "host", "%s", meta->host);
     lop_csv_meta(&w, "unit", "us");
-    lop_csv_line(&w, "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us");
-    for (size_t i = 0; i < s->n_row; i++) {
-        const row_t *r = &s->row[i];
-        char n[16] = ""; /* empty when the algorithm takes none, as in lopredict's CSVs */
-        if (r->n)
-            snprintf(n, sizeof n, "%u", r->n);
-        lop_csv_line(&w, "%s,%s,%s,%u,%ld,%.4f,%.4f,%.4f,%.4f,%.4f", r->exec->name, r->alg, n,
-                     r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us, r->res.iter.median,
-                     r->res.iter.p99, r->res.iter.max);
-    }
-    return lop_csv_writer_commit(&w);
+    return lop_csv_writer_end(&w, csv_rows(s, &w));
 }
 
 /* --check: one verdict per row; LOP_ERR_RANGE if any rank left early. */
@@ -358,13 +400,16 @@ static lop_status_t finish(session_t *s)
     if (s->m->rank == 0 && s->m->opts->check)
         st = report_checks(s);
     else if (s->m->rank == 0) {
-        print_times(s);
-        st = lop_outdir_begin(&out, s->m->outdir);
-        st = lop_outdir_end(&out, st ? st : write_csv(s, out.stage));
-        if (st == LOP_OK)
+        st = print_times(s);
+        lop_status_t written = lop_outdir_begin(&out, s->m->outdir);
+        /* the measurements, even if stdout failed */
+        written = lop_outdir_end(&out, written ? written : write_csv(s, out.stage));
+        if (written == LOP_OK)
             printf("wrote %s/barrier.csv\n", s->m->outdir);
+        st = st ? st : written;
     }
-    fflush(stdout);
+    if (fflush(stdout) != 0 && st == LOP_OK) /* "wrote ...", --check verdicts */
+        st = lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(errno));
     return lop_mpi_agree(s->m->comm, st);
 }
 

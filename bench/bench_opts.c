@@ -96,24 +96,28 @@ void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...
 }
 
 /* A comma-separated list of names from 'names' (NULL-terminated) as a bit mask. */
+typedef struct {
+    const char *opt;
+    const char *const *names;
+    unsigned mask;
+} names_t;
+
+static lop_status_t name_item(void *ctx, char *item)
+{
+    names_t *n = ctx;
+    int index;
+    lop_status_t st = lop_cli_choice(n->opt, item, n->names, &index);
+    n->mask |= st == LOP_OK ? 1u << index : 0;
+    return st;
+}
+
 static lop_status_t parse_names(const char *opt, const char *arg, const char *const *names,
                                 unsigned *mask)
 {
-    *mask = 0;
-    for (const char *item = arg;; item++) {
-        size_t len = strcspn(item, ",");
-        char name[64];
-        int index;
-        snprintf(name, sizeof name, "%.*s", (int)len, item);
-        if (len > 0 && lop_cli_choice(opt, name, names, &index) != LOP_OK)
-            return LOP_ERR_INVALID;
-        if (len > 0)
-            *mask |= 1u << index;
-        item += len;
-        if (*item == '\0')
-            break;
-    }
-    return *mask ? LOP_OK : lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
+    names_t n = {opt, names, 0};
+    lop_status_t st = lop_cli_items(opt, arg, name_item, &n);
+    *mask = n.mask;
+    return st;
 }
 
 static lop_status_t parse_scenarios(const char *arg, int *scenario)
@@ -131,29 +135,27 @@ static lop_status_t parse_scenarios(const char *arg, int *scenario)
 }
 
 /* --alg: "all" (every algorithm with a schedule) or a list of names. */
+static lop_status_t alg_item(void *ctx, char *name)
+{
+    lop_bench_opts_t *o = ctx;
+    const barrier_alg_t *a = barrier_alg_find(name);
+    if (!a)
+        return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see lopredict --help)", name);
+    if (a->flags & BARRIER_COST_ONLY)
+        return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no schedule to run", name);
+    if (o->n_alg == LOP_BENCH_MAX_LIST)
+        return lop_err(LOP_ERR_INVALID, "option --alg: more than %d algorithms", LOP_BENCH_MAX_LIST);
+    o->alg[o->n_alg++] = a;
+    return LOP_OK;
+}
+
 static lop_status_t parse_algs(const char *arg, lop_bench_opts_t *o)
 {
     o->n_alg = 0;
     for (const barrier_alg_t *const *a = barrier_algs; *a && !strcmp(arg, "all"); a++)
         if (!((*a)->flags & BARRIER_COST_ONLY))
             o->alg[o->n_alg++] = *a;
-    for (const char *item = arg; o->n_alg == 0 || strcmp(arg, "all"); item++) {
-        size_t len = strcspn(item, ",");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)len, item);
-        const barrier_alg_t *a = barrier_alg_find(name);
-        if (!a)
-            return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see lopredict --help)", name);
-        if (a->flags & BARRIER_COST_ONLY)
-            return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no schedule to run", name);
-        if (o->n_alg == LOP_BENCH_MAX_LIST)
-            return lop_err(LOP_ERR_INVALID, "option --alg: more than %d algorithms", LOP_BENCH_MAX_LIST);
-        o->alg[o->n_alg++] = a;
-        item += len;
-        if (*item == '\0')
-            break;
-    }
-    return LOP_OK;
+    return o->n_alg ? LOP_OK : lop_cli_items("alg", arg, alg_item, o);
 }
 
 /* A list of integers "1,3..5" into a fixed array. */

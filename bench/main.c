@@ -11,6 +11,7 @@
  * measurement, where other ranks may be waiting for the failing one, aborts
  * the job.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "bench_opts.h"
 #include "csv.h"
 #include "mpisync.h"
+#include "out.h"
 #include "samples.h"
 #include "scenario.h"
 #include "transport.h"
@@ -44,6 +46,14 @@ typedef struct {
     char series[32];  /* "<op>-<post>" */
 } task_t;
 
+/* One series in the summary on stdout. */
+typedef struct {
+    char series[sizeof ((lop_samples_t *)0)->series]; /* as in its file */
+    const char *quantity;                              /* static string */
+    size_t n_p;                                        /* largest p */
+    lop_stats_t first, last;                           /* at p = 1 and p = n_p */
+} summary_t;
+
 typedef struct {
     lop_bench_opts_t opts;   /* the command line */
     lop_timer_t timer;       /* this rank's calibrated cycle timer */
@@ -57,7 +67,7 @@ typedef struct {
     int n_done;
     task_t task[MAX_TASKS];  /* the plan: one task per series */
     int n_tasks;
-    char summary[MAX_SUMMARY][192]; /* rank 0's lines for stdout */
+    summary_t summary[MAX_SUMMARY]; /* rank 0's rows for stdout */
     int n_summary;
     int have_send_rtt;    /* send-normal RTT(1) was measured ... */
     lop_stats_t send_rtt; /* ... with these statistics */
@@ -302,13 +312,9 @@ static void summary_add(run_t *r, const lop_samples_t *s)
     if (r->n_summary >= MAX_SUMMARY || lop_samples_stats(s, 1, &first) != LOP_OK ||
         lop_samples_stats(s, s->n_p, &last) != LOP_OK)
         return;
-    int len = snprintf(r->summary[r->n_summary], sizeof r->summary[0],
-                       "  %-16s %-4s p=1: median %9.3f  min %9.3f", s->series, s->quantity,
-                       first.median, first.min);
-    if (s->n_p > 1)
-        snprintf(r->summary[r->n_summary] + len, sizeof r->summary[0] - (size_t)len,
-                 "    p=%zu: median %9.3f  min %9.3f", s->n_p, last.median, last.min);
-    r->n_summary++;
+    summary_t *row = &r->summary[r->n_summary++];
+    *row = (summary_t){.quantity = s->quantity, .n_p = s->n_p, .first = first, .last = last};
+    memcpy(row->series, s->series, sizeof row->series);
 }
 
 /* Rank 0: the reference goes into the metadata, the rest into files. */
@@ -358,20 +364,43 @@ static void task_run(run_t *r, const task_t *t)
 
 /* -------------------------------------------------------------- the run */
 
-static void summary_print(const run_t *r)
+static const lop_out_col_t summary_cols[] = {
+    {"series", LOP_OUT_STR, 0},        {"qty", LOP_OUT_STR, 0},
+    {"median_us(1)", LOP_OUT_NUM, 3},  {"min_us(1)", LOP_OUT_NUM, 3},
+    {"p", LOP_OUT_INT, 0},             {"median_us(p)", LOP_OUT_NUM, 3},
+    {"min_us(p)", LOP_OUT_NUM, 3},
+};
+
+/* Rank 0: the run, then per series the times at p = 1 and at the largest p. */
+static lop_status_t summary_print(const run_t *r)
 {
+    lop_out_t t;
     printf("lopbench %s: %s transport, %d ranks%s, %ld repetitions, timer %s\n", LOP_VERSION,
            r->meta.transport, r->meta.ranks, r->meta.oversubscribed ? " (oversubscribed)" : "",
            r->meta.reps, r->meta.timer);
     printf("  device: %s\n", r->meta.device);
-    printf("  series           qty  times in us (per message)\n");
-    for (int i = 0; i < r->n_summary; i++)
-        printf("%s\n", r->summary[i]);
+    printf("times in us per message, rounded (the files hold every digit):\n");
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, summary_cols,
+                                    sizeof summary_cols / sizeof *summary_cols);
+    for (int i = 0; i < r->n_summary && st == LOP_OK; i++) {
+        const summary_t *row = &r->summary[i];
+        int more = row->n_p > 1;
+        lop_out_str(&t, row->series);
+        lop_out_str(&t, row->quantity);
+        lop_out_num(&t, row->first.median);
+        lop_out_num(&t, row->first.min);
+        lop_out_int(&t, (long long)row->n_p);
+        lop_out_num(&t, more ? row->last.median : NAN);
+        lop_out_num(&t, more ? row->last.min : NAN);
+        st = lop_out_row(&t);
+    }
+    st = st ? st : lop_out_end(&t);
     if (r->have_send_rtt && r->meta.have_reference)
         printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.3f vs "
                "%.3f us, min %.3f vs %.3f us\n", r->send_rtt.median, r->meta.reference.median,
                r->send_rtt.min, r->meta.reference.min);
     printf("files in %s/\n", r->outdir);
+    return st;
 }
 
 /* Every task, then rank 0 moves the files into place (all or none). */
@@ -387,8 +416,8 @@ static lop_status_t measure_all(run_t *r)
             task_run(r, &r->task[i]);
     lop_progress_done(b->progress);
     lop_status_t st = lop_mpi_agree(b->comm, outdir_write(r));
-    if (st == LOP_OK && b->rank == 0)
-        summary_print(r);
+    if (st == LOP_OK && b->rank == 0) /* a failed stdout is reported once, by lop_stdout_close() */
+        (void)summary_print(r);
     return st;
 }
 
@@ -442,7 +471,7 @@ int main(int argc, char **argv)
     if (st == LOP_OK && r.opts.help) {
         if (launcher_rank() == 0)
             lop_bench_opts_usage(stdout);
-        return EXIT_SUCCESS;
+        return lop_stdout_close(PROG, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
     }
     int thread_level; /* the watchdog thread makes no MPI calls: FUNNELED suffices */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
@@ -460,5 +489,8 @@ int main(int argc, char **argv)
     __lsan_do_leak_check();
 #endif
     MPI_Finalize();
+    /* every write to stdout checked: one line, unless an error was printed already */
+    if (lop_stdout_close(PROG, code != EXIT_SUCCESS) && code == EXIT_SUCCESS)
+        code = EXIT_FAILURE;
     return code;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "out.h"
 
 /* What each quantity is, for the "# definition:" and "# p:" lines. */
 static const struct {
@@ -105,23 +106,40 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
                      m->reference.min, m->reference.median, m->reference.mean);
 }
 
+static const lop_out_col_t summary_cols[] = {
+    {"p", LOP_OUT_INT, 0},         {"n", LOP_OUT_INT, 0},      {"min_us", LOP_OUT_NUM, 0},
+    {"avg_us", LOP_OUT_NUM, 0},    {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
+    {"max_us", LOP_OUT_NUM, 0},    {"stddev_us", LOP_OUT_NUM, 0},
+};
+static const lop_out_col_t raw_cols[] = {
+    {"p", LOP_OUT_INT, 0}, {"rep", LOP_OUT_INT, 0}, {"us", LOP_OUT_NUM, 0}};
+
 /* Summary row p: the statistics of its samples. */
-static lop_status_t summary_row(lop_csv_writer_t *w, const lop_samples_t *s, size_t p)
+static lop_status_t summary_row(lop_out_t *o, const lop_samples_t *s, size_t p)
 {
     lop_stats_t t;
     lop_status_t st = lop_samples_stats(s, p, &t);
-    if (st == LOP_OK)
-        lop_csv_line(w, "%zu,%zu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", p, t.n, t.min, t.mean,
-                     t.median, t.p99, t.max, t.stddev);
-    return st;
+    if (st)
+        return st;
+    lop_out_int(o, (long long)p);
+    lop_out_int(o, (long long)t.n);
+    const double v[] = {t.min, t.mean, t.median, t.p99, t.max, t.stddev};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        lop_out_num(o, v[i]);
+    return lop_out_row(o);
 }
 
 /* Raw rows of p: every sample in measurement order. */
-static lop_status_t raw_rows(lop_csv_writer_t *w, const lop_samples_t *s, size_t p)
+static lop_status_t raw_rows(lop_out_t *o, const lop_samples_t *s, size_t p)
 {
-    for (size_t r = 0; r < s->reps; r++)
-        lop_csv_line(w, "%zu,%zu,%.6g", p, r + 1, s->us[(p - 1) * s->reps + r]);
-    return LOP_OK;
+    lop_status_t st = LOP_OK;
+    for (size_t r = 0; r < s->reps && st == LOP_OK; r++) {
+        lop_out_int(o, (long long)p);
+        lop_out_int(o, (long long)r + 1);
+        lop_out_num(o, s->us[(p - 1) * s->reps + r]);
+        st = lop_out_row(o);
+    }
+    return st;
 }
 
 static lop_status_t write_file(const lop_samples_t *s, const lop_run_meta_t *meta, int raw,
@@ -131,14 +149,19 @@ static lop_status_t write_file(const lop_samples_t *s, const lop_run_meta_t *met
     snprintf(path, sizeof path, "%s/%s-%s%s.csv", dir, s->series, s->quantity,
              raw ? "-raw" : "");
     lop_csv_writer_t w;
+    lop_out_t o;
     lop_status_t st = lop_csv_writer_open(&w, path);
     if (st != LOP_OK)
         return st;
     write_meta(&w, s, meta);
-    lop_csv_line(&w, raw ? "p,rep,us" : "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
+    st = raw ? lop_out_begin(&o, w.file, w.path, 1, raw_cols, 3)
+             : lop_out_begin(&o, w.file, w.path, 1, summary_cols, 8);
+    if (st)
+        return lop_csv_writer_end(&w, st);
     for (size_t p = 1; p <= s->n_p && st == LOP_OK; p++)
-        st = raw ? raw_rows(&w, s, p) : summary_row(&w, s, p);
-    return lop_csv_writer_end(&w, st);
+        st = raw ? raw_rows(&o, s, p) : summary_row(&o, s, p);
+    lop_status_t end = lop_out_end(&o);
+    return lop_csv_writer_end(&w, st ? st : end);
 }
 
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,

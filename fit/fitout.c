@@ -1,6 +1,7 @@
 /* fitout.c - params.csv, L(p) tables and synthetic data (fitout.h). */
 #include "fitout.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,59 +56,54 @@ lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status)
 
 /* ---------------------------------------------------------------- cells */
 
-/* Append printf output to buf at *pos, never past len. */
-__attribute__((format(printf, 4, 5))) static void put(char *buf, size_t len, size_t *pos,
-                                                      const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = *pos < len ? vsnprintf(buf + *pos, len - *pos, fmt, ap) : 0;
-    va_end(ap);
-    *pos += n > 0 ? (size_t)n : 0;
-    if (*pos >= len)
-        *pos = len - 1;
-}
+const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1] = {
+    {"file", LOP_OUT_STR, 0},  {"series", LOP_OUT_STR, 0}, {"quantity", LOP_OUT_STR, 0},
+    {"stat", LOP_OUT_STR, 0},  {"model", LOP_OUT_STR, 0},  {"n", LOP_OUT_INT, 0},
+    {"pmin", LOP_OUT_NUM, 0},  {"pmax", LOP_OUT_NUM, 0},   {"l1", LOP_OUT_NUM, 0},
+    {"l2", LOP_OUT_NUM, 0},    {"l3", LOP_OUT_NUM, 0},     {"l4", LOP_OUT_NUM, 0},
+    {"l5", LOP_OUT_NUM, 0},    {"l6", LOP_OUT_NUM, 0},     {"ssr", LOP_OUT_NUM, 0},
+    {"rmse", LOP_OUT_NUM, 0},  {"r2", LOP_OUT_NUM, 0},     {"se1", LOP_OUT_NUM, 0},
+    {"se2", LOP_OUT_NUM, 0},   {"se3", LOP_OUT_NUM, 0},    {"se4", LOP_OUT_NUM, 0},
+    {"se5", LOP_OUT_NUM, 0},   {"se6", LOP_OUT_NUM, 0},    {"fit_ms", LOP_OUT_NUM, 3},
+};
 
-/* ",v" with 'digits' significant digits, or "," for an unknown (non-finite) value. */
-static void put_num(char *buf, size_t len, size_t *pos, double v, int digits)
+void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit)
 {
-    put(buf, len, pos, ",");
-    if (isfinite(v))
-        put(buf, len, pos, "%.*g", digits, v);
-}
-
-void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len)
-{
-    size_t pos = 0;
     int k = fit->model->n_params;
-    buf[0] = '\0';
-    put(buf, len, &pos, "%s,%s,%s,%s,%s,%zu,%.12g,%.12g", fit->file, fit->series,
-        fit->quantity, fit->stat, fit->model->name, fit->n, fit->pmin, fit->pmax);
+    const char *text[] = {fit->file, fit->series, fit->quantity, fit->stat, fit->model->name};
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
+        lop_out_str(t, text[i]);
+    lop_out_int(t, (long long)fit->n);
+    lop_out_num(t, fit->pmin);
+    lop_out_num(t, fit->pmax);
     for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++) /* λ exact, so tables can be remade */
-        put_num(buf, len, &pos, j < k ? fit->lambda[j] : NAN, 17);
-    put_num(buf, len, &pos, fit->ssr, 10);
-    put_num(buf, len, &pos, fit->rmse, 10);
-    put_num(buf, len, &pos, fit->r2, 10);
+        lop_out_num(t, j < k ? fit->lambda[j] : NAN);
+    lop_out_num(t, fit->ssr);
+    lop_out_num(t, fit->rmse);
+    lop_out_num(t, fit->r2);
     for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
-        put_num(buf, len, &pos, j < k ? fit->se[j] : NAN, 6);
+        lop_out_num(t, j < k ? fit->se[j] : NAN);
 }
 
 lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
                                size_t n)
 {
     lop_csv_writer_t *w;
-    char row[2048];
+    lop_out_t t;
     lop_status_t st = lop_fitout_batch_open(b, dir, "params.csv", &w);
     if (st)
         return st;
     lop_csv_meta(w, "lopfit", "%s", LOP_VERSION);
     lop_csv_meta(w, "unit", "us");
-    lop_csv_line(w, "%s", lop_paramset_header);
-    for (size_t i = 0; i < n; i++) {
-        lop_fitout_row(&fits[i], row, sizeof row);
-        lop_csv_line(w, "%s", row);
+    st = lop_out_begin(&t, w->file, w->path, 1, lop_fitout_columns, LOP_FITOUT_COLUMNS);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n && st == LOP_OK; i++) {
+        lop_fitout_row(&t, &fits[i]);
+        st = lop_out_row(&t);
     }
-    return LOP_OK;
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -144,26 +140,28 @@ static double eval_or_nan(const lop_fit_t *fit, double p)
     return fit ? lop_fit_eval(fit, p) : NAN;
 }
 
+static const lop_out_col_t table_cols[] = {
+    {"p", LOP_OUT_INT, 0},     {"rtt_us", LOP_OUT_NUM, 0}, {"os_us", LOP_OUT_NUM, 0},
+    {"or_us", LOP_OUT_NUM, 0}, {"L_us", LOP_OUT_NUM, 0},   {"Llist_us", LOP_OUT_NUM, 0},
+};
+
 /* Thesis 2.3.4 (list 2.9): the row of p, or an error for a non-finite value. */
-static lop_status_t table_row(lop_csv_writer_t *w, const lop_paramset_t *set,
-                              const lop_lop_t *lop, int p, double *L, double *Llist)
+static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, const lop_lop_t *lop,
+                              int p, double *L, double *Llist)
 {
     double v[5] = {lop_fit_eval(lop->rtt, p), lop_lop_o(lop, p), eval_or_nan(lop->orecv, p),
                    lop_lop_L(lop, p), lop_lop_Llist(lop, p)};
-    char row[512];
-    size_t pos = 0;
-    put(row, sizeof row, &pos, "%d", p);
+    lop_out_int(t, p);
     for (int i = 0; i < 5; i++) {
         int optional = i == 2 ? lop->orecv == NULL : i == 4 ? lop->os_list == NULL : 0;
         if (!optional && !isfinite(v[i]))
             return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': value %d at p = %d is "
                            "not finite", set->path, lop->rtt->series, lop->rtt->stat, i + 1, p);
-        put_num(row, sizeof row, &pos, v[i], 12);
+        lop_out_num(t, isfinite(v[i]) ? v[i] : NAN);
     }
-    lop_csv_line(w, "%s", row);
     *L = v[3];
     *Llist = v[4];
-    return LOP_OK;
+    return lop_out_row(t);
 }
 
 static void warn_line(lop_fitout_warn_t *warn, void *ctx, const char *fmt, ...)
@@ -196,10 +194,16 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
     lop_csv_meta(w, "params", "%s", set->path);
     lop_csv_meta(w, "fitted_p", "%g..%g", lo, hi);
     lop_csv_meta(w, "unit", "us");
-    lop_csv_line(w, "p,rtt_us,os_us,or_us,L_us,Llist_us");
-    int pmax = (int)floor(lop->pmax);
+    lop_out_t t;
+    st = lop_out_begin(&t, w->file, w->path, 1, table_cols, sizeof table_cols / sizeof *table_cols);
+    if (st)
+        return st;
+    long pmax;
+    if (!lop_double_to_long(floor(lop->pmax), 1, INT_MAX, &pmax)) /* before any cast */
+        return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': pmax %g is not in 1..%d",
+                       set->path, lop->rtt->series, lop->rtt->stat, lop->pmax, INT_MAX);
     for (int p = 1; p <= pmax && st == LOP_OK; p++) {
-        st = table_row(w, set, lop, p, &L, &Llist);
+        st = table_row(&t, set, lop, p, &L, &Llist);
         if (p < lo || p > hi)
             p_set_add(&outside, p);
         if (L < 0)
@@ -207,16 +211,18 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
         if (Llist < 0)
             p_set_add(&neg_list, p);
     }
+    lop_status_t end = lop_out_end(&t);
+    st = st ? st : end;
     if (st)
         return st;
     if (outside.count)
         warn_line(warn, ctx, "%s: p = %d..%d (%zu rows) outside the fitted range %g..%g, "
                   "extrapolated", name, outside.first, outside.last, outside.count, lo, hi);
     if (neg.count)
-        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %d rows (p = %d..%d)", name, neg.count,
+        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %ld rows (p = %d..%d)", name, neg.count,
                   pmax, neg.first, neg.last);
     if (neg_list.count)
-        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %d rows (p = %d..%d)", name,
+        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %ld rows (p = %d..%d)", name,
                   neg_list.count, pmax, neg_list.first, neg_list.last);
     return LOP_OK;
 }
@@ -252,19 +258,25 @@ static int first_of_series(const lop_paramset_t *set, const lop_fit_t *f)
     return 1;
 }
 
+static const lop_out_col_t synth_cols[] = {
+    {"p", LOP_OUT_INT, 0},         {"n", LOP_OUT_INT, 0},         {"min_us", LOP_OUT_NUM, 0},
+    {"avg_us", LOP_OUT_NUM, 0},    {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
+    {"max_us", LOP_OUT_NUM, 0},    {"stddev_us", LOP_OUT_NUM, 0},
+};
+
 /* One stat cell: the fit's value with relative noise, empty without a fit. */
-static lop_status_t synth_cell(const lop_fit_t *fit, int p, double noise, gsl_rng *rng,
-                               char *row, size_t len, size_t *pos)
+static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double noise,
+                               gsl_rng *rng)
 {
     if (!fit) {
-        put(row, len, pos, ",");
+        lop_out_empty(t);
         return LOP_OK;
     }
     double v = lop_fit_eval(fit, p) * (1 + noise * gsl_ran_gaussian(rng, 1.0));
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
                        fit->series, fit->quantity, fit->stat, p);
-    put_num(row, len, pos, v, 12);
+    lop_out_num(t, v);
     return LOP_OK;
 }
 
@@ -280,8 +292,9 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
             hi = fmax(hi, by_stat[s]->pmax);
         }
     }
-    char name[256], row[1024];
+    char name[256];
     lop_csv_writer_t *w;
+    lop_out_t t;
     snprintf(name, sizeof name, "%s-%s.csv", f->series, f->quantity);
     lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
     if (st)
@@ -291,16 +304,18 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     lop_csv_meta(w, "unit", "us");
     lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %g, seed %lu)", set->path,
                  noise, seed);
-    lop_csv_line(w, "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us");
+    st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, sizeof synth_cols / sizeof *synth_cols);
+    if (st)
+        return st;
     for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++) {
-        size_t pos = 0;
-        put(row, sizeof row, &pos, "%d,", p);
+        lop_out_int(&t, p);
+        lop_out_empty(&t); /* n: no samples behind a synthetic row */
         for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++)
-            st = synth_cell(by_stat[s], p, noise, rng, row, sizeof row, &pos);
-        put(row, sizeof row, &pos, ",,,");
-        lop_csv_line(w, "%s", row);
+            st = synth_cell(&t, by_stat[s], p, noise, rng);
+        st = st ? st : lop_out_row(&t); /* p99, max, stddev stay empty */
     }
-    return st;
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "csv.h"
+#include "out.h"
 #include "model.h"
 
 typedef struct {
@@ -32,9 +33,15 @@ lop_status_t lop_fitout_batch_open(lop_fitout_batch_t *b, const char *dir, const
  * outcome. */
 lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status);
 
-/* The params.csv cells of a fit (no newline): unused λ and unknown (NaN)
- * values are empty cells.  The one row format of params.csv and --csv. */
-void lop_fitout_row(const lop_fit_t *fit, char *buf, size_t len);
+/* The params.csv columns (src/out.h), then "fit_ms" for lopfit --csv:
+ * LOP_FITOUT_COLUMNS of them without it. */
+#define LOP_FITOUT_COLUMNS 23
+extern const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1];
+
+/* The params.csv cells of a fit into the current row of 't' (not ended):
+ * unused λ and unknown (NaN) values are empty cells, every number exact.
+ * The one row format of params.csv and --csv. */
+void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit);
 
 /* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
  * row of a series, quantity and stat). */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
 #include "csv.h"
 #include "fitdata.h"
 #include "fitout.h"
@@ -68,16 +69,16 @@ typedef struct {
 
 /* ---------------------------------------------------------------- options */
 
+static lop_status_t stat_item(void *ctx, char *item)
+{
+    int index;
+    (void)ctx;
+    return lop_cli_choice("stat", item, lop_fitdata_stats, &index);
+}
+
 static lop_status_t check_stats(const char *list)
 {
-    char copy[64], *save = NULL;
-    int index;
-    if (snprintf(copy, sizeof copy, "%s", list) >= (int)sizeof copy || list[0] == '\0')
-        return lop_err(LOP_ERR_INVALID, "option --stat: '%s' is not a list of statistics", list);
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
-        if (lop_cli_choice("stat", item, lop_fitdata_stats, &index))
-            return LOP_ERR_INVALID;
-    return LOP_OK;
+    return lop_cli_items("stat", list, stat_item, NULL);
 }
 
 static lop_status_t apply_option(opts_t *o, int key, const char *arg)
@@ -162,27 +163,29 @@ static void print_fit(const result_t *r)
     printf("\n");
 }
 
-static void print_csv_row(const lop_fit_t *fit, double ms)
+static void print_csv_row(lop_out_t *t, const lop_fit_t *fit, double ms)
 {
-    char row[2048];
-    lop_fitout_row(fit, row, sizeof row);
-    printf("%s,%.3f\n", row, ms);
+    lop_fitout_row(t, fit);
+    lop_out_num(t, ms);
+    lop_out_row(t);
 }
 
-static void print_report(const opts_t *o, const result_t *res, size_t n)
+static lop_status_t print_report(const opts_t *o, const result_t *res, size_t n)
 {
-    if (o->csv)
-        printf("%s,fit_ms\n", lop_paramset_header);
-    for (size_t i = 0; i < n; i++) {
-        if (!o->csv) {
+    lop_out_t t;
+    if (!o->csv) {
+        for (size_t i = 0; i < n; i++)
             print_fit(&res[i]);
-            continue;
-        }
-        print_csv_row(&res[i].fit, res[i].fit_ms);
-        if (res[i].has_line)
-            print_csv_row(&res[i].line, res[i].line_ms);
+        return LOP_OK;
     }
-    fflush(stdout);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 1, lop_fitout_columns,
+                                    LOP_FITOUT_COLUMNS + 1);
+    for (size_t i = 0; i < n && st == LOP_OK; i++) {
+        print_csv_row(&t, &res[i].fit, res[i].fit_ms);
+        if (res[i].has_line)
+            print_csv_row(&t, &res[i].line, res[i].line_ms);
+    }
+    return st ? st : lop_out_end(&t);
 }
 
 static void warn_stderr(void *ctx, const char *msg)
@@ -303,7 +306,7 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
         st = st ? st : lop_outdir_end(&out, write_outputs(&out, res, data.n));
     }
     if (st == LOP_OK)
-        print_report(o, res, data.n);
+        st = print_report(o, res, data.n);
     free(res);
     lop_fitdata_free(&data);
     return st;
@@ -343,14 +346,12 @@ int main(int argc, char **argv)
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
                       "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
                       options);
-        return 0;
+        return lop_stdout_close(PROG, 0);
     }
     if (st == LOP_OK)
         st = o.from_params || o.synth ? run_from_set(&o)
                                       : run_fits(&o, argc - first_file, argv + first_file);
-    if (st) {
+    if (st)
         lop_err_print(PROG);
-        return 1;
-    }
-    return 0;
+    return lop_stdout_close(PROG, st != LOP_OK) || st ? 1 : 0;
 }

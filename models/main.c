@@ -1,8 +1,9 @@
 /*
  * lopredict - barrier algorithms in the LogP and LoP models: closed-form
  * costs, message schedules, the validity check and event simulation
- * (models/README.md).  Output is printed only once everything it contains
- * has been computed, so an error leaves stdout empty.
+ * (models/README.md).  Rows are printed as they are computed (src/out.h), so
+ * a long --p list needs no memory for its table; an error stops the table
+ * with a message and a non-zero exit.
  */
 #include <limits.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include "csv.h"
 #include "goal.h"
 #include "pairs.h"
+#include "out.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 #include "timer.h"
@@ -107,43 +109,13 @@ typedef struct {
 
 /* ---------------------------------------------------------------- output */
 
-/* One row: cells printed as CSV or right-aligned under 'width'. */
-static void print_row(FILE *out, int csv, const int *width, int n, char cells[][32])
-{
-    for (int i = 0; i < n; i++) {
-        if (csv)
-            fprintf(out, "%s%s", i ? "," : "", cells[i]);
-        else
-            fprintf(out, "%s%*s", i ? " " : "", i ? width[i] : -width[i],
-                    cells[i][0] ? cells[i] : "-");
-    }
-    fputc('\n', out);
-}
-
-static void cell(char *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void cell(char *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c, 32, fmt, ap);
-    va_end(ap);
-}
-
 /* The n cell: empty for algorithms without n. */
-static void n_cell(char *c, const barrier_alg_t *alg, uint32_t n)
+static void n_out(lop_out_t *t, const barrier_alg_t *alg, uint32_t n)
 {
     if (alg->takes_n)
-        cell(c, "%u", n);
+        lop_out_int(t, n);
     else
-        c[0] = '\0';
-}
-
-static void us_cell(char *c, double us)
-{
-    if (isnan(us))
-        c[0] = '\0';
-    else
-        cell(c, "%.4f", fabs(us) < 5e-5 ? 0.0 : us); /* no "-0.0000" */
+        lop_out_empty(t);
 }
 
 static void header_comments(FILE *out, const opts_t *o)
@@ -161,30 +133,27 @@ static void header_comments(FILE *out, const opts_t *o)
 
 /* ------------------------------------------------------------ options */
 
+static lop_status_t alg_item(void *ctx, char *name)
+{
+    opts_t *o = ctx;
+    const barrier_alg_t *a = barrier_alg_find(name);
+    if (strcmp(name, "all") == 0)
+        o->alg_all = 1;
+    else if (!a)
+        return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see --help)",
+                       name);
+    else if (o->n_alg == MAX_ALGS)
+        return lop_err(LOP_ERR_INVALID, "option --alg: more than %d names", MAX_ALGS);
+    else
+        o->alg[o->n_alg++] = a;
+    return LOP_OK;
+}
+
 static lop_status_t parse_algs(opts_t *o, const char *arg)
 {
-    char *copy = lop_strdup(arg), *save = NULL;
-    if (!copy)
-        return LOP_ERR_NOMEM;
     o->n_alg = 0;
     o->alg_all = 0;
-    lop_status_t st = LOP_OK;
-    for (char *name = strtok_r(copy, ",", &save); name && !st; name = strtok_r(NULL, ",", &save)) {
-        const barrier_alg_t *a = barrier_alg_find(name);
-        if (strcmp(name, "all") == 0)
-            o->alg_all = 1;
-        else if (!a)
-            st = lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see --help)",
-                         name);
-        else if (o->n_alg == MAX_ALGS)
-            st = lop_err(LOP_ERR_INVALID, "option --alg: more than %d names", MAX_ALGS);
-        else
-            o->alg[o->n_alg++] = a;
-    }
-    free(copy);
-    if (!st && !o->alg_all && o->n_alg == 0)
-        st = lop_err(LOP_ERR_INVALID, "option --alg: no algorithm named");
-    return st;
+    return lop_cli_items("alg", arg, alg_item, o);
 }
 
 /* Options that set a number or a flag in opts_t. */
@@ -440,13 +409,41 @@ static uint32_t n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
 
 /* ------------------------------------------------- schedules and runs */
 
+static lop_status_t p_too_large(long p)
+{
+    return lop_err(LOP_ERR_RANGE, "option --p: P = %ld is too large for a schedule (at most %u)",
+                   p, SCHED_MAX_P);
+}
+
+static lop_status_t too_large_to_check(long p, const barrier_alg_t *a, double work)
+{
+    return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
+                   "(%.2g word operations, at most %.2g)", p, a->name, work,
+                   SCHED_CHECK_MAX_WORK);
+}
+
+/* Refuse before the first row what is sure to fail on a later one: rows are
+ * streamed, so a late error would leave a cut table (with a message). */
+static lop_status_t check_p_list(const opts_t *o)
+{
+    const barrier_alg_t *algs[MAX_ALGS];
+    size_t n_algs = selection(o, 1, algs);
+    int schedules = o->simulate || o->verify || o->schedule;
+    for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
+        double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
+        if (o->p[i] > SCHED_MAX_P)
+            return p_too_large(o->p[i]);
+        if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
+            return too_large_to_check(o->p[i], algs[0], work);
+    }
+    return LOP_OK;
+}
+
 static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
                           sched_t *s)
 {
     if (p > SCHED_MAX_P)
-        return lop_err(LOP_ERR_RANGE,
-                       "option --p: P = %ld is too large for a schedule (at most %u)", p,
-                       SCHED_MAX_P);
+        return p_too_large(p);
     double t0 = lop_timer_clock_s();
     lop_status_t st = sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
@@ -501,30 +498,33 @@ static double closed_us(opts_t *o, const barrier_alg_t *a, int model, uint32_t n
 
 /* Columns: alg,n,p,rounds,logp_us,lop_us, then with --simulate sim_us for
  * one model or sim_logp_us,sim_lop_us for both. */
-static int predict_header(const opts_t *o, FILE *out, int *width)
+static const lop_out_col_t predict_cols[] = {
+    {"alg", LOP_OUT_STR, 0},     {"n", LOP_OUT_INT, 0},      {"p", LOP_OUT_INT, 0},
+    {"rounds", LOP_OUT_INT, 0},  {"logp_us", LOP_OUT_NUM, 0}, {"lop_us", LOP_OUT_NUM, 0},
+    {"sim_logp_us", LOP_OUT_NUM, 0}, {"sim_lop_us", LOP_OUT_NUM, 0},
+};
+static const lop_out_col_t predict_sim1_cols[] = {
+    {"alg", LOP_OUT_STR, 0},     {"n", LOP_OUT_INT, 0},      {"p", LOP_OUT_INT, 0},
+    {"rounds", LOP_OUT_INT, 0},  {"logp_us", LOP_OUT_NUM, 0}, {"lop_us", LOP_OUT_NUM, 0},
+    {"sim_us", LOP_OUT_NUM, 0},
+};
+
+static lop_status_t predict_begin(const opts_t *o, lop_out_t *t)
 {
-    static const int widths[] = {8, 4, 8, 6, 12, 12, 12, 12};
-    char cells[8][32] = {"alg", "n", "p", "rounds", "logp_us", "lop_us"};
-    int n = 6;
     if (o->simulate && o->models != (MODEL_LOGP | MODEL_LOP))
-        cell(cells[n++], "sim_us");
-    else if (o->simulate)
-        n += (cell(cells[n], "sim_logp_us"), cell(cells[n + 1], "sim_lop_us"), 2);
-    memcpy(width, widths, sizeof widths);
-    print_row(out, o->csv, width, n, cells);
-    return n;
+        return lop_out_begin(t, stdout, "standard output", o->csv, predict_sim1_cols,
+                             COUNT(predict_sim1_cols));
+    return lop_out_begin(t, stdout, "standard output", o->csv, predict_cols,
+                         o->simulate ? 8 : 6);
 }
 
 /* Simulated cells of one row (empty for cost-only algorithms). */
-static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
-                                char cells[][32])
+static lop_status_t predict_sim(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
+                                long p)
 {
     sched_t s;
-    int k = 0;
-    if (a->flags & BARRIER_COST_ONLY) {
-        cells[0][0] = cells[1][0] = '\0';
-        return LOP_OK;
-    }
+    if (a->flags & BARRIER_COST_ONLY)
+        return LOP_OK; /* lop_out_row() leaves the cells empty */
     lop_status_t st = build(o, a, n, p, &s);
     if (st)
         return st;
@@ -533,41 +533,40 @@ static lop_status_t predict_sim(opts_t *o, const barrier_alg_t *a, uint32_t n, l
         if (!(o->models & model))
             continue;
         st = simulate(o, &s, model, &us);
-        us_cell(cells[k++], us);
+        lop_out_num(t, us);
     }
     sched_free(&s); /* a failed simulation too */
     return st;
 }
 
-static lop_status_t predict_row(opts_t *o, FILE *out, const int *width, int ncol,
-                                const barrier_alg_t *a, uint32_t n, long p)
+static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
+                                long p)
 {
-    char cells[8][32];
-    cell(cells[0], "%s", a->name);
-    n_cell(cells[1], a, n);
-    cell(cells[2], "%ld", p);
-    cell(cells[3], "%u", a->rounds((uint32_t)p, n));
-    us_cell(cells[4], closed_us(o, a, MODEL_LOGP, n, p));
-    us_cell(cells[5], closed_us(o, a, MODEL_LOP, n, p));
-    lop_status_t st = o->simulate ? predict_sim(o, a, n, p, cells + 6) : LOP_OK;
-    if (st == LOP_OK)
-        print_row(out, o->csv, width, ncol, cells);
-    return st;
+    lop_out_str(t, a->name);
+    n_out(t, a, n);
+    lop_out_int(t, p);
+    lop_out_int(t, a->rounds((uint32_t)p, n));
+    lop_out_num(t, closed_us(o, a, MODEL_LOGP, n, p));
+    lop_out_num(t, closed_us(o, a, MODEL_LOP, n, p));
+    lop_status_t st = o->simulate ? predict_sim(o, t, a, n, p) : LOP_OK;
+    return st ? st : lop_out_row(t);
 }
 
-static lop_status_t run_predict(opts_t *o, FILE *out)
+static lop_status_t run_predict(opts_t *o)
 {
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 0, algs);
-    int width[8];
-    header_comments(out, o);
-    int ncol = predict_header(o, out, width);
-    lop_status_t st = LOP_OK;
+    lop_out_t t;
+    header_comments(stdout, o);
+    lop_status_t st = predict_begin(o, &t);
+    if (st)
+        return st;
     for (size_t a = 0; a < n_algs && !st; a++)
         for (size_t k = 0; k < n_count(o, algs[a]) && !st; k++)
             for (size_t i = 0; i < o->n_p && !st; i++)
-                st = predict_row(o, out, width, ncol, algs[a], n_value(o, algs[a], k), o->p[i]);
-    return st;
+                st = predict_row(o, &t, algs[a], n_value(o, algs[a], k), o->p[i]);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 /* ------------------------------------------------------------- verify */
@@ -578,31 +577,36 @@ typedef struct {
     char failures[2048];  /* why, one line each */
 } verdict_t;
 
-static void verify_model(opts_t *o, FILE *out, const sched_t *s, const barrier_alg_t *a,
-                         int model, int valid, int *approx)
+static const lop_out_col_t verify_cols[] = {
+    {"alg", LOP_OUT_STR, 0},       {"n", LOP_OUT_INT, 0},      {"p", LOP_OUT_INT, 0},
+    {"model", LOP_OUT_STR, 0},     {"rounds", LOP_OUT_INT, 0}, {"closed_us", LOP_OUT_NUM, 0},
+    {"sim_us", LOP_OUT_NUM, 0},    {"diff_us", LOP_OUT_NUM, 0}, {"form", LOP_OUT_STR, 0},
+    {"barrier", LOP_OUT_STR, 0},
+};
+
+static lop_status_t verify_model(opts_t *o, lop_out_t *t, const sched_t *s,
+                                 const barrier_alg_t *a, int model, int valid, int *approx)
 {
-    static const int width[] = {8, 4, 8, 5, 6, 12, 12, 12, 6, 7};
-    char cells[10][32];
     double closed = closed_us(o, a, model, s->n ? s->n : a->default_n, s->p), sim = NAN;
     if (valid && simulate(o, s, model, &sim) != LOP_OK)
         sim = NAN;
     double diff = sim - closed;
     int exact = fabs(diff) <= 1e-9 * fmax(1, fabs(closed));
     *approx |= valid && !exact;
-    cell(cells[0], "%s", a->name);
-    n_cell(cells[1], a, s->n);
-    cell(cells[2], "%u", s->p);
-    cell(cells[3], "%s", model_name(model));
-    cell(cells[4], "%u", s->n_steps);
-    us_cell(cells[5], closed);
-    us_cell(cells[6], sim);
-    us_cell(cells[7], diff);
-    cell(cells[8], "%s", !valid ? "" : exact ? "exact" : "approx");
-    cell(cells[9], "%s", valid ? "yes" : "NO");
-    print_row(out, o->csv, width, 10, cells);
+    lop_out_str(t, a->name);
+    n_out(t, a, s->n);
+    lop_out_int(t, s->p);
+    lop_out_str(t, model_name(model));
+    lop_out_int(t, s->n_steps);
+    lop_out_num(t, closed);
+    lop_out_num(t, sim);
+    lop_out_num(t, diff);
+    lop_out_str(t, !valid ? "" : exact ? "exact" : "approx");
+    lop_out_str(t, valid ? "yes" : "NO");
+    return lop_out_row(t);
 }
 
-static lop_status_t verify_one(opts_t *o, FILE *out, size_t ai, const barrier_alg_t *a,
+static lop_status_t verify_one(opts_t *o, lop_out_t *t, size_t ai, const barrier_alg_t *a,
                                uint32_t n, long p, verdict_t *v)
 {
     sched_t s;
@@ -616,9 +620,7 @@ static lop_status_t verify_one(opts_t *o, FILE *out, size_t ai, const barrier_al
             sched_free(&s);
     }
     if (work > SCHED_CHECK_MAX_WORK)
-        return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
-                       "(%.2g word operations, at most %.2g)", p, a->name, work,
-                       SCHED_CHECK_MAX_WORK);
+        return too_large_to_check(p, a, work);
     st = check(o, &s);
     if (st != LOP_OK && st != LOP_ERR_INVALID) { /* trouble, not a verdict */
         sched_free(&s);
@@ -627,50 +629,57 @@ static lop_status_t verify_one(opts_t *o, FILE *out, size_t ai, const barrier_al
     int valid = st == LOP_OK;
     if (!valid) {
         size_t len = strlen(v->failures);
-        snprintf(v->failures + len, sizeof v->failures - len, "# %s\n", lop_errmsg());
+        snprintf(v->failures + len, sizeof v->failures - len, "%s\n", lop_errmsg());
         v->failed = 1;
     }
-    for (int model = MODEL_LOGP; model <= MODEL_LOP; model <<= 1)
+    st = LOP_OK;
+    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1)
         if (o->models & model)
-            verify_model(o, out, &s, a, model, valid, &v->approx[ai][model - 1]);
+            st = verify_model(o, t, &s, a, model, valid, &v->approx[ai][model - 1]);
     sched_free(&s);
-    return LOP_OK;
+    return st;
 }
 
 /* After the table: why forms were approximate, and which schedules failed. */
-static void verify_notes(FILE *out, const verdict_t *v, const barrier_alg_t *const *algs,
-                         size_t n_algs)
+static lop_status_t verify_notes(lop_out_t *t, const verdict_t *v,
+                                 const barrier_alg_t *const *algs, size_t n_algs)
 {
-    for (size_t a = 0; a < n_algs; a++)
-        for (int m = 0; m < 2; m++)
+    lop_status_t st = LOP_OK;
+    for (size_t a = 0; a < n_algs && !st; a++)
+        for (int m = 0; m < 2 && !st; m++)
             if (v->approx[a][m])
-                fprintf(out, "# approx: %s %s: %s\n", algs[a]->name, m ? "LoP" : "LogP",
-                        m ? algs[a]->lop_note : algs[a]->logp_note);
-    fputs(v->failures, out);
+                st = lop_out_comment(t, "approx: %s %s: %s", algs[a]->name, m ? "LoP" : "LogP",
+                                     m ? algs[a]->lop_note : algs[a]->logp_note);
+    for (const char *line = v->failures; *line && !st; line += strcspn(line, "\n") + 1)
+        st = lop_out_comment(t, "%.*s", (int)strcspn(line, "\n"), line);
+    return st;
 }
 
-static lop_status_t run_verify(opts_t *o, FILE *out, int *failed)
+static lop_status_t run_verify(opts_t *o, int *failed)
 {
-    static const int width[] = {8, 4, 8, 5, 6, 12, 12, 12, 6, 7};
-    char head[10][32] = {"alg", "n", "p", "model", "rounds", "closed_us", "sim_us", "diff_us",
-                         "form", "barrier"};
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 1, algs);
     verdict_t *v = lop_calloc(1, sizeof *v);
+    lop_out_t t;
     if (!v)
         return LOP_ERR_NOMEM;
-    header_comments(out, o);
-    print_row(out, o->csv, width, 10, head);
-    lop_status_t st = LOP_OK;
+    header_comments(stdout, o);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", o->csv, verify_cols,
+                                    COUNT(verify_cols));
+    if (st) {
+        free(v);
+        return st;
+    }
     for (size_t a = 0; a < n_algs && !st; a++)
         for (size_t k = 0; k < n_count(o, algs[a]) && !st; k++)
             for (size_t i = 0; i < o->n_p && !st; i++)
-                st = verify_one(o, out, a, algs[a], n_value(o, algs[a], k), o->p[i], v);
+                st = verify_one(o, &t, a, algs[a], n_value(o, algs[a], k), o->p[i], v);
     if (st == LOP_OK)
-        verify_notes(out, v, algs, n_algs);
+        st = verify_notes(&t, v, algs, n_algs);
+    lop_status_t end = lop_out_end(&t);
     *failed = v->failed;
     free(v);
-    return st;
+    return st ? st : end;
 }
 
 /* --------------------------------------------------------------- best */
@@ -686,10 +695,14 @@ static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
     return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
 }
 
-static void best_row(opts_t *o, FILE *out, const barrier_alg_t *const *algs, size_t n_algs,
-                     int model, long p)
+static const lop_out_col_t best_cols[] = {
+    {"p", LOP_OUT_INT, 0}, {"model", LOP_OUT_STR, 0}, {"alg", LOP_OUT_STR, 0},
+    {"n", LOP_OUT_INT, 0}, {"us", LOP_OUT_NUM, 0},
+};
+
+static lop_status_t best_row(opts_t *o, lop_out_t *t, const barrier_alg_t *const *algs,
+                             size_t n_algs, int model, long p)
 {
-    static const int width[] = {8, 5, 8, 4, 12};
     const barrier_alg_t *best = NULL;
     uint32_t best_n = 0;
     double best_us = INFINITY;
@@ -703,33 +716,38 @@ static void best_row(opts_t *o, FILE *out, const barrier_alg_t *const *algs, siz
                 best_us = us;
             }
         }
-    char cells[5][32];
-    cell(cells[0], "%ld", p);
-    cell(cells[1], "%s", model_name(model));
-    cell(cells[2], "%s", best->name);
-    n_cell(cells[3], best, best_n);
-    us_cell(cells[4], best_us);
-    print_row(out, o->csv, width, 5, cells);
+    if (!best) /* every time NaN: say so rather than print a made-up winner */
+        return lop_err(LOP_ERR_RANGE, "option --best: no finite %s time at P = %ld",
+                       model_name(model), p);
+    lop_out_int(t, p);
+    lop_out_str(t, model_name(model));
+    lop_out_str(t, best->name);
+    n_out(t, best, best_n);
+    lop_out_num(t, best_us);
+    return lop_out_row(t);
 }
 
-static lop_status_t run_best(opts_t *o, FILE *out)
+static lop_status_t run_best(opts_t *o)
 {
-    static const int width[] = {8, 5, 8, 4, 12};
-    char head[5][32] = {"p", "model", "alg", "n", "us"};
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, o->alg_all, algs);
-    header_comments(out, o);
-    print_row(out, o->csv, width, 5, head);
-    for (size_t i = 0; i < o->n_p; i++)
-        for (int model = MODEL_LOGP; model <= MODEL_LOP; model <<= 1)
+    lop_out_t t;
+    header_comments(stdout, o);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", o->csv, best_cols,
+                                    COUNT(best_cols));
+    if (st)
+        return st;
+    for (size_t i = 0; i < o->n_p && !st; i++)
+        for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1)
             if (o->models & model)
-                best_row(o, out, algs, n_algs, model, o->p[i]);
-    return LOP_OK;
+                st = best_row(o, &t, algs, n_algs, model, o->p[i]);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 /* ---------------------------------------------------------- schedules */
 
-static lop_status_t run_schedule(opts_t *o, FILE *out)
+static lop_status_t run_schedule(opts_t *o)
 {
     if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
         return lop_err(LOP_ERR_INVALID, "option --schedule: needs one --alg, at most one --n "
@@ -739,7 +757,7 @@ static lop_status_t run_schedule(opts_t *o, FILE *out)
     lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
     if (st)
         return st;
-    sched_csv_write(&s, out);
+    sched_csv_write(&s, stdout);
     sched_free(&s);
     return LOP_OK;
 }
@@ -797,21 +815,28 @@ static lop_status_t setup_pairs(opts_t *o)
 }
 
 /* --check-schedule FILE: is it a barrier; with --simulate its times. */
-static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
+static lop_status_t run_check_file(opts_t *o, int *failed)
 {
+    char num[LOP_OUT_NUM_LEN];
     sched_t s;
     lop_status_t st = sched_csv_read(o->check_file, &s);
     if (st)
         return st;
     if (!s.alg[0])
         snprintf(s.alg, sizeof s.alg, "from %s", o->check_file);
+    if (o->simulate && o->have_pairs && o->pairs.p < s.p) { /* before anything is printed */
+        st = lop_err(LOP_ERR_INVALID, "per-pair costs for %u ranks, the schedule has P = %u",
+                     o->pairs.p, s.p);
+        sched_free(&s);
+        return st;
+    }
     st = check(o, &s);
     *failed = st == LOP_ERR_INVALID;
     st = *failed ? LOP_OK : st;
     if (*failed)
         fprintf(stderr, "%s: %s: %s\n", prog, o->check_file, lop_errmsg());
     else if (st == LOP_OK)
-        fprintf(out, "%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
+        printf("%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
                 s.n_steps);
     for (int model = MODEL_LOGP; model <= MODEL_LOP && !*failed && !st && o->simulate;
          model <<= 1) {
@@ -820,7 +845,8 @@ static lop_status_t run_check_file(opts_t *o, FILE *out, int *failed)
             continue;
         st = simulate(o, &s, model, &us);
         if (st == LOP_OK)
-            fprintf(out, "%s: simulated %s: %.4f us\n", o->check_file, model_name(model), us);
+            printf("%s: simulated %s: %s us\n", o->check_file, model_name(model),
+                   lop_out_format_csv(num, us));
     }
     sched_free(&s);
     return st;
@@ -993,33 +1019,24 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
                                     const barrier_alg_t **a, uint32_t *n, long *p, double *us)
 {
     const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
-    double nd = 0, pd;
+    long nl = 0;
     int from_file = strncmp(name, FILE_ALG_PREFIX, strlen(FILE_ALG_PREFIX)) == 0;
     *a = barrier_alg_find(name);
     if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
                        name);
-    lop_status_t st = n_text[0] ? lop_csv_number(csv, r, m->n, &nd) : LOP_OK;
-    st = st ? st : lop_csv_number(csv, r, m->p, &pd);
+    /* ranges checked before converting: n as --n takes it, p as a schedule can be */
+    lop_status_t st = n_text[0] ? lop_csv_integer(csv, r, m->n, 0, 1000000, &nl) : LOP_OK;
+    st = st ? st : lop_csv_integer(csv, r, m->p, 1, SCHED_MAX_P, p);
     st = st ? st : lop_csv_number(csv, r, m->avg, us);
-    if (st == LOP_OK && (nd < 0 || nd != floor(nd) || pd < 1 || pd != floor(pd) || *us <= 0))
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n, p must be whole numbers (p >= 1), avg_us > 0",
-                     csv->path, csv->line[r]);
-    if (st == LOP_OK && pd > SCHED_MAX_P)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %.0f is larger than a schedule can be (%u)",
-                     csv->path, csv->line[r], pd, SCHED_MAX_P);
-    if (st == LOP_OK && nd > UINT32_MAX)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n = %.0f is too large", csv->path, csv->line[r],
-                     nd);
-    if (st)
-        return st;
-    *n = *a ? barrier_alg_n(*a, (uint32_t)nd) : 0;
-    *p = (long)pd;
+    if (st == LOP_OK && *us <= 0)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: avg_us must be > 0", csv->path, csv->line[r]);
+    *n = *a ? barrier_alg_n(*a, (uint32_t)nl) : 0;
     return st;
 }
 
 static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
-                                 FILE *out, const int *width)
+                                 lop_out_t *t)
 {
     const char *exec = csv->cells[r][m->exec], *series = executor_series(exec);
     const barrier_alg_t *a;
@@ -1035,58 +1052,62 @@ static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, meas
     st = st ? st : a ? predict_all(o, a, n, p, pred) : predict_file(o, csv, r, m, p, pred);
     if (st)
         return st;
-    char cells[11 + M_COUNT][32];
-    cell(cells[0], "%s", exec);
-    cell(cells[1], "%s", a ? a->name : csv->cells[r][m->alg]);
+    lop_out_str(t, exec);
+    lop_out_str(t, a ? a->name : csv->cells[r][m->alg]);
     if (a)
-        n_cell(cells[2], a, n);
+        n_out(t, a, n);
     else
-        cells[2][0] = '\0';
-    cell(cells[3], "%ld", p);
-    cell(cells[4], "%s", o->series);
-    us_cell(cells[5], us);
+        lop_out_empty(t);
+    lop_out_int(t, p);
+    lop_out_str(t, o->series);
+    lop_out_num(t, us);
+    double err[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
-        double err = (pred[k] - us) / us;
-        us_cell(cells[6 + k], pred[k]);
-        if (isnan(err))
-            cells[10 + k][0] = '\0';
-        else
-            cell(cells[10 + k], o->csv ? "%.4f" : "%+.0f%%", o->csv ? err : 100 * err);
-        m->abs_err[k] += isnan(err) ? 0 : fabs(err);
-        m->count[k] += !isnan(err);
+        err[k] = (pred[k] - us) / us;
+        lop_out_num(t, pred[k]);
+        m->abs_err[k] += isnan(err[k]) ? 0 : fabs(err[k]);
+        m->count[k] += !isnan(err[k]);
     }
+    for (int k = 0; k < M_COUNT; k++)
+        lop_out_num(t, err[k]);
     double base = mpi_barrier_us(m, (double)p);
-    if (base > 0)
-        cell(cells[10 + M_COUNT], "%.3f", us / base);
-    else
-        cells[10 + M_COUNT][0] = '\0';
-    print_row(out, o->csv, width, 11 + M_COUNT, cells);
-    return LOP_OK;
+    lop_out_num(t, base > 0 ? us / base : NAN);
+    return lop_out_row(t);
 }
 
 /* Which model describes the machine: mean |relative error| of each. */
-static void measured_summary(FILE *out, const measured_t *m)
+static lop_status_t measured_summary(lop_out_t *t, const measured_t *m)
 {
     int best = -1;
+    lop_status_t st = LOP_OK;
     for (int k = 0; k < M_COUNT; k++) {
         if (!m->count[k])
             continue;
         double mean = m->abs_err[k] / (double)m->count[k];
-        fprintf(out, "# mean |error| of the %s: %.1f%% over %zu rows\n", m_label[k], 100 * mean,
-                m->count[k]);
+        st = st ? st : lop_out_comment(t, "mean |error| of the %s: %.1f%% over %zu rows",
+                                       m_label[k], 100 * mean, m->count[k]);
         if (best < 0 || mean < m->abs_err[best] / (double)m->count[best])
             best = k;
     }
-    if (best >= 0)
-        fprintf(out, "# closest to the measurements: the %s\n", m_label[best]);
+    if (best >= 0 && st == LOP_OK)
+        st = lop_out_comment(t, "closest to the measurements: the %s", m_label[best]);
+    return st;
 }
 
 /* --measured FILE: every algorithm row of lopbench --barrier's output next
  * to the LogP and LoP predictions for the same algorithm, n and P. */
-static lop_status_t run_measured(opts_t *o, FILE *out)
+static const lop_out_col_t measured_cols[] = {
+    {"executor", LOP_OUT_STR, 0},     {"alg", LOP_OUT_STR, 0},         {"n", LOP_OUT_INT, 0},
+    {"p", LOP_OUT_INT, 0},            {"series", LOP_OUT_STR, 0},     {"measured_us", LOP_OUT_NUM, 0},
+    {"logp_us", LOP_OUT_NUM, 0},      {"lop_us", LOP_OUT_NUM, 0},     {"sim_logp_us", LOP_OUT_NUM, 0},
+    {"sim_lop_us", LOP_OUT_NUM, 0},   {"err_logp", LOP_OUT_PCT, 0},   {"err_lop", LOP_OUT_PCT, 0},
+    {"err_sim_logp", LOP_OUT_PCT, 0}, {"err_sim_lop", LOP_OUT_PCT, 0}, {"vs_mpi", LOP_OUT_NUM, 3},
+};
+
+static lop_status_t run_measured(opts_t *o)
 {
-    static const int width[] = {8, 8, 3, 5, 13, 11, 11, 11, 11, 11, 8, 8, 12, 11, 7};
     measured_t m = {0};
+    lop_out_t t;
     lop_csv_t *csv;
     lop_status_t st = lop_csv_read(o->measured, &csv);
     if (st)
@@ -1097,25 +1118,47 @@ static lop_status_t run_measured(opts_t *o, FILE *out)
     st = st ? st : lop_csv_column(csv, "p", &m.p);
     st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
     st = st ? st : mpi_index(csv, &m);
-    char head[11 + M_COUNT][32] = {"executor", "alg", "n", "p", "series", "measured_us",
-                                   "logp_us", "lop_us", "sim_logp_us", "sim_lop_us", "err_logp",
-                                   "err_lop", "err_sim_logp", "err_sim_lop", "vs_mpi"};
-    if (st == LOP_OK) {
-        fprintf(out, "# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
-                LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
-        fprintf(out, "# err_* = (predicted - measured) / measured; vs_mpi = measured / "
-                     "MPI_Barrier at the same p\n");
-        print_row(out, o->csv, width, 11 + M_COUNT, head);
+    /* every row read before the first is printed: a bad one leaves stdout empty */
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
+        const barrier_alg_t *a;
+        uint32_t n;
+        long p;
+        double us;
+        const char *exec = csv->cells[r][m.exec];
+        if (strcmp(exec, "mpi") != 0 && !executor_series(exec))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi)",
+                         csv->path, csv->line[r], exec);
+        else if (strcmp(exec, "mpi") != 0)
+            st = measured_fields(csv, r, &m, &a, &n, &p, &us);
+    }
+    if (st) {
+        sched_free(&m.file_sched);
+        free(m.mpi);
+        lop_csv_free(csv);
+        return st;
+    }
+    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
+           LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
+    printf("# err_* = (predicted - measured) / measured; vs_mpi = measured / "
+           "MPI_Barrier at the same p\n");
+    st = lop_out_begin(&t, stdout, "standard output", o->csv, measured_cols,
+                       COUNT(measured_cols));
+    if (st) {
+        sched_free(&m.file_sched);
+        free(m.mpi);
+        lop_csv_free(csv);
+        return st;
     }
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
         if (strcmp(csv->cells[r][m.exec], "mpi") != 0)
-            st = measured_row(o, csv, r, &m, out, width);
+            st = measured_row(o, csv, r, &m, &t);
     if (st == LOP_OK)
-        measured_summary(out, &m);
+        st = measured_summary(&t, &m);
+    lop_status_t end = lop_out_end(&t);
     sched_free(&m.file_sched);
     free(m.mpi);
     lop_csv_free(csv);
-    return st;
+    return st ? st : end;
 }
 
 /* --------------------------------------------------------------- main */
@@ -1136,28 +1179,27 @@ static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
     return st;
 }
 
-/* The chosen mode, writing to 'out'; *failed when a schedule is no barrier. */
-static lop_status_t run_mode(opts_t *o, FILE *out, int *failed)
+/* The chosen mode, writing to stdout; *failed when a schedule is no barrier. */
+static lop_status_t run_mode(opts_t *o, int *failed)
 {
     if (o->check_file)
-        return run_check_file(o, out, failed);
+        return run_check_file(o, failed);
     if (o->measured)
-        return run_measured(o, out);
+        return run_measured(o);
     if (o->schedule)
-        return run_schedule(o, out);
+        return run_schedule(o);
     if (o->verify)
-        return run_verify(o, out, failed);
+        return run_verify(o, failed);
     if (o->best)
-        return run_best(o, out);
-    return run_predict(o, out);
+        return run_best(o);
+    return run_predict(o);
 }
 
 static lop_status_t run(opts_t *o, int *failed)
 {
-    char *text = NULL;
-    size_t len = 0;
     lop_status_t st = load_params(o);
     st = st ? st : default_p(o);
+    st = st ? st : check_p_list(o);
     if (st)
         return st;
     logp_setup(o);
@@ -1166,16 +1208,7 @@ static lop_status_t run(opts_t *o, int *failed)
         return st;
     if (o->goal) /* may be large: straight out, like --schedule */
         return run_goal(o, stdout);
-    if (o->schedule) /* may be large: straight out, it is complete once built */
-        return run_schedule(o, stdout);
-    FILE *out = open_memstream(&text, &len);
-    if (!out)
-        return lop_err(LOP_ERR_NOMEM, "cannot buffer the output");
-    st = run_mode(o, out, failed);
-    fclose(out);
-    if (st == LOP_OK || *failed)
-        fwrite(text, 1, len, stdout);
-    free(text);
+    st = run_mode(o, failed);
     warn_extrapolation(o);
     return st;
 }
@@ -1192,11 +1225,13 @@ int main(int argc, char **argv)
                       "simulations of barrier algorithms (see models/README.md).",
                       options);
         opts_free(&o);
-        return 0;
+        return lop_stdout_close(prog, 0) ? 2 : 0;
     }
     st = st ? st : run(&o, &failed);
     if (st)
         lop_err_print(prog);
     opts_free(&o);
-    return st ? 2 : failed ? 1 : 0; /* like grep: 1 is a negative answer, 2 trouble */
+    int write_failed = lop_stdout_close(prog, st != LOP_OK);
+    /* like grep: 1 is a negative answer, 2 trouble */
+    return st || write_failed ? 2 : failed ? 1 : 0;
 }

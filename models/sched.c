@@ -157,26 +157,15 @@ typedef struct {
     size_t rank, step, op, peer;
 } csv_cols_t;
 
-static lop_status_t csv_integer(const lop_csv_t *csv, size_t row, size_t col, double min,
-                                double max, double *v)
-{
-    lop_status_t st = lop_csv_number(csv, row, col, v);
-    if (st == LOP_OK && (*v != (double)(long long)*v || *v < min || *v > max))
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not an integer in %.0f..%.0f",
-                     csv->path, csv->line[row], csv->columns[col], csv->cells[row][col], min,
-                     max);
-    return st;
-}
-
 static lop_status_t csv_parse_row(const lop_csv_t *csv, const csv_cols_t *c, size_t row,
                                   csv_op_t *op)
 {
-    double rank, step, peer;
+    long rank, step, peer;
     const char *kind = csv->cells[row][c->op];
     lop_status_t st = LOP_OK;
-    st = st ? st : csv_integer(csv, row, c->rank, 0, SCHED_MAX_P - 1, &rank);
-    st = st ? st : csv_integer(csv, row, c->step, 0, (1u << 30) - 1, &step);
-    st = st ? st : csv_integer(csv, row, c->peer, -1, SCHED_MAX_P - 1, &peer);
+    st = st ? st : lop_csv_integer(csv, row, c->rank, 0, SCHED_MAX_P - 1, &rank);
+    st = st ? st : lop_csv_integer(csv, row, c->step, 0, (1u << 30) - 1, &step);
+    st = st ? st : lop_csv_integer(csv, row, c->peer, -1, SCHED_MAX_P - 1, &peer);
     if (st)
         return st;
     int k = 0;

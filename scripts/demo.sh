@@ -8,6 +8,9 @@
 #              RTT(p) for p = 1..6 at least, i.e. 7 or more ranks
 #   OUT=out/demo-<date>   where everything goes
 #   REPS=1000  repetitions of every measurement
+# Every command's failure stops the demo (set -e): the tools exit non-zero on
+# bad input and on any failed write (a full disk), so no step works on the
+# half output of the one before.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 NP=${NP:-2}
@@ -66,9 +69,17 @@ step 6/8 "lopredict --measured: which model describes this machine"
     >"$D/measured.csv"
 
 step 7/8 "figures of this machine, and the thesis's (Mozart 2005) for comparison"
-sh "$ROOT/plots/plot.sh" "$D" "$OUT/figures" 2>"$OUT/plots.txt" || true
+# plot.sh says which figures it skips and why (exit 0); a failure stops the demo
+# like any other tool's (set -e), after showing what it said.
+sh "$ROOT/plots/plot.sh" "$D" "$OUT/figures" 2>"$OUT/plots.txt" || {
+    cat "$OUT/plots.txt" >&2
+    exit 1
+}
 cat "$OUT/plots.txt" >&2
-sh "$ROOT/plots/figures-mozart.sh" "$OUT/figures-mozart" >"$OUT/figures-mozart.txt" 2>&1 || true
+sh "$ROOT/plots/figures-mozart.sh" "$OUT/figures-mozart" >"$OUT/figures-mozart.txt" 2>&1 || {
+    cat "$OUT/figures-mozart.txt" >&2
+    exit 1
+}
 
 step 8/8 "summary"
 {

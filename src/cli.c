@@ -130,55 +130,94 @@ lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const 
                    known);
 }
 
-static lop_status_t append_range(const char *opt, const char *item, long min, long max,
-                                 long **values, size_t *n)
+lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", item);
-    char *dots = strstr(buf, "..");
-    long lo, hi;
-    if (dots) {
-        *dots = '\0';
-        if (lop_cli_long(opt, buf, min, max, &lo) || lop_cli_long(opt, dots + 2, min, max, &hi))
-            return LOP_ERR_INVALID;
-        if (hi < lo)
-            return lop_err(LOP_ERR_INVALID, "option --%s: empty range '%s'", opt, item);
-    } else if (lop_cli_long(opt, buf, min, max, &lo)) {
-        return LOP_ERR_INVALID;
-    } else {
-        hi = lo;
-    }
-    long *grown = lop_realloc_array(*values, *n + (size_t)(hi - lo + 1), sizeof *grown);
-    if (!grown)
+    if (arg[strspn(arg, ",")] == '\0')
+        return lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
+    char *copy = lop_strdup(arg); /* as long as the argument: no item is ever cut */
+    if (!copy)
         return LOP_ERR_NOMEM;
-    *values = grown;
-    for (long v = lo; v <= hi; v++)
-        grown[(*n)++] = v;
+    lop_status_t st = LOP_OK;
+    char *item = copy;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (*item == '\0')
+            st = lop_err(LOP_ERR_INVALID, "option --%s: empty item in '%s'", opt, arg);
+        st = st ? st : each(ctx, item);
+        if (st || !comma)
+            break;
+        item = comma + 1;
+    }
+    free(copy);
+    return st;
+}
+
+/* One item of an integer list: "v" or "lo..hi" (min <= lo <= hi <= max). */
+static lop_status_t parse_range(const char *opt, char *item, long min, long max, long *lo,
+                                long *hi)
+{
+    char *dots = strstr(item, "..");
+    if (!dots) {
+        lop_status_t st = lop_cli_long(opt, item, min, max, lo);
+        *hi = *lo;
+        return st;
+    }
+    *dots = '\0';
+    lop_status_t st = lop_cli_long(opt, item, min, max, lo);
+    st = st ? st : lop_cli_long(opt, dots + 2, min, max, hi);
+    *dots = '.';
+    if (st == LOP_OK && *hi < *lo)
+        st = lop_err(LOP_ERR_INVALID, "option --%s: empty range '%s'", opt, item);
+    return st;
+}
+
+typedef struct {
+    const char *opt;
+    long min, max;
+    long *values; /* NULL: count only */
+    size_t n;     /* values so far */
+} long_list_t;
+
+static lop_status_t long_item(void *ctx, char *item)
+{
+    long_list_t *l = ctx;
+    long lo, hi;
+    lop_status_t st = parse_range(l->opt, item, l->min, l->max, &lo, &hi);
+    if (st)
+        return st;
+    /* counted before anything is allocated, so a huge range costs nothing */
+    if ((unsigned long)(hi - lo) >= LOP_CLI_LIST_MAX - l->n)
+        return lop_err(LOP_ERR_INVALID, "option --%s: list longer than %d values (README: Limits)",
+                       l->opt, LOP_CLI_LIST_MAX);
+    for (long v = lo; l->values && v <= hi; v++)
+        l->values[l->n++] = v;
+    if (!l->values)
+        l->n += (size_t)(hi - lo) + 1;
     return LOP_OK;
 }
 
 lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long max,
                                long **values, size_t *n)
 {
-    char *copy = lop_strdup(arg);
-    if (!copy)
-        return LOP_ERR_NOMEM;
+    long_list_t count = {opt, min, max, NULL, 0};
     *values = NULL;
     *n = 0;
-    lop_status_t st = LOP_OK;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && st == LOP_OK;
-         item = strtok_r(NULL, ",", &save))
-        st = append_range(opt, item, min, max, values, n);
-    if (st == LOP_OK && *n == 0)
-        st = lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
-    free(copy);
-    if (st != LOP_OK) {
-        free(*values);
-        *values = NULL;
-        *n = 0;
+    lop_status_t st = lop_cli_items(opt, arg, long_item, &count);
+    if (st)
+        return st;
+    long_list_t fill = {opt, min, max, lop_calloc(count.n, sizeof *fill.values), 0};
+    if (!fill.values)
+        return LOP_ERR_NOMEM;
+    st = lop_cli_items(opt, arg, long_item, &fill);
+    if (st) {
+        free(fill.values);
+        return st;
     }
-    return st;
+    *values = fill.values;
+    *n = fill.n;
+    return LOP_OK;
 }
 
 int lop_cli_list_has(const char *list, const char *name)

@@ -49,8 +49,19 @@ lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double
 /* One of 'choices' (NULL-terminated); returns its index. */
 lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const *choices,
                             int *index);
+/* The one parser of comma-separated options: calls 'each' with every item
+ * of 'arg' in order (a writable copy, as long as it is: nothing is cut); an
+ * empty item ("a,,b", a trailing comma) is an error naming the option.  Stops
+ * at the first status 'each' returns other than LOP_OK. */
+typedef lop_status_t lop_cli_item_fn(void *ctx, char *item);
+lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx);
+
+/* Longest integer list an option takes (README "Limits"): a larger one is
+ * refused before anything is allocated. */
+#define LOP_CLI_LIST_MAX 1000000
+
 /* A list of integers "1,2,8" or ranges "2..64" (and mixtures "1,4..6"), each in
- * min..max; '*values' is allocated (free it). */
+ * min..max, at most LOP_CLI_LIST_MAX values; '*values' is allocated (free it). */
 lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long max,
                                long **values, size_t *n);
 /* Is 'name' one of the comma-separated items of 'list'? */

@@ -491,12 +491,13 @@ int lop_parse_double(const char *s, double *value)
         s++;
     if (*s == '\0')
         return 0;
+    errno = 0;
     double v = strtod(s, &end);
     while (isspace((unsigned char)*end))
         end++;
-    /* ERANGE is ignored: an overflow is inf (refused below); an underflow is
-     * a subnormal or 0, a number printf wrote, so it must read back. */
-    if (end == s || *end != '\0' || !isfinite(v))
+    /* ERANGE with a nonzero finite result is a subnormal: exact enough, and
+     * what a writer prints for one; an overflow or a total underflow is not. */
+    if (end == s || *end != '\0' || !isfinite(v) || (errno == ERANGE && (v == 0 || isinf(v))))
         return 0;
     *value = v;
     return 1;
@@ -600,19 +601,37 @@ static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
     return LOP_OK;
 }
 
+/* One line into 'buf' (LOP_CSV_MAX_LINE + 1 bytes), without its newline:
+ * 1 read, 0 end of file, or an error for an over-long line or a NUL byte.
+ * Bounded, unlike getline(): /dev/zero or a file without newlines stops
+ * after LOP_CSV_MAX_LINE bytes instead of filling memory. */
+static lop_status_t read_line(lop_csv_t *csv, FILE *f, size_t lineno, char *buf, int *got)
+{
+    size_t len = 0;
+    int c;
+    while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+        if (c == '\0')
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: contains a NUL byte", csv->path, lineno);
+        if (len == LOP_CSV_MAX_LINE)
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: line longer than %d bytes", csv->path,
+                           lineno, LOP_CSV_MAX_LINE);
+        buf[len++] = (char)c;
+    }
+    buf[len] = '\0';
+    *got = c != EOF || len > 0;
+    return LOP_OK;
+}
+
 static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
 {
-    char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    lop_status_t st = LOP_OK;
-    while (st == LOP_OK && (len = getline(&line, &cap, f)) >= 0) {
+    static const char bom[] = "\xef\xbb\xbf"; /* UTF-8 byte order mark: not part of line 1 */
+    char *line = lop_calloc(LOP_CSV_MAX_LINE + 1, 1);
+    size_t lineno = 0;
+    int got = 0;
+    lop_status_t st = line ? LOP_OK : LOP_ERR_NOMEM;
+    while (st == LOP_OK && (st = read_line(csv, f, lineno + 1, line, &got)) == LOP_OK && got) {
         lineno++;
-        if ((size_t)len != strlen(line)) {
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: contains a NUL byte", csv->path, lineno);
-            break;
-        }
-        char *text = trim(line);
+        char *text = lineno == 1 && strncmp(line, bom, 3) == 0 ? trim(line + 3) : trim(line);
         if (*text == '\0')
             continue;
         if (*text == '#')
@@ -735,4 +754,16 @@ lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, dou
                        csv->line[row], csv->columns[column], cell,
                        is_number(cell) ? "finite" : "a number");
     return LOP_OK;
+}
+
+lop_status_t lop_csv_integer(const lop_csv_t *csv, size_t row, size_t column, long min, long max,
+                             long *value)
+{
+    double v;
+    lop_status_t st = lop_csv_number(csv, row, column, &v);
+    if (st == LOP_OK && !lop_double_to_long(v, min, max, value))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not a whole number in %ld..%ld",
+                     csv->path, csv->line[row], csv->columns[column], csv->cells[row][column],
+                     min, max);
+    return st;
 }

@@ -108,7 +108,11 @@ typedef struct {
     size_t n_rows;
 } lop_csv_t;
 
-/* Read a whole file.  Errors are "file:line: what is wrong". */
+/* Longest line a reader accepts (README "Limits"); a longer one is an error. */
+#define LOP_CSV_MAX_LINE 65536
+
+/* Read a whole file.  Errors are "file:line: what is wrong".  A UTF-8 byte
+ * order mark at the start is skipped. */
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out);
 void lop_csv_free(lop_csv_t *csv);
 
@@ -120,6 +124,11 @@ lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *inde
 
 /* A cell as a finite number; "file:line: column 'x': 'abc' is not a number". */
 lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value);
+
+/* A cell as a whole number in min..max (checked before any conversion);
+ * "file:line: column 'x': '1e20' is not a whole number in 0..100". */
+lop_status_t lop_csv_integer(const lop_csv_t *csv, size_t row, size_t column, long min, long max,
+                             long *value);
 
 /* Parse a whole string as a finite double (no trailing junk). */
 int lop_parse_double(const char *s, double *value);

@@ -1,12 +1,26 @@
 /* lop.c - status messages and checked allocation (see lop.h). */
 #include "lop.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char lop_last_error[1024];
+
+/* Copy 'in' to 'out' with bytes below 0x20 and 0x7f as \xNN (cut to 'len'). */
+static void escape_controls(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)in; *c && o + 5 <= len; c++) {
+        if (*c < 0x20 || *c == 0x7f)
+            o += (size_t)snprintf(out + o, len - o, "\\x%02x", *c);
+        else
+            out[o++] = (char)*c;
+    }
+    out[o] = '\0';
+}
 
 lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
 {
@@ -17,8 +31,20 @@ lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    memcpy(lop_last_error, msg, sizeof msg);
+    escape_controls(msg, lop_last_error, sizeof lop_last_error);
     return status;
+}
+
+int lop_double_to_long(double v, long min, long max, long *out)
+{
+    /* Compare as doubles first: (double)LONG_MAX rounds up, so '<' not '<='. */
+    if (!(v >= (double)min && v < (double)max + 1.0) || v != floor(v))
+        return 0;
+    long l = (long)v;
+    if (l < min || l > max)
+        return 0;
+    *out = l;
+    return 1;
 }
 
 const char *lop_errmsg(void)

@@ -30,11 +30,19 @@ typedef enum {
 lop_status_t lop_err(lop_status_t status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Control bytes in the message (from file contents, metadata, arguments)
+ * are written as \xNN, so a message is always one printable line. */
+
 /* The message of the most recent lop_err() (empty if none). */
 const char *lop_errmsg(void);
 
 /* Print "prog: message" for the last error to stderr. */
 void lop_err_print(const char *prog);
+
+/* 'v' as a whole number in min..max: 1 and *out set, or 0 (NaN, infinite,
+ * fractional or out of range) without converting, so no float->int cast is
+ * ever undefined.  Callers add the file:line or option to their message. */
+int lop_double_to_long(double v, long min, long max, long *out);
 
 /* Allocation that reports LOP_ERR_NOMEM through lop_err(); NULL on failure. */
 void *lop_calloc(size_t n, size_t size);

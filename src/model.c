@@ -1,6 +1,7 @@
 /* model.c - LoP model functions, parameter sets, L(p) (model.h). */
 #include "model.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,7 +204,7 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
                              lop_fit_t *fit)
 {
     static const char *const se_names[] = {"se1", "se2", "se3", "se4", "se5", "se6"};
-    double n;
+    long n;
     lop_status_t st = LOP_OK;
     st = st ? st : copy_text(csv, row, c->file, fit->file, sizeof fit->file);
     st = st ? st : copy_text(csv, row, c->series, fit->series, sizeof fit->series);
@@ -215,7 +216,6 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
     if (!fit->model)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown model '%s'", csv->path, csv->line[row],
                        csv->cells[row][c->model]);
-    st = st ? st : lop_csv_number(csv, row, c->n, &n);
     st = st ? st : lop_csv_number(csv, row, c->pmin, &fit->pmin);
     st = st ? st : lop_csv_number(csv, row, c->pmax, &fit->pmax);
     for (int i = 0; i < LOP_MODEL_MAX_PARAMS && st == LOP_OK; i++) {
@@ -228,10 +228,11 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
     st = st ? st : optional_number(csv, row, "ssr", &fit->ssr);
     st = st ? st : optional_number(csv, row, "rmse", &fit->rmse);
     st = st ? st : optional_number(csv, row, "r2", &fit->r2);
-    if (st == LOP_OK && (n < 0 || fit->pmin < 1 || fit->pmax < fit->pmin))
+    if (st == LOP_OK && (fit->pmin < 1 || fit->pmax < fit->pmin))
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: need n >= 0 and 1 <= pmin <= pmax", csv->path,
                      csv->line[row]);
-    fit->n = (size_t)n;
+    st = st ? st : lop_csv_integer(csv, row, c->n, 0, LONG_MAX, &n);
+    fit->n = st ? 0 : (size_t)n;
     return st;
 }
 
