@@ -42,18 +42,33 @@ static inline const char *fuzz_file(const uint8_t *data, size_t size)
 }
 
 /* Point stdio's stdout and stderr at /dev/null (quiet = 1) or back. */
+static FILE *fuzz_null_out, *fuzz_null_err, *fuzz_real_out, *fuzz_real_err;
+
+static inline FILE *fuzz_open_null(void)
+{
+    FILE *f = fopen("/dev/null", "w");
+    if (!f)
+        abort();
+    return f;
+}
+
 static inline void fuzz_quiet(int quiet)
 {
-    static FILE *null, *out, *err;
-    if (!null) {
-        null = fopen("/dev/null", "w");
-        out = stdout;
-        err = stderr;
-        if (!null)
-            abort();
+    if (!fuzz_null_err) {
+        fuzz_null_out = fuzz_open_null();
+        fuzz_null_err = fuzz_open_null();
+        fuzz_real_out = stdout;
+        fuzz_real_err = stderr;
     }
-    stdout = quiet ? null : out;
-    stderr = quiet ? null : err;
+    stdout = quiet ? fuzz_null_out : fuzz_real_out;
+    stderr = quiet ? fuzz_null_err : fuzz_real_err;
+}
+
+/* A tool's main ends with lop_stdout_close(), which fclose()s the quiet
+ * stdout: open another for the next run. */
+static inline void fuzz_stdout_was_closed(void)
+{
+    fuzz_null_out = fuzz_open_null();
 }
 
 /* argv from the input: "name" then one argument per line (at most

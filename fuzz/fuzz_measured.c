@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_getopt_reset();
     fuzz_quiet(1);
     lopredict_main(6, argv);
+    fuzz_stdout_was_closed();
     fuzz_quiet(0);
     return 0;
 }

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         barrier_cost_t cost;
         barrier_cost_init(&cost);
         cost.logp = (logp_t){4.0, 1.5, 1.5, 0.0};
-        sched_sim_t par = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM};
+        sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &cost, .lop_arg = SCHED_LOP_STREAM};
         sched_sim_result_t res;
         if (sched_sim_run(&s, &par, 1, &res) == LOP_OK)
             free(res.rank_us);
