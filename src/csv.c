@@ -102,11 +102,13 @@ static lop_status_t cleanup_add(const char *path, int is_dir)
     cleanup_install();
     sigset_t old;
     cleanup_block(1, &old);
-    cleanup_t *grown = cleanup_n < cleanup_cap ? cleanup_list
-                       : lop_realloc_array(cleanup_list, 2 * cleanup_cap + 8, sizeof *grown);
-    if (grown && grown != cleanup_list) {
-        cleanup_list = grown;
-        cleanup_cap = 2 * cleanup_cap + 8;
+    cleanup_t *grown = cleanup_list;
+    if (cleanup_n == cleanup_cap) { /* realloc may grow in place: the capacity grows either way */
+        grown = lop_realloc_array(cleanup_list, 2 * cleanup_cap + 8, sizeof *grown);
+        if (grown) {
+            cleanup_list = grown;
+            cleanup_cap = 2 * cleanup_cap + 8;
+        }
     }
     if (grown)
         cleanup_list[cleanup_n++] = (cleanup_t){copy, is_dir};
