@@ -461,7 +461,9 @@ static int run(run_t *r)
         return run_barriers(r);
     st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
                             sizeof r->choice);
-    if (st == LOP_OK)
+    if (st == LOP_OK && r->opts.pairs)
+        outdir_choose(r); /* made once the pairs mode knows it can measure */
+    else if (st == LOP_OK)
         st = outdir_prepare(r);
     if (st != LOP_OK) {
         lop_transport_close(&r->tp);

@@ -397,12 +397,14 @@ static void diagonal_run(session_t *s, report_t *all)
     report_t mine = {.i = s->b->rank, .j = s->b->rank};
     if (s->file[0].method != LOP_PAIRS_ISSEND)
         return;
-    lop_watchdog_phase("pairs: O_ii");
+    lop_progress_task(s->b->progress, "pairs: O_ii of every rank");
+    lop_watchdog_phase("pairs: O_ii of every rank");
     if (issend_diagonal(s, &mine.c[0]) != LOP_OK)
         lop_mpi_fail_abort(PROG);
     for (int f = 1; f < s->n_file; f++) /* the series have no diagonal */
         mine.c[f] = (cost_t){{NAN, NAN, NAN}, {NAN, NAN, NAN}, {NAN, NAN, NAN}};
     round_end(s, &mine, all);
+    lop_progress_step(s->b->progress, 1);
     for (int f = 1; f < s->n_file && s->b->rank == 0; f++)
         for (int i = 0; i < s->P; i++)
             s->file[f].src[(size_t)i * (size_t)s->P + (size_t)i] = -1;
@@ -646,8 +648,10 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
     if (st == LOP_OK && s.n_file == 0)
         st = lop_err(LOP_ERR_INVALID, "option --method: nothing to measure (no series of "
                      "--ops/--post works on the %s transport)", b->tp->ops->name);
+    st = st ? st : lop_outdir_agree(b->comm, m->outdir);
     if (st == LOP_OK) {
-        lop_progress_init(b->progress, b->timer, s.n_rounds + 1, s.n_rounds + 1);
+        int tasks = s.n_rounds + (s.file[0].method == LOP_PAIRS_ISSEND);
+        lop_progress_init(b->progress, b->timer, tasks, tasks);
         diagonal_run(&s, all);
         for (int r = 0; r < s.n_rounds; r++)
             round_run(&s, r, all);

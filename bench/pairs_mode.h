@@ -43,7 +43,8 @@ typedef struct {
     lop_bench_t *bench;    /* every rank of the job, with the transport set up
                             * for all pairs (all_pairs) */
     lop_run_meta_t *meta;  /* what every file says about the run */
-    const char *outdir;    /* created by lop_outdir_agree() */
+    const char *outdir;    /* where the files go (created here, once the plan is
+                            * known to measure something) */
 } lop_pairs_mode_t;
 
 /* Collective over m->bench->comm.  Errors found before measuring are agreed
