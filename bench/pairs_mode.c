@@ -446,23 +446,17 @@ static const lop_out_col_t pair_cols[] = {
 /* o_us, L_us: the chosen statistic, a value below 0 (noise, or an intercept
  * of the paper's line) written as 0, which pairs.csv readers require; the
  * statistic columns keep the value computed.  NaN stays NaN (empty). */
-static double floor0(double v, int *clamped)
+static double floor0(double v)
 {
-    if (v < 0) {
-        (*clamped)++;
-        return 0;
-    }
-    return v;
+    return v < 0 ? 0 : v;
 }
 
 static int file_clamped(const session_t *s, const pfile_t *f)
 {
     int n = 0, stat = s->m->opts->pairs_stat;
     for (size_t k = 0; k < (size_t)s->P * (size_t)s->P; k++)
-        if (f->src[k] >= 0) {
-            floor0(f->cost[k].o[stat], &n);
-            floor0(f->cost[k].L[stat], &n);
-        }
+        if (f->src[k] >= 0)
+            n += (f->cost[k].o[stat] < 0) + (f->cost[k].L[stat] < 0);
     return n;
 }
 
@@ -515,16 +509,15 @@ static void file_meta(const session_t *s, const pfile_t *f, lop_csv_writer_t *w)
     lop_run_meta_write(w, &meta);
 }
 
-static lop_status_t pair_row(const session_t *s, const pfile_t *f, lop_out_t *t, int i, int j,
-                             int *clamped)
+static lop_status_t pair_row(const session_t *s, const pfile_t *f, lop_out_t *t, int i, int j)
 {
     size_t at = (size_t)i * (size_t)s->P + (size_t)j;
     const cost_t *c = &f->cost[at];
     int stat = s->m->opts->pairs_stat;
     lop_out_int(t, i);
     lop_out_int(t, j);
-    lop_out_num(t, floor0(c->o[stat], clamped));
-    lop_out_num(t, floor0(c->L[stat], clamped));
+    lop_out_num(t, floor0(c->o[stat]));
+    lop_out_num(t, floor0(c->L[stat]));
     lop_out_int(t, s->m->opts->reps);
     const double *v[] = {c->o, c->L, c->rtt};
     for (int q = 0; q < 3; q++)
@@ -558,11 +551,10 @@ static lop_status_t file_write(const session_t *s, const pfile_t *f, const char 
     st = lop_out_begin(&t, w.file, w.path, 1, pair_cols, sizeof pair_cols / sizeof *pair_cols);
     if (st != LOP_OK)
         return lop_csv_writer_end(&w, st);
-    int clamped = 0;
     for (int i = 0; i < s->P && st == LOP_OK; i++)
         for (int j = 0; j < s->P && st == LOP_OK; j++)
             if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0)
-                st = pair_row(s, f, &t, i, j, &clamped);
+                st = pair_row(s, f, &t, i, j);
     lop_status_t end = lop_out_end(&t);
     return lop_csv_writer_end(&w, st ? st : end);
 }
