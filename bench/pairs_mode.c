@@ -624,6 +624,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
 {
     session_t s = {.m = m, .b = m->bench, .P = m->bench->size};
     lop_bench_t *b = s.b;
+    lop_watchdog_phase("pairs: placement and plan");
     int len;
     MPI_Get_library_version(s.mpi_lib, &len);
     s.mpi_lib[strcspn(s.mpi_lib, ",\n")] = '\0';
