@@ -92,9 +92,54 @@ check "--model oc=linear fits it, and os files by their quantity" \
     sh -c "'$LOPFIT' --csv --model oc=linear '$T/oc.csv' '$T/data/send-normal-os.csv' >'$T/o' &&
            grep -q ',send-normal,oc,min,linear,' '$T/o' && grep -q ',send-normal,os,min,ov,' '$T/o'"
 head -n 8 "$T/data/send-normal-rtt.csv" >"$T/rtt3.csv"
-check "--model rtt=linear for an RTT file with 3 points" \
-    sh -c "! '$LOPFIT' '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
+check "auto on an RTT file with 3 points: not enough points to select, the richest that fits" \
+    sh -c "'$LOPFIT' --stat min '$T/rtt3.csv' >'$T/o' &&
+           grep -q 'not enough points to select' '$T/o' && grep -q '^    \* rtt-nosat ' '$T/o'"
+check "--model rtt on 3 points: an error; --model rtt=linear fits them" \
+    sh -c "! '$LOPFIT' --model rtt '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
            '$LOPFIT' --model rtt=linear '$T/rtt3.csv' >/dev/null"
+
+# ---- model selection (--model auto, the default) on the thesis's parameters, 1 % noise
+"$LOPFIT" --synth "$ROOT/data/mozart-2005/params.csv" --noise 0.01 -o "$T/moz" 2>/dev/null
+sub() { # file n: the first n rows of a synthetic file
+    awk -v n="$2" '/^#/ || /^p,/ { print; next } ++k <= n' "$T/moz/$1" >"$T/sub$2-$1"
+}
+sub send-normal-rtt.csv 4
+sub send-normal-rtt.csv 63
+col() { # params.csv-format file, column name, row pattern: the cell
+    awk -F, -v c="$2" -v r="$3" '/^#/ { next } !h { for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next }
+        $0 ~ r { print $k; exit }' "$1"
+}
+"$LOPFIT" --csv "$T/sub4-send-normal-rtt.csv" >"$T/s4.csv"
+"$LOPFIT" --csv "$T/sub63-send-normal-rtt.csv" >"$T/s63.csv"
+check "auto on 4 RTT points picks const (the only eligible model), margin inf" \
+    test "$(col "$T/s4.csv" model ',min,')/$(col "$T/s4.csv" criterion ',min,')/$(col "$T/s4.csv" margin ',min,')" = const/aicc/inf
+check "auto on 63 RTT points picks a richer model (rtt) with a finite margin" \
+    sh -c "test '$(col "$T/s63.csv" model ',min,')' = rtt &&
+           awk 'BEGIN { exit !(\"$(col "$T/s63.csv" margin ',min,')\" + 0 > 2) }'"
+check "selection columns: k, aicc and bic of the chosen model" \
+    sh -c "test '$(col "$T/s63.csv" k ',min,')' = 6 && test -n '$(col "$T/s63.csv" aicc ',min,')' &&
+           test -n '$(col "$T/s63.csv" bic ',min,')'"
+"$LOPFIT" "$T/sub63-send-normal-rtt.csv" >"$T/rep63.txt"
+check "report: every candidate side by side, the chosen one marked" \
+    sh -c "grep -q 'model selection by AICc, n 63' '$T/rep63.txt' &&
+           grep -q '^    \* rtt  .*eligible, chosen' '$T/rep63.txt' && grep -q '^      rtt-nosat ' '$T/rep63.txt' &&
+           grep -q '^      const ' '$T/rep63.txt' && grep -q 'margin [0-9.]* to the runner-up' '$T/rep63.txt'"
+"$LOPFIT" --stat min "$T/sub4-send-normal-rtt.csv" >"$T/rep4.txt"
+check "report on 4 points: rtt and rtt-nosat not eligible, and why" \
+    sh -c "grep -q '^      rtt .*not fitted: 4 points for 6 parameters' '$T/rep4.txt' &&
+           grep -q '^      rtt-nosat .*not eligible: AICc needs n >= 6' '$T/rep4.txt' &&
+           grep -q 'margin inf: the only eligible model' '$T/rep4.txt'"
+"$LOPFIT" --csv --model rtt "$T/sub63-send-normal-rtt.csv" >"$T/f63.csv"
+check "--model rtt forces it: criterion forced, no margin" \
+    test "$(col "$T/f63.csv" model ',min,')/$(col "$T/f63.csv" criterion ',min,')/$(col "$T/f63.csv" margin ',min,')" = rtt/forced/
+"$LOPFIT" --csv --criterion bic "$T/sub4-send-normal-rtt.csv" >"$T/b4.csv"
+check "--criterion bic: criterion bic in params.csv" test "$(col "$T/b4.csv" criterion ',min,')" = bic
+printf '# quantity: os\n# series: w\np,min_us\n1,10\n2,5\n3,3.4\n4,2.6\n5,2\n6,1.9\n7,1.5\n' >"$T/weak.csv"
+"$LOPFIT" --stat min --model ov -o "$T/w" "$T/weak.csv" >"$T/repw.txt"
+check "weak parameters flagged in the report, with what more data would fix" \
+    sh -c "grep -q 'WEAK (' '$T/repw.txt' && grep -q '^  weak: .*: more [a-z ]* would determine them' '$T/repw.txt' &&
+           test -n '$(col "$T/w/params.csv" weak ',min,' 2>/dev/null)'"
 
 # ---- bad input: one line "lopfit: file:line: reason", exit != 0, nothing written
 mkdir -p "$T/bad" "$T/keep"
@@ -113,9 +158,7 @@ bad() { # name expected-reason file-content
 }
 H='# quantity: os\np,n,min_us,avg_us\n'
 bad no-quantity "no '# quantity:' line" 'p,n,min_us,avg_us\n1,1,1,1\n2,1,1,1\n3,1,1,1\n'
-bad few-points "2 data rows, the 3-parameter ov model needs 3" "${H}1,1,1,1\n2,1,1,1\n"
-bad few-points-rtt "5 data rows, the 6-parameter rtt model needs 6" \
-    '# quantity: rtt\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n4,1,1\n5,1,1\n'
+bad few-points "0 data rows, the 1-parameter const model needs 1" "${H}"
 bad nan-p "column 'p': 'nan' is not finite" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
 bad negative-p "p = -2 is not >= 1" "${H}1,1,1,1\n-2,1,1,1\n3,1,1,1\n"
 bad zero-p "p = 0 is not >= 1" "${H}0,1,1,1\n2,1,1,1\n3,1,1,1\n"
@@ -139,7 +182,8 @@ opt_error() { # name expected args...
         grep -q "^lopfit: $_w" "$T/e"; then pass "option error $_n"; else fail "option error $_n: $(cat "$T/e")"; fi
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
-opt_error model "option --model: unknown model 'exp'" --model exp "$T/oc.csv"
+opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
+opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
 opt_error no-files "no data files" --stat min
@@ -149,5 +193,8 @@ opt_error unknown "unknown option '--bogus'" --bogus
 opt_error from-params-no-rtt "$T/only-os.csv: no series with both an rtt and an os fit" \
     --from-params "$(grep -v ',rtt,' "$T/truth.csv" >"$T/only-os.csv"; echo "$T/only-os.csv")" -o "$T/x"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
+check "--help: the default is auto by AICc, the models from lop_models[]" \
+    sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
+           '$LOPFIT' --help | grep -q '(rtt, rtt-nosat, const, ov or linear)'"
 
 done_testing
