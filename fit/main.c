@@ -434,6 +434,7 @@ static lop_status_t write_outputs(const lop_outdir_t *out, const result_t *res, 
         st = lop_fit_check(&fits[i], fits[i].file);
     st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits);
     st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL, &n_tables);
+    st = st ? st : lop_fitout_curves(&batch, out->stage, &set);
     st = lop_fitout_batch_end(&batch, st);
     free(fits);
     return st;
@@ -476,6 +477,7 @@ static lop_status_t run_from_set(const opts_t *o)
         st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL, &n_tables);
         if (st == LOP_OK && n_tables == 0)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
+        st = st ? st : lop_fitout_curves(&batch, out.stage, &set);
     } else if (st == LOP_OK) {
         st = lop_fitout_synth(&batch, out.stage, &set, o->noise, o->fitter.seed);
     }

@@ -35,12 +35,33 @@ check "params.csv: header and 6 model rows, then 6 LogP lines" \
     sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
            test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
            test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
+TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
-             grep -qx 'p,rtt_us,os_us,or_us,L_us,Llist_us' \$f || exit 1
+             grep -qx '$TABLE' \$f || exit 1
              test \$(grep -c '^[0-9]' \$f) = 16 || exit 1; done"
-check "table: or_us empty without an or fit, Llist_us from send-list" \
-    sh -c "grep '^5,' '$T/out/lop-send-normal-min.csv' | grep -q '^5,[0-9.e-]*,[0-9.e-]*,,[0-9.e-]*,-\{0,1\}[0-9.e-]*$'"
+# cells COLS of the table rows matching WHERE (plots/csvsel.awk)
+cells() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$2" -v where="${3:-}" "$1" | tail -n +2; }
+check "table: or_us and its interval empty without an or fit, Llist_us from send-list" \
+    test "$(cells "$T/out/lop-send-normal-min.csv" or_us,or_lo_us,or_hi_us p=5)" = ",," -a \
+         -n "$(cells "$T/out/lop-send-normal-min.csv" Llist_us,Llist_lo_us p=5 | tr -d ,)"
+inside() { # table quantity (L): every row has lo <= value <= hi, lo < hi
+    cells "$1" "$2_us,$2_lo_us,$2_hi_us" | awk -F, '{ n++ } $2 == "" || !($2 <= $1 && $1 <= $3 && $2 < $3) { bad++ }
+        END { exit !(n > 0 && !bad) }'
+}
+for c in rtt os L Llist; do
+    check "table: every ${c}_us inside its 95 % interval" inside "$T/out/lop-send-normal-avg.csv" $c
+done
+check "table: extrapolated 0 inside the fitted range" \
+    test "$(cells "$T/out/lop-send-normal-min.csv" extrapolated | sort -u)" = 0
+check "curves: one per fit but the LogP lines, 256 points over pmin..pmax" \
+    sh -c "test \$(ls '$T/out'/curve-*.csv | wc -l) = 6 &&
+           test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
+           grep -qx '# model: rtt' '$T/out/curve-send-normal-rtt-min.csv' &&
+           grep -qx 'p,fit_us,lo_us,hi_us,extrapolated' '$T/out/curve-send-normal-rtt-min.csv' &&
+           grep -q '^31,' '$T/out/curve-send-normal-rtt-min.csv'"
+check "curves: the fit inside its interval" \
+    sh -c "awk -F, '/^[0-9]/ { n++; if (!(\$3 <= \$2 && \$2 <= \$4 && \$3 < \$4)) bad++ } END { exit !(n == 256 && !bad) }' '$T/out/curve-send-list-os-avg.csv'"
 check "report: parameters, SSR and the LogP comparison" \
     sh -c "grep -q 'send-normal rtt min' '$T/report.txt' && grep -q 'SSR' '$T/report.txt' &&
            grep -q 'LogP line' '$T/report.txt'"
@@ -54,7 +75,7 @@ check "rtt curve within the 1 % noise of the generating one" \
     awk -v d="$(rmsdev "$T/out/lop-send-normal-min.csv" 2 '20/(0.2+p) + 5 + 3*(1-exp(-0.08*(p-1)))')" \
     'BEGIN { exit !(d < 0.01) }'
 check "os curve within the 1 % noise of the generating one" \
-    awk -v d="$(rmsdev "$T/out/lop-send-normal-avg.csv" 3 '0.6 + 0.9/(p-0.1)')" \
+    awk -v d="$(rmsdev "$T/out/lop-send-normal-avg.csv" 5 '0.6 + 0.9/(p-0.1)')" \
     'BEGIN { exit !(d < 0.01) }'
 
 # ---- --from-params, determinism, --csv
@@ -65,7 +86,20 @@ same_tables() { # dir1 dir2: the same lop-*.csv, metadata aside
     done
 }
 "$LOPFIT" --from-params "$T/out/params.csv" -o "$T/again" 2>/dev/null
-check "--from-params regenerates the same tables" same_tables "$T/out" "$T/again"
+check "--from-params regenerates the same tables, intervals included (covariance read back)" \
+    same_tables "$T/out" "$T/again"
+check "--from-params: the intervals contain the fitted values" inside "$T/again/lop-send-normal-min.csv" L
+"$LOPFIT" --from-params "$T/truth.csv" -o "$T/truth-tables" 2>/dev/null
+check "--from-params without covariance: empty interval cells" \
+    test "$(cells "$T/truth-tables/lop-send-normal-min.csv" rtt_lo_us,os_hi_us,L_lo_us,Llist_hi_us | sort -u)" = ",,,"
+check "--from-params without covariance: curves with empty lo, hi" \
+    sh -c "test \$(ls '$T/truth-tables'/curve-*.csv | wc -l) = 6 &&
+           test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
+awk -F, '/^[0-9]/ && $1 < 3 { next } { print }' "$T/data/send-normal-rtt.csv" >"$T/from3-rtt.csv"
+"$LOPFIT" "$T/from3-rtt.csv" "$T/data/send-normal-os.csv" -o "$T/from3" >/dev/null 2>"$T/from3.err"
+check "extrapolated: 1 for the rows p = 1, 2 below the rtt data, one warning line per table" \
+    sh -c "test \"\$(awk -F, -f '$ROOT/plots/csvsel.awk' -v cols=p,extrapolated -v where=extrapolated=1 '$T/from3/lop-send-normal-min.csv' | tail -n +2 | tr '\n' ' ')\" = '1,1 2,1 ' &&
+           test \$(grep -c 'lop-send-normal-min.csv: p = 1..2 (2 rows) outside the fitted range 3..16, extrapolated' '$T/from3.err') = 1"
 check "same seed, identical params.csv" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out2' >/dev/null 2>&1 &&
            cmp -s '$T/out/params.csv' '$T/out2/params.csv'"
