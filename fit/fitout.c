@@ -561,9 +561,33 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     return st ? st : end;
 }
 
+/* Every stat of 'set' must be a column lopbench writes (else its rows would
+ * go nowhere and the file's p range would be empty). */
+static lop_status_t check_synth_stats(const lop_paramset_t *set)
+{
+    char names[64] = "";
+    for (int s = 0; lop_fitdata_stats[s]; s++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "",
+                 lop_fitdata_stats[s]);
+    for (size_t i = 0; i < set->n; i++) {
+        const lop_fit_t *f = &set->fit[i];
+        int known = 0;
+        for (int s = 0; lop_fitdata_stats[s]; s++)
+            known |= strcmp(f->stat, lop_fitdata_stats[s]) == 0;
+        if (!known)
+            return lop_err(LOP_ERR_INVALID, "%s: series '%s' %s: stat '%s' is not a column of "
+                           "lopbench's files (%s), cannot synthesise it", set->path, f->series,
+                           f->quantity, f->stat, names);
+    }
+    return LOP_OK;
+}
+
 lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
                               double noise, unsigned long seed)
 {
+    lop_status_t checked = check_synth_stats(set);
+    if (checked)
+        return checked;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return lop_err(LOP_ERR_NOMEM, "out of memory for a random generator");

@@ -226,6 +226,10 @@ opt_error from-params-files "option --from-params takes no data files" --from-pa
 opt_error unknown "unknown option '--bogus'" --bogus
 opt_error from-params-no-rtt "$T/only-os.csv: no series with both an rtt and an os fit" \
     --from-params "$(grep -v ',rtt,' "$T/truth.csv" >"$T/only-os.csv"; echo "$T/only-os.csv")" -o "$T/x"
+printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$T/p99.csv"
+opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
+    --synth "$T/p99.csv" -o "$T/p99"
+check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, the models from lop_models[]" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
