@@ -28,7 +28,7 @@
 #define PROG "lopfit"
 
 enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE,
-       OPT_CRITERION };
+       OPT_CRITERION, OPT_GNUPLOT_EXPR };
 
 /* --model's help names the models of lop_models[] (filled in by main). */
 static char model_help[256];
@@ -47,6 +47,8 @@ static const lop_cli_opt_t options[] = {
     {"from-params", OPT_FROM_PARAMS, "FILE", "write the tables of parameter set FILE (needs -o)"},
     {"synth", OPT_SYNTH, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)"},
     {"noise", OPT_NOISE, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)"},
+    {"gnuplot-expr", OPT_GNUPLOT_EXPR, "MODEL",
+     "print MODEL's function as a gnuplot expression in x and l1..l6, and exit"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -61,6 +63,7 @@ typedef struct {
     lop_fitter_opts_t fitter; /* --seed, --starts */
     const char *from_params;  /* --from-params */
     const char *synth;        /* --synth */
+    const lop_model_t *gnuplot_expr; /* --gnuplot-expr */
     double noise;             /* --noise */
     int help;
 } opts_t;
@@ -93,6 +96,17 @@ static lop_status_t check_stats(const char *list)
     return lop_cli_items("stat", list, stat_item, NULL);
 }
 
+/* A model named by an option, from lop_models[]. */
+static lop_status_t model_option(const char *opt, const char *arg, const lop_model_t **model)
+{
+    char models[128];
+    *model = lop_model_find(arg);
+    if (*model)
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt, arg,
+                   lop_model_names(NULL, " or ", models, sizeof models));
+}
+
 static lop_status_t apply_option(opts_t *o, int key, const char *arg)
 {
     long v;
@@ -120,6 +134,7 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
     case OPT_FROM_PARAMS: o->from_params = arg; return LOP_OK;
     case OPT_SYNTH: o->synth = arg; return LOP_OK;
     case OPT_NOISE: return lop_cli_double("noise", arg, 0, 1, &o->noise);
+    case OPT_GNUPLOT_EXPR: return model_option("gnuplot-expr", arg, &o->gnuplot_expr);
     case 'h': o->help = 1; return LOP_OK;
     default: return lop_err(LOP_ERR_INVALID, "unhandled option");
     }
@@ -136,7 +151,7 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
         st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : apply_option(o, key, arg);
     *first_file = lop_cli_operand_index(&cli);
     lop_cli_free(&cli);
-    if (st || o->help)
+    if (st || o->help || o->gnuplot_expr)
         return st;
     if ((o->from_params || o->synth) && !o->out_dir)
         return lop_err(LOP_ERR_INVALID, "option --%s needs -o DIR",
@@ -501,6 +516,10 @@ int main(int argc, char **argv)
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
                       "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
                       options);
+        return lop_stdout_close(PROG, 0);
+    }
+    if (st == LOP_OK && o.gnuplot_expr) {
+        printf("%s\n", o.gnuplot_expr->gnuplot);
         return lop_stdout_close(PROG, 0);
     }
     if (st == LOP_OK)

@@ -49,20 +49,20 @@ const lop_model_t lop_model_rtt = {
     "rtt", 6, "l1/(l2+p) + l3 + l4*(1-exp(l5*(p-l6)))", eval_rtt, L_NAMES,
     {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_RATE,
      LOP_PARAM_GAUGE},
-    "thesis 2.3.6.1.1"};
+    "thesis 2.3.6.1.1", "l1/(l2+x) + l3 + l4*(1-exp(l5*(x-l6)))"};
 const lop_model_t lop_model_rtt_nosat = {
     "rtt-nosat", 3, "l1/(l2+p) + l3", eval_rtt_nosat, L_NAMES,
     {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR},
-    "thesis 2.3.6.1.1 without the saturation term"};
+    "thesis 2.3.6.1.1 without the saturation term", "l1/(l2+x) + l3"};
 const lop_model_t lop_model_const = {
     "const", 1, "l1", eval_const, L_NAMES, {LOP_PARAM_LINEAR},
-    "LogP's constant (thesis 2.1.4.5)"};
+    "LogP's constant (thesis 2.1.4.5)", "l1"};
 const lop_model_t lop_model_ov = {
     "ov", 3, "l1 + l2/(l3+p)", eval_ov, L_NAMES,
-    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_POLE}, "thesis 2.3.6.1.2"};
+    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_POLE}, "thesis 2.3.6.1.2", "l1 + l2/(l3+x)"};
 const lop_model_t lop_model_linear = {
     "linear", 2, "l1 + l2*p", eval_linear, L_NAMES, {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR},
-    "LogP's L + g*p (thesis 2.3.3)"};
+    "LogP's L + g*p (thesis 2.3.3)", "l1 + l2*x"};
 
 const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
                                          &lop_model_ov,  &lop_model_linear,    NULL};

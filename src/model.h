@@ -65,6 +65,9 @@ typedef struct {
     const char *param[LOP_MODEL_MAX_PARAMS];        /* parameter names, "l1".. */
     lop_param_role_t role[LOP_MODEL_MAX_PARAMS];    /* how a fit finds each */
     const char *cite;    /* thesis section or why the model exists */
+    const char *gnuplot; /* the function as a gnuplot expression in x and l1..l<n_params>
+                            (lopfit --gnuplot-expr; tests/unit/test_gnuplot_expr.c checks
+                            it against eval) */
 } lop_model_t;
 
 extern const lop_model_t lop_model_rtt, lop_model_rtt_nosat, lop_model_const, lop_model_ov,

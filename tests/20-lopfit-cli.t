@@ -230,6 +230,15 @@ printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
+# ---- gnuplot expressions of the descriptors (tests/unit/test_gnuplot_expr.c checks the values)
+check "--gnuplot-expr ov prints the descriptor's expression in x" \
+    test "$("$LOPFIT" --gnuplot-expr ov)" = "l1 + l2/(l3+x)"
+opt_error gnuplot-expr "option --gnuplot-expr: unknown model 'exp' (rtt, rtt-nosat, const, ov or linear)" \
+    --gnuplot-expr exp
+LOPFIT=$LOPFIT "$ROOT/fit/compare-gnuplot.sh" -s min "$T/data/send-normal-os.csv" >"$T/cmp.txt" 2>&1
+check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: gnuplot reaches the same SSR" \
+    awk '$1 == "send-normal" && $4 == "ov" { found = 1; if ($8 + 0 > 1.001 || $NF != "converged") bad = 1 }
+         END { exit !(found && !bad) }' "$T/cmp.txt"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, the models from lop_models[]" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
