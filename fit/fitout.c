@@ -143,7 +143,7 @@ void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit)
 }
 
 lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
-                               size_t n)
+                               size_t n, const char *weight)
 {
     lop_csv_writer_t *w;
     lop_out_t t;
@@ -152,6 +152,9 @@ lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop
         return st;
     lop_csv_meta(w, "lopfit", "%s", LOP_VERSION);
     lop_csv_meta(w, "unit", "us");
+    if (weight && strcmp(weight, "none") != 0)
+        lop_csv_meta(w, "weight", "%s (ssr, rmse, r2 of residuals weighted so; lopfit --weight)",
+                     weight);
     st = lop_out_begin(&t, w->file, w->path, 1, lop_fitout_columns, LOP_FITOUT_COLUMNS);
     if (st)
         return st;

@@ -51,9 +51,10 @@ void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit);
 const char *lop_fitout_hint_token(lop_hint_t hint);
 
 /* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
- * row of a series, quantity and stat). */
+ * row of a series, quantity and stat); 'weight' (NULL or "none": unweighted
+ * fits) is said in a '# weight:' line. */
 lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
-                               size_t n);
+                               size_t n, const char *weight);
 
 /* Receives one warning line (no newline, no program name). */
 typedef void lop_fitout_warn_t(void *ctx, const char *msg);

@@ -28,12 +28,21 @@
 
 #include "model.h"
 
+/* How the points are weighted in the least squares. */
+typedef enum {
+    LOP_WEIGHT_NONE, /* Σ (y − t)²: errors of one variance */
+    LOP_WEIGHT_REL   /* Σ ((y − t)/y)²: errors proportional to y (relative noise); y > 0.
+                        ssr, rmse are then of relative residuals, r2 weighted alike,
+                        and the covariance σ²·(JᵀWJ)⁻¹ with σ² = weighted SSR/(n − f) */
+} lop_weight_t;
+
 typedef struct {
     unsigned long seed; /* seed of the GSL generator that draws start points */
     int n_starts;       /* Nelder-Mead starts: a data-driven grid first, then random ones */
+    lop_weight_t weight;
 } lop_fitter_opts_t;
 
-/* seed 1, 16 starts */
+/* seed 1, 16 starts, unweighted */
 extern const lop_fitter_opts_t lop_fitter_defaults;
 
 /* What the search did, for reports. */

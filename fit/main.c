@@ -28,16 +28,19 @@
 #define PROG "lopfit"
 
 enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE,
-       OPT_CRITERION, OPT_GNUPLOT_EXPR };
+       OPT_CRITERION, OPT_GNUPLOT_EXPR, OPT_WEIGHT };
 
 /* --model's help names the models of lop_models[] (filled in by main). */
 static char model_help[256];
 
 static const char *const criteria[] = {"aicc", "bic", NULL}; /* lop_criterion_t order */
+static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t order */
 
 static const lop_cli_opt_t options[] = {
     {"model", 'm', "SPEC", model_help},
     {"criterion", OPT_CRITERION, "C", "--model auto selects by aicc (default) or bic"},
+    {"weight", OPT_WEIGHT, "W", "least-squares weights: none (default) or rel (1/y^2, for "
+                                "noise proportional to the time)"},
     {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
     {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
     {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
@@ -115,6 +118,12 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
     case 'm': o->models = arg; return lop_fitdata_check_models(arg);
     case 's': o->stats = arg; return check_stats(arg);
     case 'c': o->compare = 1; return LOP_OK;
+    case OPT_WEIGHT: {
+        int index = 0;
+        st = lop_cli_choice("weight", arg, weights, &index);
+        o->fitter.weight = index == 1 ? LOP_WEIGHT_REL : LOP_WEIGHT_NONE;
+        return st;
+    }
     case OPT_CRITERION: {
         int index = 0;
         st = lop_cli_choice("criterion", arg, criteria, &index);
@@ -259,7 +268,7 @@ static void print_weak_summary(const lop_fit_t *f)
     printf(": %s would determine them\n", lop_fitter_hint_name(hint));
 }
 
-static void print_fit(const result_t *r)
+static void print_fit(const result_t *r, int weighted)
 {
     const lop_fit_t *f = &r->fit;
     printf("%s %s %s  (%s)\n", f->series, f->quantity, f->stat, f->file);
@@ -271,8 +280,9 @@ static void print_fit(const result_t *r)
         printf("  %s = ", f->model->param[j]);
         print_value(f->lambda[j], f->se[j], f->weak[j]);
     }
-    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g us  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
-           f->pmax, f->ssr, f->rmse, f->r2, r->fit_ms);
+    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g %s  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
+           f->pmax, f->ssr, f->rmse, weighted ? "(relative, --weight rel)" : "us", f->r2,
+           r->fit_ms);
     print_weak_summary(f);
     if (r->has_line)
         printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
@@ -293,7 +303,7 @@ static lop_status_t print_report(const opts_t *o, const result_t *res, size_t n)
     lop_out_t t;
     if (!o->csv) {
         for (size_t i = 0; i < n; i++)
-            print_fit(&res[i]);
+            print_fit(&res[i], o->fitter.weight == LOP_WEIGHT_REL);
         return LOP_OK;
     }
     lop_status_t st = lop_out_begin(&t, stdout, "standard output", 1, lop_fitout_columns,
@@ -429,7 +439,8 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
 
 /* params.csv (fits, then --compare lines) and the tables, all or nothing:
  * written into the staging directory of 'out' (csv.h), named after DIR. */
-static lop_status_t write_outputs(const lop_outdir_t *out, const result_t *res, size_t n)
+static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, const result_t *res,
+                                  size_t n)
 {
     char path[4096];
     lop_fitout_batch_t batch = {0};
@@ -447,7 +458,7 @@ static lop_status_t write_outputs(const lop_outdir_t *out, const result_t *res, 
     lop_status_t st = LOP_OK;
     for (size_t i = 0; i < n_fits && st == LOP_OK; i++) /* what lopredict could not read */
         st = lop_fit_check(&fits[i], fits[i].file);
-    st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits);
+    st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits, weights[o->fitter.weight]);
     st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL, &n_tables);
     st = st ? st : lop_fitout_curves(&batch, out->stage, &set);
     st = lop_fitout_batch_end(&batch, st);
@@ -467,7 +478,7 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
     if (st == LOP_OK && o->out_dir) {
         lop_outdir_t out;
         st = lop_outdir_begin(&out, o->out_dir);
-        st = st ? st : lop_outdir_end(&out, write_outputs(&out, res, data.n));
+        st = st ? st : lop_outdir_end(&out, write_outputs(o, &out, res, data.n));
     }
     if (st == LOP_OK)
         st = print_report(o, res, data.n);

@@ -230,6 +230,18 @@ printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
+# ---- --weight rel: 1 % relative noise, so the weighted RMSE is about 0.01
+"$LOPFIT" --weight rel --stat min -o "$T/wrel" "$T/sub63-send-normal-rtt.csv" >"$T/wrel.txt"
+check "--weight rel: relative RMSE near the 1 % noise, said in the report and params.csv" \
+    sh -c "awk -v r='$(col "$T/wrel/params.csv" rmse ',min,')' 'BEGIN { exit !(r > 0.007 && r < 0.013) }' &&
+           grep -q 'RMSE [0-9.]* (relative, --weight rel)' '$T/wrel.txt' &&
+           grep -q '^# weight: rel' '$T/wrel/params.csv'"
+check "--weight rel: an unweighted params.csv says nothing of weights" sh -c "! grep -q '^# weight' '$T/out/params.csv'"
+printf '# quantity: os\n# series: z\np,min_us\n1,1\n2,0\n3,0.5\n4,0.4\n' >"$T/zero.csv"
+check "--weight rel: a time of 0 is an error" \
+    sh -c "! '$LOPFIT' --weight rel --stat min '$T/zero.csv' 2>'$T/e' >/dev/null && grep -q 'need y > 0' '$T/e' && test \$(wc -l <'$T/e') = 1"
+opt_error weight "option --weight: unknown value 'abs'" --weight abs "$T/oc.csv"
+
 # ---- gnuplot expressions of the descriptors (tests/unit/test_gnuplot_expr.c checks the values)
 check "--gnuplot-expr ov prints the descriptor's expression in x" \
     test "$("$LOPFIT" --gnuplot-expr ov)" = "l1 + l2/(l3+x)"

@@ -55,7 +55,7 @@ static void make_fit(const lop_model_t *model, const double *truth, const char *
 static int write_set(const lop_fit_t *fits, size_t n)
 {
     lop_fitout_batch_t batch = {0};
-    lop_status_t st = lop_fitout_params(&batch, fixture_dir, fits, n);
+    lop_status_t st = lop_fitout_params(&batch, fixture_dir, fits, n, NULL);
     return lop_fitout_batch_end(&batch, st) == LOP_OK;
 }
 
