@@ -62,7 +62,7 @@
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_rng.h>
 
-const lop_fitter_opts_t lop_fitter_defaults = {1, 16};
+const lop_fitter_opts_t lop_fitter_defaults = {1, 16, LOP_WEIGHT_NONE};
 
 /* ------------------------------------------------------------ model shapes */
 
@@ -156,6 +156,7 @@ int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double p
 typedef struct {
     const fit_shape_t *shape;
     const double *p, *y;   /* the data, n points */
+    double *sw;            /* sqrt of each point's weight: residuals are sw·(y − t) */
     size_t n;
     double pmin, pmax;
     double rate_max;       /* λ5 <= rate_max = EXP_MAX/(pmax−pmin) */
@@ -173,6 +174,7 @@ typedef struct {
 
 static void work_free(fit_work_t *w)
 {
+    free(w->sw);
     gsl_matrix_free(w->basis);
     gsl_vector_free(w->yv);
     gsl_vector_free(w->coef);
@@ -185,7 +187,7 @@ static void work_free(fit_work_t *w)
 }
 
 static lop_status_t work_init(fit_work_t *w, const fit_shape_t *s, const double *p,
-                              const double *y, size_t n)
+                              const double *y, size_t n, lop_weight_t weight)
 {
     memset(w, 0, sizeof *w);
     w->shape = s;
@@ -207,13 +209,16 @@ static lop_status_t work_init(fit_work_t *w, const fit_shape_t *s, const double 
     w->coef_cov = gsl_matrix_alloc((size_t)s->n_linear, (size_t)s->n_linear);
     w->lin = gsl_multifit_linear_alloc(n, (size_t)s->n_linear);
     w->step = s->n_search ? gsl_vector_alloc((size_t)s->n_search) : NULL;
+    w->sw = malloc(n * sizeof *w->sw);
     if (!w->basis || !w->yv || !w->coef || !w->resid || !w->coef_cov || !w->lin ||
-        (s->n_search && !w->step)) {
+        (s->n_search && !w->step) || !w->sw) {
         work_free(w);
         return lop_err(LOP_ERR_NOMEM, "out of memory for a fit of %zu points", n);
     }
-    for (size_t i = 0; i < n; i++)
-        gsl_vector_set(w->yv, i, y[i]);
+    for (size_t i = 0; i < n; i++) { /* relative: σ_i ∝ y_i, weight 1/y_i² */
+        w->sw[i] = weight == LOP_WEIGHT_REL ? 1.0 / y[i] : 1.0;
+        gsl_vector_set(w->yv, i, w->sw[i] * y[i]);
+    }
     return LOP_OK;
 }
 
@@ -222,7 +227,7 @@ static double ssr_of(const fit_work_t *w, const double *lambda)
 {
     double ssr = 0;
     for (size_t i = 0; i < w->n; i++) {
-        double r = w->y[i] - w->shape->model->eval(lambda, w->p[i]);
+        double r = w->sw[i] * (w->y[i] - w->shape->model->eval(lambda, w->p[i]));
         ssr += r * r;
     }
     return ssr;
@@ -261,7 +266,7 @@ static double solve_linear(fit_work_t *w, double *lambda)
         for (int k = 0; k < s->n_linear; k++)
             unit[s->linear[k]] = k == j;
         for (size_t i = 0; i < w->n; i++) {
-            double b = s->model->eval(unit, w->p[i]);
+            double b = w->sw[i] * s->model->eval(unit, w->p[i]);
             if (!isfinite(b))
                 return HUGE_SSR;
             gsl_matrix_set(w->basis, i, (size_t)j, b);
@@ -511,7 +516,7 @@ static int lm_residuals(const gsl_vector *x, void *params, gsl_vector *f)
     double lambda[LOP_MODEL_MAX_PARAMS];
     free_to_lambda(w, x, lambda);
     for (size_t i = 0; i < w->n; i++) {
-        double r = w->shape->model->eval(lambda, w->p[i]) - w->y[i];
+        double r = w->sw[i] * (w->shape->model->eval(lambda, w->p[i]) - w->y[i]);
         if (!isfinite(r))
             return GSL_EDOM;
         gsl_vector_set(f, i, r);
@@ -710,11 +715,14 @@ static lop_status_t check_points(const lop_model_t *model, const double *p, cons
 /* Everything but the errors, which polish_and_errors filled in. */
 static void fill_fit(const fit_work_t *w, const double *lambda, double ssr, lop_fit_t *fit)
 {
-    double mean = 0, sst = 0;
+    double mean = 0, sum_w = 0, sst = 0; /* weighted as the SSR is */
+    for (size_t i = 0; i < w->n; i++) {
+        mean += w->sw[i] * w->sw[i] * w->y[i];
+        sum_w += w->sw[i] * w->sw[i];
+    }
+    mean /= sum_w;
     for (size_t i = 0; i < w->n; i++)
-        mean += w->y[i] / (double)w->n;
-    for (size_t i = 0; i < w->n; i++)
-        sst += (w->y[i] - mean) * (w->y[i] - mean);
+        sst += w->sw[i] * w->sw[i] * (w->y[i] - mean) * (w->y[i] - mean);
     fit->model = w->shape->model;
     fit->n = w->n;
     fit->pmin = w->pmin;
@@ -737,8 +745,12 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
     if (!shape_of(model, &shape))
         return lop_err(LOP_ERR_UNSUPPORTED, "no fitter for model '%s'", model->name);
     lop_status_t status = check_points(model, p, y, n);
+    for (size_t i = 0; i < n && status == LOP_OK && opts->weight == LOP_WEIGHT_REL; i++)
+        if (!(y[i] > 0))
+            status = lop_err(LOP_ERR_INVALID, "point %zu: y = %g, relative weights 1/y^2 need "
+                             "y > 0", i + 1, y[i]);
     if (status == LOP_OK)
-        status = work_init(&w, &shape, p, y, n);
+        status = work_init(&w, &shape, p, y, n, opts->weight);
     if (status != LOP_OK)
         return status;
     result = *fit; /* keeps the caller's file, series, quantity, stat */
@@ -764,12 +776,13 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
 
 /* --------------------------------------------------------- model selection */
 
-/* AICc and BIC of a fitted candidate (fitter.h); NaN where undefined. */
-static void score_candidate(lop_candidate_t *c, size_t n_points)
+void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bic)
 {
-    double n = (double)n_points, k = c->k, fit_term = n * log(c->fit.ssr / n);
-    c->aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2 * k * (k + 1) / (n - k - 1) : NAN;
-    c->bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
+    int k = lop_model_n_free(fit->model) + 1;
+    double n = (double)fit->n, fit_term = n * log(fit->ssr / n);
+    *aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2.0 * k * (k + 1) / (n - k - 1) : NAN;
+    *bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
+    *k_out = k;
 }
 
 /* Choose the candidate with the lowest score; Δ of every eligible one. */
@@ -814,13 +827,13 @@ lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t crite
         if (st != LOP_OK)
             return st;
         c->fitted = 1;
-        score_candidate(c, n);
+        lop_fitter_score(&c->fit, &c->k, &c->aicc, &c->bic);
     }
     rank_candidates(&s);
+    *sel = s; /* also without an eligible member: the caller may fall back */
     if (s.best < 0)
         return lop_err(LOP_ERR_INVALID, "%zu points: too few for any %s model under %s", n,
                        family->name, criterion == LOP_CRIT_AICC ? "AICc" : "BIC");
-    *sel = s;
     return LOP_OK;
 }
 

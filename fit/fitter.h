@@ -28,12 +28,21 @@
 
 #include "model.h"
 
+/* How the points are weighted in the least squares. */
+typedef enum {
+    LOP_WEIGHT_NONE, /* Σ (y − t)²: errors of one variance */
+    LOP_WEIGHT_REL   /* Σ ((y − t)/y)²: errors proportional to y (relative noise); y > 0.
+                        ssr, rmse are then of relative residuals, r2 weighted alike,
+                        and the covariance σ²·(JᵀWJ)⁻¹ with σ² = weighted SSR/(n − f) */
+} lop_weight_t;
+
 typedef struct {
     unsigned long seed; /* seed of the GSL generator that draws start points */
     int n_starts;       /* Nelder-Mead starts: a data-driven grid first, then random ones */
+    lop_weight_t weight;
 } lop_fitter_opts_t;
 
-/* seed 1, 16 starts */
+/* seed 1, 16 starts, unweighted */
 extern const lop_fitter_opts_t lop_fitter_defaults;
 
 /* What the search did, for reports. */
@@ -95,11 +104,16 @@ typedef struct {
 
 /* Fit every member of 'family' to the points (p, y) and choose by
  * 'criterion'.  The caller names sel->cand[i].fit's file etc. afterwards.
- * Fails with LOP_ERR_INVALID if no member is eligible (too few points) or
- * the points are bad, LOP_ERR_NOMEM. */
+ * Fails with LOP_ERR_INVALID if no member is eligible (too few points: *sel
+ * is filled then, with best = −1 and the members that could be fitted, so
+ * the caller can fall back to one) or the points are bad, LOP_ERR_NOMEM. */
 lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t criterion,
                                const double *p, const double *y, size_t n,
                                const lop_fitter_opts_t *opts, lop_selection_t *sel);
+
+/* k (free parameters + 1), AICc and BIC of a fit (NaN where undefined), as
+ * lop_fitter_select scores its candidates: also for a model given by hand. */
+void lop_fitter_score(const lop_fit_t *fit, int *k, double *aicc, double *bic);
 
 /* What more data would determine a fit's weak parameters (lop_fit_t.weak). */
 typedef enum {

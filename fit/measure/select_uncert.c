@@ -3,7 +3,7 @@
  * synthetic data with a known truth (issue 11; not a test: it reports
  * numbers, it asserts nothing).  `make bin/measure-select_uncert`.
  *
- *   bin/measure-select_uncert [-s SEEDS] [-r NOISE | -a SIGMA_US] [-m DRAWS] [-v] [PARAMS]
+ *   bin/measure-select_uncert [-s SEEDS] [-r NOISE | -a SIGMA_US] [-m DRAWS] [-w] [-v] [PARAMS]
  *
  * Truth: every series and stat of PARAMS (default data/mozart-2005/params.csv)
  * with an rtt and an os fit.  For N = 4, 7, 15, 63 points p = 1..N and each
@@ -15,6 +15,7 @@
  * from the two chosen fits.  Reported per N: the models chosen, the median
  * AICc margin (Δ of the runner-up), median interval widths, the fraction of
  * truths inside their intervals (coverage) and of draws that were not finite.
+ * -w fits with relative weights 1/y² (lopfit --weight rel, fit/fitter.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +77,7 @@ static double median(double *x, int n)
 }
 
 static double abs_sigma; /* -a: additive noise in us instead of relative noise */
+static lop_fitter_opts_t fit_opts; /* -w: relative weights */
 
 static void synth(const lop_fit_t *truth, int n, double noise, gsl_rng *rng, double *p, double *y)
 {
@@ -102,11 +104,11 @@ static int one_run(const lop_lop_t *truth, int n, double noise, unsigned long se
     gsl_rng_set(rng, seed);
     synth(truth->rtt, n, noise, rng, p, y);
     lop_status_t st = lop_fitter_select(&lop_family_rtt, LOP_CRIT_AICC, p, y, (size_t)n,
-                                        &lop_fitter_defaults, &srtt);
+                                        &fit_opts, &srtt);
     synth(truth->os, n, noise, rng, p, y);
     if (st == LOP_OK)
         st = lop_fitter_select(&lop_family_ov, LOP_CRIT_AICC, p, y, (size_t)n,
-                               &lop_fitter_defaults, &sos);
+                               &fit_opts, &sos);
     gsl_rng_free(rng);
     if (st != LOP_OK) {
         fprintf(stderr, "measure: %s\n", lop_errmsg());
@@ -160,8 +162,11 @@ int main(int argc, char **argv)
     int seeds = 20, verbose = 0, opt;
     double noise = 0.01;
     lop_uncert_opts_t uo = lop_uncert_defaults;
-    while ((opt = getopt(argc, argv, "s:r:a:m:v")) != -1) {
-        if (opt == 'a')
+    fit_opts = lop_fitter_defaults;
+    while ((opt = getopt(argc, argv, "s:r:a:m:wv")) != -1) {
+        if (opt == 'w')
+            fit_opts.weight = LOP_WEIGHT_REL;
+        else if (opt == 'a')
             abs_sigma = atof(optarg);
         else if (opt == 's')
             seeds = atoi(optarg);
@@ -180,9 +185,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "measure: %s\n", seeds < 1 || seeds > 1000 ? "-s 1..1000" : lop_errmsg());
         return 1;
     }
-    printf("# truth %s, noise %.3g %s, %d seeds per series, %zu draws, AICc\n", path,
+    printf("# truth %s, noise %.3g %s, %d seeds per series, %zu draws, AICc, %s fit\n", path,
            abs_sigma > 0 ? abs_sigma : noise, abs_sigma > 0 ? "us additive" : "relative", seeds,
-           uo.n_draws);
+           uo.n_draws, fit_opts.weight == LOP_WEIGHT_REL ? "weighted 1/y^2" : "unweighted");
     for (int s = 0; s < N_SIZES; s++) {
         tally_t t = {0};
         t.margin_rtt = calloc(MAX_RUNS, sizeof(double));

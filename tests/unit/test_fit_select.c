@@ -94,6 +94,52 @@ static void check_covariance_const(void)
     is_num(fit.se[0], sqrt(want), 1e-6 * sqrt(want), "const: se = sqrt of it");
 }
 
+/* --weight rel: the LogP line with weights 1/y² against GSL's weighted
+ * linear least squares (gsl_multifit_wlinear): the same λ, and the
+ * covariance σ̂²·(XᵀWX)⁻¹ with σ̂² = weighted SSR/(n − 2). */
+static void check_weighted_linear(void)
+{
+    double p[MAX_POINTS], y[MAX_POINTS], l[2] = {2.0, 0.5}, chisq;
+    size_t n = 15;
+    lop_fit_t fit = {0};
+    lop_fitter_opts_t rel = lop_fitter_defaults;
+    rel.weight = LOP_WEIGHT_REL;
+    noisy(&lop_model_linear, l, 0.2, 3, n, p, y);
+    if (!ok(lop_fitter_run(&lop_model_linear, p, y, n, &rel, &fit, NULL) == LOP_OK,
+            "weighted linear: fit"))
+        return;
+    gsl_matrix *x = gsl_matrix_alloc(n, 2), *cov = gsl_matrix_alloc(2, 2);
+    gsl_vector *yv = gsl_vector_alloc(n), *wv = gsl_vector_alloc(n), *c = gsl_vector_alloc(2);
+    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        gsl_matrix_set(x, i, 0, 1.0);
+        gsl_matrix_set(x, i, 1, p[i]);
+        gsl_vector_set(yv, i, y[i]);
+        gsl_vector_set(wv, i, 1 / (y[i] * y[i]));
+    }
+    gsl_multifit_wlinear(x, wv, yv, c, cov, &chisq, w);
+    for (int j = 0; j < 2; j++)
+        is_num(fit.lambda[j], gsl_vector_get(c, (size_t)j), 1e-9 * fabs(gsl_vector_get(c, (size_t)j)),
+               "weighted linear: l%d = gsl_multifit_wlinear's", j + 1);
+    is_num(fit.ssr, chisq, 1e-9 * chisq, "weighted linear: ssr = the weighted chi^2");
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double want = chisq / (double)(n - 2) * gsl_matrix_get(cov, (size_t)i, (size_t)j);
+            is_num(fit.cov[i][j], want, 1e-6 * fabs(want), "weighted linear: cov%d%d", i + 1,
+                   j + 1);
+        }
+    gsl_matrix_free(x);
+    gsl_matrix_free(cov);
+    gsl_vector_free(yv);
+    gsl_vector_free(wv);
+    gsl_vector_free(c);
+    gsl_multifit_linear_free(w);
+    y[3] = 0;
+    ok(lop_fitter_run(&lop_model_linear, p, y, n, &rel, &fit, NULL) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "need y > 0"),
+       "weighted: a time of 0 is refused: %s", lop_errmsg());
+}
+
 static void check_covariance_linear(void)
 {
     double p[MAX_POINTS], y[MAX_POINTS], l[2] = {2.0, 0.5}, chisq;
@@ -304,5 +350,6 @@ int main(void)
     for (size_t i = 0; i < sizeof select_cases / sizeof *select_cases; i++)
         check_select_case(&select_cases[i]);
     check_select_rules();
+    check_weighted_linear();
     return tap_done();
 }
