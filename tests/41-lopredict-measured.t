@@ -40,6 +40,20 @@ check "no intervals for the shipped set: inside_* empty" \
              END { exit bad }' "$T/out.csv"
 check "the verdict names the closest model" grep -q '^# closest to the measurements: the ' \
     "$T/out.csv"
+check "an old file without a series column: one warning naming the old mapping" \
+    test "$(grep -c 'has no series column .*p2p is compared with send-normal' "$T/err")" -eq 1
+
+# barrier.csv's series column (lopbench writes each executor's own): used as given.
+cat >"$T/series.csv" <<'CSV'
+executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+p2p,rdmaw-inline,diss,,4,10,1,10.0,1,1,20
+newexec,send-inline,diss,,4,10,1,10.0,1,1,20
+mpi,,MPI_Barrier,,4,10,1,5.0,1,1,20
+CSV
+"$P" --measured "$T/series.csv" --csv >"$T/series.out" 2>"$T/series.err"
+check "the series column decides the series, any executor name" \
+    sh -c "grep -q '^p2p,diss,,4,rdmaw-inline,' '$T/series.out' && grep -q '^newexec,diss,,4,send-inline,' '$T/series.out'"
+check "... and no warning" test ! -s "$T/series.err"
 "$P" --measured "$T/barrier.csv" --series rdmaw-inline --csv >"$T/fixed.csv"
 check "--series fixes the series for every row" \
     test "$(grep -c ',rdmaw-inline,' "$T/fixed.csv")" -eq 2
@@ -60,6 +74,11 @@ refuses "p below 1" "bad.csv:2: column 'p': '0' is not a whole number in 1\.\." 
 p2p,diss,,0,10,1,2,1,1,2"
 refuses "p beyond any schedule" "bad.csv:2: column 'p': '20000000' is not a whole number in 1\.\." "$H
 p2p,diss,,20000000,10,1,2,1,1,2"
+S=executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+refuses "an executor without a series" "bad.csv:2: executor 'p2p' has no series" "$S
+p2p,,diss,,4,10,1,2,1,1,2"
+refuses "a series the set does not have" "bad.csv:2: .*no rtt fit for series 'nope'" "$S
+p2p,nope,diss,,4,10,1,2,1,1,2"
 "$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
 check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
 done_testing
