@@ -1452,6 +1452,18 @@ static lop_status_t run_measured(opts_t *o)
 
 /* --------------------------------------------------------------- main */
 
+/* --help's list of algorithms, from their descriptors (barrier.h). */
+static void algs_usage(FILE *out)
+{
+    fprintf(out, "\nAlgorithms (--alg), with what n means and where they come from:\n");
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        fprintf(out, "  %-9s %s", (*a)->name, (*a)->title);
+        if ((*a)->takes_n)
+            fprintf(out, "; n: %s (default %u)", (*a)->n_meaning, (*a)->default_n);
+        fprintf(out, "\n            %s\n", (*a)->cite);
+    }
+}
+
 static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
 {
     lop_cli_t cli;
@@ -1514,6 +1526,7 @@ int main(int argc, char **argv)
                       "Closed-form LogP and LoP costs, schedules, validity checks and\n"
                       "simulations of barrier algorithms (see models/README.md).",
                       options);
+        algs_usage(stdout);
         opts_free(&o);
         return lop_stdout_close(prog, 0) ? 2 : 0;
     }

@@ -8,6 +8,12 @@ T=$_d
 B=$BIN/lopredict
 
 check "--help lists --alg and --verify" sh -c "'$B' --help | grep -q -- '--verify' && '$B' --help | grep -q -- '--alg'"
+"$B" --help >"$T/help"
+check "--help lists --draws and --seed" sh -c "grep -q -- '--draws N' '$T/help' && grep -q -- '--seed S' '$T/help'"
+check "--help lists the 14 algorithms with their titles" \
+    test "$(grep -c -e '^  ndiss     n-way dissemination; n: peers per round' -e '^  [a-z]\{2,8\} \+[A-Za-z]' "$T/help")" -ge 14
+check "... and their citations" \
+    sh -c "grep -q '^  mcs       MCS tree' '$T/help' && grep -q '^ *thesis 2.2.1.5 (listing 2.4), table 2.1; Mellor-Crummey and Scott 1991\$' '$T/help'"
 
 # The issue's example, from a directory that is not the checkout.
 if (cd "$T" && "$B" --alg ndiss --n 2 >"$T/ndiss.txt" 2>"$T/err"); then
