@@ -1062,7 +1062,10 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
         if (!(o->models & model))
             continue;
         st = simulate(o, &s, model, &us);
-        if (st == LOP_OK)
+        if (st == LOP_OK && predict_invalid(us)) /* no time is printed as one */
+            printf("%s: simulated %s: %s\n", o->check_file, model_name(model),
+                   predict_invalid(us));
+        else if (st == LOP_OK)
             printf("%s: simulated %s: %s us\n", o->check_file, model_name(model),
                    lop_out_format_csv(num, us));
     }

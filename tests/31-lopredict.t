@@ -97,6 +97,9 @@ check "... its rows name no winner and flag the time" \
 check "... while LogP still has its winner" grep -q '^4,logp,bfly,,10,' "$T/best-none.csv"
 sed 's/,-2,0.1,1$/,2,0.1,1/' "$T/rise.csv" >"$T/fall.csv"
 "$B" --params "$T/fall.csv" --best --cnt 1e6 --p 4 --model lop --csv >"$T/best-inf.csv" 2>/dev/null
+"$B" --schedule --alg diss --p 8 >"$T/d8.csv"
+check "--check-schedule --simulate names no time as such" \
+    sh -c "'$B' --check-schedule '$T/d8.csv' --simulate --params '$T/rise.csv' --cnt 1e6 2>/dev/null | grep -qx '.*d8.csv: simulated lop: infinite'"
 check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf.csv")" -eq 1
 
 # Bad input: one line naming the problem, exit 2, stdout empty.
