@@ -125,10 +125,13 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
     st = st ? st : copy_field(csv, "series", series, proto->series, sizeof proto->series);
     st = st ? st : check_name(csv, "series", proto->series);
     st = st ? st : check_name(csv, "quantity", proto->quantity);
+    char names[128];
     if (st == LOP_OK && !lop_model_fits_quantity(proto->model, proto->quantity))
-        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s or linear, not %s "
-                     "(--model)", csv->path, proto->quantity,
-                     lop_model_for_quantity(proto->quantity)->name, proto->model->name);
+        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
+                     csv->path, proto->quantity,
+                     lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names,
+                                     sizeof names),
+                     proto->model->name);
     st = st ? st : copy_field(csv, "file name", csv->path, proto->file, sizeof proto->file);
     return st;
 }

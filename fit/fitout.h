@@ -17,6 +17,7 @@
 
 #include "csv.h"
 #include "out.h"
+#include "fitter.h"
 #include "model.h"
 
 typedef struct {
@@ -35,13 +36,17 @@ lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status);
 
 /* The params.csv columns (src/out.h), then "fit_ms" for lopfit --csv:
  * LOP_FITOUT_COLUMNS of them without it. */
-#define LOP_FITOUT_COLUMNS 23
+#define LOP_FITOUT_COLUMNS 51
 extern const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1];
 
 /* The params.csv cells of a fit into the current row of 't' (not ended):
- * unused λ and unknown (NaN) values are empty cells, every number exact.
+ * unused λ and unknown (NaN) values are empty cells, every number exact
+ * (covariance included, so lop_paramset_read gives the same bits back).
  * The one row format of params.csv and --csv. */
 void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit);
+
+/* params.csv's hint cell: "none", "more-p", "more-reps". */
+const char *lop_fitout_hint_token(lop_hint_t hint);
 
 /* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
  * row of a series, quantity and stat). */

@@ -8,6 +8,8 @@ LOPFIT=$BIN/lopfit
 tmpdir >/dev/null
 T=$_d
 HEADER=file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2,se1,se2,se3,se4,se5,se6
+COV=cov11,cov12,cov13,cov14,cov15,cov16,cov22,cov23,cov24,cov25,cov26,cov33,cov34,cov35,cov36,cov44,cov45,cov46,cov55,cov56,cov66
+HEADER_NEW=$HEADER,$COV,weak,hint,criterion,k,aicc,bic,margin
 
 cat >"$T/truth.csv" <<EOF
 $HEADER
@@ -30,7 +32,7 @@ check "--synth: 31 rtt rows with min and avg" \
 check "fit the synthetic files with -o" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out' >'$T/report.txt' 2>'$T/err.txt'"
 check "params.csv: header and 6 model rows, then 6 LogP lines" \
-    sh -c "grep -qx '$HEADER' '$T/out/params.csv' &&
+    sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
            test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
            test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
 check "tables for min and avg, p = 1..16 (the os range)" \
@@ -69,7 +71,7 @@ check "same seed, identical params.csv" \
            cmp -s '$T/out/params.csv' '$T/out2/params.csv'"
 "$LOPFIT" --csv "$T/data/send-normal-rtt.csv" >"$T/rows.csv"
 check "--csv: params.csv header plus fit_ms, one row per stat" \
-    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER,fit_ms' && test \$(wc -l <'$T/rows.csv') = 3"
+    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER_NEW,fit_ms' && test \$(wc -l <'$T/rows.csv') = 3"
 check "--csv rows are the params.csv rows" \
     sh -c "tail -n 2 '$T/rows.csv' | sed 's/,[^,]*\$//' >'$T/r1'; grep ',send-normal,rtt,' '$T/out/params.csv' | grep -v linear >'$T/r2'; cmp -s '$T/r1' '$T/r2'"
 check "--stat median needs a median column" \
