@@ -8,6 +8,12 @@ T=$_d
 B=$BIN/lopredict
 
 check "--help lists --alg and --verify" sh -c "'$B' --help | grep -q -- '--verify' && '$B' --help | grep -q -- '--alg'"
+"$B" --help >"$T/help"
+check "--help lists --draws and --seed" sh -c "grep -q -- '--draws N' '$T/help' && grep -q -- '--seed S' '$T/help'"
+check "--help lists the 14 algorithms with their titles" \
+    test "$(grep -c -e '^  ndiss     n-way dissemination; n: peers per round' -e '^  [a-z]\{2,8\} \+[A-Za-z]' "$T/help")" -ge 14
+check "... and their citations" \
+    sh -c "grep -q '^  mcs       MCS tree' '$T/help' && grep -q '^ *thesis 2.2.1.5 (listing 2.4), table 2.1; Mellor-Crummey and Scott 1991\$' '$T/help'"
 
 # The issue's example, from a directory that is not the checkout.
 if (cd "$T" && "$B" --alg ndiss --n 2 >"$T/ndiss.txt" 2>"$T/err"); then
@@ -28,38 +34,137 @@ x,rdmaw-inline,os,min,ov,9,1,63,1,0,1,,,
 EOF
 out=$(LOP_DATA_DIR=$T/data "$B" --alg diss --p 8 --csv | grep '^diss')
 # L = 20/2 - 2 = 8, o = 1: LogP 3 (1 + 8 + 1) = 30, LoP 3 (1 + 8) = 27
-check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30,27"
+check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30,,,27,,,"
 
 # The CSV contract the plots rely on.
 "$B" --alg all --p 2..64 --cnt 2 --csv >"$T/all.csv" 2>/dev/null
-check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = "alg,n,p,rounds,logp_us,lop_us"
+check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,flags"
 check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T/all.csv' && grep -qx '# cnt: 2' '$T/all.csv'"
 check "14 algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((14 * 63 + 1))
 check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
 hdr=$("$B" --alg diss --p 4 --model logp --simulate --csv | grep -v '^#' | head -1)
-check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_us"
+check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_us,sim_lo_us,sim_hi_us,flags"
 hdr=$("$B" --alg diss --p 4 --simulate --csv | grep -v '^#' | head -1)
-check "--simulate with both models: sim_logp_us,sim_lop_us" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_logp_us,sim_lop_us"
+check "--simulate with both models: sim_logp_us,sim_lop_us" test "$hdr" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,flags"
 row=$("$B" --alg diss,hwnet --p 8 --simulate --csv | grep '^hwnet')
-check "cost-only rows have empty simulation cells ($row)" test "$row" = "hwnet,,8,1,2.48,2.48,,"
+check "cost-only rows have empty simulation cells ($row)" test "$row" = "hwnet,,8,1,2.48,,,2.48,,,,,,,,,"
 row=$("$B" --alg ndiss --n 1..3 --p 9 --L 5 --o 1 --model logp --csv | grep -c '^ndiss')
 check "--n 1..3 gives three rows" test "$row" -eq 3
 row=$("$B" --alg diss --p 9 --L 5 --o 1 --model logp --params /nonexistent --csv 2>/dev/null)
 check "explicit LogP parameters need no set, but a named set must exist" test -z "$row"
 row=$(cd "$T" && "$B" --alg diss --p 9 --L 5 --o 1 --model logp --csv | grep '^diss')
-check "LogP from options ($row)" test "$row" = "diss,,9,4,28,"
+check "LogP from options ($row)" test "$row" = "diss,,9,4,28,,,,,,"
 
 # --best: one row per P and model.
 "$B" --best --p 2..9 --csv >"$T/best.csv"
 check "--best: 8 P x 2 models" test "$(grep -vc '^#' "$T/best.csv")" -eq 17
 best=$("$B" --best --p 64 --model logp --L 5 --o 1 --csv | grep '^64')
-check "--best under LogP at P=64 ($best)" test "$best" = "64,logp,rgm,7,33"
+check "--best under LogP at P=64 ($best)" test "$best" = "64,logp,rgm,7,33,,,,"
 
 # Extrapolation: cnt 5000 leaves the fitted p range 1..63.
 "$B" --alg ndiss --n 2 --p 64 --cnt 5000 >/dev/null 2>"$T/warn"
 check "LoP extrapolation is a warning" grep -q 'warning: LoP evaluates o(p), L(p) at p = .*outside the range 1..63' "$T/warn"
 "$B" --alg ndiss --n 2 --p 8 >/dev/null 2>"$T/warn"
 check "no warning inside the range" test ! -s "$T/warn"
+row=$("$B" --alg ndiss --n 2 --p 8,64 --cnt 5000 --csv 2>/dev/null | grep -c ',extrapolated$')
+check "... and every extrapolated row says so in its flags" test "$row" -eq 2
+row=$("$B" --alg ndiss --n 2 --p 8 --csv | grep '^ndiss')
+check "... an in-range row has empty flags ($row)" test "${row##*,}" = ""
+
+# No time is never printed as one (issue 11): the thesis's own send-normal avg
+# set at cnt 5000 gives diss at P = 64 a LoP cost of -4.4e46 us.
+row=$("$B" --series send-normal --stat avg --cnt 5000 --alg diss --p 64 --csv 2>/dev/null | grep '^diss')
+check "a negative LoP cost: empty cell, flagged ($row)" \
+    sh -c "echo '$row' | cut -d, -f8 | grep -qx '' && echo '$row' | grep -q ',lop_us=negative;extrapolated\$'"
+check "... the table shows the word, not a number" \
+    sh -c "'$B' --series send-normal --stat avg --cnt 5000 --alg diss --p 64 2>/dev/null | grep -q '^diss .* negative .*lop_us=negative'"
+# A saturation term that rises (l5 > 0) makes every LoP cost at cnt 1e6 infinite
+# or undefined: --best used to crash here (exit 139).
+cat >"$T/rise.csv" <<'EOF'
+file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6
+x,rdmaw-inline,rtt,min,rtt,9,1,63,10,1,5,-2,0.1,1
+x,rdmaw-inline,os,min,ov,9,1,63,1,0,1,,,
+EOF
+"$B" --params "$T/rise.csv" --best --cnt 1e6 --p 4,8 --csv >"$T/best-none.csv" 2>"$T/err"
+rc=$?
+check "--best with no valid LoP candidate exits 1, not a crash (rc $rc)" test "$rc" -eq 1
+check "... says so on stderr" grep -q 'no candidate has a valid lop time at P = 4 (.*infinite' "$T/err"
+check "... its rows name no winner and flag the time" \
+    test "$(grep -c '^[48],lop,,,,,,,us=undefined;extrapolated$' "$T/best-none.csv")" -eq 2
+check "... while LogP still has its winner" grep -q '^4,logp,bfly,,10,' "$T/best-none.csv"
+sed 's/,-2,0.1,1$/,2,0.1,1/' "$T/rise.csv" >"$T/fall.csv"
+"$B" --params "$T/fall.csv" --best --cnt 1e6 --p 4 --model lop --csv >"$T/best-inf.csv" 2>/dev/null
+"$B" --schedule --alg diss --p 8 >"$T/d8.csv"
+check "--check-schedule --simulate names no time as such" \
+    sh -c "'$B' --check-schedule '$T/d8.csv' --simulate --params '$T/rise.csv' --cnt 1e6 2>/dev/null | grep -qx '.*d8.csv: simulated lop: infinite'"
+check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf.csv")" -eq 1
+
+# ---- intervals (issue 11): a set with covariance (formats.md's appended
+# columns): RTT 20 us and o_s 1 us as linear fits l1 + 0 p with variances of
+# l1 given, n = 1000 (nearly Gaussian draws).  Under LoP every one of diss's
+# 6 rounds costs o + L = RTT/2 - o_s: diss at P = 64 is 54 us, sigma 6 sqrt(v/4 + w).
+row_is() { printf '%s\n' "$1" | awk -F, "$2"; } # ROW AWK-PROGRAM: the program's verdict on ROW
+cov_set() { # FILE VAR_RTT VAR_OS
+    {
+        printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
+        printf ',se1,se2,se3,se4,se5,se6'
+        for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
+            [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
+        printf ',weak,hint,criterion,k,aicc,bic,margin\n'
+        for q in "rtt 20 $2" "os 1 $3"; do
+            set -- $q
+            printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
+            printf ',0%.0s' $(seq 20)
+            printf ',,none,forced,3,,,\n'
+        done
+    } >"$1"
+}
+cov_set "$T/cov.csv" 4 0.01
+"$B" --params "$T/cov.csv" --simulate --csv >"$T/cov.out" 2>"$T/cov.err"
+check "a set with covariance predicts (exit 0)" test $? -eq 0
+[ -s "$T/cov.err" ] && diag "$(cat "$T/cov.err")"
+check "... every time has an interval with lo <= value <= hi" awk -F, '
+    /^#/ || $1 == "alg" { next }
+    { rows++; for (k = 5; k <= 14; k += 3) if ($k != "") {
+          if ($(k + 1) == "" || $(k + 2) == "" || $(k + 1) > $k || $k > $(k + 2)) bad = 1; n++ } }
+    END { exit bad || rows != 14 * 63 || n < 4 * 12 * 63 }' "$T/cov.out"
+check "... the metadata says how many draws each column used" \
+    grep -qx '# intervals: 95 % Monte Carlo over the fits of the series: 4000 draws for closed forms, 200 for simulations (sim_\*), seed 1' "$T/cov.out"
+row=$(grep '^diss,,64,' "$T/cov.out" | cut -d, -f8-10)
+check "diss LoP at 64: 54 us within 54 +- 1.96 sigma ($row)" row_is "$row" '
+    { s = 6 * sqrt(4 / 4 + 0.01); exit !($1 == 54 && $2 > 54 - 2.2 * s && $2 < 54 - 1.7 * s &&
+                                       $3 < 54 + 2.2 * s && $3 > 54 + 1.7 * s) }'
+"$B" --params "$T/cov.csv" --alg diss --p 64 --seed 2 --csv | grep '^diss' | cut -d, -f8-10 >"$T/seed2"
+check "--seed changes the draws" test "$(cat "$T/seed2")" != "$row"
+"$B" --params "$T/cov.csv" --alg diss --p 64 --csv | grep '^diss' | cut -d, -f8-10 >"$T/seed1"
+check "... the same seed gives the same interval" test "$(cat "$T/seed1")" = "$row"
+row=$("$B" --params "$T/cov.csv" --alg diss --p 64 --L 8 --o 1 --csv | grep '^diss')
+check "explicit --L and --o: LogP has no interval, LoP has ($row)" \
+    sh -c "echo '$row' | cut -d, -f5-7 | grep -qx '[0-9.]*,,' && echo '$row' | cut -d, -f9 | grep -q '[0-9]'"
+hdr=$("$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws 50 | grep '^# intervals')
+check "--draws sets the simulations' draws ($hdr)" row_is "$hdr" '{ exit !/, 50 for simulations/ }'
+check "the shipped set: interval columns empty" awk -F, '
+    /^#/ || $1 == "alg" { next } { for (k = 6; k <= 10; k++) if (k != 8 && $k != "") bad = 1 }
+    END { exit bad }' "$T/all.csv"
+
+# --best: diss, pe and bfly cost the same under LoP here; ndiss n = 2 costs
+# 8 (o + L) = 72 us, within the uncertainty of diss's 54 when the variance is
+# large, far outside it when small.
+"$B" --params "$T/cov.csv" --best --p 64 --model lop --n 2 --csv >"$T/tie.csv"
+row=$(grep '^64,lop' "$T/tie.csv")
+check "--best names the winner with its interval ($row)" \
+    row_is "$row" '{ exit !($3 == "bfly" && $5 == 54 && $6 < 54 && $7 > 54) }'
+check "... and the runners-up within it: a tie within uncertainty" \
+    row_is "$row" '{ exit !($8 ~ /(^|;)pe(;|$)/ && $8 ~ /(^|;)diss(;|$)/ && $8 ~ /(^|;)ndiss:2(;|$)/) }'
+cov_set "$T/narrow.csv" 0.0004 0.000001
+row=$("$B" --params "$T/narrow.csv" --best --p 64 --model lop --n 2 --csv | grep '^64,lop')
+check "a narrow interval: exact ties only ($row)" \
+    row_is "$row" '{ exit !($8 ~ /(^|;)diss(;|$)/ && $8 !~ /ndiss/) }'
+check "the shipped set: no interval, no tie" \
+    awk -F, '$1 ~ /^[0-9]/ { if ($6 != "" || $7 != "" || $8 != "") bad = 1 } END { exit bad }' "$T/best.csv"
 
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
