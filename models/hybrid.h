@@ -54,6 +54,10 @@
 #define HYBRID_EXHAUSTIVE_TIERS 4  /* up to this many tiers the search is exhaustive */
 #define HYBRID_MAX_N 8             /* n = 1..8 of algorithms that take one (as --best) */
 
+/* --alg hybrid: name, title and citation; no closed forms (NAN), no
+ * build_rank (hybrid_build makes its schedule).  Not in barrier_algs. */
+extern const barrier_alg_t barrier_alg_hybrid;
+
 /* Where every rank is: place ids per level, outermost first. */
 typedef struct {
     uint32_t p;                             /* ranks */

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "goal.h"
+#include "hybrid.h"
 #include "pairs.h"
 #include "out.h"
 #include "sched_check.h"
@@ -31,7 +32,7 @@ enum {
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
     OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING,
     OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP, OPT_WRITE_COSTS, OPT_GOAL,
-    OPT_RECV_ORDER
+    OPT_RECV_ORDER, OPT_PLACEMENT, OPT_HYBRID_ALGS, OPT_HYBRID_REPORT
 };
 
 static const lop_cli_opt_t options[] = {
@@ -71,6 +72,9 @@ static const lop_cli_opt_t options[] = {
     {"write-costs", OPT_WRITE_COSTS, "FILE", "save the per-pair costs as pairs.csv"},
     {"goal", OPT_GOAL, NULL, "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
     {"recv-order", OPT_RECV_ORDER, "HOW", "LogP receive overhead: program or arrival order"},
+    {"placement", OPT_PLACEMENT, "FILE", "--alg hybrid with --costs: levels from placement.csv"},
+    {"hybrid-algs", OPT_HYBRID_ALGS, "NAMES", "candidates of --alg hybrid (default: all)"},
+    {"hybrid-report", OPT_HYBRID_REPORT, NULL, "per P: best flat, greedy and searched hybrid"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -105,6 +109,13 @@ typedef struct {
     const char *write_costs;            /* --write-costs FILE */
     int goal;                           /* --goal */
     sched_recv_order_t recv_order;      /* --recv-order */
+    const char *placement;              /* --placement FILE */
+    hybrid_place_t place;               /* the levels of --alg hybrid */
+    int have_place;                     /* were they set up? */
+    const barrier_alg_t *hybrid_algs[MAX_ALGS + 1]; /* --hybrid-algs, NULL-terminated */
+    int hybrid_algs_given;              /* else every algorithm */
+    int hybrid_report;                  /* --hybrid-report */
+    char hybrid_config[256];            /* the last hybrid built: its choices */
 } opts_t;
 
 /* ---------------------------------------------------------------- output */
@@ -136,7 +147,8 @@ static void header_comments(FILE *out, const opts_t *o)
 static lop_status_t alg_item(void *ctx, char *name)
 {
     opts_t *o = ctx;
-    const barrier_alg_t *a = barrier_alg_find(name);
+    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
+                                                         : barrier_alg_find(name);
     if (strcmp(name, "all") == 0)
         o->alg_all = 1;
     else if (!a)
@@ -226,6 +238,24 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
 }
 
+/* --hybrid-algs: schedule algorithms only. */
+static lop_status_t hybrid_alg_item(void *ctx, char *name)
+{
+    opts_t *o = ctx;
+    const barrier_alg_t *a = barrier_alg_find(name);
+    size_t n = 0;
+    while (o->hybrid_algs[n])
+        n++;
+    if (!a || (a->flags & BARRIER_COST_ONLY))
+        return lop_err(LOP_ERR_INVALID, "option --hybrid-algs: '%s' is not a schedule "
+                       "algorithm (see --help)", name);
+    if (n == MAX_ALGS)
+        return lop_err(LOP_ERR_INVALID, "option --hybrid-algs: more than %d names", MAX_ALGS);
+    o->hybrid_algs[n] = a;
+    o->hybrid_algs_given = 1;
+    return LOP_OK;
+}
+
 /* Per-pair costs, GOAL output and the receive order (options after OPT_COSTS). */
 static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
 {
@@ -239,6 +269,11 @@ static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
     case OPT_TOPOLOGY: po->topology = arg; return LOP_OK;
     case OPT_WRITE_COSTS: o->write_costs = arg; return LOP_OK;
     case OPT_GOAL: o->goal = 1; return LOP_OK;
+    case OPT_PLACEMENT: o->placement = arg; return LOP_OK;
+    case OPT_HYBRID_REPORT: o->hybrid_report = 1; return LOP_OK;
+    case OPT_HYBRID_ALGS:
+        memset(o->hybrid_algs, 0, sizeof o->hybrid_algs);
+        return lop_cli_items("hybrid-algs", arg, hybrid_alg_item, o);
     case OPT_LEVEL_L: return pairs_parse_levels("level-L", arg, po->level_L_us, &po->n_L);
     case OPT_LEVEL_O: return pairs_parse_levels("level-o", arg, po->level_o_us, &po->n_o);
     case OPT_MAP:
@@ -291,6 +326,7 @@ static void opts_free(opts_t *o)
     free(o->n);
     free(o->p);
     pairs_free(&o->pairs);
+    hybrid_place_free(&o->place);
     if (o->have_set)
         lop_paramset_free(&o->set);
 }
@@ -393,6 +429,9 @@ static size_t selection(const opts_t *o, int schedules, const barrier_alg_t **ou
     for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
         if (!schedules || !((*a)->flags & BARRIER_COST_ONLY))
             out[n++] = *a;
+    for (size_t i = 0; i < o->n_alg; i++) /* --alg all,hybrid */
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            out[n++] = o->alg[i];
     return n;
 }
 
@@ -439,11 +478,40 @@ static lop_status_t check_p_list(const opts_t *o)
     return LOP_OK;
 }
 
-static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
-                          sched_t *s)
+/* The hybrid barrier at P, searched and checked (hybrid.h); with --timing
+ * what the search found and gained over greedy on stderr. */
+static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
+{
+    sched_sim_t par = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, &o->pairs, o->recv_order};
+    char a[LOP_OUT_NUM_LEN], b[LOP_OUT_NUM_LEN], c[LOP_OUT_NUM_LEN], d[LOP_OUT_NUM_LEN];
+    lop_status_t st = hybrid_build(&o->place, (uint32_t)p, &par,
+                                   o->hybrid_algs_given ? o->hybrid_algs : NULL, res);
+    if (st)
+        return st;
+    snprintf(o->hybrid_config, sizeof o->hybrid_config, "%s", res->config);
+    if (o->timing)
+        fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
+                "greedy %s us; best flat %s %s us; %s search: %llu hybrids simulated, %llu "
+                "combinations bounded out; %.3f s\n", prog, p, lop_out_format_csv(a, res->us),
+                res->how, res->config, lop_out_format_csv(b, res->greedy_us), res->greedy,
+                lop_out_format_csv(c, res->greedy_us - res->us),
+                res->flat.alg ? res->flat.alg->name : "-", lop_out_format_csv(d, res->flat_us),
+                res->exhaustive ? "exhaustive" : "local", (unsigned long long)res->evaluated,
+                (unsigned long long)res->pruned, res->search_s);
+    return LOP_OK;
+}
+
+static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, sched_t *s)
 {
     if (p > SCHED_MAX_P)
         return p_too_large(p);
+    if (a->flags & BARRIER_HYBRID) {
+        hybrid_result_t res;
+        lop_status_t st = hybrid_for(o, p, &res);
+        if (st == LOP_OK)
+            *s = res.sched; /* the result owns nothing else */
+        return st;
+    }
     double t0 = lop_timer_clock_s();
     lop_status_t st = sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
@@ -539,9 +607,35 @@ static lop_status_t predict_sim(opts_t *o, lop_out_t *t, const barrier_alg_t *a,
     return st;
 }
 
+/* A hybrid row: no closed forms; rounds and times of the schedule built. */
+static lop_status_t predict_hybrid_row(opts_t *o, lop_out_t *t, long p)
+{
+    sched_t s;
+    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, &s);
+    if (st)
+        return st;
+    lop_out_str(t, barrier_alg_hybrid.name);
+    lop_out_empty(t);
+    lop_out_int(t, p);
+    lop_out_int(t, s.n_steps);
+    lop_out_num(t, NAN);
+    lop_out_num(t, NAN);
+    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st && o->simulate; model <<= 1) {
+        double us;
+        if (!(o->models & model))
+            continue;
+        st = simulate(o, &s, model, &us);
+        lop_out_num(t, us);
+    }
+    sched_free(&s);
+    return st ? st : lop_out_row(t);
+}
+
 static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
                                 long p)
 {
+    if (a->flags & BARRIER_HYBRID)
+        return predict_hybrid_row(o, t, p);
     lop_out_str(t, a->name);
     n_out(t, a, n);
     lop_out_int(t, p);
@@ -700,22 +794,45 @@ static const lop_out_col_t best_cols[] = {
     {"n", LOP_OUT_INT, 0}, {"us", LOP_OUT_NUM, 0},
 };
 
+/* What --best ranks: the closed form, or with per-pair costs the simulated
+ * LogP time (NAN for a cost-only barrier, which has no schedule). */
+static lop_status_t best_time(opts_t *o, const barrier_alg_t *a, int model, uint32_t n, long p,
+                            double *us)
+{
+    sched_t s;
+    *us = NAN;
+    if (!o->have_pairs) {
+        *us = closed_us(o, a, model, n, p);
+        return LOP_OK;
+    }
+    if (a->flags & BARRIER_COST_ONLY)
+        return LOP_OK;
+    lop_status_t st = build(o, a, n, p, &s);
+    st = st ? st : simulate(o, &s, model, us);
+    sched_free(&s);
+    return st;
+}
+
 static lop_status_t best_row(opts_t *o, lop_out_t *t, const barrier_alg_t *const *algs,
                              size_t n_algs, int model, long p)
 {
     const barrier_alg_t *best = NULL;
     uint32_t best_n = 0;
     double best_us = INFINITY;
-    for (size_t a = 0; a < n_algs; a++)
-        for (size_t k = 0; k < best_n_count(o, algs[a]); k++) {
+    lop_status_t st = LOP_OK;
+    for (size_t a = 0; a < n_algs && st == LOP_OK; a++)
+        for (size_t k = 0; k < best_n_count(o, algs[a]) && st == LOP_OK; k++) {
             uint32_t n = best_n_value(o, algs[a], k);
-            double us = closed_us(o, algs[a], model, n, p);
+            double us;
+            st = best_time(o, algs[a], model, n, p, &us);
             if (us < best_us) {
                 best = algs[a];
                 best_n = n;
                 best_us = us;
             }
         }
+    if (st)
+        return st;
     if (!best) /* every time NaN: say so rather than print a made-up winner */
         return lop_err(LOP_ERR_RANGE, "option --best: no finite %s time at P = %ld",
                        model_name(model), p);
@@ -737,6 +854,8 @@ static lop_status_t run_best(opts_t *o)
                                     COUNT(best_cols));
     if (st)
         return st;
+    if (o->have_pairs)
+        st = lop_out_comment(&t, "us: simulated LogP times on the per-pair costs");
     for (size_t i = 0; i < o->n_p && !st; i++)
         for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1)
             if (o->models & model)
@@ -757,6 +876,8 @@ static lop_status_t run_schedule(opts_t *o)
     lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
     if (st)
         return st;
+    if (a->flags & BARRIER_HYBRID) /* checked by hybrid_build */
+        printf("# hybrid: %s\n", o->hybrid_config);
     sched_csv_write(&s, stdout);
     sched_free(&s);
     return LOP_OK;
@@ -782,24 +903,69 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     return LOP_OK;
 }
 
+/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
+static int wants_hybrid(const opts_t *o)
+{
+    for (size_t i = 0; i < o->n_alg; i++)
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            return 1;
+    return o->hybrid_report;
+}
+
+/* The levels of the hybrid: --placement FILE (with --costs), or the
+ * --topology machine's.  Errors name the option. */
+static lop_status_t setup_place(opts_t *o)
+{
+    int hybrid = wants_hybrid(o);
+    if (o->placement && !o->pairs_opts.costs)
+        return lop_err(LOP_ERR_INVALID, "option --placement: needs --costs FILE (the per-pair "
+                                        "costs of the placed ranks)");
+    if (o->placement && !hybrid)
+        return lop_err(LOP_ERR_INVALID, "option --placement: only with --alg hybrid or "
+                                        "--hybrid-report");
+    if (hybrid && !o->have_pairs)
+        return lop_err(LOP_ERR_INVALID, "option --alg: hybrid needs per-pair costs and levels: "
+                                        "--topology SPEC --level-L .. --level-o .., or --costs "
+                                        "FILE --placement FILE");
+    if (hybrid && !o->placement && o->pairs_opts.costs)
+        return lop_err(LOP_ERR_INVALID, "option --costs: hybrid needs the levels of the ranks: "
+                                        "--placement FILE");
+    if (!hybrid)
+        return LOP_OK;
+    lop_status_t st = o->placement ? hybrid_place_read(o->placement, &o->place)
+                                   : hybrid_place_machine(&o->pairs, o->pairs.p, &o->place);
+    o->have_place = st == LOP_OK;
+    for (size_t i = 0; i < o->n_p && st == LOP_OK; i++)
+        if (o->p[i] > (long)o->place.p)
+            st = lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but --placement %s places %u "
+                         "ranks", o->p[i], o->placement, o->place.p);
+    return st;
+}
+
 /* Per-pair costs from --costs or --topology (LogP simulations only), and
  * --write-costs. */
 static lop_status_t setup_pairs(opts_t *o)
 {
+    if (wants_hybrid(o) && o->verify)
+        return lop_err(LOP_ERR_INVALID, "option --verify: hybrid has no closed form (use "
+                                        "--simulate; hybrid schedules are checked when built)");
     lop_status_t st = pairs_from_opts(&o->pairs_opts, &o->pairs, &o->have_pairs);
     if (st)
         return st;
     if (o->write_costs && !o->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
     const char *from = o->pairs_opts.costs ? "costs" : "topology";
-    if (o->have_pairs && (o->verify || o->best || o->measured))
+    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best ||
+                                         (hybrid && (o->schedule || o->goal || o->hybrid_report));
+    if (o->have_pairs && (o->verify || o->measured))
         return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
                                         "no per-pair costs (use --simulate)",
-                       from, o->verify ? "verify" : o->best ? "best" : "measured");
-    if (o->have_pairs && !o->simulate && !o->write_costs)
-        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate "
-                                        "(and saved by --write-costs)", from);
-    if (o->have_pairs && (o->models & MODEL_LOP) && o->simulate)
+                       from, o->verify ? "verify" : "measured");
+    if (o->have_pairs && !uses)
+        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
+                                        "--best and --alg hybrid (and saved by --write-costs)",
+                       from);
+    if (o->have_pairs && (o->models & MODEL_LOP) && (o->simulate || o->best))
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
                                         "--model logp", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
@@ -807,11 +973,66 @@ static lop_status_t setup_pairs(opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
+    st = setup_place(o);
+    if (st)
+        return st;
     char source[256];
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
     return o->write_costs ? pairs_write(&o->pairs, o->pairs.p, o->write_costs, source) : LOP_OK;
+}
+
+/* --hybrid-report: per P what the hybrid search found against greedy and
+ * the best flat algorithm (the same numbers --timing notes). */
+static const lop_out_col_t report_cols[] = {
+    {"p", LOP_OUT_INT, 0},          {"tiers", LOP_OUT_INT, 0},       {"flat_alg", LOP_OUT_STR, 0},
+    {"flat_n", LOP_OUT_INT, 0},     {"flat_us", LOP_OUT_NUM, 0},     {"greedy_us", LOP_OUT_NUM, 0},
+    {"hybrid_us", LOP_OUT_NUM, 0},  {"gain_us", LOP_OUT_NUM, 0},     {"from", LOP_OUT_STR, 0},
+    {"search", LOP_OUT_STR, 0},     {"simulated", LOP_OUT_INT, 0},   {"bounded", LOP_OUT_INT, 0},
+    {"hybrid", LOP_OUT_STR, 0},     {"greedy", LOP_OUT_STR, 0},
+};
+
+static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
+{
+    hybrid_result_t res;
+    lop_status_t st = hybrid_for(o, p, &res);
+    if (st)
+        return st;
+    lop_out_int(t, p);
+    lop_out_int(t, res.n_tiers);
+    lop_out_str(t, res.flat.alg ? res.flat.alg->name : "");
+    if (res.flat.alg && res.flat.alg->takes_n)
+        lop_out_int(t, res.flat.n);
+    else
+        lop_out_empty(t);
+    lop_out_num(t, res.flat.alg ? res.flat_us : NAN);
+    lop_out_num(t, res.greedy_us);
+    lop_out_num(t, res.us);
+    lop_out_num(t, res.greedy_us - res.us);
+    lop_out_str(t, res.how);
+    lop_out_str(t, res.exhaustive ? "exhaustive" : "descent");
+    lop_out_int(t, (long)res.evaluated);
+    lop_out_int(t, (long)res.pruned);
+    lop_out_str(t, res.config);
+    lop_out_str(t, res.greedy);
+    hybrid_result_free(&res);
+    return lop_out_row(t);
+}
+
+static lop_status_t run_hybrid_report(opts_t *o)
+{
+    lop_out_t t;
+    header_comments(stdout, o);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", o->csv, report_cols,
+                                    COUNT(report_cols));
+    if (st == LOP_OK)
+        st = lop_out_comment(&t, "simulated LogP times on per-pair costs; gain_us = greedy_us - "
+                                 "hybrid_us; from: where the hybrid came from");
+    for (size_t i = 0; i < o->n_p && !st; i++)
+        st = report_row(o, &t, o->p[i]);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 /* --check-schedule FILE: is it a barrier; with --simulate its times. */
@@ -1186,6 +1407,8 @@ static lop_status_t run_mode(opts_t *o, int *failed)
         return run_check_file(o, failed);
     if (o->measured)
         return run_measured(o);
+    if (o->hybrid_report)
+        return run_hybrid_report(o);
     if (o->schedule)
         return run_schedule(o);
     if (o->verify)
