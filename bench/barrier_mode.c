@@ -10,6 +10,7 @@
 #include "barrier.h"
 #include "barrier_exec.h"
 #include "csv.h"
+#include "hybrid.h"
 #include "mpisync.h"
 #include "sched_check.h"
 #include "out.h"
@@ -91,6 +92,17 @@ static lop_status_t select_combos(session_t *s)
     return LOP_OK;
 }
 
+/* --alg hybrid: built from --placement (and --pairs-file) for ranks 0..p-1,
+ * the same on every rank (hybrid.h). */
+static lop_status_t hybrid_sched(const lop_bench_opts_t *o, uint32_t p, sched_t *sched)
+{
+    hybrid_result_t res;
+    lop_status_t st = hybrid_from_files(o->pairs_file, o->placement, p, &res);
+    if (st == LOP_OK)
+        *sched = res.sched;
+    return st;
+}
+
 static lop_status_t select_sizes(session_t *s)
 {
     const lop_bench_opts_t *o = s->m->opts;
@@ -109,6 +121,16 @@ static lop_status_t select_sizes(session_t *s)
     }
     if (s->n_p == 0)
         s->p[s->n_p++] = (uint32_t)s->m->size;
+    for (size_t c = 0; c < s->n_combo; c++) /* the files, before any rank runs */
+        if (s->combo[c].alg && (s->combo[c].alg->flags & BARRIER_HYBRID)) {
+            sched_t h;
+            uint32_t most = 0;
+            for (size_t i = 0; i < s->n_p; i++)
+                most = s->p[i] > most ? s->p[i] : most;
+            lop_status_t st = hybrid_sched(o, most, &h);
+            sched_free(&h);
+            return st;
+        }
     return LOP_OK;
 }
 
@@ -173,7 +195,9 @@ static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sch
     *max_recv = 1;
     for (size_t c = 0; c < s->n_combo; c++) {
         lop_status_t st = LOP_OK;
-        if (s->combo[c].alg)
+        if (s->combo[c].alg && (s->combo[c].alg->flags & BARRIER_HYBRID))
+            st = hybrid_sched(s->m->opts, p, &sched[c]);
+        else if (s->combo[c].alg)
             st = sched_build(s->combo[c].alg, p, s->combo[c].n, &sched[c]);
         else
             sched[c] = s->file_sched; /* checked once; borrowed, not freed here */

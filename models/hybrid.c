@@ -1025,3 +1025,58 @@ void hybrid_result_free(hybrid_result_t *res)
 {
     sched_free(&res->sched);
 }
+
+/* ------------------------------------------------------------ from files */
+
+lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const double *L_us,
+                                const double *o_us, pairs_t *c)
+{
+    memset(c, 0, sizeof *c);
+    if (p > pl->p)
+        return lop_err(LOP_ERR_INVALID, "hybrid: P = %u, but the placement has %u ranks", p,
+                       pl->p);
+    c->p = p;
+    c->o_us = lop_calloc((size_t)p * p, sizeof *c->o_us);
+    c->L_us = lop_calloc((size_t)p * p, sizeof *c->L_us);
+    if (!c->o_us || !c->L_us) {
+        pairs_free(c);
+        return LOP_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < p; i++)
+        for (uint32_t j = 0; j < p; j++) {
+            uint32_t k = 0;
+            while (k < pl->n_levels && pl->place[(size_t)i * pl->n_levels + k] ==
+                                           pl->place[(size_t)j * pl->n_levels + k])
+                k++;
+            c->o_us[(size_t)i * p + j] = o_us[k];
+            c->L_us[(size_t)i * p + j] = L_us[k];
+        }
+    return LOP_OK;
+}
+
+lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
+                               hybrid_result_t *res)
+{
+    static const double L[] = HYBRID_DEFAULT_L_US, o[] = HYBRID_DEFAULT_O_US;
+    hybrid_place_t pl;
+    pairs_t c;
+    barrier_cost_t cost;
+    barrier_cost_init(&cost); /* logp all 0: o_r = g = 0 */
+    memset(res, 0, sizeof *res);
+    lop_status_t st = hybrid_place_read(place_path, &pl);
+    if (st)
+        return st;
+    if (pairs_path)
+        st = pairs_read(pairs_path, &c);
+    else if (pl.n_levels + 1 > sizeof L / sizeof *L)
+        st = lop_err(LOP_ERR_INVALID, "%s: more levels than default costs", place_path);
+    else
+        st = hybrid_place_costs(&pl, p < pl.p ? p : pl.p, L, o, &c);
+    if (st == LOP_OK) {
+        sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &c, SCHED_RECV_PROGRAM};
+        st = hybrid_build(&pl, p, &sim, NULL, res);
+        pairs_free(&c);
+    }
+    hybrid_place_free(&pl);
+    return st;
+}

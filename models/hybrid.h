@@ -105,6 +105,27 @@ lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_
                           const barrier_alg_t *const *algs, hybrid_result_t *res);
 void hybrid_result_free(hybrid_result_t *res);
 
+/* Per-pair costs of the first p ranks of a placement from costs per level:
+ * a pair costs L_us[k], o_us[k] of the outermost level k where the two
+ * ranks' places differ (k = n_levels: the same place at every level, e.g.
+ * two ranks on one core; n values must cover levels 0..n_levels).  A
+ * matrix (pairs_read's form), p x p. */
+lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const double *L_us,
+                                const double *o_us, pairs_t *c);
+
+/* lopbench --alg hybrid: costs per level of placement.csv (host, socket,
+ * numa, core, one core) when no pairs.csv is given - the paper's ratios:
+ * about 4x from a core's neighbours to the other socket (its figure 9),
+ * about 4x again to another node (the issue's 3.0, 0.8, 0.2 us). */
+#define HYBRID_DEFAULT_L_US {3.0, 0.8, 0.8, 0.2, 0.2}
+#define HYBRID_DEFAULT_O_US {0.5, 0.3, 0.3, 0.1, 0.1}
+
+/* The hybrid for ranks 0..p-1 as lopbench builds it: levels from
+ * placement.csv, costs from pairs.csv (NULL: HYBRID_DEFAULT_*), o_r = g = 0
+ * (the paper's O has no receive part); checked.  Errors name the file. */
+lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
+                               hybrid_result_t *res);
+
 /* ---- the pieces, for tests and tools ---- */
 
 /* The arrival phase of 's' towards rank 0 (above) into *out.
