@@ -1178,7 +1178,7 @@ static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, l
     pred[M_LOGP] = a->logp_us(&o->cost, (uint32_t)p, n);
     pred[M_LOP] = a->lop_us(&o->cost, (uint32_t)p, n);
     pred[M_SIM_LOGP] = pred[M_SIM_LOP] = NAN;
-    if (a->flags & BARRIER_COST_ONLY)
+    if (a->flags & (BARRIER_COST_ONLY | BARRIER_HYBRID)) /* hybrid: no per-pair costs here */
         return LOP_OK;
     sched_t s;
     lop_status_t st = build(o, a, n, p, &s);
@@ -1242,7 +1242,7 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
     long nl = 0;
     int from_file = strncmp(name, FILE_ALG_PREFIX, strlen(FILE_ALG_PREFIX)) == 0;
-    *a = barrier_alg_find(name);
+    *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid : barrier_alg_find(name);
     if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
                        name);
@@ -1340,8 +1340,9 @@ static lop_status_t run_measured(opts_t *o)
     st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
     st = st ? st : mpi_index(csv, &m);
     /* every row read before the first is printed: a bad one leaves stdout empty */
+    int hybrid_rows = 0;
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
-        const barrier_alg_t *a;
+        const barrier_alg_t *a = NULL;
         uint32_t n;
         long p;
         double us;
@@ -1351,6 +1352,7 @@ static lop_status_t run_measured(opts_t *o)
                          csv->path, csv->line[r], exec);
         else if (strcmp(exec, "mpi") != 0)
             st = measured_fields(csv, r, &m, &a, &n, &p, &us);
+        hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
     }
     if (st) {
         sched_free(&m.file_sched);
@@ -1362,6 +1364,9 @@ static lop_status_t run_measured(opts_t *o)
            LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
     printf("# err_* = (predicted - measured) / measured; vs_mpi = measured / "
            "MPI_Barrier at the same p\n");
+    if (hybrid_rows)
+        printf("# hybrid rows: not predicted (they need per-pair costs: lopredict --alg hybrid "
+               "--simulate --model logp --costs FILE --placement FILE)\n");
     st = lop_out_begin(&t, stdout, "standard output", o->csv, measured_cols,
                        COUNT(measured_cols));
     if (st) {
