@@ -24,6 +24,14 @@ static sched_sim_t sim_of(const pairs_t *c)
     return (sched_sim_t){SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, c, SCHED_RECV_PROGRAM};
 }
 
+/* A synthetic machine and the placement of all its places. */
+static void machine(const char *spec, const double *L, const double *o, uint32_t levels,
+                    pairs_map_t map, pairs_t *m, hybrid_place_t *pl)
+{
+    pairs_machine(m, spec, L, levels, o, levels, map);
+    hybrid_place_machine(m, m->p, pl);
+}
+
 /* Does rank 'to' receive from 'from' in step 'step'? */
 static int has_recv(const sched_t *s, uint32_t to, uint32_t from, uint32_t step)
 {
@@ -111,8 +119,7 @@ static void never_worse(pairs_map_t map, const char *name)
     double L[3] = {3.0, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
     pairs_t m;
     hybrid_place_t pl;
-    pairs_machine(&m, "8x2x4", L, 3, o, 3, map);
-    hybrid_place_machine(&m, 64, &pl);
+    machine("8x2x4", L, o, 3, map, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     uint32_t flat = 0, greedy = 0, valid = 0, gained = 0, exhaustive = 0;
     for (uint32_t p = 2; p <= 64; p++) {
@@ -144,8 +151,7 @@ static void equal_costs(void)
     double L[3] = {1, 1, 1}, o[3] = {0.5, 0.5, 0.5};
     pairs_t m;
     hybrid_place_t pl;
-    pairs_machine(&m, "4x2x4", L, 3, o, 3, PAIRS_BLOCK);
-    hybrid_place_machine(&m, 32, &pl);
+    machine("4x2x4", L, o, 3, PAIRS_BLOCK, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     uint32_t good = 0;
     for (uint32_t p = 1; p <= 32; p++) {
@@ -166,8 +172,7 @@ static void local_search(void)
     pairs_t m;
     hybrid_place_t pl;
     hybrid_result_t res;
-    pairs_machine(&m, "2x2x2x2x2", L, 5, o, 5, PAIRS_BLOCK);
-    hybrid_place_machine(&m, 32, &pl);
+    machine("2x2x2x2x2", L, o, 5, PAIRS_BLOCK, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     ok(hybrid_build(&pl, 32, &sim, NULL, &res) == LOP_OK && res.n_tiers == 5 && !res.exhaustive &&
            res.us <= res.greedy_us && res.us <= res.flat_us,
