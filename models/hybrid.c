@@ -1004,6 +1004,8 @@ lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_
     if (tree->n_tiers == 0) { /* one rank */
         st = sched_init(&res->sched, p);
         snprintf(res->sched.alg, sizeof res->sched.alg, "hybrid");
+        snprintf(res->config, sizeof res->config, "none (one rank)");
+        snprintf(res->greedy, sizeof res->greedy, "none (one rank)");
         res->exhaustive = 1;
     } else {
         st = search_init(&se);
