@@ -72,7 +72,7 @@ static const lop_cli_opt_t options[] = {
     {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},
     {"schedule", OPT_SCHEDULE, "FILE", "barrier: run this schedule (lopredict --schedule CSV)"},
     {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
-    {"placement", OPT_PLACEMENT, "FILE", "barrier --alg hybrid: the ranks' levels (placement.csv)"},
+    {"placement", OPT_PLACEMENT, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)"},
     {"pairs-file", OPT_PAIRS_FILE, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)"},
     {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
     {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
@@ -393,9 +393,6 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
     if ((o->placement || o->pairs_file) && !hybrid)
         return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier --alg hybrid",
                        o->placement ? "placement" : "pairs-file");
-    if (hybrid && !o->placement)
-        return lop_err(LOP_ERR_INVALID, "option --alg: hybrid needs --placement FILE (the "
-                       "ranks' levels, placement.csv)");
     static const char *const verbs_only[] = {"device", "port", "gid-index", "tclass", "sl"};
     int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
                  o->tcfg.tclass != 0, o->tcfg.sl != 0};

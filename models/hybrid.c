@@ -87,23 +87,37 @@ static int cell_cmp(const void *a, const void *b)
     return strcmp(((const cell_t *)a)->text, ((const cell_t *)b)->text);
 }
 
-/* Column 'col' of every row into place ids of level k: equal text, equal id. */
-static lop_status_t intern_level(const lop_csv_t *csv, size_t col, const uint32_t *rank_of_row,
-                                 hybrid_place_t *pl, uint32_t k)
+/* Level k's labels of every rank into place ids: equal text, equal id. */
+static lop_status_t intern_level(const char *const *label, hybrid_place_t *pl, uint32_t k)
 {
-    cell_t *cell = lop_calloc(csv->n_rows, sizeof *cell);
+    cell_t *cell = lop_calloc(pl->p, sizeof *cell);
     if (!cell)
         return LOP_ERR_NOMEM;
-    for (size_t r = 0; r < csv->n_rows; r++)
-        cell[r] = (cell_t){csv->cells[r][col], rank_of_row[r]};
-    qsort(cell, csv->n_rows, sizeof *cell, cell_cmp);
+    for (uint32_t r = 0; r < pl->p; r++)
+        cell[r] = (cell_t){label[(size_t)r * pl->n_levels + k], r};
+    qsort(cell, pl->p, sizeof *cell, cell_cmp);
     uint32_t id = 0;
-    for (size_t r = 0; r < csv->n_rows; r++) {
+    for (uint32_t r = 0; r < pl->p; r++) {
         id += r > 0 && strcmp(cell[r].text, cell[r - 1].text) != 0;
         pl->place[(size_t)cell[r].rank * pl->n_levels + k] = id;
     }
     free(cell);
     return LOP_OK;
+}
+
+lop_status_t hybrid_place_labels(uint32_t p, uint32_t levels, const char *const *label,
+                                 const char *const *name, hybrid_place_t *pl)
+{
+    if (levels > HYBRID_MAX_LEVELS)
+        return lop_err(LOP_ERR_INVALID, "hybrid: more than %d levels", HYBRID_MAX_LEVELS);
+    lop_status_t st = place_alloc(pl, p, levels);
+    for (uint32_t k = 0; k < levels && st == LOP_OK; k++) {
+        snprintf(pl->level_name[k], sizeof pl->level_name[k], "%s", name[k]);
+        st = intern_level(label, pl, k);
+    }
+    if (st)
+        hybrid_place_free(pl);
+    return st;
 }
 
 /* The rank column: every rank 0..rows-1 exactly once. */
@@ -141,13 +155,14 @@ lop_status_t hybrid_place_read(const char *path, hybrid_place_t *pl)
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu ranks (1..%u)", path, csv->header_line,
                      csv->n_rows, SCHED_MAX_P);
     uint32_t *rank_of_row = st ? NULL : lop_calloc(csv->n_rows, sizeof *rank_of_row);
-    st = st ? st : rank_of_row ? LOP_OK : LOP_ERR_NOMEM;
+    const char **label = st ? NULL : lop_calloc(csv->n_rows * 4, sizeof *label);
+    st = st ? st : rank_of_row && label ? LOP_OK : LOP_ERR_NOMEM;
     st = st ? st : placement_ranks(csv, rank_col, rank_of_row);
-    st = st ? st : place_alloc(pl, (uint32_t)csv->n_rows, 4);
-    for (uint32_t k = 0; k < 4 && st == LOP_OK; k++) {
-        snprintf(pl->level_name[k], sizeof pl->level_name[k], "%s", level[k]);
-        st = intern_level(csv, col[k], rank_of_row, pl, k);
-    }
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
+        for (int k = 0; k < 4; k++)
+            label[(size_t)rank_of_row[r] * 4 + k] = csv->cells[r][col[k]];
+    st = st ? st : hybrid_place_labels((uint32_t)csv->n_rows, 4, label, level, pl);
+    free(label);
     free(rank_of_row);
     lop_csv_free(csv);
     if (st)
@@ -1056,29 +1071,38 @@ lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const doub
     return LOP_OK;
 }
 
-lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
+lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl, uint32_t p,
                                hybrid_result_t *res)
 {
     static const double L[] = HYBRID_DEFAULT_L_US, o[] = HYBRID_DEFAULT_O_US;
-    hybrid_place_t pl;
     pairs_t c;
     barrier_cost_t cost;
     barrier_cost_init(&cost); /* logp all 0: o_r = g = 0 */
     memset(res, 0, sizeof *res);
+    lop_status_t st;
+    if (pairs_path)
+        st = pairs_read(pairs_path, &c);
+    else if (pl->n_levels + 1 > sizeof L / sizeof *L)
+        st = lop_err(LOP_ERR_INVALID, "hybrid: more levels than default costs");
+    else
+        st = hybrid_place_costs(pl, p < pl->p ? p : pl->p, L, o, &c);
+    if (st == LOP_OK) {
+        sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &c, SCHED_RECV_PROGRAM};
+        st = hybrid_build(pl, p, &sim, NULL, res);
+        pairs_free(&c);
+    }
+    return st;
+}
+
+lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
+                               hybrid_result_t *res)
+{
+    hybrid_place_t pl;
+    memset(res, 0, sizeof *res);
     lop_status_t st = hybrid_place_read(place_path, &pl);
     if (st)
         return st;
-    if (pairs_path)
-        st = pairs_read(pairs_path, &c);
-    else if (pl.n_levels + 1 > sizeof L / sizeof *L)
-        st = lop_err(LOP_ERR_INVALID, "%s: more levels than default costs", place_path);
-    else
-        st = hybrid_place_costs(&pl, p < pl.p ? p : pl.p, L, o, &c);
-    if (st == LOP_OK) {
-        sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &c, SCHED_RECV_PROGRAM};
-        st = hybrid_build(&pl, p, &sim, NULL, res);
-        pairs_free(&c);
-    }
+    st = hybrid_from_place(pairs_path, &pl, p, res);
     hybrid_place_free(&pl);
     return st;
 }

@@ -68,6 +68,10 @@ typedef struct {
 
 /* The placement of the first p ranks of a synthetic machine (pairs_place). */
 lop_status_t hybrid_place_machine(const pairs_t *c, uint32_t p, hybrid_place_t *pl);
+/* A placement from text labels: label[r * levels + k] is rank r's place at
+ * level k (equal text, equal place); name[k] the levels' names. */
+lop_status_t hybrid_place_labels(uint32_t p, uint32_t levels, const char *const *label,
+                                 const char *const *name, hybrid_place_t *pl);
 /* Read placement.csv: columns rank,host,socket,numa,core (other columns and
  * "# key: value" lines ignored), every rank 0..P-1 exactly once.  Errors
  * "file:line: reason". */
@@ -124,6 +128,9 @@ lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const doub
  * placement.csv, costs from pairs.csv (NULL: HYBRID_DEFAULT_*), o_r = g = 0
  * (the paper's O has no receive part); checked.  Errors name the file. */
 lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
+                               hybrid_result_t *res);
+/* The same from a placement in memory (lopbench: the run's own). */
+lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl, uint32_t p,
                                hybrid_result_t *res);
 
 /* ---- the pieces, for tests and tools ---- */

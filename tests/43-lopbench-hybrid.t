@@ -1,6 +1,7 @@
 #!/bin/sh
 # 43-lopbench-hybrid.t - lopbench --barrier --alg hybrid: built from
-# --placement (costs per level) or --placement + --pairs-file, it passes
+# --placement (costs per level), --placement + --pairs-file, or the run's own
+# placement, it passes
 # --check on every executor that runs here at -np 2, 3, 4 (oversubscribed
 # above 2), a timed run records its rows, and bad input stops every rank.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +25,10 @@ for np in 2 3 4; do
         sh -c "test $rc -eq 0 && test $runs -ge 2 && grep -q '^--check: all .* runs ok' '$T/check$np'"
     [ $rc -eq 0 ] || diag "$(cat "$T/check$np")"
 done
+# Without --placement: the run's own (bench/placement.h), with --pairs-file's costs.
+run_mpi 3 "$B" --barrier --check --alg hybrid --pairs-file "$T/pairs.csv" --reps 12 --warmup 2 \
+    --quiet >"$T/own3" 2>&1
+check "-np 3: the run's own placement: --check passes" grep -q '^--check: all .* runs ok' "$T/own3"
 run_mpi 4 "$B" --barrier --check --alg hybrid --placement "$T/placement.csv" \
     --pairs-file "$T/pairs.csv" --reps 12 --warmup 2 --quiet >"$T/pairs4" 2>&1
 check "-np 4: --pairs-file costs: --check passes" grep -q '^--check: all .* runs ok' "$T/pairs4"
@@ -35,8 +40,6 @@ check "lopredict --measured reads the hybrid rows and says they are not predicte
     sh -c "'$BIN/lopredict' --measured '$T/run/barrier.csv' --csv | grep -q '^# hybrid rows: not predicted'"
 
 # Bad input: one line, every rank stops.
-refuses_one_line "--alg hybrid without --placement" 2 "hybrid needs --placement FILE" \
-    "$B" --barrier --alg hybrid
 refuses_one_line "--placement without --alg hybrid" 2 "option --placement: only with --barrier --alg hybrid" \
     "$B" --barrier --alg diss --placement "$T/placement.csv"
 run_mpi 2 "$B" --barrier --check --alg hybrid --placement "$T/nosuch.csv" --quiet >"$T/bad" 2>&1
