@@ -10,6 +10,7 @@
 #include "barrier.h"
 #include "barrier_exec.h"
 #include "csv.h"
+#include "barrier_hybrid.h"
 #include "mpisync.h"
 #include "sched_check.h"
 #include "out.h"
@@ -39,6 +40,7 @@ typedef struct {
     size_t n_p;
     unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
     sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
+    hybrid_place_t place;           /* --alg hybrid: the ranks' levels */
     char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
     row_t *row;                     /* rank 0's results */
     size_t n_row;
@@ -110,6 +112,17 @@ static lop_status_t select_sizes(session_t *s)
     }
     if (s->n_p == 0)
         s->p[s->n_p++] = (uint32_t)s->m->size;
+    for (size_t c = 0; c < s->n_combo; c++) /* levels and costs, before any rank runs */
+        if (s->combo[c].alg && (s->combo[c].alg->flags & BARRIER_HYBRID)) {
+            sched_t h = {0};
+            uint32_t most = 0;
+            for (size_t i = 0; i < s->n_p; i++)
+                most = s->p[i] > most ? s->p[i] : most;
+            lop_status_t st = lop_barrier_hybrid_place(o, s->m->comm, &s->place);
+            st = st ? st : lop_barrier_hybrid_sched(o, &s->place, most, &h);
+            sched_free(&h);
+            return st;
+        }
     return LOP_OK;
 }
 
@@ -174,7 +187,9 @@ static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sch
     *max_recv = 1;
     for (size_t c = 0; c < s->n_combo; c++) {
         lop_status_t st = LOP_OK;
-        if (s->combo[c].alg)
+        if (s->combo[c].alg && (s->combo[c].alg->flags & BARRIER_HYBRID))
+            st = lop_barrier_hybrid_sched(s->m->opts, &s->place, p, &sched[c]);
+        else if (s->combo[c].alg)
             st = sched_build(s->combo[c].alg, p, s->combo[c].n, &sched[c]);
         else
             sched[c] = s->file_sched; /* checked once; borrowed, not freed here */
@@ -440,6 +455,7 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     if (st == LOP_OK)
         st = finish(&s);
     sched_free(&s.file_sched);
+    hybrid_place_free(&s.place);
     free(s.combo);
     free(s.row);
     return st;

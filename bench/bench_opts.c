@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hybrid.h"
 
 enum {
     OPT_TRANSPORT = 't',
@@ -35,6 +36,8 @@ enum {
     OPT_SCHEDULE,
     OPT_CHECK,
     OPT_CHECK_DELAY,
+    OPT_PLACEMENT,
+    OPT_PAIRS_FILE,
     OPT_SEED,
     OPT_PAIRS,
     OPT_PAIRS_SAMPLE,
@@ -69,6 +72,8 @@ static const lop_cli_opt_t options[] = {
     {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},
     {"schedule", OPT_SCHEDULE, "FILE", "barrier: run this schedule (lopredict --schedule CSV)"},
     {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
+    {"placement", OPT_PLACEMENT, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)"},
+    {"pairs-file", OPT_PAIRS_FILE, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)"},
     {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
     {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
     {"pairs", OPT_PAIRS, NULL, "o and L of every ordered pair of ranks, and placement.csv"},
@@ -155,7 +160,8 @@ static lop_status_t parse_scenarios(const char *arg, int *scenario)
 static lop_status_t alg_item(void *ctx, char *name)
 {
     lop_bench_opts_t *o = ctx;
-    const barrier_alg_t *a = barrier_alg_find(name);
+    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
+                                                         : barrier_alg_find(name);
     if (!a)
         return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see lopredict --help)", name);
     if (a->flags & BARRIER_COST_ONLY)
@@ -214,6 +220,12 @@ static lop_status_t parse_barrier_option(lop_bench_opts_t *o, int key, const cha
         return parse_executors(arg, o);
     case OPT_SCHEDULE:
         o->schedule_file = arg;
+        return LOP_OK;
+    case OPT_PLACEMENT:
+        o->placement = arg;
+        return LOP_OK;
+    case OPT_PAIRS_FILE:
+        o->pairs_file = arg;
         return LOP_OK;
     case OPT_CHECK:
         o->check = 1;
@@ -375,6 +387,12 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --%s: only with --pairs", pairs_only[i]);
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
+    int hybrid = 0;
+    for (size_t i = 0; i < o->n_alg; i++)
+        hybrid |= (o->alg[i]->flags & BARRIER_HYBRID) != 0;
+    if ((o->placement || o->pairs_file) && !hybrid)
+        return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier --alg hybrid",
+                       o->placement ? "placement" : "pairs-file");
     static const char *const verbs_only[] = {"device", "port", "gid-index", "tclass", "sl"};
     int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
                  o->tcfg.tclass != 0, o->tcfg.sl != 0};

@@ -41,6 +41,8 @@ typedef struct {
     unsigned executors;        /* bit i: lop_barrier_execs[i] runs */
     int executors_named;       /* --executor given: a listed executor must work */
     const char *schedule_file; /* --schedule FILE instead of --alg */
+    const char *pairs_file;    /* --pairs-file: per-pair costs of --alg hybrid (NULL: per level) */
+    const char *placement;     /* --placement: the ranks' levels for --alg hybrid */
     int check;                 /* --check: verify instead of timing */
     double check_delay_us;     /* --check: largest random arrival delay */
     unsigned long seed;        /* --check: seed of the delays */

@@ -53,7 +53,8 @@ typedef struct {
 void barrier_cost_init(barrier_cost_t *c);
 
 enum {
-    BARRIER_COST_ONLY = 1 /* no schedule: a hardware barrier with a cost formula only */
+    BARRIER_COST_ONLY = 1, /* no schedule: a hardware barrier with a cost formula only */
+    BARRIER_HYBRID = 2     /* schedule built from per-pair costs (hybrid.h); not in barrier_algs */
 };
 
 typedef struct barrier_alg {

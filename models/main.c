@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "csv.h"
 #include "goal.h"
+#include "hybrid.h"
 #include "pairs.h"
 #include "out.h"
 #include "predict.h"
@@ -31,8 +32,8 @@ enum {
     OPT_PARAMS = 256, OPT_SERIES, OPT_STAT, OPT_L, OPT_O, OPT_OS, OPT_OR, OPT_G, OPT_CNT,
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
     OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING,
-    OPT_DRAWS, OPT_SEED, OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP, OPT_WRITE_COSTS, OPT_GOAL,
-    OPT_RECV_ORDER
+    OPT_DRAWS, OPT_SEED, OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP,
+    OPT_WRITE_COSTS, OPT_GOAL, OPT_RECV_ORDER, OPT_PLACEMENT, OPT_HYBRID_ALGS, OPT_HYBRID_REPORT
 };
 
 static const lop_cli_opt_t options[] = {
@@ -74,6 +75,9 @@ static const lop_cli_opt_t options[] = {
     {"write-costs", OPT_WRITE_COSTS, "FILE", "save the per-pair costs as pairs.csv"},
     {"goal", OPT_GOAL, NULL, "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
     {"recv-order", OPT_RECV_ORDER, "HOW", "LogP receive overhead: program or arrival order"},
+    {"placement", OPT_PLACEMENT, "FILE", "--alg hybrid with --costs: levels from placement.csv"},
+    {"hybrid-algs", OPT_HYBRID_ALGS, "NAMES", "candidates of --alg hybrid (default: all)"},
+    {"hybrid-report", OPT_HYBRID_REPORT, NULL, "per P: best flat, greedy and searched hybrid"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -113,6 +117,13 @@ typedef struct {
     predict_t pred;                     /* times and intervals over cost (predict.h) */
     int have_pred;                      /* pred is set up */
     char pred_series[64];               /* the series pred draws the fits of */
+    const char *placement;              /* --placement FILE */
+    hybrid_place_t place;               /* the levels of --alg hybrid */
+    int have_place;                     /* were they set up? */
+    const barrier_alg_t *hybrid_algs[MAX_ALGS + 1]; /* --hybrid-algs, NULL-terminated */
+    int hybrid_algs_given;              /* else every algorithm */
+    int hybrid_report;                  /* --hybrid-report */
+    char hybrid_config[256];            /* the last hybrid built: its choices */
 } opts_t;
 
 /* ---------------------------------------------------------------- output */
@@ -204,7 +215,8 @@ static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_ti
 static lop_status_t alg_item(void *ctx, char *name)
 {
     opts_t *o = ctx;
-    const barrier_alg_t *a = barrier_alg_find(name);
+    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
+                                                         : barrier_alg_find(name);
     if (strcmp(name, "all") == 0)
         o->alg_all = 1;
     else if (!a)
@@ -302,6 +314,24 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
 }
 
+/* --hybrid-algs: schedule algorithms only. */
+static lop_status_t hybrid_alg_item(void *ctx, char *name)
+{
+    opts_t *o = ctx;
+    const barrier_alg_t *a = barrier_alg_find(name);
+    size_t n = 0;
+    while (o->hybrid_algs[n])
+        n++;
+    if (!a || (a->flags & BARRIER_COST_ONLY))
+        return lop_err(LOP_ERR_INVALID, "option --hybrid-algs: '%s' is not a schedule "
+                       "algorithm (see --help)", name);
+    if (n == MAX_ALGS)
+        return lop_err(LOP_ERR_INVALID, "option --hybrid-algs: more than %d names", MAX_ALGS);
+    o->hybrid_algs[n] = a;
+    o->hybrid_algs_given = 1;
+    return LOP_OK;
+}
+
 /* Per-pair costs, GOAL output and the receive order (options after OPT_COSTS). */
 static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
 {
@@ -315,6 +345,11 @@ static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
     case OPT_TOPOLOGY: po->topology = arg; return LOP_OK;
     case OPT_WRITE_COSTS: o->write_costs = arg; return LOP_OK;
     case OPT_GOAL: o->goal = 1; return LOP_OK;
+    case OPT_PLACEMENT: o->placement = arg; return LOP_OK;
+    case OPT_HYBRID_REPORT: o->hybrid_report = 1; return LOP_OK;
+    case OPT_HYBRID_ALGS:
+        memset(o->hybrid_algs, 0, sizeof o->hybrid_algs);
+        return lop_cli_items("hybrid-algs", arg, hybrid_alg_item, o);
     case OPT_LEVEL_L: return pairs_parse_levels("level-L", arg, po->level_L_us, &po->n_L);
     case OPT_LEVEL_O: return pairs_parse_levels("level-o", arg, po->level_o_us, &po->n_o);
     case OPT_MAP:
@@ -371,6 +406,7 @@ static void opts_free(opts_t *o)
     pairs_free(&o->pairs);
     if (o->have_pred)
         predict_free(&o->pred);
+    hybrid_place_free(&o->place);
     if (o->have_set)
         lop_paramset_free(&o->set);
 }
@@ -484,6 +520,9 @@ static size_t selection(const opts_t *o, int schedules, const barrier_alg_t **ou
     for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
         if (!schedules || !((*a)->flags & BARRIER_COST_ONLY))
             out[n++] = *a;
+    for (size_t i = 0; i < o->n_alg; i++) /* --alg all,hybrid */
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            out[n++] = o->alg[i];
     return n;
 }
 
@@ -530,11 +569,40 @@ static lop_status_t check_p_list(const opts_t *o)
     return LOP_OK;
 }
 
-static lop_status_t build(const opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
-                          sched_t *s)
+/* The hybrid barrier at P, searched and checked (hybrid.h); with --timing
+ * what the search found and gained over greedy on stderr. */
+static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
+{
+    sched_sim_t par = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, &o->pairs, o->recv_order};
+    char a[LOP_OUT_NUM_LEN], b[LOP_OUT_NUM_LEN], c[LOP_OUT_NUM_LEN], d[LOP_OUT_NUM_LEN];
+    lop_status_t st = hybrid_build(&o->place, (uint32_t)p, &par,
+                                   o->hybrid_algs_given ? o->hybrid_algs : NULL, res);
+    if (st)
+        return st;
+    snprintf(o->hybrid_config, sizeof o->hybrid_config, "%s", res->config);
+    if (o->timing)
+        fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
+                "greedy %s us; best flat %s %s us; %s search: %llu hybrids simulated, %llu "
+                "combinations bounded out; %.3f s\n", prog, p, lop_out_format_csv(a, res->us),
+                res->how, res->config, lop_out_format_csv(b, res->greedy_us), res->greedy,
+                lop_out_format_csv(c, res->greedy_us - res->us),
+                res->flat.alg ? res->flat.alg->name : "-", lop_out_format_csv(d, res->flat_us),
+                res->exhaustive ? "exhaustive" : "local", (unsigned long long)res->evaluated,
+                (unsigned long long)res->pruned, res->search_s);
+    return LOP_OK;
+}
+
+static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, sched_t *s)
 {
     if (p > SCHED_MAX_P)
         return p_too_large(p);
+    if (a->flags & BARRIER_HYBRID) {
+        hybrid_result_t res;
+        lop_status_t st = hybrid_for(o, p, &res);
+        if (st == LOP_OK)
+            *s = res.sched; /* the result owns nothing else */
+        return st;
+    }
     double t0 = lop_timer_clock_s();
     lop_status_t st = sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
@@ -648,32 +716,65 @@ static lop_status_t predict_begin(const opts_t *o, lop_out_t *t)
                          COUNT(predict_cols));
 }
 
+/* The simulated cells of one row from schedule s (NULL: empty cells, a
+ * cost-only algorithm has no schedule). */
+static lop_status_t sim_cells(opts_t *o, lop_out_t *t, flags_t *f, const barrier_alg_t *a,
+                              uint32_t n, long p, const sched_t *s)
+{
+    static const char *const col[2] = {"sim_logp_us", "sim_lop_us"};
+    const int one = o->models != (MODEL_LOGP | MODEL_LOP);
+    const predict_time_t *out;
+    predict_time_t v;
+    lop_status_t st = LOP_OK;
+    for (int k = PREDICT_SIM_LOGP; k <= PREDICT_SIM_LOP && !st; k++) {
+        if (one && !(o->models & kind_model(k)))
+            continue;
+        st = predict_one(o, k, a, n, p, s, &v, &out);
+        time_out(t, f, one ? "sim_us" : col[k - PREDICT_SIM_LOGP], out);
+    }
+    return st;
+}
+
 /* Simulated cells of one row (empty for cost-only algorithms). */
 static lop_status_t predict_sim(opts_t *o, lop_out_t *t, flags_t *f, const barrier_alg_t *a,
                                 uint32_t n, long p)
 {
-    static const char *const col[2] = {"sim_logp_us", "sim_lop_us"};
-    const int one = o->models != (MODEL_LOGP | MODEL_LOP);
     sched_t s;
-    const predict_time_t *out;
-    predict_time_t v;
-    lop_status_t st = a->flags & BARRIER_COST_ONLY ? LOP_OK : build(o, a, n, p, &s);
+    if (a->flags & BARRIER_COST_ONLY)
+        return sim_cells(o, t, f, a, n, p, NULL);
+    lop_status_t st = build(o, a, n, p, &s);
     if (st)
         return st;
-    for (int k = PREDICT_SIM_LOGP; k <= PREDICT_SIM_LOP && !st; k++) {
-        if (one && !(o->models & kind_model(k)))
-            continue;
-        st = predict_one(o, k, a, n, p, a->flags & BARRIER_COST_ONLY ? NULL : &s, &v, &out);
-        time_out(t, f, one ? "sim_us" : col[k - PREDICT_SIM_LOGP], out);
-    }
-    if (!(a->flags & BARRIER_COST_ONLY))
-        sched_free(&s); /* a failed simulation too */
+    st = sim_cells(o, t, f, a, n, p, &s);
+    sched_free(&s); /* a failed simulation too */
     return st;
+}
+
+/* A hybrid row: no closed forms; rounds and times of the schedule built. */
+static lop_status_t predict_hybrid_row(opts_t *o, lop_out_t *t, long p)
+{
+    flags_t f = {0};
+    sched_t s;
+    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, &s);
+    if (st)
+        return st;
+    lop_out_str(t, barrier_alg_hybrid.name);
+    lop_out_empty(t);
+    lop_out_int(t, p);
+    lop_out_int(t, s.n_steps);
+    time_out(t, &f, "logp_us", NULL);
+    time_out(t, &f, "lop_us", NULL);
+    st = o->simulate ? sim_cells(o, t, &f, &barrier_alg_hybrid, 0, p, &s) : LOP_OK;
+    sched_free(&s);
+    lop_out_str(t, f.text);
+    return st ? st : lop_out_row(t);
 }
 
 static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
                                 long p)
 {
+    if (a->flags & BARRIER_HYBRID)
+        return predict_hybrid_row(o, t, p);
     flags_t f = {0};
     const predict_time_t *out;
     predict_time_t v;
@@ -841,6 +942,28 @@ static const lop_out_col_t best_cols[] = {
     {"hi_us", LOP_OUT_NUM, 0}, {"tie", LOP_OUT_STR, 0},   FLAGS_COL,
 };
 
+/* What --best ranks: the closed form, or with per-pair costs the simulated
+ * time (undefined for a cost-only barrier, which has no schedule). */
+static lop_status_t best_time(opts_t *o, const barrier_alg_t *a, int model, uint32_t n, long p,
+                              predict_time_t *v)
+{
+    int logp = model == MODEL_LOGP;
+    if (!o->have_pairs)
+        return predict_time(&o->pred, logp ? PREDICT_LOGP : PREDICT_LOP, a, n, (uint32_t)p, NULL,
+                            v);
+    *v = (predict_time_t){.us = NAN, .lo_us = NAN, .hi_us = NAN};
+    if (a->flags & BARRIER_COST_ONLY)
+        return LOP_OK;
+    sched_t s;
+    lop_status_t st = build(o, a, n, p, &s);
+    if (st)
+        return st;
+    st = predict_time(&o->pred, logp ? PREDICT_SIM_LOGP : PREDICT_SIM_LOP, a, n, (uint32_t)p, &s,
+                      v);
+    sched_free(&s);
+    return st;
+}
+
 /* One candidate of --best: an algorithm, its n and its predicted time. */
 typedef struct {
     const barrier_alg_t *alg;
@@ -873,8 +996,7 @@ static lop_status_t best_candidates(opts_t *o, const barrier_alg_t *const *algs,
             x->order = (*n_c)++;
             x->alg = algs[a];
             x->n = best_n_value(o, algs[a], k);
-            st = predict_time(&o->pred, model == MODEL_LOGP ? PREDICT_LOGP : PREDICT_LOP, x->alg,
-                              x->n, (uint32_t)p, NULL, &x->v);
+            st = best_time(o, x->alg, model, x->n, p, &x->v);
         }
     qsort(c, *n_c, sizeof *c, cand_cmp);
     return st;
@@ -955,6 +1077,8 @@ static lop_status_t run_best(opts_t *o, int *none)
         free(c);
         return st;
     }
+    if (o->have_pairs)
+        st = lop_out_comment(&t, "us: simulated LogP times on the per-pair costs");
     for (size_t i = 0; i < o->n_p && !st; i++)
         for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1)
             if (o->models & model)
@@ -979,6 +1103,8 @@ static lop_status_t run_schedule(opts_t *o)
     lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
     if (st)
         return st;
+    if (a->flags & BARRIER_HYBRID) /* checked by hybrid_build */
+        printf("# hybrid: %s\n", o->hybrid_config);
     sched_csv_write(&s, stdout);
     sched_free(&s);
     return LOP_OK;
@@ -1004,24 +1130,69 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     return LOP_OK;
 }
 
+/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
+static int wants_hybrid(const opts_t *o)
+{
+    for (size_t i = 0; i < o->n_alg; i++)
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            return 1;
+    return o->hybrid_report;
+}
+
+/* The levels of the hybrid: --placement FILE (with --costs), or the
+ * --topology machine's.  Errors name the option. */
+static lop_status_t setup_place(opts_t *o)
+{
+    int hybrid = wants_hybrid(o);
+    if (o->placement && !o->pairs_opts.costs)
+        return lop_err(LOP_ERR_INVALID, "option --placement: needs --costs FILE (the per-pair "
+                                        "costs of the placed ranks)");
+    if (o->placement && !hybrid)
+        return lop_err(LOP_ERR_INVALID, "option --placement: only with --alg hybrid or "
+                                        "--hybrid-report");
+    if (hybrid && !o->have_pairs)
+        return lop_err(LOP_ERR_INVALID, "option --alg: hybrid needs per-pair costs and levels: "
+                                        "--topology SPEC --level-L .. --level-o .., or --costs "
+                                        "FILE --placement FILE");
+    if (hybrid && !o->placement && o->pairs_opts.costs)
+        return lop_err(LOP_ERR_INVALID, "option --costs: hybrid needs the levels of the ranks: "
+                                        "--placement FILE");
+    if (!hybrid)
+        return LOP_OK;
+    lop_status_t st = o->placement ? hybrid_place_read(o->placement, &o->place)
+                                   : hybrid_place_machine(&o->pairs, o->pairs.p, &o->place);
+    o->have_place = st == LOP_OK;
+    for (size_t i = 0; i < o->n_p && st == LOP_OK; i++)
+        if (o->p[i] > (long)o->place.p)
+            st = lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but --placement %s places %u "
+                         "ranks", o->p[i], o->placement, o->place.p);
+    return st;
+}
+
 /* Per-pair costs from --costs or --topology (LogP simulations only), and
  * --write-costs. */
 static lop_status_t setup_pairs(opts_t *o)
 {
+    if (wants_hybrid(o) && o->verify)
+        return lop_err(LOP_ERR_INVALID, "option --verify: hybrid has no closed form (use "
+                                        "--simulate; hybrid schedules are checked when built)");
     lop_status_t st = pairs_from_opts(&o->pairs_opts, &o->pairs, &o->have_pairs);
     if (st)
         return st;
     if (o->write_costs && !o->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
     const char *from = o->pairs_opts.costs ? "costs" : "topology";
-    if (o->have_pairs && (o->verify || o->best || o->measured))
+    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best ||
+                                         (hybrid && (o->schedule || o->goal || o->hybrid_report));
+    if (o->have_pairs && (o->verify || o->measured))
         return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
                                         "no per-pair costs (use --simulate)",
-                       from, o->verify ? "verify" : o->best ? "best" : "measured");
-    if (o->have_pairs && !o->simulate && !o->write_costs)
-        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate "
-                                        "(and saved by --write-costs)", from);
-    if (o->have_pairs && (o->models & MODEL_LOP) && o->simulate)
+                       from, o->verify ? "verify" : "measured");
+    if (o->have_pairs && !uses)
+        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
+                                        "--best and --alg hybrid (and saved by --write-costs)",
+                       from);
+    if (o->have_pairs && (o->models & MODEL_LOP) && (o->simulate || o->best))
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
                                         "--model logp", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
@@ -1029,11 +1200,66 @@ static lop_status_t setup_pairs(opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
+    st = setup_place(o);
+    if (st)
+        return st;
     char source[256];
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
     return o->write_costs ? pairs_write(&o->pairs, o->pairs.p, o->write_costs, source) : LOP_OK;
+}
+
+/* --hybrid-report: per P what the hybrid search found against greedy and
+ * the best flat algorithm (the same numbers --timing notes). */
+static const lop_out_col_t report_cols[] = {
+    {"p", LOP_OUT_INT, 0},          {"tiers", LOP_OUT_INT, 0},       {"flat_alg", LOP_OUT_STR, 0},
+    {"flat_n", LOP_OUT_INT, 0},     {"flat_us", LOP_OUT_NUM, 0},     {"greedy_us", LOP_OUT_NUM, 0},
+    {"hybrid_us", LOP_OUT_NUM, 0},  {"gain_us", LOP_OUT_NUM, 0},     {"from", LOP_OUT_STR, 0},
+    {"search", LOP_OUT_STR, 0},     {"simulated", LOP_OUT_INT, 0},   {"bounded", LOP_OUT_INT, 0},
+    {"hybrid", LOP_OUT_STR, 0},     {"greedy", LOP_OUT_STR, 0},
+};
+
+static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
+{
+    hybrid_result_t res;
+    lop_status_t st = hybrid_for(o, p, &res);
+    if (st)
+        return st;
+    lop_out_int(t, p);
+    lop_out_int(t, res.n_tiers);
+    lop_out_str(t, res.flat.alg ? res.flat.alg->name : "");
+    if (res.flat.alg && res.flat.alg->takes_n)
+        lop_out_int(t, res.flat.n);
+    else
+        lop_out_empty(t);
+    lop_out_num(t, res.flat.alg ? res.flat_us : NAN);
+    lop_out_num(t, res.greedy_us);
+    lop_out_num(t, res.us);
+    lop_out_num(t, res.greedy_us - res.us);
+    lop_out_str(t, res.how);
+    lop_out_str(t, res.exhaustive ? "exhaustive" : "descent");
+    lop_out_int(t, (long)res.evaluated);
+    lop_out_int(t, (long)res.pruned);
+    lop_out_str(t, res.config);
+    lop_out_str(t, res.greedy);
+    hybrid_result_free(&res);
+    return lop_out_row(t);
+}
+
+static lop_status_t run_hybrid_report(opts_t *o)
+{
+    lop_out_t t;
+    header_comments(stdout, o);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", o->csv, report_cols,
+                                    COUNT(report_cols));
+    if (st == LOP_OK)
+        st = lop_out_comment(&t, "simulated LogP times on per-pair costs; gain_us = greedy_us - "
+                                 "hybrid_us; from: where the hybrid came from");
+    for (size_t i = 0; i < o->n_p && !st; i++)
+        st = report_row(o, &t, o->p[i]);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 /* --check-schedule FILE: is it a barrier; with --simulate its times. */
@@ -1199,6 +1425,11 @@ static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, l
 static lop_status_t predict_alg(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
                                 predict_time_t *v, const predict_time_t **pred)
 {
+    if (a->flags & BARRIER_HYBRID) { /* needs per-pair costs: not predicted here */
+        for (int k = 0; k < M_COUNT; k++)
+            pred[k] = NULL;
+        return LOP_OK;
+    }
     sched_t s;
     int sched = !(a->flags & BARRIER_COST_ONLY);
     lop_status_t st = sched ? build(o, a, n, p, &s) : LOP_OK;
@@ -1261,7 +1492,7 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
     long nl = 0;
     int from_file = strncmp(name, FILE_ALG_PREFIX, strlen(FILE_ALG_PREFIX)) == 0;
-    *a = barrier_alg_find(name);
+    *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid : barrier_alg_find(name);
     if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
                        name);
@@ -1391,7 +1622,8 @@ static void measured_free(measured_t *m, lop_csv_t *csv)
 
 /* Every row read and its series found before the first is printed: a bad
  * one leaves stdout empty. */
-static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_t *m)
+static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_t *m,
+                                      int *hybrid_rows)
 {
     lop_status_t st = LOP_OK;
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
@@ -1404,6 +1636,7 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
             continue;
         const char *series = row_series(csv, r, m);
         st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
+        *hybrid_rows |= st == LOP_OK && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
@@ -1431,7 +1664,8 @@ static lop_status_t run_measured(opts_t *o)
     if (st == LOP_OK && lop_csv_column(csv, "series", &m.series) != LOP_OK)
         m.series = SIZE_MAX; /* an old file (lop_err's message is not used) */
     st = st ? st : mpi_index(csv, &m);
-    st = st ? st : measured_precheck(o, csv, &m);
+    int hybrid_rows = 0;
+    st = st ? st : measured_precheck(o, csv, &m, &hybrid_rows);
     if (st) {
         measured_free(&m, csv);
         return st;
@@ -1441,6 +1675,9 @@ static lop_status_t run_measured(opts_t *o)
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
+    if (hybrid_rows)
+        printf("# hybrid rows: not predicted (they need per-pair costs: lopredict --alg hybrid "
+               "--simulate --model logp --costs FILE --placement FILE)\n");
     st = lop_out_begin(&t, stdout, "standard output", o->csv, measured_cols,
                        COUNT(measured_cols));
     if (st) {
@@ -1494,6 +1731,8 @@ static lop_status_t run_mode(opts_t *o, int *failed)
         return run_check_file(o, failed);
     if (o->measured)
         return run_measured(o);
+    if (o->hybrid_report)
+        return run_hybrid_report(o);
     if (o->schedule)
         return run_schedule(o);
     if (o->verify)

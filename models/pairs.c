@@ -27,6 +27,7 @@ lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, p
             return lop_err(LOP_ERR_INVALID, "per-pair costs: rank %u of a view is not one of "
                                             "the %u ranks", ranks[i], c->p);
     *view = *c;
+    view->base_p = c->p;
     view->p = n;
     view->rank = ranks;
     return LOP_OK;

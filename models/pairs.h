@@ -39,6 +39,7 @@ typedef struct pairs {
     double level_L_us[PAIRS_MAX_LEVELS];   /* L of such a pair */
     pairs_map_t map;    /* placement */
     const uint32_t *rank; /* a view (pairs_subset): rank i of the view is rank[i]; NULL: none */
+    uint32_t base_p;    /* a view: the P of the costs it views (the matrix's row length) */
 } pairs_t;
 
 /* Rank r's place at level k of a machine (its node for k = 0, its socket in
@@ -53,13 +54,15 @@ static inline uint32_t pairs_place(const pairs_t *c, uint32_t r, uint32_t k)
 static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *o_us,
                               double *L_us)
 {
+    uint32_t row = c->p;
     if (c->rank) {
         i = c->rank[i];
         j = c->rank[j];
+        row = c->base_p;
     }
     if (c->o_us) {
-        *o_us = c->o_us[(uint64_t)i * c->p + j];
-        *L_us = c->L_us[(uint64_t)i * c->p + j];
+        *o_us = c->o_us[(uint64_t)i * row + j];
+        *L_us = c->L_us[(uint64_t)i * row + j];
         return;
     }
     uint32_t k = 0;

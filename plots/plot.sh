@@ -4,7 +4,7 @@
 #   plots/plot.sh DATA_DIR [OUT_DIR [FIGURE...]]   (OUT_DIR defaults to DATA_DIR)
 #   PLOT_FORMAT=svg plots/plot.sh ...              (png, the default, svg or pdf)
 #
-# FIGURE is one of rtt overhead latency predict ndiss measured pairs; without any,
+# FIGURE is one of rtt overhead latency predict ndiss measured pairs hybrid; without any,
 # every figure is tried.
 # Prints one line per figure: the file written, or why it was skipped.  Exits
 # non-zero when DATA_DIR is missing, when a figure fails to render, or when the
@@ -18,7 +18,7 @@ fmt=${PLOT_FORMAT:-png}
 
 die() { echo "$prog: $*" >&2; exit 1; }
 
-all="rtt overhead latency predict ndiss measured pairs"
+all="rtt overhead latency predict ndiss measured pairs hybrid"
 [ $# -ge 1 ] || { echo "usage: $prog DATA_DIR [OUT_DIR [FIGURE...]]" >&2; exit 2; }
 data=$1
 out=${2:-$1}
@@ -97,6 +97,9 @@ else render measured "no measured.csv: predictions not drawn"; fi
 if ! wanted pairs; then :
 elif has pairs.csv; then render pairs ""
 else skip pairs "no pairs.csv (lopbench --pairs)"; fi
+if ! wanted hybrid; then :
+elif has 'hybrid-*.csv'; then render hybrid ""
+else skip hybrid "no hybrid-block.csv or hybrid-rr.csv (lopredict --alg all,hybrid --simulate --csv)"; fi
 
 [ "$failed" -eq 0 ] || die "$failed figure(s) failed"
 [ "$rendered" -gt 0 ] || die "$data: no data for any figure"

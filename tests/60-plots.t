@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 FIX=$ROOT/tests/data/plots
 PLOTS=$ROOT/plots
-FIGS="rtt overhead latency predict ndiss measured"
+FIGS="rtt overhead latency predict ndiss measured hybrid"
 . "$FIX/plots-lib.sh"
 
 # gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err.  A UTF-8 locale, as
@@ -82,11 +82,11 @@ check "measured.gp with lopredict --alg all --simulate predictions" is_png "$T/m
 # ---- plot.sh
 "$PLOTS/plot.sh" "$FIX" "$T/all" >"$T/out" 2>"$T/err"
 check "plot.sh renders the fixture" test $? -eq 0
-check "plot.sh reports six figures written" test "$(grep -c '^plot.sh: wrote ' "$T/out")" -eq 6
+check "plot.sh reports seven figures written" test "$(grep -c '^plot.sh: wrote ' "$T/out")" -eq 7
 n=0
 for f in $FIGS; do is_png "$T/all/$f.png" && n=$((n + 1)); done
-check "plot.sh wrote six PNGs" test "$n" -eq 6
-check "plot.sh leaves no temporary files" test "$(ls -A "$T/all" | wc -l)" -eq 6
+check "plot.sh wrote seven PNGs" test "$n" -eq 7
+check "plot.sh leaves no temporary files" test "$(ls -A "$T/all" | wc -l)" -eq 7
 
 "$PLOTS/plot.sh" "$FIX" "$T/some" ndiss predict >"$T/out" 2>&1
 check "plot.sh FIGURE...: only the figures asked for" test "$(ls "$T/some" | tr '\n' ' ')" = "ndiss.png predict.png "
@@ -101,7 +101,7 @@ check "plot.sh: a missing directory is one line" one_line "$T/out" "^plot.sh: $T
 
 "$PLOTS/plot.sh" "$T/fitsonly" >"$T/out" 2>&1
 check "plot.sh renders what params.csv alone allows" test $? -eq 0
-check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 6  # rtt overhead predict ndiss measured pairs
+check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 7  # rtt overhead predict ndiss measured pairs hybrid
 check "plot.sh renders latency from params.csv alone" is_png "$T/fitsonly/latency.png"
 
 mkdir "$T/bad"

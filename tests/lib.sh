@@ -152,6 +152,11 @@ rows_ok() {
         END { exit !(hdr && !bad && rows == want) }' "$1"
 }
 # meta FILE KEY: the value of "# KEY: value"
+# The cells of column NAME of a CSV (comment lines skipped), one per line,
+# prefixed by the row's first cell and a comma: csvcol FILE NAME.
+csvcol() {
+    awk -F, -v name="$2" '/^#/ { next } !c { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 1; next } { print $1 "," $c }' "$1"
+}
 meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 # meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on,
 # for a run over $TRANSPORT (default mpi) with $REPS repetitions

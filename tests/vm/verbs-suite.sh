@@ -74,6 +74,14 @@ for np in 3 4; do
     check "np $np: --check passes for diss, tour, mcs, ndiss on verbs" \
         grep -q '^--check: all 4 runs ok' "$W/check$np.out"
 done
+# the hybrid barrier (hybrid.h): two hosts of 2 ranks, b's on two sockets
+printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,a,0,0,1\n2,b,0,0,0\n3,b,1,1,0\n' >"$W/placement.csv"
+for np in 2 4; do
+    timed "hybrid$np" run_mpi $np "$B" --barrier --check --executor verbs --alg hybrid \
+        --placement "$W/placement.csv" --reps 6 --warmup 1 --quiet
+    check "np $np: --check passes for the hybrid on verbs" \
+        grep -q '^--check: all 1 runs ok' "$W/hybrid$np.out"
+done
 timed timed2 run_mpi 2 "$B" --barrier --executor verbs,mpi --alg diss,bfly,tour --reps 20 \
     --warmup 2 -o "$W/bar" --quiet
 check "timed verbs barrier: exit 0" test $? -eq 0

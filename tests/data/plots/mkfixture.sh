@@ -36,6 +36,12 @@ P=2,3,4,6,8,12,16,24,32,48,64
 "$BIN/lopredict" --params "$MOZART" --alg all --p "$P" --cnt 2 --csv >"$W/bench/predict-cnt2.csv"
 "$BIN/lopredict" --params "$MOZART" --alg all --p "$P" --cnt 5000 --csv >"$W/bench/predict-cnt5000.csv"
 "$BIN/lopredict" --params "$MOZART" --alg ndiss --n 1..6 --p 16,64 --cnt 5000 --csv >"$W/bench/ndiss.csv"
+# flat algorithms vs the hybrid on the synthetic 8x2x4 machine (plots/hybrid.gp)
+for map in block rr; do
+    "$BIN/lopredict" --params "$MOZART" --simulate --model logp --topology 8x2x4 --level-L 3.0,0.8,0.2 \
+        --level-o 0.5,0.3,0.1 --or 0 --g 0 --map $map --alg all,hybrid --p "$P" --csv \
+        >"$W/bench/hybrid-$map.csv"
+done
 # the predictions for barrier.csv with this machine's fits, as make demo makes them
 (cd "$W/bench" && "$BIN/lopredict" --measured barrier.csv --params params.csv --stat min --csv >measured.csv)
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# 34-lopredict-hybrid.t - --alg hybrid end to end: --schedule output passes
+# --check-schedule, --simulate is never above the best flat algorithm on the
+# same costs, --costs + --placement gives what --topology gives, --best and
+# --hybrid-report include it, and its one-line errors.
+. "$(dirname "$0")/lib.sh"
+tmpdir >/dev/null
+T=$_d
+B=$BIN/lopredict
+M="--topology 8x2x4 --level-L 3.0,0.8,0.2 --level-o 0.5,0.3,0.1 --or 0 --g 0"
+S="--simulate --model logp --csv"
+
+# --schedule: a checked schedule the checker accepts again.
+for map in block rr; do
+    "$B" --schedule --alg hybrid --p 22 $M --map $map >"$T/h-$map.csv"
+    check "--schedule --alg hybrid P = 22 $map passes --check-schedule" \
+        sh -c "'$B' --check-schedule '$T/h-$map.csv' | grep -q 'a barrier: P = 22'"
+    check "--schedule --alg hybrid $map records its choices" grep -q '^# hybrid: ' "$T/h-$map.csv"
+done
+a=$("$B" --check-schedule "$T/h-block.csv" --simulate --model logp $M | sed -n 's/.*simulated logp: \(.*\) us/\1/p')
+"$B" --alg hybrid --p 22 $S $M >"$T/h22.csv"
+b=$(csvcol "$T/h22.csv" sim_us | sed -n 's/^hybrid,//p')
+check "the written schedule simulates as --simulate says ($a = $b us)" test "$a" = "$b"
+
+# Never above the best flat algorithm, P = 2..64, both placements.
+for map in block rr; do
+    "$B" --alg all,hybrid --p 2..64 $S $M --map $map >"$T/all-$map.csv"
+    csvcol "$T/all-$map.csv" p | cut -d, -f2 >"$T/p-$map"
+    csvcol "$T/all-$map.csv" sim_us | paste -d, - "$T/p-$map" >"$T/sim-$map"
+    # rows alg,sim_us,p (cost-only barriers have no sim_us); every P needs both times
+    worse=$(awk -F, '$2 == "" { next } { if ($1 == "hybrid") h[$3] = $2 + 0; else if (!($3 in f) || $2 + 0 < f[$3]) f[$3] = $2 + 0 }
+        END { for (p in h) if (!(p in f) || h[p] > f[p]) n++; print n + 0 }' "$T/sim-$map")
+    rows=$(awk -F, '$1 == "hybrid" && $2 != ""' "$T/sim-$map" | wc -l | tr -d ' ')
+    check "$map: hybrid <= best flat at every P = 2..64 ($rows rows, $worse worse)" \
+        test "$rows" = 63 -a "$worse" = 0
+done
+
+# --costs + --placement: the same hybrid as --topology.
+"$B" --alg diss --p 64 $S $M --write-costs "$T/pairs.csv" >/dev/null
+{
+    echo "# lopbench: test"
+    echo "rank,host,socket,numa,core"
+    r=0
+    while [ $r -lt 64 ]; do
+        echo "$r,node$((r / 8)),$((r / 4 % 2)),$((r / 4 % 2)),$((r % 4))"
+        r=$((r + 1))
+    done
+} >"$T/placement.csv"
+"$B" --alg hybrid --p 48 $S $M >"$T/t48.csv"
+"$B" --alg hybrid --p 48 $S --costs "$T/pairs.csv" --placement "$T/placement.csv" --or 0 --g 0 >"$T/c48.csv"
+t=$(csvcol "$T/t48.csv" sim_us | sed -n 's/^hybrid,//p')
+c=$(csvcol "$T/c48.csv" sim_us | sed -n 's/^hybrid,//p')
+check "--costs + --placement = --topology at P = 48 ($c = $t us)" test -n "$t" -a "$c" = "$t"
+
+# --hybrid-report: search <= greedy and <= flat, per row.
+"$B" --hybrid-report --csv --p 2..64 $M --map rr >"$T/report.csv"
+bad=$(awk -F, '/^[0-9]/ { if ($7 + 0 > $6 + 0 || $7 + 0 > $5 + 0 || $8 + 0 < 0) n++ } END { print n + 0 }' "$T/report.csv")
+check "--hybrid-report: hybrid_us <= greedy_us and flat_us, gain_us >= 0 (63 rows, $bad bad)" \
+    sh -c "test \$(grep -c '^[0-9]' '$T/report.csv') -eq 63 && test $bad -eq 0"
+check "--best with per-pair costs includes the hybrid" \
+    sh -c "'$B' --best --model logp --alg all,hybrid --p 32 $M --csv | grep -q '^32,logp,hybrid,'"
+"$B" --goal --alg hybrid --p 16 $M >"$T/h.goal"
+check "--goal --alg hybrid writes 16 rank blocks" test "$(grep -c '^rank [0-9]* {$' "$T/h.goal")" -eq 16
+"$B" --alg hybrid --p 16 $S $M --hybrid-algs cc,tour >"$T/ct.csv"
+check "--hybrid-algs limits the candidates" grep -q '^hybrid,' "$T/ct.csv"
+
+# Errors: one line, nothing on stdout.
+refuses_one_line "hybrid without per-pair costs" 2 "option --alg: hybrid needs per-pair costs" \
+    "$B" --alg hybrid --p 8 $S
+refuses_one_line "hybrid with --costs but no levels" 2 "needs the levels of the ranks: --placement FILE" \
+    "$B" --alg hybrid --p 8 $S --costs "$T/pairs.csv"
+refuses_one_line "--placement without --costs" 2 "option --placement: needs --costs FILE" \
+    "$B" --alg hybrid --p 8 $S $M --placement "$T/placement.csv"
+refuses_one_line "--placement without hybrid" 2 "option --placement: only with --alg hybrid" \
+    "$B" --alg diss --p 8 $S --costs "$T/pairs.csv" --placement "$T/placement.csv"
+refuses_one_line "--verify --alg hybrid" 2 "option --verify: hybrid has no closed form" \
+    "$B" --alg hybrid --p 8 --verify $M
+refuses_one_line "--hybrid-algs of a cost-only barrier" 2 "option --hybrid-algs: 'hwnet' is not a schedule" \
+    "$B" --alg hybrid --p 8 $S $M --hybrid-algs diss,hwnet
+printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,a,0,0,1\n1,b,0,0,0\n' >"$T/dup.csv"
+refuses_one_line "placement.csv with a repeated rank" 2 "dup.csv:4: a second row for rank 1" \
+    "$B" --alg hybrid --p 2 $S --costs "$T/pairs.csv" --placement "$T/dup.csv"
+printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,b,0,0,0\n' >"$T/two.csv"
+refuses_one_line "P beyond the placement" 2 "option --p: P = 4, but --placement" \
+    "$B" --alg hybrid --p 4 $S --costs "$T/pairs.csv" --placement "$T/two.csv"
+
+done_testing
