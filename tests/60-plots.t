@@ -44,10 +44,14 @@ gp ndiss "$FIX" "$T/ndiss.pdf" "term='pdf'"
 check "term='pdf' writes PDF" sh -c "head -c 5 '$T/ndiss.pdf' | grep -q '%PDF-'"
 
 # ---- variants: fewer inputs still give a figure
-mkdir "$T/fitsonly" "$T/nopred" "$T/nofit"
-cp "$FIX/params.csv" "$T/fitsonly/"
+mkdir "$T/fitsonly" "$T/nopred" "$T/nofit" "$T/paramsonly"
+cp "$FIX"/lop-*.csv "$T/fitsonly/"
 gp latency "$T/fitsonly" "$T/lat-fits.png"
-check "latency.gp draws L(p) from params.csv alone" is_png "$T/lat-fits.png"
+check "latency.gp draws L(p) from lopfit's tables alone" is_png "$T/lat-fits.png"
+cp "$FIX/params.csv" "$T/paramsonly/"
+gp latency "$T/paramsonly" "$T/lat-params.png" || true
+check "latency.gp evaluates no parameter set: params.csv alone is one line asking for the tables" \
+    one_line "$T/err" "^latency: $T/paramsonly: no lop-<series>-<stat>.csv tables"
 cp "$FIX/barrier.csv" "$T/nopred/"
 gp measured "$T/nopred" "$T/meas-p2.png" "p=2"
 check "measured.gp without predictions, at p=2" is_png "$T/meas-p2.png"
@@ -100,9 +104,9 @@ check "plot.sh: an unknown figure is one line" one_line "$T/out" "^plot.sh: figu
 check "plot.sh: a missing directory is one line" one_line "$T/out" "^plot.sh: $T/nowhere: no such directory"
 
 "$PLOTS/plot.sh" "$T/fitsonly" >"$T/out" 2>&1
-check "plot.sh renders what params.csv alone allows" test $? -eq 0
+check "plot.sh renders what lopfit's tables alone allow" test $? -eq 0
 check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 5
-check "plot.sh renders latency from params.csv alone" is_png "$T/fitsonly/latency.png"
+check "plot.sh renders latency from the tables alone" is_png "$T/fitsonly/latency.png"
 
 mkdir "$T/bad"
 cp "$FIX/predict-cnt2.csv" "$T/bad/"
@@ -112,5 +116,51 @@ printf 'alg,n,p,rounds,logp_us,lop_us\ncc,,4,2,1,1\n' >"$T/bad/ndiss.csv"
 check "plot.sh still renders the other figures" is_png "$T/bad/predict.png"
 check "plot.sh names the failed figure" grep -q '^plot.sh: ndiss failed: ndiss: .*no ndiss rows' "$T/out"
 check "a failed figure leaves no file" test ! -e "$T/bad/ndiss.png" -a -z "$(ls -A "$T/bad" | grep '^\.')"
+
+# ---- fitted curves come from lopfit's -o files, with their 95 % bands
+# No script evaluates a model: no formula (exp(), no parameter (l1..l6) in any .gp.
+check "no .gp file evaluates a model formula (exp( or a lambda)" \
+    test -z "$(grep -l -e 'exp(' -e '[^a-z]l[1-6][^0-9]' -e 'FIT_' "$PLOTS"/*.gp)"
+check "no params.awk: nothing turns params.csv into gnuplot" test ! -e "$PLOTS/params.awk"
+# tests/data/plots/bands: hand-made curve and table files in lopfit's -o format
+# (fit/README.md) for send-normal: min with intervals and extrapolated rows
+# p = 8..10 in the table, avg and o_r without intervals.
+mkdir "$T/bands"
+cp "$FIX"/send-normal-*.csv "$FIX"/bands/*.csv "$T/bands/"
+# drawn FIG DIR: run FIG on DIR; the plot commands it ran are in $T/FIG.cmd
+drawn() {
+    rm -f "$T/$1.cmd"
+    gp "$1" "$2" "$T/$1-drawn.png" "cmdlog='$T/$1.cmd'" && is_png "$T/$1-drawn.png" && test ! -s "$T/err"
+}
+# band FIG Q STAT: how many bands of fitted Q, statistic STAT, FIG drew
+band() { grep -o "fit_data(s, \"$2\", \"$3\") using 1:4:5 with filledcurves" "$T/$1.cmd" | wc -l; }
+line() { grep -o "fit_data(s, \"$2\", \"$3\") using 1:2 with lines" "$T/$1.cmd" | wc -l; }
+for f in rtt overhead latency; do
+    check "$f.gp renders the curve files without warnings" drawn "$f" "$T/bands"
+done
+check "rtt.gp: the min fit with its band (intervals), the avg fit without (none)" \
+    test "$(line rtt rtt min)$(band rtt rtt min)$(line rtt rtt avg)$(band rtt rtt avg)" = 1110
+check "overhead.gp: o_s with its band, o_r without" \
+    test "$(line overhead os min)$(band overhead os min)$(line overhead or min)$(band overhead or min)" = 1110
+check "latency.gp: L(p) min with its band, avg without" \
+    test "$(line latency L min)$(band latency L min)$(line latency L avg)$(band latency L avg)" = 1110
+check "latency.gp: the extrapolated key only in the panel with extrapolated rows" \
+    test "$(grep -c 'title "extrapolated"' "$T/latency.cmd")" -eq 1
+check "latency.gp: the key names the 95 % interval" grep -q 'title "95 % interval"' "$T/latency.cmd"
+# curve.awk: solid inside the fitted range, dashed outside, joined at p = 7
+awk -F, -f "$PLOTS/curve.awk" -v y=L_us "$FIX/bands/lop-send-normal-min.csv" >"$T/curve.csv"
+check "curve.awk: p = 1..6 solid only, p = 7 both, p = 8..10 dashed only" \
+    test "$(awk -F, 'NR > 1 { printf "%s", ($2 == "NaN" ? "-" : "s") ($3 == "NaN" ? "-" : "d") }' "$T/curve.csv")" \
+    = "s-s-s-s-s-s-sd-d-d-d"
+check "curve.awk: the band is the table's L_lo_us, L_hi_us" \
+    test "$(awk -F, 'NR == 2 { print $4 "," $5 }' "$T/curve.csv")" = "5.49143,5.62857"
+check "curve.awk: no interval columns, no band" \
+    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=L_us -v mode=band "$FIX/lop-send-normal-min.csv")" = 0
+awk -F, -f "$PLOTS/curve.awk" -v y=nope_us "$FIX/bands/lop-send-normal-min.csv" >/dev/null 2>"$T/err" &&
+    fail "curve.awk: a missing column is an error" || pass "curve.awk: a missing column is an error"
+check "... naming the file and column" one_line "$T/err" "lop-send-normal-min.csv: no column 'nope_us'"
+# the fixture's tables have no intervals: nothing shaded
+check "latency.gp on tables without intervals draws no band" drawn latency "$FIX"
+check "... (no filledcurves in its commands)" test "$(grep -c filledcurves "$T/latency.cmd")" -eq 0
 
 done_testing
