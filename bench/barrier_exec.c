@@ -26,6 +26,16 @@ const lop_barrier_exec_t *lop_barrier_exec_find(const char *name)
     return NULL;
 }
 
+const char *lop_barrier_exec_series(const lop_barrier_exec_t *x, lop_post_t post, char *buf,
+                                    size_t len)
+{
+    if (!x->transport)
+        snprintf(buf, len, "%s", "");
+    else
+        snprintf(buf, len, "%s-%s", lop_op_desc[x->op].name, lop_post_desc[post].name);
+    return buf;
+}
+
 lop_status_t lop_barrier_max_recv_per_peer(const sched_t *s, size_t *most_out)
 {
     uint32_t *count = lop_calloc(s->p, sizeof *count);

@@ -50,6 +50,14 @@ typedef struct {
 extern const lop_barrier_exec_t lop_barrier_execs[];
 const lop_barrier_exec_t *lop_barrier_exec_find(const char *name);
 
+/* The lop series ("<op>-<post>", as scenario 1 and 2 name theirs) whose
+ * costs the executor's messages have when posted with 'post' (its own
+ * post, or normal where the device lacks it): barrier.csv's series column,
+ * which lopredict --measured predicts with.  "" for MPI_Barrier, which
+ * walks no schedule. */
+const char *lop_barrier_exec_series(const lop_barrier_exec_t *x, lop_post_t post, char *buf,
+                                    size_t len);
+
 /* What one measurement needs; the same on every rank of 'comm'. */
 typedef struct {
     const lop_timer_t *timer;

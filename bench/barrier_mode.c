@@ -25,6 +25,7 @@ typedef struct {
 /* One line of barrier.csv. */
 typedef struct {
     const lop_barrier_exec_t *exec;
+    lop_post_t post;          /* how its messages were posted (exec_post) */
     char alg[32];
     uint32_t n, p;
     lop_barrier_result_t res;
@@ -189,11 +190,13 @@ static lop_status_t build_schedules(const session_t *s, uint32_t p, sched_t *sch
     return LOP_OK;
 }
 
-static void record(session_t *s, const lop_barrier_exec_t *x, const combo_t *c,
-                   const sched_t *sched, uint32_t p, const lop_barrier_result_t *res)
+static void record(session_t *s, const lop_barrier_run_t *run, const combo_t *c, uint32_t p,
+                   const lop_barrier_result_t *res)
 {
+    const sched_t *sched = run->sched;
     row_t *r = &s->row[s->n_row++];
-    r->exec = x;
+    r->exec = run->exec;
+    r->post = run->post;
     snprintf(r->alg, sizeof r->alg, "%s",
              !sched ? "MPI_Barrier" : c->alg ? c->alg->name : s->file_alg);
     r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
@@ -229,7 +232,7 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
         if (lop_barrier_measure(&run, &res) != LOP_OK)
             goto fail;
         if (t.rank == 0)
-            record(s, x, &s->combo[c], run.sched, p, &res);
+            record(s, &run, &s->combo[c], p, &res);
     }
     if (x->transport)
         lop_transport_close(&t);
@@ -317,7 +320,8 @@ static lop_status_t print_times(const session_t *s)
 }
 
 static const lop_out_col_t csv_cols[] = {
-    {"executor", LOP_OUT_STR, 0}, {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},
+    {"executor", LOP_OUT_STR, 0}, {"series", LOP_OUT_STR, 0},
+    {"alg", LOP_OUT_STR, 0},      {"n", LOP_OUT_INT, 0},
     {"p", LOP_OUT_INT, 0},        {"reps", LOP_OUT_INT, 0},   {"min_us", LOP_OUT_NUM, 0},
     {"avg_us", LOP_OUT_NUM, 0},   {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
     {"max_us", LOP_OUT_NUM, 0},
@@ -330,7 +334,9 @@ static lop_status_t csv_rows(const session_t *s, lop_csv_writer_t *w)
                                     sizeof csv_cols / sizeof *csv_cols);
     for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
         const row_t *r = &s->row[i];
+        char series[64];
         lop_out_str(&t, r->exec->name);
+        lop_out_str(&t, lop_barrier_exec_series(r->exec, r->post, series, sizeof series));
         lop_out_str(&t, r->alg);
         n_out(&t, r);
         lop_out_int(&t, r->p);

@@ -20,6 +20,7 @@
 #include "goal.h"
 #include "pairs.h"
 #include "out.h"
+#include "predict.h"
 #include "sched_check.h"
 #include "sched_sim.h"
 #include "timer.h"
@@ -30,7 +31,7 @@ enum {
     OPT_PARAMS = 256, OPT_SERIES, OPT_STAT, OPT_L, OPT_O, OPT_OS, OPT_OR, OPT_G, OPT_CNT,
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
     OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING,
-    OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP, OPT_WRITE_COSTS, OPT_GOAL,
+    OPT_DRAWS, OPT_SEED, OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP, OPT_WRITE_COSTS, OPT_GOAL,
     OPT_RECV_ORDER
 };
 
@@ -63,6 +64,8 @@ static const lop_cli_opt_t options[] = {
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
+    {"draws", OPT_DRAWS, "N", "Monte Carlo draws per simulated time's interval (default: 200)"},
+    {"seed", OPT_SEED, "S", "seed of the draws of the intervals (default: 1)"},
     {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
     {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
     {"level-L", OPT_LEVEL_L, "LIST", "--topology: L per level in us, outermost first: 3,0.8,0.2"},
@@ -105,6 +108,11 @@ typedef struct {
     const char *write_costs;            /* --write-costs FILE */
     int goal;                           /* --goal */
     sched_recv_order_t recv_order;      /* --recv-order */
+    lop_uncert_opts_t uncert;           /* --seed; draws of the closed forms' intervals */
+    size_t sim_draws;                   /* --draws: of the simulations' intervals */
+    predict_t pred;                     /* times and intervals over cost (predict.h) */
+    int have_pred;                      /* pred is set up */
+    char pred_series[64];               /* the series pred draws the fits of */
 } opts_t;
 
 /* ---------------------------------------------------------------- output */
@@ -118,6 +126,21 @@ static void n_out(lop_out_t *t, const barrier_alg_t *alg, uint32_t n)
         lop_out_empty(t);
 }
 
+/* "# intervals: ..." (formats.md): how many draws each column used. */
+static void interval_comment(FILE *out, const opts_t *o)
+{
+    if (!o->pred.closed && !o->measured) {
+        if (o->cost.lop)
+            fprintf(out, "# intervals: none (the fits of %s %s have no covariance)\n",
+                    o->series, o->stat);
+        return;
+    }
+    fprintf(out, "# intervals: %.0f %% Monte Carlo over the fits of the series%s: %zu draws "
+            "for closed forms, %zu for simulations (sim_*), seed %lu\n",
+            100 * o->uncert.level, o->measured ? " (empty where they have no covariance)" : "",
+            o->uncert.n_draws, o->sim_draws, o->uncert.seed);
+}
+
 static void header_comments(FILE *out, const opts_t *o)
 {
     const logp_t *m = &o->cost.logp;
@@ -128,7 +151,52 @@ static void header_comments(FILE *out, const opts_t *o)
     if (o->models & MODEL_LOGP)
         fprintf(out, "# logp: L=%.4f os=%.4f or=%.4f g=%.4f us\n", m->L_us, m->os_us, m->or_us,
                 m->g_us);
+    interval_comment(out, o);
 }
+
+/* The flags cell of a row (formats.md): tokens joined by ';'. */
+typedef struct {
+    char text[1024];
+    int extrapolated; /* the token is there */
+} flags_t;
+
+static void flag_add(flags_t *f, const char *col, const char *word)
+{
+    size_t len = strlen(f->text);
+    snprintf(f->text + len, sizeof f->text - len, "%s%s%s%s", len ? ";" : "", col ? col : "",
+             col ? "=" : "", word);
+}
+
+/* The three cells X_us,X_lo_us,X_hi_us of a predicted time 'v' in column
+ * 'col' (NULL v: not predicted, all empty).  No time is never a number: the
+ * CSV cell is empty, the table shows the word, the flags say which. */
+static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_time_t *v)
+{
+    const char *bad = v ? predict_invalid(v->us) : NULL;
+    if (!v)
+        lop_out_empty(t);
+    else if (bad) {
+        flag_add(f, col, bad);
+        if (t->csv)
+            lop_out_empty(t);
+        else
+            lop_out_str(t, bad);
+    } else
+        lop_out_num(t, v->us);
+    lop_out_num(t, v ? v->lo_us : NAN);
+    lop_out_num(t, v ? v->hi_us : NAN);
+    if (v && v->n_invalid)
+        flag_add(f, col, "partial-interval");
+    if (v && v->extrapolated && !f->extrapolated) {
+        flag_add(f, NULL, "extrapolated");
+        f->extrapolated = 1;
+    }
+}
+
+/* A time column and its interval (formats.md). */
+#define TIME_COLS(x) {x "_us", LOP_OUT_NUM, 0}, {x "_lo_us", LOP_OUT_NUM, 0}, \
+                     {x "_hi_us", LOP_OUT_NUM, 0}
+#define FLAGS_COL {"flags", LOP_OUT_STR, 0}
 
 
 /* ------------------------------------------------------------ options */
@@ -218,6 +286,14 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
         st = lop_cli_long("links", arg, 1, 1000000, &v);
         o->cost.links = (unsigned)v;
         return st;
+    case OPT_DRAWS:
+        st = lop_cli_long("draws", arg, 1, 1000000, &v);
+        o->sim_draws = (size_t)v;
+        return st;
+    case OPT_SEED:
+        st = lop_cli_long("seed", arg, 0, LONG_MAX, &v);
+        o->uncert.seed = (unsigned long)v;
+        return st;
     case OPT_PARAMS: o->params = arg; return LOP_OK;
     case OPT_SERIES: o->series = arg; o->series_named = 1; return LOP_OK;
     case OPT_MEASURED: o->measured = arg; return LOP_OK;
@@ -284,6 +360,8 @@ static void opts_init(opts_t *o)
     o->stat = "min";
     o->L = o->os = o->or = o->g = NAN;
     barrier_cost_init(&o->cost);
+    o->uncert = lop_uncert_defaults;
+    o->sim_draws = PREDICT_SIM_DRAWS;
 }
 
 static void opts_free(opts_t *o)
@@ -291,6 +369,8 @@ static void opts_free(opts_t *o)
     free(o->n);
     free(o->p);
     pairs_free(&o->pairs);
+    if (o->have_pred)
+        predict_free(&o->pred);
     if (o->have_set)
         lop_paramset_free(&o->set);
 }
@@ -352,17 +432,28 @@ static lop_status_t load_params(opts_t *o)
 /* LogP parameters: the options, else the set at p = 1 (thesis 2.3.7: t_1:1). */
 static void logp_setup(opts_t *o)
 {
-    logp_t *m = &o->cost.logp;
-    const lop_lop_t *lop = o->cost.lop;
-    if (!lop) { /* --measured: set per row */
-        *m = (logp_t){o->L, o->os, o->or, isnan(o->g) ? 0 : o->g};
-        return;
-    }
-    m->L_us = !isnan(o->L) ? o->L : lop_lop_L(lop, 1);
-    m->os_us = !isnan(o->os) ? o->os : lop_lop_o(lop, 1);
-    m->or_us = !isnan(o->or) ? o->or : lop->orecv ? lop_fit_eval(lop->orecv, 1) : m->os_us;
-    m->g_us = isnan(o->g) ? 0 : o->g;
+    /* without a set (--measured: set per row) the given values, NaN where none */
+    predict_logp(o->cost.lop, o->L, o->os, o->or, o->g, &o->cost.logp);
 }
+
+/* The predictor over o->cost: draws of the fits of the series, if they
+ * have a covariance (again whenever --measured changes the series). */
+static lop_status_t pred_setup(opts_t *o)
+{
+    sched_sim_t sim = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, o->have_pairs ? &o->pairs : NULL,
+                       o->recv_order};
+    if (o->have_pred && strcmp(o->pred_series, o->series) == 0)
+        return LOP_OK;
+    if (o->have_pred)
+        predict_free(&o->pred);
+    o->have_pred = 0;
+    lop_status_t st = predict_init(&o->pred, &o->cost, o->L, o->os, o->or, &sim, &o->uncert,
+                                   o->sim_draws);
+    o->have_pred = st == LOP_OK;
+    snprintf(o->pred_series, sizeof o->pred_series, "%s", o->cost.lop ? o->series : "");
+    return st;
+}
+
 
 /* Say so when LoP was evaluated outside the fitted p range. */
 static void warn_extrapolation(const opts_t *o)
@@ -457,6 +548,18 @@ static const char *model_name(int model)
     return model == MODEL_LOGP ? "logp" : "lop";
 }
 
+/* --timing: what one simulation of s under 'model' took. */
+static void sim_timing(const opts_t *o, const sched_t *s, int model, const sched_sim_result_t *res)
+{
+    if (o->timing)
+        fprintf(stderr,
+                "%s: simulate %s P=%u %s: matching %.3f s, %llu events in %.3f s = %.3g "
+                "events/s\n",
+                prog, s->alg[0] ? s->alg : "schedule", s->p, model_name(model), res->match_s,
+                (unsigned long long)res->events, res->run_s,
+                res->events / fmax(res->run_s, 1e-9));
+}
+
 /* Simulated time of s under one model. */
 static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 {
@@ -467,13 +570,31 @@ static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
     if (st)
         return st;
     *us = res.max_us;
-    if (o->timing)
-        fprintf(stderr,
-                "%s: simulate %s P=%u %s: matching %.3f s, %llu events in %.3f s = %.3g "
-                "events/s\n",
-                prog, s->alg[0] ? s->alg : "schedule", s->p, model_name(model), res.match_s,
-                (unsigned long long)res.events, res.run_s, res.events / fmax(res.run_s, 1e-9));
+    sim_timing(o, s, model, &res);
     return LOP_OK;
+}
+
+/* The model of a kind of prediction. */
+static int kind_model(predict_kind_t kind)
+{
+    return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP ? MODEL_LOGP : MODEL_LOP;
+}
+
+/* One predicted time with its interval; NULL *out when not predicted: the
+ * model is not selected, or a simulation without a schedule (cost-only). */
+static lop_status_t predict_one(opts_t *o, predict_kind_t kind, const barrier_alg_t *a,
+                                uint32_t n, long p, const sched_t *s, predict_time_t *v,
+                                const predict_time_t **out)
+{
+    int sim = kind == PREDICT_SIM_LOGP || kind == PREDICT_SIM_LOP;
+    *out = NULL;
+    if (!(o->models & kind_model(kind)) || (sim && !s))
+        return LOP_OK;
+    lop_status_t st = predict_time(&o->pred, kind, a, n, (uint32_t)p, s, v);
+    if (st == LOP_OK && sim)
+        sim_timing(o, s, kind_model(kind), &v->sim);
+    *out = st ? NULL : v;
+    return st;
 }
 
 static lop_status_t check(const opts_t *o, const sched_t *s)
@@ -496,59 +617,76 @@ static double closed_us(opts_t *o, const barrier_alg_t *a, int model, uint32_t n
 
 /* -------------------------------------------------------- predictions */
 
-/* Columns: alg,n,p,rounds,logp_us,lop_us, then with --simulate sim_us for
- * one model or sim_logp_us,sim_lop_us for both. */
+/* Columns: alg,n,p,rounds, logp_us and lop_us, then with --simulate sim_us
+ * for one model or sim_logp_us,sim_lop_us for both, each time with its
+ * interval (X_lo_us,X_hi_us), then flags (formats.md). */
 static const lop_out_col_t predict_cols[] = {
-    {"alg", LOP_OUT_STR, 0},     {"n", LOP_OUT_INT, 0},      {"p", LOP_OUT_INT, 0},
-    {"rounds", LOP_OUT_INT, 0},  {"logp_us", LOP_OUT_NUM, 0}, {"lop_us", LOP_OUT_NUM, 0},
-    {"sim_logp_us", LOP_OUT_NUM, 0}, {"sim_lop_us", LOP_OUT_NUM, 0},
+    {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},     {"p", LOP_OUT_INT, 0},
+    {"rounds", LOP_OUT_INT, 0}, TIME_COLS("logp"),         TIME_COLS("lop"),
+    TIME_COLS("sim_logp"),      TIME_COLS("sim_lop"),      FLAGS_COL,
 };
 static const lop_out_col_t predict_sim1_cols[] = {
-    {"alg", LOP_OUT_STR, 0},     {"n", LOP_OUT_INT, 0},      {"p", LOP_OUT_INT, 0},
-    {"rounds", LOP_OUT_INT, 0},  {"logp_us", LOP_OUT_NUM, 0}, {"lop_us", LOP_OUT_NUM, 0},
-    {"sim_us", LOP_OUT_NUM, 0},
+    {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},     {"p", LOP_OUT_INT, 0},
+    {"rounds", LOP_OUT_INT, 0}, TIME_COLS("logp"),         TIME_COLS("lop"),
+    TIME_COLS("sim"),           FLAGS_COL,
+};
+static const lop_out_col_t predict_nosim_cols[] = {
+    {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},     {"p", LOP_OUT_INT, 0},
+    {"rounds", LOP_OUT_INT, 0}, TIME_COLS("logp"),         TIME_COLS("lop"),
+    FLAGS_COL,
 };
 
 static lop_status_t predict_begin(const opts_t *o, lop_out_t *t)
 {
-    if (o->simulate && o->models != (MODEL_LOGP | MODEL_LOP))
+    if (!o->simulate)
+        return lop_out_begin(t, stdout, "standard output", o->csv, predict_nosim_cols,
+                             COUNT(predict_nosim_cols));
+    if (o->models != (MODEL_LOGP | MODEL_LOP))
         return lop_out_begin(t, stdout, "standard output", o->csv, predict_sim1_cols,
                              COUNT(predict_sim1_cols));
     return lop_out_begin(t, stdout, "standard output", o->csv, predict_cols,
-                         o->simulate ? 8 : 6);
+                         COUNT(predict_cols));
 }
 
 /* Simulated cells of one row (empty for cost-only algorithms). */
-static lop_status_t predict_sim(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
-                                long p)
+static lop_status_t predict_sim(opts_t *o, lop_out_t *t, flags_t *f, const barrier_alg_t *a,
+                                uint32_t n, long p)
 {
+    static const char *const col[2] = {"sim_logp_us", "sim_lop_us"};
+    const int one = o->models != (MODEL_LOGP | MODEL_LOP);
     sched_t s;
-    if (a->flags & BARRIER_COST_ONLY)
-        return LOP_OK; /* lop_out_row() leaves the cells empty */
-    lop_status_t st = build(o, a, n, p, &s);
+    const predict_time_t *out;
+    predict_time_t v;
+    lop_status_t st = a->flags & BARRIER_COST_ONLY ? LOP_OK : build(o, a, n, p, &s);
     if (st)
         return st;
-    for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1) {
-        double us;
-        if (!(o->models & model))
+    for (int k = PREDICT_SIM_LOGP; k <= PREDICT_SIM_LOP && !st; k++) {
+        if (one && !(o->models & kind_model(k)))
             continue;
-        st = simulate(o, &s, model, &us);
-        lop_out_num(t, us);
+        st = predict_one(o, k, a, n, p, a->flags & BARRIER_COST_ONLY ? NULL : &s, &v, &out);
+        time_out(t, f, one ? "sim_us" : col[k - PREDICT_SIM_LOGP], out);
     }
-    sched_free(&s); /* a failed simulation too */
+    if (!(a->flags & BARRIER_COST_ONLY))
+        sched_free(&s); /* a failed simulation too */
     return st;
 }
 
 static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
                                 long p)
 {
+    flags_t f = {0};
+    const predict_time_t *out;
+    predict_time_t v;
     lop_out_str(t, a->name);
     n_out(t, a, n);
     lop_out_int(t, p);
     lop_out_int(t, a->rounds((uint32_t)p, n));
-    lop_out_num(t, closed_us(o, a, MODEL_LOGP, n, p));
-    lop_out_num(t, closed_us(o, a, MODEL_LOP, n, p));
-    lop_status_t st = o->simulate ? predict_sim(o, t, a, n, p) : LOP_OK;
+    lop_status_t st = predict_one(o, PREDICT_LOGP, a, n, p, NULL, &v, &out);
+    time_out(t, &f, "logp_us", out);
+    st = st ? st : predict_one(o, PREDICT_LOP, a, n, p, NULL, &v, &out);
+    time_out(t, &f, "lop_us", st ? NULL : out);
+    st = st ? st : o->simulate ? predict_sim(o, t, &f, a, n, p) : LOP_OK;
+    lop_out_str(t, f.text);
     return st ? st : lop_out_row(t);
 }
 
@@ -695,53 +833,133 @@ static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
     return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
 }
 
+/* us is the winner's time; tie lists the runners-up whose interval overlaps
+ * the winner's ("tie within uncertainty"), cheapest first, as alg or alg:n. */
 static const lop_out_col_t best_cols[] = {
-    {"p", LOP_OUT_INT, 0}, {"model", LOP_OUT_STR, 0}, {"alg", LOP_OUT_STR, 0},
-    {"n", LOP_OUT_INT, 0}, {"us", LOP_OUT_NUM, 0},
+    {"p", LOP_OUT_INT, 0},     {"model", LOP_OUT_STR, 0}, {"alg", LOP_OUT_STR, 0},
+    {"n", LOP_OUT_INT, 0},     {"us", LOP_OUT_NUM, 0},    {"lo_us", LOP_OUT_NUM, 0},
+    {"hi_us", LOP_OUT_NUM, 0}, {"tie", LOP_OUT_STR, 0},   FLAGS_COL,
 };
 
-static lop_status_t best_row(opts_t *o, lop_out_t *t, const barrier_alg_t *const *algs,
-                             size_t n_algs, int model, long p)
+/* One candidate of --best: an algorithm, its n and its predicted time. */
+typedef struct {
+    const barrier_alg_t *alg;
+    uint32_t n;
+    predict_time_t v;
+} cand_t;
+
+/* Valid times first, cheapest first; the others keep their order. */
+static int cand_cmp(const void *a, const void *b)
 {
-    const barrier_alg_t *best = NULL;
-    uint32_t best_n = 0;
-    double best_us = INFINITY;
-    for (size_t a = 0; a < n_algs; a++)
-        for (size_t k = 0; k < best_n_count(o, algs[a]); k++) {
-            uint32_t n = best_n_value(o, algs[a], k);
-            double us = closed_us(o, algs[a], model, n, p);
-            if (us < best_us) {
-                best = algs[a];
-                best_n = n;
-                best_us = us;
-            }
+    const cand_t *x = a, *y = b;
+    int bx = predict_invalid(x->v.us) != NULL, by = predict_invalid(y->v.us) != NULL;
+    if (bx || by)
+        return bx != by ? bx - by : (x > y) - (x < y);
+    return (x->v.us > y->v.us) - (x->v.us < y->v.us);
+}
+
+/* Every candidate's time at P under 'model', sorted by cand_cmp. */
+static lop_status_t best_candidates(opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
+                                    int model, long p, cand_t *c, size_t *n_c)
+{
+    lop_status_t st = LOP_OK;
+    *n_c = 0;
+    for (size_t a = 0; a < n_algs && !st; a++)
+        for (size_t k = 0; k < best_n_count(o, algs[a]) && !st; k++) {
+            cand_t *x = &c[(*n_c)++];
+            x->alg = algs[a];
+            x->n = best_n_value(o, algs[a], k);
+            st = predict_time(&o->pred, model == MODEL_LOGP ? PREDICT_LOGP : PREDICT_LOP, x->alg,
+                              x->n, (uint32_t)p, NULL, &x->v);
         }
-    if (!best) /* every time NaN: say so rather than print a made-up winner */
-        return lop_err(LOP_ERR_RANGE, "option --best: no finite %s time at P = %ld",
-                       model_name(model), p);
+    qsort(c, *n_c, sizeof *c, cand_cmp);
+    return st;
+}
+
+/* Why no candidate has a time: "3 infinite, 2 negative" ('none' when no candidate). */
+static void best_why_none(const cand_t *c, size_t n_c, char *buf, size_t len)
+{
+    static const char *const word[] = {"negative", "infinite", "undefined"};
+    buf[0] = '\0';
+    for (size_t w = 0; w < COUNT(word); w++) {
+        size_t k = 0, used = strlen(buf);
+        for (size_t i = 0; i < n_c; i++)
+            k += strcmp(predict_invalid(c[i].v.us), word[w]) == 0;
+        if (k)
+            snprintf(buf + used, len - used, "%s%zu %s", used ? ", " : "", k, word[w]);
+    }
+}
+
+/* The winner (or, when no candidate has a valid time, a row saying so and
+ * *none set) and the runners-up within its interval. */
+static lop_status_t best_row(opts_t *o, lop_out_t *t, const barrier_alg_t *const *algs,
+                             size_t n_algs, cand_t *c, int model, long p, int *none)
+{
+    size_t n_c;
+    char tie[1024] = "";
+    flags_t f = {0};
+    lop_status_t st = best_candidates(o, algs, n_algs, model, p, c, &n_c);
+    if (st)
+        return st;
+    int valid = n_c > 0 && !predict_invalid(c[0].v.us);
+    for (size_t i = 1; valid && i < n_c && !predict_invalid(c[i].v.us); i++) {
+        size_t len = strlen(tie);
+        if (predict_overlap(&c[0].v, &c[i].v))
+            snprintf(tie + len, sizeof tie - len, "%s%s%s%.0u", len ? ";" : "", c[i].alg->name,
+                     c[i].alg->takes_n ? ":" : "", c[i].alg->takes_n ? c[i].n : 0);
+    }
     lop_out_int(t, p);
     lop_out_str(t, model_name(model));
-    lop_out_str(t, best->name);
-    n_out(t, best, best_n);
-    lop_out_num(t, best_us);
+    if (!valid) { /* say so rather than print a made-up winner */
+        char why[128];
+        best_why_none(c, n_c, why, sizeof why);
+        fprintf(stderr, "%s: --best: no candidate has a valid %s time at P = %ld (%s)\n", prog,
+                model_name(model), p, why);
+        *none = 1;
+        lop_out_empty(t);
+        lop_out_empty(t);
+        time_out(t, &f, "us", &(predict_time_t){.us = NAN, .lo_us = NAN, .hi_us = NAN,
+                                                 .extrapolated = n_c && c[0].v.extrapolated});
+        lop_out_empty(t);
+        lop_out_str(t, f.text);
+        return lop_out_row(t);
+    }
+    lop_out_str(t, c[0].alg->name);
+    n_out(t, c[0].alg, c[0].n);
+    time_out(t, &f, "us", &c[0].v);
+    lop_out_str(t, tie);
+    lop_out_str(t, f.text);
     return lop_out_row(t);
 }
 
-static lop_status_t run_best(opts_t *o)
+/* Exit status 1 (*none) when at some P and model no candidate had a valid
+ * time (every one negative, infinite or undefined): the row says so. */
+static lop_status_t run_best(opts_t *o, int *none)
 {
     const barrier_alg_t *algs[MAX_ALGS];
-    size_t n_algs = selection(o, o->alg_all, algs);
+    size_t n_algs = selection(o, o->alg_all, algs), n_cand = 0;
+    for (size_t a = 0; a < n_algs; a++)
+        n_cand += best_n_count(o, algs[a]);
+    cand_t *c = lop_calloc(n_cand ? n_cand : 1, sizeof *c);
     lop_out_t t;
+    if (!c)
+        return LOP_ERR_NOMEM;
     header_comments(stdout, o);
     lop_status_t st = lop_out_begin(&t, stdout, "standard output", o->csv, best_cols,
                                     COUNT(best_cols));
-    if (st)
+    if (st) {
+        free(c);
         return st;
+    }
     for (size_t i = 0; i < o->n_p && !st; i++)
         for (int model = MODEL_LOGP; model <= MODEL_LOP && !st; model <<= 1)
             if (o->models & model)
-                st = best_row(o, &t, algs, n_algs, model, o->p[i]);
+                st = best_row(o, &t, algs, n_algs, c, model, o->p[i], none);
+    if (st == LOP_OK && o->pred.closed)
+        st = lop_out_comment(&t, "tie: runners-up whose %.0f %% interval overlaps the "
+                             "winner's (tie within uncertainty)", 100 * o->uncert.level);
     lop_status_t end = lop_out_end(&t);
+    free(c);
     return st ? st : end;
 }
 
@@ -844,7 +1062,10 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
         if (!(o->models & model))
             continue;
         st = simulate(o, &s, model, &us);
-        if (st == LOP_OK)
+        if (st == LOP_OK && predict_invalid(us)) /* no time is printed as one */
+            printf("%s: simulated %s: %s\n", o->check_file, model_name(model),
+                   predict_invalid(us));
+        else if (st == LOP_OK)
             printf("%s: simulated %s: %s us\n", o->check_file, model_name(model),
                    lop_out_format_csv(num, us));
     }
@@ -855,9 +1076,11 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
 
 /* ------------------------------------------------------------- measured */
 
-/* The series of a parameter set that describes how an executor of lopbench
- * --barrier moves its messages: two-sided sends, or one-sided writes. */
-static const char *executor_series(const char *executor)
+/* barrier.csv names the series each executor's messages correspond to (its
+ * `series` column, written by lopbench's executor descriptors).  Files
+ * written before that column existed are read with the series those old
+ * lopbench versions used, a fixed fact about old files, with a warning. */
+static const char *legacy_series(const char *executor)
 {
     static const char *const map[][2] = {
         {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}};
@@ -867,7 +1090,8 @@ static const char *executor_series(const char *executor)
     return NULL;
 }
 
-/* LoP and LogP parameters of 'series' (LogP from the set at p = 1). */
+/* LoP and LogP parameters of 'series' (LogP from the set at p = 1), and
+ * draws of its fits. */
 static lop_status_t use_series(opts_t *o, const char *series)
 {
     o->series = series;
@@ -875,10 +1099,11 @@ static lop_status_t use_series(opts_t *o, const char *series)
     o->cost.lop = st ? NULL : &o->lop;
     if (st == LOP_OK)
         logp_setup(o);
-    return st;
+    return st ? st : pred_setup(o);
 }
 
-enum { M_LOGP, M_LOP, M_SIM_LOGP, M_SIM_LOP, M_COUNT }; /* the predictions compared */
+enum { M_LOGP = PREDICT_LOGP, M_LOP = PREDICT_LOP, M_SIM_LOGP = PREDICT_SIM_LOGP,
+       M_SIM_LOP = PREDICT_SIM_LOP, M_COUNT = PREDICT_KINDS }; /* the predictions compared */
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
                                              "LogP simulation", "LoP simulation"};
 
@@ -894,6 +1119,7 @@ typedef struct {
 
 typedef struct {
     size_t exec, alg, n, p, avg;     /* columns of barrier.csv */
+    size_t series;                   /* its series column; SIZE_MAX in old files */
     double abs_err[M_COUNT];         /* sums of |predicted - measured| / measured */
     size_t count[M_COUNT];
     mpi_time_t *mpi;                 /* MPI_Barrier rows, sorted by p */
@@ -950,22 +1176,33 @@ static double mpi_barrier_us(const measured_t *m, double p)
     return t ? t->us : 0;
 }
 
-/* The four predictions of one algorithm, n and P (NAN where none). */
+/* The four predictions of one algorithm, n and P, or of schedule 's' (no
+ * closed forms); pred[k] NULL where none. */
 static lop_status_t predict_all(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
-                                double *pred)
+                                const sched_t *s, predict_time_t *v, const predict_time_t **pred)
 {
-    pred[M_LOGP] = a->logp_us(&o->cost, (uint32_t)p, n);
-    pred[M_LOP] = a->lop_us(&o->cost, (uint32_t)p, n);
-    pred[M_SIM_LOGP] = pred[M_SIM_LOP] = NAN;
-    if (a->flags & BARRIER_COST_ONLY)
-        return LOP_OK;
+    lop_status_t st = LOP_OK;
+    for (int k = 0; k < M_COUNT && !st; k++) {
+        int sim = k == M_SIM_LOGP || k == M_SIM_LOP;
+        pred[k] = NULL;
+        if (sim || a)
+            st = predict_one(o, k, a, n, p, sim ? s : NULL, &v[k], &pred[k]);
+    }
+    return st;
+}
+
+/* The predictions of an algorithm row (its schedule built here). */
+static lop_status_t predict_alg(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
+                                predict_time_t *v, const predict_time_t **pred)
+{
     sched_t s;
-    lop_status_t st = build(o, a, n, p, &s);
+    int sched = !(a->flags & BARRIER_COST_ONLY);
+    lop_status_t st = sched ? build(o, a, n, p, &s) : LOP_OK;
     if (st)
         return st;
-    st = simulate(o, &s, MODEL_LOGP, &pred[M_SIM_LOGP]);
-    st = st ? st : simulate(o, &s, MODEL_LOP, &pred[M_SIM_LOP]);
-    sched_free(&s);
+    st = predict_all(o, a, n, p, sched ? &s : NULL, v, pred);
+    if (sched)
+        sched_free(&s);
     return st;
 }
 
@@ -997,20 +1234,19 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
 
 /* A "file:<name>" row: simulations from the schedule file, no closed form. */
 static lop_status_t predict_file(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
-                                 long p, double *pred)
+                                 long p, predict_time_t *v, const predict_time_t **pred)
 {
     lop_status_t st = LOP_OK;
     const char *name = csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX);
     for (int k = 0; k < M_COUNT; k++)
-        pred[k] = NAN;
+        pred[k] = NULL;
     const sched_t *s = file_schedule(csv, r, m, name, &st);
     if (!s)
         return st;
     if ((long)s->p != p)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %ld, but schedule '%s' is for %u ranks",
                        csv->path, csv->line[r], p, name, s->p);
-    st = simulate(o, s, MODEL_LOGP, &pred[M_SIM_LOGP]);
-    return st ? st : simulate(o, s, MODEL_LOP, &pred[M_SIM_LOP]);
+    return predict_all(o, NULL, 0, p, s, v, pred);
 }
 
 /* An algorithm row of barrier.csv: its n, P and measured time; '*a' is NULL
@@ -1035,21 +1271,49 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     return st;
 }
 
+/* The series of a row of barrier.csv: its series cell, or in an old file
+ * without the column the series old lopbench versions used; NULL with an
+ * error when there is none. */
+static const char *row_series(const lop_csv_t *csv, size_t r, const measured_t *m)
+{
+    const char *exec = csv->cells[r][m->exec];
+    const char *series = m->series != SIZE_MAX ? csv->cells[r][m->series] : legacy_series(exec);
+    if (series && *series)
+        return series;
+    if (m->series != SIZE_MAX)
+        lop_err(LOP_ERR_PARSE, "%s:%zu: executor '%s' has no series", csv->path, csv->line[r],
+                exec);
+    else
+        lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi; a file "
+                "without a series column)", csv->path, csv->line[r], exec);
+    return NULL;
+}
+
+/* inside_X: is the measurement within the prediction's interval? */
+static void inside_out(lop_out_t *t, const predict_time_t *v, double us)
+{
+    if (!v || isnan(v->lo_us) || isnan(v->hi_us))
+        lop_out_empty(t);
+    else
+        lop_out_str(t, us >= v->lo_us && us <= v->hi_us ? "yes" : "no");
+}
+
 static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
                                  lop_out_t *t)
 {
-    const char *exec = csv->cells[r][m->exec], *series = executor_series(exec);
+    static const char *const col[M_COUNT] = {"logp_us", "lop_us", "sim_logp_us", "sim_lop_us"};
+    const char *exec = csv->cells[r][m->exec], *series = row_series(csv, r, m);
     const barrier_alg_t *a;
+    const predict_time_t *pred[M_COUNT];
+    predict_time_t v[M_COUNT];
+    flags_t f = {0};
     uint32_t n = 0;
     long p = 0;
-    double us, pred[M_COUNT];
-    if (!series)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi)",
-                       csv->path, csv->line[r], exec);
-    lop_status_t st = measured_fields(csv, r, m, &a, &n, &p, &us);
+    double us;
+    lop_status_t st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
     if (st == LOP_OK && !o->series_named)
         st = use_series(o, series);
-    st = st ? st : a ? predict_all(o, a, n, p, pred) : predict_file(o, csv, r, m, p, pred);
+    st = st ? st : a ? predict_alg(o, a, n, p, v, pred) : predict_file(o, csv, r, m, p, v, pred);
     if (st)
         return st;
     lop_out_str(t, exec);
@@ -1063,15 +1327,19 @@ static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, meas
     lop_out_num(t, us);
     double err[M_COUNT];
     for (int k = 0; k < M_COUNT; k++) {
-        err[k] = (pred[k] - us) / us;
-        lop_out_num(t, pred[k]);
+        int time = pred[k] && !predict_invalid(pred[k]->us);
+        err[k] = time ? (pred[k]->us - us) / us : NAN;
+        time_out(t, &f, col[k], pred[k]);
         m->abs_err[k] += isnan(err[k]) ? 0 : fabs(err[k]);
         m->count[k] += !isnan(err[k]);
     }
     for (int k = 0; k < M_COUNT; k++)
         lop_out_num(t, err[k]);
+    for (int k = 0; k < M_COUNT; k++)
+        inside_out(t, pred[k], us);
     double base = mpi_barrier_us(m, (double)p);
     lop_out_num(t, base > 0 ? us / base : NAN);
+    lop_out_str(t, f.text);
     return lop_out_row(t);
 }
 
@@ -1097,12 +1365,51 @@ static lop_status_t measured_summary(lop_out_t *t, const measured_t *m)
 /* --measured FILE: every algorithm row of lopbench --barrier's output next
  * to the LogP and LoP predictions for the same algorithm, n and P. */
 static const lop_out_col_t measured_cols[] = {
-    {"executor", LOP_OUT_STR, 0},     {"alg", LOP_OUT_STR, 0},         {"n", LOP_OUT_INT, 0},
-    {"p", LOP_OUT_INT, 0},            {"series", LOP_OUT_STR, 0},     {"measured_us", LOP_OUT_NUM, 0},
-    {"logp_us", LOP_OUT_NUM, 0},      {"lop_us", LOP_OUT_NUM, 0},     {"sim_logp_us", LOP_OUT_NUM, 0},
-    {"sim_lop_us", LOP_OUT_NUM, 0},   {"err_logp", LOP_OUT_PCT, 0},   {"err_lop", LOP_OUT_PCT, 0},
-    {"err_sim_logp", LOP_OUT_PCT, 0}, {"err_sim_lop", LOP_OUT_PCT, 0}, {"vs_mpi", LOP_OUT_NUM, 3},
+    {"executor", LOP_OUT_STR, 0},      {"alg", LOP_OUT_STR, 0},
+    {"n", LOP_OUT_INT, 0},             {"p", LOP_OUT_INT, 0},
+    {"series", LOP_OUT_STR, 0},        {"measured_us", LOP_OUT_NUM, 0},
+    TIME_COLS("logp"),                 TIME_COLS("lop"),
+    TIME_COLS("sim_logp"),             TIME_COLS("sim_lop"),
+    {"err_logp", LOP_OUT_PCT, 0},      {"err_lop", LOP_OUT_PCT, 0},
+    {"err_sim_logp", LOP_OUT_PCT, 0},  {"err_sim_lop", LOP_OUT_PCT, 0},
+    {"inside_logp", LOP_OUT_STR, 0},   {"inside_lop", LOP_OUT_STR, 0},
+    {"inside_sim_logp", LOP_OUT_STR, 0}, {"inside_sim_lop", LOP_OUT_STR, 0},
+    {"vs_mpi", LOP_OUT_NUM, 3},        FLAGS_COL,
 };
+
+/* Free what run_measured holds. */
+static void measured_free(measured_t *m, lop_csv_t *csv)
+{
+    sched_free(&m->file_sched);
+    free(m->mpi);
+    lop_csv_free(csv);
+}
+
+/* Every row read and its series found before the first is printed: a bad
+ * one leaves stdout empty. */
+static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_t *m)
+{
+    lop_status_t st = LOP_OK;
+    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
+        const barrier_alg_t *a;
+        uint32_t n;
+        long p;
+        double us;
+        lop_lop_t lop;
+        if (strcmp(csv->cells[r][m->exec], "mpi") == 0)
+            continue;
+        const char *series = row_series(csv, r, m);
+        st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
+        if (st == LOP_OK && !o->series_named &&
+            lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
+    }
+    if (st == LOP_OK && m->series == SIZE_MAX && !o->series_named)
+        fprintf(stderr, "%s: warning: %s has no series column (written before lopbench "
+                "recorded it): p2p is compared with send-normal, shm with rdmaw-normal, verbs "
+                "with rdmaw-inline\n", prog, csv->path);
+    return st;
+}
 
 static lop_status_t run_measured(opts_t *o)
 {
@@ -1117,36 +1424,23 @@ static lop_status_t run_measured(opts_t *o)
     st = st ? st : lop_csv_column(csv, "n", &m.n);
     st = st ? st : lop_csv_column(csv, "p", &m.p);
     st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
+    if (st == LOP_OK && lop_csv_column(csv, "series", &m.series) != LOP_OK)
+        m.series = SIZE_MAX; /* an old file (lop_err's message is not used) */
     st = st ? st : mpi_index(csv, &m);
-    /* every row read before the first is printed: a bad one leaves stdout empty */
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
-        const barrier_alg_t *a;
-        uint32_t n;
-        long p;
-        double us;
-        const char *exec = csv->cells[r][m.exec];
-        if (strcmp(exec, "mpi") != 0 && !executor_series(exec))
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi)",
-                         csv->path, csv->line[r], exec);
-        else if (strcmp(exec, "mpi") != 0)
-            st = measured_fields(csv, r, &m, &a, &n, &p, &us);
-    }
+    st = st ? st : measured_precheck(o, csv, &m);
     if (st) {
-        sched_free(&m.file_sched);
-        free(m.mpi);
-        lop_csv_free(csv);
+        measured_free(&m, csv);
         return st;
     }
     printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
            LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
-    printf("# err_* = (predicted - measured) / measured; vs_mpi = measured / "
-           "MPI_Barrier at the same p\n");
+    interval_comment(stdout, o);
+    printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
+           "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
     st = lop_out_begin(&t, stdout, "standard output", o->csv, measured_cols,
                        COUNT(measured_cols));
     if (st) {
-        sched_free(&m.file_sched);
-        free(m.mpi);
-        lop_csv_free(csv);
+        measured_free(&m, csv);
         return st;
     }
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
@@ -1155,13 +1449,23 @@ static lop_status_t run_measured(opts_t *o)
     if (st == LOP_OK)
         st = measured_summary(&t, &m);
     lop_status_t end = lop_out_end(&t);
-    sched_free(&m.file_sched);
-    free(m.mpi);
-    lop_csv_free(csv);
+    measured_free(&m, csv);
     return st ? st : end;
 }
 
 /* --------------------------------------------------------------- main */
+
+/* --help's list of algorithms, from their descriptors (barrier.h). */
+static void algs_usage(FILE *out)
+{
+    fprintf(out, "\nAlgorithms (--alg), with what n means and where they come from:\n");
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        fprintf(out, "  %-9s %s", (*a)->name, (*a)->title);
+        if ((*a)->takes_n)
+            fprintf(out, "; n: %s (default %u)", (*a)->n_meaning, (*a)->default_n);
+        fprintf(out, "\n            %s\n", (*a)->cite);
+    }
+}
 
 static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
 {
@@ -1191,7 +1495,7 @@ static lop_status_t run_mode(opts_t *o, int *failed)
     if (o->verify)
         return run_verify(o, failed);
     if (o->best)
-        return run_best(o);
+        return run_best(o, failed);
     return run_predict(o);
 }
 
@@ -1204,6 +1508,7 @@ static lop_status_t run(opts_t *o, int *failed)
         return st;
     logp_setup(o);
     st = setup_pairs(o);
+    st = st ? st : pred_setup(o);
     if (st)
         return st;
     if (o->goal) /* may be large: straight out, like --schedule */
@@ -1224,6 +1529,7 @@ int main(int argc, char **argv)
                       "Closed-form LogP and LoP costs, schedules, validity checks and\n"
                       "simulations of barrier algorithms (see models/README.md).",
                       options);
+        algs_usage(stdout);
         opts_free(&o);
         return lop_stdout_close(prog, 0) ? 2 : 0;
     }

@@ -8,6 +8,12 @@ T=$_d
 B=$BIN/lopredict
 
 check "--help lists --alg and --verify" sh -c "'$B' --help | grep -q -- '--verify' && '$B' --help | grep -q -- '--alg'"
+"$B" --help >"$T/help"
+check "--help lists --draws and --seed" sh -c "grep -q -- '--draws N' '$T/help' && grep -q -- '--seed S' '$T/help'"
+check "--help lists the 14 algorithms with their titles" \
+    test "$(grep -c -e '^  ndiss     n-way dissemination; n: peers per round' -e '^  [a-z]\{2,8\} \+[A-Za-z]' "$T/help")" -ge 14
+check "... and their citations" \
+    sh -c "grep -q '^  mcs       MCS tree' '$T/help' && grep -q '^ *thesis 2.2.1.5 (listing 2.4), table 2.1; Mellor-Crummey and Scott 1991\$' '$T/help'"
 
 # The issue's example, from a directory that is not the checkout.
 if (cd "$T" && "$B" --alg ndiss --n 2 >"$T/ndiss.txt" 2>"$T/err"); then
@@ -28,38 +34,73 @@ x,rdmaw-inline,os,min,ov,9,1,63,1,0,1,,,
 EOF
 out=$(LOP_DATA_DIR=$T/data "$B" --alg diss --p 8 --csv | grep '^diss')
 # L = 20/2 - 2 = 8, o = 1: LogP 3 (1 + 8 + 1) = 30, LoP 3 (1 + 8) = 27
-check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30,27"
+check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30,,,27,,,"
 
 # The CSV contract the plots rely on.
 "$B" --alg all --p 2..64 --cnt 2 --csv >"$T/all.csv" 2>/dev/null
-check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = "alg,n,p,rounds,logp_us,lop_us"
+check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,flags"
 check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T/all.csv' && grep -qx '# cnt: 2' '$T/all.csv'"
 check "14 algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((14 * 63 + 1))
 check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
 hdr=$("$B" --alg diss --p 4 --model logp --simulate --csv | grep -v '^#' | head -1)
-check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_us"
+check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_us,sim_lo_us,sim_hi_us,flags"
 hdr=$("$B" --alg diss --p 4 --simulate --csv | grep -v '^#' | head -1)
-check "--simulate with both models: sim_logp_us,sim_lop_us" test "$hdr" = "alg,n,p,rounds,logp_us,lop_us,sim_logp_us,sim_lop_us"
+check "--simulate with both models: sim_logp_us,sim_lop_us" test "$hdr" = \
+    "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,flags"
 row=$("$B" --alg diss,hwnet --p 8 --simulate --csv | grep '^hwnet')
-check "cost-only rows have empty simulation cells ($row)" test "$row" = "hwnet,,8,1,2.48,2.48,,"
+check "cost-only rows have empty simulation cells ($row)" test "$row" = "hwnet,,8,1,2.48,,,2.48,,,,,,,,,"
 row=$("$B" --alg ndiss --n 1..3 --p 9 --L 5 --o 1 --model logp --csv | grep -c '^ndiss')
 check "--n 1..3 gives three rows" test "$row" -eq 3
 row=$("$B" --alg diss --p 9 --L 5 --o 1 --model logp --params /nonexistent --csv 2>/dev/null)
 check "explicit LogP parameters need no set, but a named set must exist" test -z "$row"
 row=$(cd "$T" && "$B" --alg diss --p 9 --L 5 --o 1 --model logp --csv | grep '^diss')
-check "LogP from options ($row)" test "$row" = "diss,,9,4,28,"
+check "LogP from options ($row)" test "$row" = "diss,,9,4,28,,,,,,"
 
 # --best: one row per P and model.
 "$B" --best --p 2..9 --csv >"$T/best.csv"
 check "--best: 8 P x 2 models" test "$(grep -vc '^#' "$T/best.csv")" -eq 17
 best=$("$B" --best --p 64 --model logp --L 5 --o 1 --csv | grep '^64')
-check "--best under LogP at P=64 ($best)" test "$best" = "64,logp,rgm,7,33"
+check "--best under LogP at P=64 ($best)" test "$best" = "64,logp,rgm,7,33,,,,"
 
 # Extrapolation: cnt 5000 leaves the fitted p range 1..63.
 "$B" --alg ndiss --n 2 --p 64 --cnt 5000 >/dev/null 2>"$T/warn"
 check "LoP extrapolation is a warning" grep -q 'warning: LoP evaluates o(p), L(p) at p = .*outside the range 1..63' "$T/warn"
 "$B" --alg ndiss --n 2 --p 8 >/dev/null 2>"$T/warn"
 check "no warning inside the range" test ! -s "$T/warn"
+row=$("$B" --alg ndiss --n 2 --p 8,64 --cnt 5000 --csv 2>/dev/null | grep -c ',extrapolated$')
+check "... and every extrapolated row says so in its flags" test "$row" -eq 2
+row=$("$B" --alg ndiss --n 2 --p 8 --csv | grep '^ndiss')
+check "... an in-range row has empty flags ($row)" test "${row##*,}" = ""
+
+# No time is never printed as one (issue 11): the thesis's own send-normal avg
+# set at cnt 5000 gives diss at P = 64 a LoP cost of -4.4e46 us.
+row=$("$B" --series send-normal --stat avg --cnt 5000 --alg diss --p 64 --csv 2>/dev/null | grep '^diss')
+check "a negative LoP cost: empty cell, flagged ($row)" \
+    sh -c "echo '$row' | cut -d, -f8 | grep -qx '' && echo '$row' | grep -q ',lop_us=negative;extrapolated\$'"
+check "... the table shows the word, not a number" \
+    sh -c "'$B' --series send-normal --stat avg --cnt 5000 --alg diss --p 64 2>/dev/null | grep -q '^diss .* negative .*lop_us=negative'"
+# A saturation term that rises (l5 > 0) makes every LoP cost at cnt 1e6 infinite
+# or undefined: --best used to crash here (exit 139).
+cat >"$T/rise.csv" <<'EOF'
+file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6
+x,rdmaw-inline,rtt,min,rtt,9,1,63,10,1,5,-2,0.1,1
+x,rdmaw-inline,os,min,ov,9,1,63,1,0,1,,,
+EOF
+"$B" --params "$T/rise.csv" --best --cnt 1e6 --p 4,8 --csv >"$T/best-none.csv" 2>"$T/err"
+rc=$?
+check "--best with no valid LoP candidate exits 1, not a crash (rc $rc)" test "$rc" -eq 1
+check "... says so on stderr" grep -q 'no candidate has a valid lop time at P = 4 (.*infinite' "$T/err"
+check "... its rows name no winner and flag the time" \
+    test "$(grep -c '^[48],lop,,,,,,,us=undefined;extrapolated$' "$T/best-none.csv")" -eq 2
+check "... while LogP still has its winner" grep -q '^4,logp,bfly,,10,' "$T/best-none.csv"
+sed 's/,-2,0.1,1$/,2,0.1,1/' "$T/rise.csv" >"$T/fall.csv"
+"$B" --params "$T/fall.csv" --best --cnt 1e6 --p 4 --model lop --csv >"$T/best-inf.csv" 2>/dev/null
+"$B" --schedule --alg diss --p 8 >"$T/d8.csv"
+check "--check-schedule --simulate names no time as such" \
+    sh -c "'$B' --check-schedule '$T/d8.csv' --simulate --params '$T/rise.csv' --cnt 1e6 2>/dev/null | grep -qx '.*d8.csv: simulated lop: infinite'"
+check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf.csv")" -eq 1
 
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {

@@ -13,22 +13,22 @@ S="--simulate --model logp --or 0 --g 0 --csv"
 check "--write-costs writes every ordered pair of 64 ranks" \
     sh -c "test \$(grep -c '^[0-9]*,[0-9]*,' '$T/pairs.csv') -eq 4032 && grep -qx 'i,j,o_us,L_us' '$T/pairs.csv'"
 check "a pair across nodes costs the outer level" grep -qx '0,8,0.5,3' "$T/pairs.csv"
-a=$(grep '^diss' "$T/m.out" | cut -d, -f7)
-b=$("$B" --alg diss --p 64 $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f7)
+a=$(grep '^diss' "$T/m.out" | cut -d, -f11)
+b=$("$B" --alg diss --p 64 $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f11)
 check "--costs of the written file simulates as --topology ($a = $b us)" test "$a" = "$b"
 # Equal levels: the homogeneous time.
-h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f7)
+h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
 e=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv --topology 4x4x4 \
-    --level-L 2,2,2 --level-o 0.5,0.5,0.5 --map rr | grep '^tour' | cut -d, -f7)
+    --level-L 2,2,2 --level-o 0.5,0.5,0.5 --map rr | grep '^tour' | cut -d, -f11)
 check "equal levels reproduce the homogeneous time ($h = $e us)" test "$h" = "$e"
 # Block against round robin differ for diss at P = 12 (the paper's oscillation).
-bl=$("$B" --alg diss --p 12 $S $M | grep '^diss' | cut -d, -f7)
-rr=$("$B" --alg diss --p 12 $S $M --map rr | grep '^diss' | cut -d, -f7)
+bl=$("$B" --alg diss --p 12 $S $M | grep '^diss' | cut -d, -f11)
+rr=$("$B" --alg diss --p 12 $S $M --map rr | grep '^diss' | cut -d, -f11)
 check "diss P = 12: block $bl us, rr $rr us differ" test "$bl" != "$rr"
 
 # --recv-order: mcs at P = 6, L = 5, o = 1 (LogGOPSim's 29 us).
-p=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv | grep '^mcs' | cut -d, -f7)
-a=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv --recv-order arrival | grep '^mcs' | cut -d, -f7)
+p=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv | grep '^mcs' | cut -d, -f11)
+a=$("$B" --alg mcs --p 6 --simulate --model logp --L 5 --o 1 --g 0 --csv --recv-order arrival | grep '^mcs' | cut -d, -f11)
 check "mcs P = 6: program order 32 us, arrival order 29 us ($p, $a)" test "$p/$a" = "32/29"
 
 # --goal: the shipped diss P = 64 file is what lopredict writes.

@@ -44,21 +44,29 @@ check "the intact schedule file passes --check" grep -q '^--check: all 1 runs ok
 run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/run" --quiet >"$T/timed" 2>&1
 csv=$T/run/barrier.csv
 check "timed run writes barrier.csv" test -s "$csv"
-check "header" grep -qx 'executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us' "$csv"
+check "header" grep -qx 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us' "$csv"
 for key in executors ranks oversubscribed timer repetitions unit; do
     check "metadata '$key'" grep -q "^# $key: " "$csv"
 done
 check "rows: p2p and shm for 12 algorithms, one MPI_Barrier" \
-    test "$(grep -c -e '^p2p,' -e '^shm,' "$csv"),$(grep -c '^mpi,MPI_Barrier,,2,' "$csv")" = "24,1"
+    test "$(grep -c -e '^p2p,' -e '^shm,' "$csv"),$(grep -c '^mpi,,MPI_Barrier,,2,' "$csv")" = "24,1"
+check "series: each executor's own (p2p send-normal, shm rdmaw-normal, none for MPI_Barrier)" \
+    awk -F, '/^#/ || $1 == "executor" { next }
+             { want = $1 == "p2p" ? "send-normal" : $1 == "shm" ? "rdmaw-normal" : "" }
+             $2 != want { bad = 1 }
+             END { exit bad }' "$csv"
+"$BIN/lopredict" --measured "$csv" --csv >"$T/measured.csv" 2>"$T/measured.err"
+check "lopredict --measured reads the series column (no warning)" \
+    sh -c "[ $? -eq 0 ] && [ ! -s '$T/measured.err' ] && grep -q '^p2p,diss,,2,send-normal,' '$T/measured.csv'"
 check "n is empty exactly for algorithms that take none (as in lopredict)" awk -F, '
     /^#/ || $1 == "executor" { next }
-    ($2 ~ /^(comb|ftour|mcs|ndiss|nwise|rgm)$/) != ($3 ~ /^[1-9][0-9]*$/) { bad = 1 }
-    $3 != "" && $3 !~ /^[1-9][0-9]*$/ { bad = 1 }
+    ($3 ~ /^(comb|ftour|mcs|ndiss|nwise|rgm)$/) != ($4 ~ /^[1-9][0-9]*$/) { bad = 1 }
+    $4 != "" && $4 !~ /^[1-9][0-9]*$/ { bad = 1 }
     END { exit bad }' "$csv"
 check "every time is finite, positive and min <= avg <= max" awk -F, '
     /^#/ || $1 == "executor" { next }
-    { for (i = 6; i <= 10; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
-      if ($6 > $7 || $7 > $10) bad = 1 }
+    { for (i = 7; i <= 11; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
+      if ($7 > $8 || $8 > $11) bad = 1 }
     END { exit bad }' "$csv"
 check "the definition says what summarise computes (the slowest-mean rank's iterations)" \
     grep -q "^# definition: .*min/median/p99/max over the per-iteration times of that slowest-mean rank" "$csv"

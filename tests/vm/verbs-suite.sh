@@ -78,9 +78,11 @@ timed timed2 run_mpi 2 "$B" --barrier --executor verbs,mpi --alg diss,bfly,tour 
     --warmup 2 -o "$W/bar" --quiet
 check "timed verbs barrier: exit 0" test $? -eq 0
 check "timed verbs barrier: a row per algorithm, and MPI_Barrier" \
-    test "$(grep -c '^verbs,' "$W/bar/barrier.csv"),$(grep -c '^mpi,MPI_Barrier' "$W/bar/barrier.csv")" = "3,1"
+    test "$(grep -c '^verbs,' "$W/bar/barrier.csv"),$(grep -c '^mpi,,MPI_Barrier' "$W/bar/barrier.csv")" = "3,1"
 check "timed verbs barrier: the executors line names rxe0" \
     grep -q '^# executors: verbs: rxe0' "$W/bar/barrier.csv"
+check "timed verbs barrier: series rdmaw-inline (rxe0 grants inline data)" \
+    test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 3
 
 # ---- errors: every rank stops by itself with one line
 mpi_refuses "--device nosuchdev0" "option --device: no RDMA device 'nosuchdev0' (present: rxe0)" \

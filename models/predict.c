@@ -1,0 +1,177 @@
+/* predict.c - predicted barrier times with intervals (predict.h). */
+#include "predict.h"
+
+#include <math.h>
+#include <string.h>
+
+void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g, logp_t *out)
+{
+    out->L_us = !isnan(L) || !lop ? L : lop_lop_L(lop, 1);
+    out->os_us = !isnan(os) || !lop ? os : lop_lop_o(lop, 1);
+    out->or_us = !isnan(or) || !lop ? or : lop->orecv ? lop_fit_eval(lop->orecv, 1) : out->os_us;
+    out->g_us = isnan(g) ? 0 : g;
+}
+
+/* The fits of a lop_lop_t, in the order predictors draw them. */
+static const lop_fit_t **lop_slot(lop_lop_t *lop, int i)
+{
+    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt, &lop->os, &lop->os_list, &lop->orecv};
+    return slot[i];
+}
+
+lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double os, double or,
+                          const sched_sim_t *sim, const lop_uncert_opts_t *uo,
+                          size_t sim_draws)
+{
+    const lop_fit_t *fits[PREDICT_MAX_FITS];
+    int any_cov = 0;
+    memset(pr, 0, sizeof *pr);
+    pr->cost = cost;
+    pr->L_us = L;
+    pr->os_us = os;
+    pr->or_us = or;
+    pr->sim = *sim;
+    lop_lop_t lop = cost->lop ? *cost->lop : (lop_lop_t){0};
+    for (int i = 0; i < PREDICT_MAX_FITS; i++) {
+        const lop_fit_t *f = *lop_slot(&lop, i);
+        if (!f)
+            continue;
+        any_cov |= f->has_cov;
+        pr->slot[pr->n_drawn] = i;
+        fits[pr->n_drawn++] = f;
+    }
+    if (!any_cov) { /* a published set: exact, no intervals */
+        pr->n_drawn = 0;
+        return LOP_OK;
+    }
+    lop_uncert_opts_t so = *uo;
+    so.n_draws = sim_draws;
+    lop_status_t st = lop_uncert_draw(fits, pr->n_drawn, uo, &pr->closed);
+    st = st ? st : lop_uncert_draw(fits, pr->n_drawn, &so, &pr->simd);
+    if (st)
+        predict_free(pr);
+    return st;
+}
+
+void predict_free(predict_t *pr)
+{
+    lop_uncert_free(pr->closed);
+    lop_uncert_free(pr->simd);
+    pr->closed = pr->simd = NULL;
+    pr->n_drawn = 0;
+}
+
+/* Are the LogP parameters taken from the fits (some not given)? */
+static int logp_from_fits(const predict_t *pr)
+{
+    return pr->cost->lop && (isnan(pr->L_us) || isnan(pr->os_us) || isnan(pr->or_us));
+}
+
+int predict_has_interval(const predict_t *pr, predict_kind_t kind)
+{
+    if (!pr->closed)
+        return 0;
+    if (kind == PREDICT_SIM_LOGP && pr->sim.pairs) /* per-pair costs replace the fits' */
+        return 0;
+    return kind == PREDICT_LOP || kind == PREDICT_SIM_LOP || logp_from_fits(pr);
+}
+
+const char *predict_invalid(double us)
+{
+    return isnan(us) ? "undefined" : isinf(us) ? "infinite" : us < 0 ? "negative" : NULL;
+}
+
+int predict_overlap(const predict_time_t *a, const predict_time_t *b)
+{
+    if (isnan(a->lo_us) || isnan(a->hi_us) || isnan(b->lo_us) || isnan(b->hi_us))
+        return 0;
+    return a->lo_us <= b->hi_us && b->lo_us <= a->hi_us;
+}
+
+/* One time with the parameters of 'c'. */
+static lop_status_t evaluate(const predict_t *pr, barrier_cost_t *c, predict_kind_t kind,
+                             const barrier_alg_t *a, uint32_t n, uint32_t p, const sched_t *s,
+                             double *us, sched_sim_result_t *res)
+{
+    if (kind == PREDICT_LOGP || kind == PREDICT_LOP) {
+        *us = kind == PREDICT_LOGP ? a->logp_us(c, p, n) : a->lop_us(c, p, n);
+        return LOP_OK;
+    }
+    sched_sim_t par = pr->sim;
+    par.model = kind == PREDICT_SIM_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP;
+    par.cost = c;
+    lop_status_t st = sched_sim_run(s, &par, 0, res);
+    *us = st ? NAN : res->max_us;
+    return st;
+}
+
+/* What one draw needs besides the drawn fits. */
+typedef struct {
+    const predict_t *pr;
+    predict_kind_t kind;
+    const barrier_alg_t *a;
+    uint32_t n, p;
+    const sched_t *s;
+    lop_status_t st; /* the first failure of a simulation */
+} draw_ctx_t;
+
+/* The time with the drawn fits (NaN if it is no time): lop_uncert_fn_t. */
+static double drawn_time(const lop_fit_t *const *fits, void *ctx)
+{
+    draw_ctx_t *d = ctx;
+    const predict_t *pr = d->pr;
+    lop_lop_t lop = *pr->cost->lop;
+    barrier_cost_t c = *pr->cost;
+    sched_sim_result_t res;
+    double us;
+    for (int i = 0; i < pr->n_drawn; i++)
+        *lop_slot(&lop, pr->slot[i]) = fits[i];
+    c.lop = &lop;
+    predict_logp(&lop, pr->L_us, pr->os_us, pr->or_us, pr->cost->logp.g_us, &c.logp);
+    lop_status_t st = evaluate(pr, &c, d->kind, d->a, d->n, d->p, d->s, &us, &res);
+    if (st && !d->st)
+        d->st = st;
+    return predict_invalid(us) ? NAN : us;
+}
+
+/* Was the point evaluation of 'kind' outside the fitted p range?  The range
+ * of this evaluation alone is in c->lop_pmin..lop_pmax. */
+static int extrapolated(const predict_t *pr, predict_kind_t kind)
+{
+    const barrier_cost_t *c = pr->cost;
+    if (!c->lop)
+        return 0;
+    if (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
+        return logp_from_fits(pr) && !lop_lop_in_range(c->lop, 1);
+    return c->lop_pmin <= c->lop_pmax &&
+           (!lop_lop_in_range(c->lop, c->lop_pmin) || !lop_lop_in_range(c->lop, c->lop_pmax));
+}
+
+lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
+                          uint32_t p, const sched_t *s, predict_time_t *out)
+{
+    barrier_cost_t *c = pr->cost;
+    double pmin = c->lop_pmin, pmax = c->lop_pmax; /* the run's range so far */
+    memset(out, 0, sizeof *out);
+    out->lo_us = out->hi_us = NAN;
+    c->lop_pmin = INFINITY;
+    c->lop_pmax = -INFINITY;
+    lop_status_t st = evaluate(pr, c, kind, a, n, p, s, &out->us, &out->sim);
+    out->extrapolated = extrapolated(pr, kind);
+    c->lop_pmin = fmin(c->lop_pmin, pmin);
+    c->lop_pmax = fmax(c->lop_pmax, pmax);
+    if (st || !predict_has_interval(pr, kind))
+        return st;
+    draw_ctx_t d = {pr, kind, a, n, p, s, LOP_OK};
+    lop_interval_t iv;
+    int sim = kind == PREDICT_SIM_LOGP || kind == PREDICT_SIM_LOP;
+    st = lop_uncert_interval(sim ? pr->simd : pr->closed, drawn_time, &d, &iv);
+    st = st ? st : d.st;
+    if (st)
+        return st;
+    out->lo_us = iv.lo;
+    out->hi_us = iv.hi;
+    out->n_draws = iv.n_draws;
+    out->n_invalid = iv.n_nonfinite;
+    return LOP_OK;
+}

@@ -1,0 +1,97 @@
+/*
+ * predict.h - one predicted barrier time, whether it is a time at all, and
+ * its 95 % interval from the uncertainty of the fitted parameters (issue 11).
+ *
+ * A time is a closed form (barrier_alg_t.logp_us, lop_us) or a simulation
+ * of a schedule (sched_sim.h) under LogP or LoP.  When the LoP fits of the
+ * series (rtt, os, os_list, or) carry a covariance, their parameters are
+ * drawn once per predictor (src/uncert.h; one set of draws for the closed
+ * forms, a smaller one for the simulations, which cost a whole simulation
+ * per draw) and every time is recomputed on the same draws, so the
+ * intervals of one run are consistent with each other.  LoP varies through
+ * o(p) and L(p); LogP through its parameters L = L(1), o_s = o_s(1),
+ * o_r = o_r(1), unless they were given explicitly (then LogP has no
+ * interval: it does not depend on the fits).
+ *
+ * A time that is negative, infinite or NaN is no time (predict_invalid): a
+ * fit extrapolated far outside its data can give any of them.  The caller
+ * prints the word, never the number.  Draws whose time is no time are left
+ * out of the interval and counted (predict_time_t.n_invalid): the interval
+ * is then over the valid draws only, and the caller must say so.
+ */
+#ifndef LOP_PREDICT_H
+#define LOP_PREDICT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "lop.h"
+#include "sched.h"
+#include "sched_sim.h"
+#include "uncert.h"
+
+typedef enum {
+    PREDICT_LOGP,     /* LogP closed form */
+    PREDICT_LOP,      /* LoP closed form */
+    PREDICT_SIM_LOGP, /* LogP simulation of the schedule */
+    PREDICT_SIM_LOP,  /* LoP simulation of the schedule */
+    PREDICT_KINDS
+} predict_kind_t;
+
+/* Draws of the simulated times by default: lopredict --simulate over all
+ * algorithms and P = 2..64 stays within seconds (models/README.md gives the
+ * Monte Carlo error: 0.19 sigma per quantile at 200 draws). */
+#define PREDICT_SIM_DRAWS 200
+
+/* The fits of a lop_lop_t that can be drawn: rtt, os, os_list, orecv. */
+#define PREDICT_MAX_FITS 4
+
+typedef struct {
+    barrier_cost_t *cost;          /* point parameters: cost->logp and cost->lop's fits */
+    double L_us, os_us, or_us;     /* LogP parameters given explicitly; NaN: from the set */
+    sched_sim_t sim;               /* how schedules are simulated (cost replaced per draw) */
+    lop_uncert_t *closed;          /* draws for closed forms; NULL: no intervals */
+    lop_uncert_t *simd;            /* draws for simulations; NULL: no intervals */
+    int slot[PREDICT_MAX_FITS];    /* which fit of the lop_lop_t each drawn fit is */
+    int n_drawn;                   /* fits drawn (0: no covariance anywhere) */
+} predict_t;
+
+typedef struct {
+    double us;             /* the time at the fitted parameters (maybe no time) */
+    double lo_us, hi_us;   /* interval over the valid draws; NaN when none */
+    size_t n_draws;        /* draws the interval was computed from; 0: no interval */
+    size_t n_invalid;      /* draws whose time was no time */
+    int extrapolated;      /* o(p), L(p) (LogP: at p = 1) evaluated outside the fitted range */
+    sched_sim_result_t sim; /* the point simulation's counts and times (simulations) */
+} predict_time_t;
+
+/* LogP parameters: the given ones (not NaN), else those of 'lop' at p = 1
+ * (thesis 2.3.7: t_1:1), o_r = o_s(1) without an o_r fit; g as given (NaN: 0). */
+void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g, logp_t *out);
+
+/* A predictor over 'cost' (whose lop may be NULL: LogP only, no intervals).
+ * 'uo' gives seed and level of both draws and the closed forms' count;
+ * 'sim_draws' the simulations'.  Errors: lop_uncert_draw's. */
+lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double os, double or,
+                          const sched_sim_t *sim, const lop_uncert_opts_t *uo,
+                          size_t sim_draws);
+void predict_free(predict_t *pr);
+
+/* Does 'kind' get an interval (the fits it depends on have a covariance)? */
+int predict_has_interval(const predict_t *pr, predict_kind_t kind);
+
+/* The time of algorithm 'a' (closed forms) or of schedule 's' (simulations)
+ * at p ranks, and its interval.  The point evaluation records the p range of
+ * o() and L() in pr->cost as before.  Errors: the simulator's. */
+lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
+                          uint32_t p, const sched_t *s, predict_time_t *out);
+
+/* NULL if 'us' is a time (finite, >= 0), else why not: "negative",
+ * "infinite" or "undefined" (NaN). */
+const char *predict_invalid(double us);
+
+/* Do the intervals [a_lo, a_hi] and [b_lo, b_hi] overlap?  0 if either is unknown. */
+int predict_overlap(const predict_time_t *a, const predict_time_t *b);
+
+#endif
