@@ -159,6 +159,18 @@ check "curve.awk: no interval columns, no band" \
 awk -F, -f "$PLOTS/curve.awk" -v y=nope_us "$FIX/bands/lop-send-normal-min.csv" >/dev/null 2>"$T/err" &&
     fail "curve.awk: a missing column is an error" || pass "curve.awk: a missing column is an error"
 check "... naming the file and column" one_line "$T/err" "lop-send-normal-min.csv: no column 'nope_us'"
+# measured.gp: a prediction's 95 % interval is an error bar on its marker
+mkdir "$T/mband"
+cp "$FIX/barrier.csv" "$FIX/bands/measured.csv" "$T/mband/"
+check "measured.gp renders predictions with intervals" drawn measured "$T/mband"
+check "measured.gp: the LoP intervals as error bars, none for the others" \
+    test "$(grep -o '"[a-z_]*_lo":"[a-z_]*_hi" with yerrorbars' "$T/measured.cmd" | tr '\n' ' ')" = \
+    '"lop_lo":"lop_hi" with yerrorbars '
+nband=$(awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode=data "$FIX/barrier.csv" "$T/mband/measured.csv" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["lop_lo"] != "" && $c["lop_hi"] != "" { n++ } END { print n + 0 }')
+check "measured.awk: every one of the $nbar bars at P = 4 gets its LoP interval" test "$nband" -eq "$nbar"
+check "measured.gp on predictions without intervals draws no error bars" drawn measured "$FIX"
+check "... (no yerrorbars in its commands)" test "$(grep -c yerrorbars "$T/measured.cmd")" -eq 0
 # the fixture's tables have no intervals: nothing shaded
 check "latency.gp on tables without intervals draws no band" drawn latency "$FIX"
 check "... (no filledcurves in its commands)" test "$(grep -c filledcurves "$T/latency.cmd")" -eq 0
