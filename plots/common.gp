@@ -155,19 +155,20 @@ with_fit(list, q, st, mode) = system("d=" . sh(dir) . "; for s in " . list . "; 
     " -v y=$y \"$f\" 2>/dev/null)\" = 1 ] && echo $s; done | tr '\\n' ' '")
 # Clauses of a plot command for the series of list (see clause()): the band
 # of each series in bl (fill), the fitted line of each in fl, solid inside the
-# fitted range and dashed (dt 2) where extrapolated; 'style' adds line options
-# (lw ...), 'ttl' the title of the solid part ("notitle" or a title clause).
+# fitted range and dashed (dt 2) where extrapolated, drawn 'with' lines (or
+# linespoints for the tables' integer p); 'style' adds line options (lw ...),
+# 'ttl' the title of the solid part ("notitle" or a title clause).
 BAND_FILL = "fs transparent solid 0.18 noborder"
 band_clause(bl, q, st) = clause(bl, 'for [s in "' . bl . '"] fit_data(s, "' . q . '", "' . st . \
     '") using 1:4:5 with filledcurves ' . BAND_FILL . ' lc rgb scolor(s) notitle')
-line_clause(fl, q, st, style, ttl) = clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
-    '") using 1:2 with lines ' . style . ' lc rgb scolor(s) ' . ttl) . \
+line_clause(fl, q, st, with, style, ttl) = clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:2 with ' . with . ' ' . style . ' lc rgb scolor(s) ' . ttl) . \
     clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
-    '") using 1:3 with lines ' . style . ' dt 2 lc rgb scolor(s) notitle')
+    '") using 1:3 with ' . with . ' ' . style . ' dt 2 lc rgb scolor(s) notitle')
 # fit_clauses(list, q, st, style, ttl): band and line clauses of every series
 # of list that has a fitted q
 fit_clauses(list, q, st, style, ttl) = band_clause(with_fit(list, q, st, "band"), q, st) . \
-    line_clause(with_fit(list, q, st, "has"), q, st, style, ttl)
+    line_clause(with_fit(list, q, st, "has"), q, st, "lines", style, ttl)
 
 # ---- plot commands are assembled as strings and run by @RUN, which also
 # appends them to the file 'cmdlog' when it is set (gnuplot -e "cmdlog='F'"):

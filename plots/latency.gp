@@ -36,7 +36,10 @@ pmax = pmax > 1 ? pmax : 2
 # dotted, whole (listcmd): it falls far below zero for large p, so the y range
 # follows L(p) and its band alone (found by a dry run) and L^list leaves the
 # frame where it is below that range.
-lcmd(tl) = "plot NaN notitle" . fit_clauses(tl, "L", st, "lw 2", "title s noenhanced")
+# (points at every p of the tables: p counts messages, and a fit of few points
+# may have a table of one row)
+lcmd(tl) = "plot NaN notitle" . band_clause(with_fit(tl, "L", st, "band"), "L", st) . \
+    line_clause(with_fit(tl, "L", st, "has"), "L", st, "linespoints", "lw 2 pt 7 ps 0.4", "title s noenhanced")
 listcmd(ll) = clause(ll, 'for [s in "' . ll . '"] for [c = 2:3] fit_data(s, "Llist", "' . st . '") ' . \
     'using 1:c with lines lw 1.5 dt 3 lc rgb scolor(s) notitle')
 # log2 p when p spans more than a few powers of 2, else every integer p

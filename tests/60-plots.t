@@ -134,7 +134,7 @@ drawn() {
 }
 # band FIG Q STAT: how many bands of fitted Q, statistic STAT, FIG drew
 band() { grep -o "fit_data(s, \"$2\", \"$3\") using 1:4:5 with filledcurves" "$T/$1.cmd" | wc -l; }
-line() { grep -o "fit_data(s, \"$2\", \"$3\") using 1:2 with lines" "$T/$1.cmd" | wc -l; }
+line() { grep -o "fit_data(s, \"$2\", \"$3\") using 1:2 with line" "$T/$1.cmd" | wc -l; }
 for f in rtt overhead latency; do
     check "$f.gp renders the curve files without warnings" drawn "$f" "$T/bands"
 done

@@ -27,7 +27,7 @@ rm -f "$T/lat.cmd"
 LC_ALL=C.UTF-8 gnuplot -e "dir='$T/fig'; out='$T/lat.png'; cmdlog='$T/lat.cmd'" "$ROOT/plots/latency.gp" 2>"$T/err"
 # series STAT: how many series' L(p) latency.gp drew for STAT
 series() {
-    grep -o "for \\[s in \"[^\"]*\"\\] fit_data(s, \"L\", \"$1\") using 1:2 with lines" "$T/lat.cmd" |
+    grep -o "for \\[s in \"[^\"]*\"\\] fit_data(s, \"L\", \"$1\") using 1:2 with line" "$T/lat.cmd" |
         sed 's/^for .s in "//; s/".*//' | wc -w
 }
 check "2.36 draws L(p) of the 4 series from the tables, min and avg" test "$(series min)$(series avg)" = 44
