@@ -10,8 +10,11 @@
 # parameters of lopfit --synth data): does a local fit from the right basin
 # find a lower minimum than lopfit's global search?
 # FILEs are lopbench CSVs (quantity rtt, os or or; others are skipped).
+# gnuplot fits the model lopfit chose for the file (--model auto; the
+# report's model column), with the expression of that model's descriptor
+# (lopfit --gnuplot-expr MODEL, src/model.c): no formula is retyped here.
 # Prints one row per file and statistic:
-#   series quantity stat n ssr_lopfit ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
+#   series quantity stat model n ssr_lopfit ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
 # ratio = ssr_gnuplot / ssr_lopfit.  gnuplot_ms is the wall time of the
 # gnuplot process (start-up included); lopfit_ms is lopfit's own fit time.
 # gnuplot_status is "converged", "not converged" or the error gnuplot gave.
@@ -32,12 +35,10 @@ done
 [ $# -gt 0 ] || { echo "usage: $0 [-s min,avg] [-p PARAMS] FILE..." >&2; exit 2; }
 command -v "$GNUPLOT" >/dev/null || { echo "$0: $GNUPLOT not found" >&2; exit 2; }
 
-# The model functions as gnuplot expressions (thesis 2.3.6.1.1 and 2.3.6.1.2,
-# the same as src/model.c).
-rtt_f='l1/(l2+x) + l3 + l4*(1-exp(l5*(x-l6)))'
-rtt_via='l1,l2,l3,l4,l5,l6'
-ov_f='l1 + l2/(l3+x)'
-ov_via='l1,l2,l3'
+# The function of model $1 as a gnuplot expression, and its parameters
+# l1..lk as gnuplot's via list: from the model's descriptor.
+model_expr() { "$LOPFIT" --gnuplot-expr "$1"; }
+model_via() { model_expr "$1" | grep -o 'l[1-9]' | sort -u | paste -s -d, -; }
 
 meta() { sed -n "s/^# *$1: *//p" "$2" | head -n 1; }
 # 1-based index of column $1 in the header row of file $2
@@ -47,7 +48,8 @@ column_of() {
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # start values "l1 = ...; ..." for series $1 quantity $2 stat $3: from
-# PARAMS (columns 9..14 are l1..l6; empty for unused ones) or all 1
+# PARAMS (columns 9..14 are l1..l6; empty for unused ones) or all 1 (PARAMS
+# must hold the same model as lopfit chose: other λ mean other things)
 start_values() {
     row=
     [ -z "$params" ] || row=$(grep -v '^#' "$params" | awk -F, -v s="$1" -v q="$2" -v t="$3" \
@@ -62,7 +64,7 @@ start_values() {
 # gnuplot fit of column $2 of file $1 with model $3 from start values $4;
 # prints "ssr|ms|status"
 gnuplot_fit() {
-    eval "f=\$${3}_f; via=\$${3}_via"
+    f=$(model_expr "$3") && via=$(model_via "$3") || { echo "-|0|failed: no model $3"; return; }
     start=$(now_ms)
     out=$("$GNUPLOT" 2>&1 <<EOF
 set datafile separator ','
@@ -86,20 +88,20 @@ EOF
     fi
 }
 
-printf '%-14s %-4s %-4s %3s %14s %14s %10s %9s %10s  %s\n' series qty stat n ssr_lopfit \
+printf '%-14s %-4s %-4s %-9s %3s %14s %14s %10s %9s %10s  %s\n' series qty stat model n ssr_lopfit \
     ssr_gnuplot ratio lopfit_ms gnuplot_ms gnuplot_status
 for file in "$@"; do
     quantity=$(meta quantity "$file")
     case $quantity in
-    rtt) model=rtt ;;
-    os | or) model=ov ;;
+    rtt | os | or) ;;
     *) echo "# $file: quantity '$quantity' skipped" >&2; continue ;;
     esac
     rows=$("$LOPFIT" --csv --stat "$stats" "$file") || exit 1
-    # params.csv columns: 2 series, 4 stat, 6 n, 15 ssr; the last is fit_ms
+    # params.csv columns: 2 series, 4 stat, 5 model, 6 n, 15 ssr; the last is fit_ms
     printf '%s\n' "$rows" | tail -n +2 | while IFS=, read -r line; do
         series=$(echo "$line" | cut -d, -f2)
         stat=$(echo "$line" | cut -d, -f4)
+        model=$(echo "$line" | cut -d, -f5)
         n=$(echo "$line" | cut -d, -f6)
         ssr=$(echo "$line" | cut -d, -f15)
         ms=$(echo "$line" | awk -F, '{print $NF}')
@@ -109,7 +111,7 @@ $(gnuplot_fit "$file" "$col" "$model" "$(start_values "$series" "$quantity" "$st
 EOF
         ratio=$(awk -v a="$gssr" -v b="$ssr" 'BEGIN { if (a == "-" || b == 0) print "-"; else printf "%.6g", a / b }')
         [ "$gssr" = - ] || gssr=$(printf '%.8g' "$gssr")
-        printf '%-14s %-4s %-4s %3s %14.8g %14s %10s %9s %10s  %s\n' "$series" "$quantity" \
-            "$stat" "$n" "$ssr" "$gssr" "$ratio" "$ms" "$gms" "$gst"
+        printf '%-14s %-4s %-4s %-9s %3s %14.8g %14s %10s %9s %10s  %s\n' "$series" "$quantity" \
+            "$stat" "$model" "$n" "$ssr" "$gssr" "$ratio" "$ms" "$gms" "$gst"
     done
 done

@@ -46,44 +46,64 @@ static void series_from_path(const char *path, const char *quantity, char *out, 
 
 /* ------------------------------------------------------- model selection */
 
-/* The model a --model spec gives a file of 'quantity' (NULL if none):
- * "MODEL" for every file, or "QUANTITY=MODEL,..." for those quantities;
- * else the quantity's own model. */
-static const lop_model_t *model_from_spec(const char *spec, const char *quantity)
+/* The model name a --model spec gives a file of 'quantity': "MODEL" for
+ * every file, or "QUANTITY=MODEL,..." for those quantities; "auto" (select
+ * from the quantity's family) when the spec does not name it. */
+static const char *spec_for(const char *spec, const char *quantity, char *buf, size_t len)
 {
     if (spec && !strchr(spec, '='))
-        return lop_model_find(spec);
+        return spec;
     for (const char *item = spec; item;) {
-        size_t len = strcspn(item, "=");
-        if (quantity && strlen(quantity) == len && strncmp(item, quantity, len) == 0) {
-            char name[32];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(item + len + 1, ","), item + len + 1);
-            return lop_model_find(name);
+        size_t n = strcspn(item, "=");
+        if (quantity && strlen(quantity) == n && strncmp(item, quantity, n) == 0) {
+            snprintf(buf, len, "%.*s", (int)strcspn(item + n + 1, ","), item + n + 1);
+            return buf;
         }
         item = strchr(item, ',');
         item = item ? item + 1 : NULL;
     }
-    return quantity ? lop_model_for_quantity(quantity) : NULL;
+    return "auto";
+}
+
+static int model_name_ok(const char *name)
+{
+    return strcmp(name, "auto") == 0 || lop_model_find(name);
 }
 
 lop_status_t lop_fitdata_check_models(const char *spec)
 {
-    char copy[256], *save = NULL;
+    char copy[256], *save = NULL, models[128];
+    lop_model_names(NULL, " or ", models, sizeof models);
     if (!strchr(spec, '=')) {
-        if (lop_model_find(spec))
+        if (model_name_ok(spec))
             return LOP_OK;
-        return lop_err(LOP_ERR_INVALID, "option --model: unknown model '%s' (rtt, ov, linear)",
-                       spec);
+        return lop_err(LOP_ERR_INVALID, "option --model: unknown model '%s' (auto, %s)", spec,
+                       models);
     }
     if (snprintf(copy, sizeof copy, "%s", spec) >= (int)sizeof copy)
         return lop_err(LOP_ERR_INVALID, "option --model: '%s' is too long", spec);
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
-        if (!eq || eq == item || !lop_model_find(eq + 1))
+        if (!eq || eq == item || !model_name_ok(eq + 1))
             return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
-                           "with MODEL rtt, ov or linear", item);
+                           "with MODEL auto, %s", item, models);
     }
     return LOP_OK;
+}
+
+/* The model or family of a file (fitdata.h); NULL model and family: none. */
+static void model_of(const char *spec, const char *quantity, lop_fitdata_t *proto)
+{
+    char buf[32];
+    const char *name = spec_for(spec, quantity, buf, sizeof buf);
+    proto->family = NULL;
+    proto->model = NULL;
+    if (strcmp(name, "auto") != 0) {
+        proto->model = lop_model_find(name);
+        return;
+    }
+    proto->family = quantity ? lop_family_for_quantity(quantity) : NULL;
+    proto->model = proto->family ? proto->family->member[0] : NULL;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -106,7 +126,7 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
     char from_path[256];
     if (quantity && quantity[0] == '\0')
         quantity = NULL;
-    proto->model = model_from_spec(models, quantity);
+    model_of(models, quantity, proto);
     if (!quantity && !proto->model)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: no '# quantity:' line before the header "
                        "(or give --model)", csv->path, csv->header_line);
@@ -125,10 +145,13 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
     st = st ? st : copy_field(csv, "series", series, proto->series, sizeof proto->series);
     st = st ? st : check_name(csv, "series", proto->series);
     st = st ? st : check_name(csv, "quantity", proto->quantity);
+    char names[128];
     if (st == LOP_OK && !lop_model_fits_quantity(proto->model, proto->quantity))
-        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s or linear, not %s "
-                     "(--model)", csv->path, proto->quantity,
-                     lop_model_for_quantity(proto->quantity)->name, proto->model->name);
+        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
+                     csv->path, proto->quantity,
+                     lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names,
+                                     sizeof names),
+                     proto->model->name);
     st = st ? st : copy_field(csv, "file name", csv->path, proto->file, sizeof proto->file);
     return st;
 }
@@ -221,7 +244,10 @@ static lop_status_t read_sets(const lop_csv_t *csv, const lop_fitdata_t *proto,
                               const char *stats, lop_fitdata_list_t *list)
 {
     size_t p_col, cols[3];
-    int n_params = proto->model->n_params;
+    const lop_model_t *least = proto->family /* auto: its simplest member */
+                                   ? proto->family->member[proto->family->n_members - 1]
+                                   : proto->model;
+    int n_params = least->n_params;
     lop_status_t st = lop_csv_column(csv, "p", &p_col);
     for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++) {
         char name[32];
@@ -233,7 +259,7 @@ static lop_status_t read_sets(const lop_csv_t *csv, const lop_fitdata_t *proto,
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu data rows, the %d-parameter %s model needs %d "
                      "(--model %s=linear needs 2)", csv->path,
                      csv->n_rows ? csv->line[csv->n_rows - 1] : csv->header_line, csv->n_rows,
-                     n_params, proto->model->name, n_params, proto->quantity);
+                     n_params, least->name, n_params, proto->quantity);
     if (st)
         return st;
     double *p = lop_calloc(csv->n_rows, sizeof *p);

@@ -13,9 +13,10 @@
  * it was skipped, unless a model is forced; so is a file of raw samples
  * (lopbench --raw: a "rep" column).
  *
- * Models: by quantity unless a --model spec says otherwise: "MODEL" fits
- * MODEL to every file, "QUANTITY=MODEL,..." to files of those quantities
- * (e.g. "rtt=linear" for RTT files with fewer than 6 points).
+ * Models: "auto" (the default) selects among the quantity's family (rtt:
+ * rtt, rtt-nosat, const; os, or: ov, const; fit/fitter.h) unless a --model
+ * spec forces one: "MODEL" fits MODEL to every file, "QUANTITY=MODEL,..."
+ * to files of those quantities (e.g. "rtt=linear"); MODEL may be "auto".
  */
 #ifndef LOP_FITDATA_H
 #define LOP_FITDATA_H
@@ -30,7 +31,8 @@ typedef struct {
     char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
     char quantity[16];  /* "# quantity:", or "unknown" when --model names the model */
     char stat[16];      /* min, avg or median: column <stat>_us */
-    const lop_model_t *model;
+    const lop_model_t *model; /* the forced model, or the family's richest */
+    const lop_family_t *family; /* auto: select among these; NULL when forced */
     size_t n;           /* points */
     double *p;          /* p of each row (peers or posted requests), >= 1, distinct */
     double *y;          /* the <stat>_us cell of each row, µs */

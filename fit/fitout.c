@@ -12,6 +12,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "fitdata.h"
+#include "fitter.h"
+#include "uncert.h"
 
 /* ------------------------------------------------------------------ batch */
 
@@ -64,8 +66,57 @@ const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1] = {
     {"l5", LOP_OUT_NUM, 0},    {"l6", LOP_OUT_NUM, 0},     {"ssr", LOP_OUT_NUM, 0},
     {"rmse", LOP_OUT_NUM, 0},  {"r2", LOP_OUT_NUM, 0},     {"se1", LOP_OUT_NUM, 0},
     {"se2", LOP_OUT_NUM, 0},   {"se3", LOP_OUT_NUM, 0},    {"se4", LOP_OUT_NUM, 0},
-    {"se5", LOP_OUT_NUM, 0},   {"se6", LOP_OUT_NUM, 0},    {"fit_ms", LOP_OUT_NUM, 3},
+    {"se5", LOP_OUT_NUM, 0},   {"se6", LOP_OUT_NUM, 0},    {"cov11", LOP_OUT_NUM, 0},
+    {"cov12", LOP_OUT_NUM, 0}, {"cov13", LOP_OUT_NUM, 0},  {"cov14", LOP_OUT_NUM, 0},
+    {"cov15", LOP_OUT_NUM, 0}, {"cov16", LOP_OUT_NUM, 0},  {"cov22", LOP_OUT_NUM, 0},
+    {"cov23", LOP_OUT_NUM, 0}, {"cov24", LOP_OUT_NUM, 0},  {"cov25", LOP_OUT_NUM, 0},
+    {"cov26", LOP_OUT_NUM, 0}, {"cov33", LOP_OUT_NUM, 0},  {"cov34", LOP_OUT_NUM, 0},
+    {"cov35", LOP_OUT_NUM, 0}, {"cov36", LOP_OUT_NUM, 0},  {"cov44", LOP_OUT_NUM, 0},
+    {"cov45", LOP_OUT_NUM, 0}, {"cov46", LOP_OUT_NUM, 0},  {"cov55", LOP_OUT_NUM, 0},
+    {"cov56", LOP_OUT_NUM, 0}, {"cov66", LOP_OUT_NUM, 0},  {"weak", LOP_OUT_STR, 0},
+    {"hint", LOP_OUT_STR, 0},  {"criterion", LOP_OUT_STR, 0}, {"k", LOP_OUT_INT, 0},
+    {"aicc", LOP_OUT_NUM, 0},  {"bic", LOP_OUT_NUM, 0},    {"margin", LOP_OUT_NUM, 0},
+    {"fit_ms", LOP_OUT_NUM, 3},
 };
+
+const char *lop_fitout_hint_token(lop_hint_t hint)
+{
+    static const char *const tokens[] = {"none", "more-p", "more-reps"};
+    return tokens[hint];
+}
+
+/* The weak parameters' names joined by '+' ("l3+l4"), "" when none. */
+static void weak_names(const lop_fit_t *fit, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < fit->model->n_params; j++)
+        if (fit->weak[j] && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "+" : "",
+                                     fit->model->param[j]);
+}
+
+/* The covariance's upper triangle, exact; all empty without one. */
+static void cov_cells(lop_out_t *t, const lop_fit_t *fit)
+{
+    for (int i = 0; i < LOP_MODEL_MAX_PARAMS; i++)
+        for (int j = i; j < LOP_MODEL_MAX_PARAMS; j++)
+            lop_out_num(t, fit->has_cov ? fit->cov[i][j] : NAN);
+}
+
+/* criterion, k, aicc, bic, margin: empty when the choice is not known. */
+static void selection_cells(lop_out_t *t, const lop_fit_t *fit)
+{
+    int known = fit->criterion[0] != '\0';
+    lop_out_str(t, fit->criterion);
+    if (known && fit->k > 0)
+        lop_out_int(t, fit->k);
+    else
+        lop_out_empty(t);
+    lop_out_num(t, known ? fit->aicc : NAN);
+    lop_out_num(t, known ? fit->bic : NAN);
+    lop_out_num(t, known ? fit->margin : NAN);
+}
 
 void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit)
 {
@@ -83,6 +134,12 @@ void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit)
     lop_out_num(t, fit->r2);
     for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
         lop_out_num(t, j < k ? fit->se[j] : NAN);
+    cov_cells(t, fit);
+    char weak[8 * LOP_MODEL_MAX_PARAMS];
+    weak_names(fit, weak, sizeof weak);
+    lop_out_str(t, weak);
+    lop_out_str(t, lop_fitout_hint_token(lop_fitter_hint(fit)));
+    selection_cells(t, fit);
 }
 
 lop_status_t lop_fitout_params(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *fits,
@@ -141,26 +198,137 @@ static double eval_or_nan(const lop_fit_t *fit, double p)
 }
 
 static const lop_out_col_t table_cols[] = {
-    {"p", LOP_OUT_INT, 0},     {"rtt_us", LOP_OUT_NUM, 0}, {"os_us", LOP_OUT_NUM, 0},
-    {"or_us", LOP_OUT_NUM, 0}, {"L_us", LOP_OUT_NUM, 0},   {"Llist_us", LOP_OUT_NUM, 0},
+    {"p", LOP_OUT_INT, 0},          {"rtt_us", LOP_OUT_NUM, 0},     {"rtt_lo_us", LOP_OUT_NUM, 0},
+    {"rtt_hi_us", LOP_OUT_NUM, 0},  {"os_us", LOP_OUT_NUM, 0},      {"os_lo_us", LOP_OUT_NUM, 0},
+    {"os_hi_us", LOP_OUT_NUM, 0},   {"or_us", LOP_OUT_NUM, 0},      {"or_lo_us", LOP_OUT_NUM, 0},
+    {"or_hi_us", LOP_OUT_NUM, 0},   {"L_us", LOP_OUT_NUM, 0},       {"L_lo_us", LOP_OUT_NUM, 0},
+    {"L_hi_us", LOP_OUT_NUM, 0},    {"Llist_us", LOP_OUT_NUM, 0},   {"Llist_lo_us", LOP_OUT_NUM, 0},
+    {"Llist_hi_us", LOP_OUT_NUM, 0}, {"extrapolated", LOP_OUT_INT, 0},
 };
 
-/* Thesis 2.3.4 (list 2.9): the row of p, or an error for a non-finite value. */
-static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, const lop_lop_t *lop,
-                              int p, double *L, double *Llist)
+/* The table's quantities, in column order. */
+enum { COL_RTT, COL_OS, COL_OR, COL_L, COL_LLIST, N_COLS };
+
+/* Every fit of a table is drawn by one lop_uncert_t (src/uncert.h), in the
+ * order rtt, os, os_list, orecv (the absent ones left out), so the
+ * intervals of all columns and rows come from the same draws. */
+typedef struct {
+    const lop_lop_t *lop;
+    const lop_fit_t *fit[4]; /* rtt, os, os_list, orecv as drawn */
+    int index[4];            /* where each is in fit[] (-1: absent) */
+    int n;
+    lop_uncert_t *u;         /* NULL when no fit has a covariance */
+    int col;                 /* lop_uncert_fn_t's arguments */
+    double p;
+} table_draws_t;
+
+/* Column 'col' of a LoP view at p (thesis 2.3.4, list 2.9). */
+static double column_value(const lop_lop_t *lop, int col, double p)
 {
-    double v[5] = {lop_fit_eval(lop->rtt, p), lop_lop_o(lop, p), eval_or_nan(lop->orecv, p),
-                   lop_lop_L(lop, p), lop_lop_Llist(lop, p)};
-    lop_out_int(t, p);
-    for (int i = 0; i < 5; i++) {
-        int optional = i == 2 ? lop->orecv == NULL : i == 4 ? lop->os_list == NULL : 0;
-        if (!optional && !isfinite(v[i]))
-            return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': value %d at p = %d is "
-                           "not finite", set->path, lop->rtt->series, lop->rtt->stat, i + 1, p);
-        lop_out_num(t, isfinite(v[i]) ? v[i] : NAN);
+    switch (col) {
+    case COL_RTT: return lop_fit_eval(lop->rtt, p);
+    case COL_OS: return lop_lop_o(lop, p);
+    case COL_OR: return eval_or_nan(lop->orecv, p);
+    case COL_L: return lop_lop_L(lop, p);
+    default: return lop_lop_Llist(lop, p);
     }
-    *L = v[3];
-    *Llist = v[4];
+}
+
+/* The column with the drawn fits in place of the fitted ones. */
+static double drawn_column(const lop_fit_t *const *fits, void *ctx)
+{
+    const table_draws_t *d = ctx;
+    lop_lop_t lop = *d->lop;
+    const lop_fit_t **slot[4] = {&lop.rtt, &lop.os, &lop.os_list, &lop.orecv};
+    for (int i = 0; i < 4; i++)
+        if (d->index[i] >= 0)
+            *slot[i] = fits[d->index[i]];
+    return column_value(&lop, d->col, d->p);
+}
+
+static lop_status_t draws_begin(table_draws_t *d, const lop_lop_t *lop)
+{
+    const lop_fit_t *used[4] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
+    int any_cov = 0;
+    memset(d, 0, sizeof *d);
+    d->lop = lop;
+    for (int i = 0; i < 4; i++) {
+        d->index[i] = used[i] ? d->n : -1;
+        if (used[i]) {
+            d->fit[d->n++] = used[i];
+            any_cov |= used[i]->has_cov;
+        }
+    }
+    return any_cov ? lop_uncert_draw(d->fit, d->n, &lop_uncert_defaults, &d->u) : LOP_OK;
+}
+
+/* Does every fit column 'col' uses have a covariance?  Else no interval: a
+ * fit taken as exact would make it too narrow. */
+static int column_has_interval(const table_draws_t *d, int col)
+{
+    static const int uses[N_COLS][2] = {{0, 0}, {1, 1}, {3, 3}, {0, 1}, {0, 2}};
+    if (!d->u)
+        return 0;
+    for (int i = 0; i < 2; i++) {
+        int k = d->index[uses[col][i]];
+        if (k < 0 || !d->fit[k]->has_cov)
+            return 0;
+    }
+    return 1;
+}
+
+/* What a table's rows showed, for its warning lines. */
+typedef struct {
+    p_set_t outside, neg, neg_list, nonfinite;
+} table_notes_t;
+
+/* One value and its interval cells (empty without one). */
+static lop_status_t value_cells(lop_out_t *t, table_draws_t *d, int col, int p, double v,
+                                int *nonfinite)
+{
+    lop_interval_t iv = {.lo = NAN, .hi = NAN};
+    lop_out_num(t, isfinite(v) ? v : NAN);
+    if (isfinite(v) && column_has_interval(d, col)) {
+        d->col = col;
+        d->p = p;
+        lop_status_t st = lop_uncert_interval(d->u, drawn_column, d, &iv);
+        if (st)
+            return st;
+        *nonfinite |= iv.n_nonfinite > 0;
+    }
+    lop_out_num(t, iv.lo);
+    lop_out_num(t, iv.hi);
+    return LOP_OK;
+}
+
+/* The row of p, or an error for a non-finite value. */
+static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_draws_t *d, int p,
+                              int outside, table_notes_t *notes)
+{
+    const lop_lop_t *lop = d->lop;
+    int nonfinite = 0;
+    lop_out_int(t, p);
+    for (int col = 0; col < N_COLS; col++) {
+        double v = column_value(lop, col, p);
+        int optional = col == COL_OR ? lop->orecv == NULL : col == COL_LLIST ? lop->os_list == NULL
+                                                                             : 0;
+        if (!optional && !isfinite(v))
+            return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': %s at p = %d is not "
+                           "finite", set->path, lop->rtt->series, lop->rtt->stat,
+                           table_cols[1 + 3 * col].name, p);
+        lop_status_t st = value_cells(t, d, col, p, v, &nonfinite);
+        if (st)
+            return st;
+        if (col == COL_L && v < 0)
+            p_set_add(&notes->neg, p);
+        if (col == COL_LLIST && v < 0)
+            p_set_add(&notes->neg_list, p);
+    }
+    lop_out_int(t, outside);
+    if (outside)
+        p_set_add(&notes->outside, p);
+    if (nonfinite)
+        p_set_add(&notes->nonfinite, p);
     return lop_out_row(t);
 }
 
@@ -177,14 +345,39 @@ static void warn_line(lop_fitout_warn_t *warn, void *ctx, const char *fmt, ...)
     warn(ctx, msg);
 }
 
+/* One warning line per kind, per table. */
+static void table_warnings(const char *name, const table_notes_t *n, long pmax, double lo,
+                           double hi, lop_fitout_warn_t *warn, void *ctx)
+{
+    if (n->outside.count)
+        warn_line(warn, ctx, "%s: p = %d..%d (%zu rows) outside the fitted range %g..%g, "
+                  "extrapolated", name, n->outside.first, n->outside.last, n->outside.count, lo,
+                  hi);
+    if (n->neg.count)
+        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %ld rows (p = %d..%d)", name, n->neg.count,
+                  pmax, n->neg.first, n->neg.last);
+    if (n->neg_list.count)
+        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %ld rows (p = %d..%d)", name,
+                  n->neg_list.count, pmax, n->neg_list.first, n->neg_list.last);
+    if (n->nonfinite.count)
+        warn_line(warn, ctx, "%s: some drawn parameters give no finite value at %zu rows "
+                  "(p = %d..%d): those intervals are over the finite draws only", name,
+                  n->nonfinite.count, n->nonfinite.first, n->nonfinite.last);
+}
+
 static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
                                 const lop_lop_t *lop, lop_fitout_warn_t *warn, void *ctx)
 {
     char name[256];
     lop_csv_writer_t *w;
-    double lo, hi, L = 0, Llist = NAN;
-    p_set_t outside = {0}, neg = {0}, neg_list = {0};
+    double lo, hi;
+    table_notes_t notes = {0};
+    table_draws_t draws;
     snprintf(name, sizeof name, "lop-%s-%s.csv", lop->rtt->series, lop->rtt->stat);
+    long pmax;
+    if (!lop_double_to_long(floor(lop->pmax), 1, INT_MAX, &pmax)) /* before any cast */
+        return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': pmax %g is not in 1..%d",
+                       set->path, lop->rtt->series, lop->rtt->stat, lop->pmax, INT_MAX);
     lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
     if (st)
         return st;
@@ -193,38 +386,88 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
     lop_csv_meta(w, "stat", "%s", lop->rtt->stat);
     lop_csv_meta(w, "params", "%s", set->path);
     lop_csv_meta(w, "fitted_p", "%g..%g", lo, hi);
+    lop_csv_meta(w, "interval", "%g %% Monte Carlo, %zu draws of the fits' covariance, seed %lu "
+                 "(src/uncert.h); empty without a covariance", 100 * lop_uncert_defaults.level,
+                 lop_uncert_defaults.n_draws, lop_uncert_defaults.seed);
     lop_csv_meta(w, "unit", "us");
     lop_out_t t;
     st = lop_out_begin(&t, w->file, w->path, 1, table_cols, sizeof table_cols / sizeof *table_cols);
     if (st)
         return st;
-    long pmax;
-    if (!lop_double_to_long(floor(lop->pmax), 1, INT_MAX, &pmax)) /* before any cast */
-        return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': pmax %g is not in 1..%d",
-                       set->path, lop->rtt->series, lop->rtt->stat, lop->pmax, INT_MAX);
-    for (int p = 1; p <= pmax && st == LOP_OK; p++) {
-        st = table_row(&t, set, lop, p, &L, &Llist);
-        if (p < lo || p > hi)
-            p_set_add(&outside, p);
-        if (L < 0)
-            p_set_add(&neg, p);
-        if (Llist < 0)
-            p_set_add(&neg_list, p);
-    }
+    st = draws_begin(&draws, lop);
+    for (int p = 1; p <= pmax && st == LOP_OK; p++)
+        st = table_row(&t, set, &draws, p, p < lo || p > hi, &notes);
+    lop_uncert_free(draws.u);
     lop_status_t end = lop_out_end(&t);
     st = st ? st : end;
     if (st)
         return st;
-    if (outside.count)
-        warn_line(warn, ctx, "%s: p = %d..%d (%zu rows) outside the fitted range %g..%g, "
-                  "extrapolated", name, outside.first, outside.last, outside.count, lo, hi);
-    if (neg.count)
-        warn_line(warn, ctx, "%s: L(p) < 0 at %zu of %ld rows (p = %d..%d)", name, neg.count,
-                  pmax, neg.first, neg.last);
-    if (neg_list.count)
-        warn_line(warn, ctx, "%s: L^list(p) < 0 at %zu of %ld rows (p = %d..%d)", name,
-                  neg_list.count, pmax, neg_list.first, neg_list.last);
+    table_warnings(name, &notes, pmax, lo, hi, warn, ctx);
     return LOP_OK;
+}
+
+/* ---------------------------------------------------------------- curves */
+
+#define CURVE_POINTS 256
+
+static const lop_out_col_t curve_cols[] = {
+    {"p", LOP_OUT_NUM, 0}, {"fit_us", LOP_OUT_NUM, 0}, {"lo_us", LOP_OUT_NUM, 0},
+    {"hi_us", LOP_OUT_NUM, 0}, {"extrapolated", LOP_OUT_INT, 0},
+};
+
+static double curve_value(const lop_fit_t *const *fits, void *ctx)
+{
+    return lop_fit_eval(fits[0], *(const double *)ctx);
+}
+
+/* curve-<series>-<quantity>-<stat>.csv: the fit at CURVE_POINTS p evenly
+ * over its [pmin, pmax], for plots that draw it densely with its band. */
+static lop_status_t write_curve(lop_fitout_batch_t *b, const char *dir, const lop_fit_t *f)
+{
+    char name[256];
+    lop_csv_writer_t *w;
+    lop_out_t t;
+    lop_uncert_t *u = NULL;
+    snprintf(name, sizeof name, "curve-%s-%s-%s.csv", f->series, f->quantity, f->stat);
+    lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
+    if (st)
+        return st;
+    const char *keys[][2] = {{"series", f->series}, {"quantity", f->quantity},
+                             {"stat", f->stat}, {"model", f->model->name}, {"unit", "us"}};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        lop_csv_meta(w, keys[i][0], "%s", keys[i][1]);
+    st = lop_out_begin(&t, w->file, w->path, 1, curve_cols, sizeof curve_cols / sizeof *curve_cols);
+    if (st)
+        return st;
+    if (f->has_cov)
+        st = lop_uncert_draw(&f, 1, &lop_uncert_defaults, &u);
+    for (int i = 0; i < CURVE_POINTS && st == LOP_OK; i++) {
+        double p = f->pmin + (f->pmax - f->pmin) * i / (CURVE_POINTS - 1), v = lop_fit_eval(f, p);
+        lop_interval_t iv = {.lo = NAN, .hi = NAN};
+        if (!isfinite(v))
+            st = lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the fit at p = %g is not finite",
+                         f->series, f->quantity, f->stat, p);
+        if (st == LOP_OK && u)
+            st = lop_uncert_interval(u, curve_value, &p, &iv);
+        lop_out_num(&t, p);
+        lop_out_num(&t, v);
+        lop_out_num(&t, iv.lo);
+        lop_out_num(&t, iv.hi);
+        lop_out_int(&t, p < f->pmin || p > f->pmax);
+        st = st ? st : lop_out_row(&t);
+    }
+    lop_uncert_free(u);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
+}
+
+lop_status_t lop_fitout_curves(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set)
+{
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < set->n && st == LOP_OK; i++)
+        if (set->fit[i].model != &lop_model_linear)
+            st = write_curve(b, dir, &set->fit[i]);
+    return st;
 }
 
 lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
@@ -318,9 +561,33 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     return st ? st : end;
 }
 
+/* Every stat of 'set' must be a column lopbench writes (else its rows would
+ * go nowhere and the file's p range would be empty). */
+static lop_status_t check_synth_stats(const lop_paramset_t *set)
+{
+    char names[64] = "";
+    for (int s = 0; lop_fitdata_stats[s]; s++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "",
+                 lop_fitdata_stats[s]);
+    for (size_t i = 0; i < set->n; i++) {
+        const lop_fit_t *f = &set->fit[i];
+        int known = 0;
+        for (int s = 0; lop_fitdata_stats[s]; s++)
+            known |= strcmp(f->stat, lop_fitdata_stats[s]) == 0;
+        if (!known)
+            return lop_err(LOP_ERR_INVALID, "%s: series '%s' %s: stat '%s' is not a column of "
+                           "lopbench's files (%s), cannot synthesise it", set->path, f->series,
+                           f->quantity, f->stat, names);
+    }
+    return LOP_OK;
+}
+
 lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
                               double noise, unsigned long seed)
 {
+    lop_status_t checked = check_synth_stats(set);
+    if (checked)
+        return checked;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return lop_err(LOP_ERR_NOMEM, "out of memory for a random generator");

@@ -2,7 +2,9 @@
  * fitout.h - the files lopfit writes (formats in fit/README.md):
  *
  *   DIR/params.csv                every fit, lop_paramset_header's columns (model.h)
- *   DIR/lop-<series>-<stat>.csv   p,rtt_us,os_us,or_us,L_us,Llist_us, p = 1..pmax
+ *   DIR/lop-<series>-<stat>.csv   p, rtt/os/or/L/Llist _us with _lo_us, _hi_us (95 %
+ *                                 interval), extrapolated; p = 1..pmax
+ *   DIR/curve-<series>-<quantity>-<stat>.csv  each fit at 256 p with its interval
  *   DIR/<series>-<quantity>.csv   (--synth) lopbench-format data made from a parameter set
  *
  * Everything goes through one batch: each file is written to a temporary
@@ -17,6 +19,7 @@
 
 #include "csv.h"
 #include "out.h"
+#include "fitter.h"
 #include "model.h"
 
 typedef struct {
@@ -35,13 +38,17 @@ lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status);
 
 /* The params.csv columns (src/out.h), then "fit_ms" for lopfit --csv:
  * LOP_FITOUT_COLUMNS of them without it. */
-#define LOP_FITOUT_COLUMNS 23
+#define LOP_FITOUT_COLUMNS 51
 extern const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1];
 
 /* The params.csv cells of a fit into the current row of 't' (not ended):
- * unused λ and unknown (NaN) values are empty cells, every number exact.
+ * unused λ and unknown (NaN) values are empty cells, every number exact
+ * (covariance included, so lop_paramset_read gives the same bits back).
  * The one row format of params.csv and --csv. */
 void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit);
+
+/* params.csv's hint cell: "none", "more-p", "more-reps". */
+const char *lop_fitout_hint_token(lop_hint_t hint);
 
 /* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
  * row of a series, quantity and stat). */
@@ -53,11 +60,21 @@ typedef void lop_fitout_warn_t(void *ctx, const char *msg);
 
 /* DIR/lop-<series>-<stat>.csv for every series and stat of 'set' with an
  * rtt and an os fit (thesis 2.3.4: L(p) = RTT(p)/2 − (o_s(p) + o_s(1)),
- * L^list(p) with the <op>-list os fit).  Warns once per table when p leaves
- * the fitted range and when L(p) or L^list(p) is negative; fails if a value
- * is not finite.  '*n_tables' counts the tables. */
+ * L^list(p) with the <op>-list os fit).  Each value has its 95 % interval
+ * from one lop_uncert_t per table (the rtt, os, os_list and or fits drawn
+ * together), empty unless every fit the column uses has a covariance;
+ * 'extrapolated' is 1 outside the range every fit used has data for.  Warns
+ * once per table when p leaves the fitted range, when L(p) or L^list(p) is
+ * negative, and when draws gave no finite value; fails if a value is not
+ * finite.  '*n_tables' counts the tables. */
 lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
                                lop_fitout_warn_t *warn, void *ctx, size_t *n_tables);
+
+/* DIR/curve-<series>-<quantity>-<stat>.csv for every row of 'set' but the
+ * LogP lines: metadata series, quantity, stat, model, unit, then
+ * p,fit_us,lo_us,hi_us,extrapolated at 256 p evenly over [pmin, pmax]; lo/hi
+ * the 95 % interval (src/uncert.h), empty without a covariance. */
+lop_status_t lop_fitout_curves(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set);
 
 /* DIR/<series>-<quantity>.csv for every series and quantity of 'set', in
  * lopbench's format, rows p = pmin..pmax (over its stats): the column of

@@ -764,12 +764,13 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
 
 /* --------------------------------------------------------- model selection */
 
-/* AICc and BIC of a fitted candidate (fitter.h); NaN where undefined. */
-static void score_candidate(lop_candidate_t *c, size_t n_points)
+void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bic)
 {
-    double n = (double)n_points, k = c->k, fit_term = n * log(c->fit.ssr / n);
-    c->aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2 * k * (k + 1) / (n - k - 1) : NAN;
-    c->bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
+    int k = lop_model_n_free(fit->model) + 1;
+    double n = (double)fit->n, fit_term = n * log(fit->ssr / n);
+    *aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2.0 * k * (k + 1) / (n - k - 1) : NAN;
+    *bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
+    *k_out = k;
 }
 
 /* Choose the candidate with the lowest score; Δ of every eligible one. */
@@ -814,13 +815,13 @@ lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t crite
         if (st != LOP_OK)
             return st;
         c->fitted = 1;
-        score_candidate(c, n);
+        lop_fitter_score(&c->fit, &c->k, &c->aicc, &c->bic);
     }
     rank_candidates(&s);
+    *sel = s; /* also without an eligible member: the caller may fall back */
     if (s.best < 0)
         return lop_err(LOP_ERR_INVALID, "%zu points: too few for any %s model under %s", n,
                        family->name, criterion == LOP_CRIT_AICC ? "AICc" : "BIC");
-    *sel = s;
     return LOP_OK;
 }
 

@@ -95,11 +95,16 @@ typedef struct {
 
 /* Fit every member of 'family' to the points (p, y) and choose by
  * 'criterion'.  The caller names sel->cand[i].fit's file etc. afterwards.
- * Fails with LOP_ERR_INVALID if no member is eligible (too few points) or
- * the points are bad, LOP_ERR_NOMEM. */
+ * Fails with LOP_ERR_INVALID if no member is eligible (too few points: *sel
+ * is filled then, with best = −1 and the members that could be fitted, so
+ * the caller can fall back to one) or the points are bad, LOP_ERR_NOMEM. */
 lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t criterion,
                                const double *p, const double *y, size_t n,
                                const lop_fitter_opts_t *opts, lop_selection_t *sel);
+
+/* k (free parameters + 1), AICc and BIC of a fit (NaN where undefined), as
+ * lop_fitter_select scores its candidates: also for a model given by hand. */
+void lop_fitter_score(const lop_fit_t *fit, int *k, double *aicc, double *bic);
 
 /* What more data would determine a fit's weak parameters (lop_fit_t.weak). */
 typedef enum {

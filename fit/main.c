@@ -27,10 +27,17 @@
 
 #define PROG "lopfit"
 
-enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE };
+enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE,
+       OPT_CRITERION, OPT_GNUPLOT_EXPR };
+
+/* --model's help names the models of lop_models[] (filled in by main). */
+static char model_help[256];
+
+static const char *const criteria[] = {"aicc", "bic", NULL}; /* lop_criterion_t order */
 
 static const lop_cli_opt_t options[] = {
-    {"model", 'm', "SPEC", "MODEL (rtt, ov, linear) for every file, or QUANTITY=MODEL,..."},
+    {"model", 'm', "SPEC", model_help},
+    {"criterion", OPT_CRITERION, "C", "--model auto selects by aicc (default) or bic"},
     {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
     {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
     {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
@@ -40,12 +47,15 @@ static const lop_cli_opt_t options[] = {
     {"from-params", OPT_FROM_PARAMS, "FILE", "write the tables of parameter set FILE (needs -o)"},
     {"synth", OPT_SYNTH, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)"},
     {"noise", OPT_NOISE, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)"},
+    {"gnuplot-expr", OPT_GNUPLOT_EXPR, "MODEL",
+     "print MODEL's function as a gnuplot expression in x and l1..l6, and exit"},
     {"help", 'h', NULL, "show this help"},
     {NULL, 0, NULL, NULL},
 };
 
 typedef struct {
-    const char *models;       /* --model spec, or NULL: by quantity */
+    const char *models;       /* --model spec, or NULL: auto for every quantity */
+    lop_criterion_t criterion; /* --criterion */
     const char *stats;        /* --stat */
     int compare;              /* --compare */
     int csv;                  /* --csv */
@@ -53,15 +63,20 @@ typedef struct {
     lop_fitter_opts_t fitter; /* --seed, --starts */
     const char *from_params;  /* --from-params */
     const char *synth;        /* --synth */
+    const lop_model_t *gnuplot_expr; /* --gnuplot-expr */
     double noise;             /* --noise */
     int help;
 } opts_t;
 
 /* One data set's fits. */
 typedef struct {
-    lop_fit_t fit;            /* the model of its quantity (or --model) */
+    lop_fit_t fit;            /* the chosen (auto) or forced (--model) model */
     lop_fitter_stats_t stats;
-    double fit_ms;
+    double fit_ms;            /* auto: of all candidates */
+    int has_sel;              /* auto: sel holds every candidate */
+    int selected;             /* auto: 1 if a model was eligible, 0 if the richest one
+                                 that could be fitted was taken (too few points) */
+    lop_selection_t sel;
     int has_line;             /* --compare: the LogP line was fitted too */
     lop_fit_t line;
     double line_ms;
@@ -81,6 +96,17 @@ static lop_status_t check_stats(const char *list)
     return lop_cli_items("stat", list, stat_item, NULL);
 }
 
+/* A model named by an option, from lop_models[]. */
+static lop_status_t model_option(const char *opt, const char *arg, const lop_model_t **model)
+{
+    char models[128];
+    *model = lop_model_find(arg);
+    if (*model)
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt, arg,
+                   lop_model_names(NULL, " or ", models, sizeof models));
+}
+
 static lop_status_t apply_option(opts_t *o, int key, const char *arg)
 {
     long v;
@@ -89,6 +115,12 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
     case 'm': o->models = arg; return lop_fitdata_check_models(arg);
     case 's': o->stats = arg; return check_stats(arg);
     case 'c': o->compare = 1; return LOP_OK;
+    case OPT_CRITERION: {
+        int index = 0;
+        st = lop_cli_choice("criterion", arg, criteria, &index);
+        o->criterion = index == 1 ? LOP_CRIT_BIC : LOP_CRIT_AICC;
+        return st;
+    }
     case OPT_CSV: o->csv = 1; return LOP_OK;
     case 'o': o->out_dir = arg; return LOP_OK;
     case OPT_SEED:
@@ -102,6 +134,7 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
     case OPT_FROM_PARAMS: o->from_params = arg; return LOP_OK;
     case OPT_SYNTH: o->synth = arg; return LOP_OK;
     case OPT_NOISE: return lop_cli_double("noise", arg, 0, 1, &o->noise);
+    case OPT_GNUPLOT_EXPR: return model_option("gnuplot-expr", arg, &o->gnuplot_expr);
     case 'h': o->help = 1; return LOP_OK;
     default: return lop_err(LOP_ERR_INVALID, "unhandled option");
     }
@@ -118,7 +151,7 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
         st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : apply_option(o, key, arg);
     *first_file = lop_cli_operand_index(&cli);
     lop_cli_free(&cli);
-    if (st || o->help)
+    if (st || o->help || o->gnuplot_expr)
         return st;
     if ((o->from_params || o->synth) && !o->out_dir)
         return lop_err(LOP_ERR_INVALID, "option --%s needs -o DIR",
@@ -135,27 +168,112 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
 
 /* ----------------------------------------------------------------- report */
 
-static void print_value(double v, double se)
+static const char *criterion_name(lop_criterion_t c)
+{
+    return c == LOP_CRIT_BIC ? "BIC" : "AICc";
+}
+
+/* Why a parameter is weak, for the report (model.h bits). */
+static const char *weak_reason(unsigned weak)
+{
+    return weak & LOP_FIT_WEAK_SINGULAR  ? "singular"
+           : weak & LOP_FIT_WEAK_ILLCOND ? "ill-conditioned"
+                                         : "se > |value|";
+}
+
+static void print_value(double v, double se, unsigned weak)
 {
     if (isnan(se))
-        printf("%12.6g ± n/a      ", v);
+        printf("%12.6g ± n/a       ", v);
     else
-        printf("%12.6g ± %-10.3g", v, se);
+        printf("%12.6g ± %-10.3g ", v, se);
+    if (weak)
+        printf(" WEAK (%s)", weak_reason(weak));
+    printf("\n");
+}
+
+/* Why a candidate is not eligible (or "eligible"). */
+static const char *eligibility(const lop_selection_t *sel, const lop_candidate_t *c, size_t n,
+                               char *buf, size_t len)
+{
+    int need = sel->criterion == LOP_CRIT_AICC ? c->k + 2 : c->k + 1;
+    const lop_model_t *m = sel->family->member[c - sel->cand];
+    if (!c->fitted)
+        snprintf(buf, len, "not fitted: %zu points for %d parameters", n, m->n_params);
+    else if (!c->eligible)
+        snprintf(buf, len, "not eligible: %s needs n >= %d (k = %d)",
+                 criterion_name(sel->criterion), need, c->k);
+    else
+        snprintf(buf, len, "eligible");
+    return buf;
+}
+
+/* %g of v in 'width' columns, "-" where undefined (NaN). */
+static const char *cell(char *buf, size_t len, int width, double v)
+{
+    if (isnan(v))
+        snprintf(buf, len, "%*s", width, "-");
+    else
+        snprintf(buf, len, "%*.6g", width, v);
+    return buf;
+}
+
+/* Every candidate side by side, the chosen one marked. */
+static void print_selection(const result_t *r)
+{
+    const lop_selection_t *sel = &r->sel;
+    size_t n = r->fit.n;
+    printf("  model selection by %s, n %zu:\n", criterion_name(sel->criterion), n);
+    printf("      %-10s %2s %14s %12s %12s %10s\n", "model", "k", "SSR", "AICc", "BIC", "delta");
+    for (int i = 0; i < sel->n_cand; i++) {
+        const lop_candidate_t *c = &sel->cand[i];
+        char why[96], b[4][32];
+        printf("    %c %-10s %2d %s %s %s %s  %s%s\n", i == sel->best ? '*' : ' ',
+               sel->family->member[i]->name, c->k,
+               cell(b[0], sizeof b[0], 14, c->fitted ? c->fit.ssr : NAN),
+               cell(b[1], sizeof b[1], 12, c->aicc), cell(b[2], sizeof b[2], 12, c->bic),
+               cell(b[3], sizeof b[3], 10, c->delta), eligibility(sel, c, n, why, sizeof why),
+               i == sel->best ? ", chosen" : "");
+    }
+    if (!r->selected)
+        printf("  not enough points to select: no model is eligible under %s; the richest "
+               "that can be fitted, %s, is used\n", criterion_name(sel->criterion),
+               r->fit.model->name);
+    else if (isinf(sel->margin))
+        printf("  margin inf: the only eligible model\n");
+    else
+        printf("  margin %.4g to the runner-up%s\n", sel->margin,
+               sel->margin < 2 ? " (below 2: no real preference)" : "");
+}
+
+/* The weak parameters and what more data would determine them. */
+static void print_weak_summary(const lop_fit_t *f)
+{
+    lop_hint_t hint = lop_fitter_hint(f);
+    if (hint == LOP_HINT_NONE)
+        return;
+    printf("  weak:");
+    for (int j = 0; j < f->model->n_params; j++)
+        if (f->weak[j])
+            printf(" %s", f->model->param[j]);
+    printf(": %s would determine them\n", lop_fitter_hint_name(hint));
 }
 
 static void print_fit(const result_t *r)
 {
     const lop_fit_t *f = &r->fit;
     printf("%s %s %s  (%s)\n", f->series, f->quantity, f->stat, f->file);
-    printf("  %s: %s\n", f->model->name, f->model->formula);
+    if (r->has_sel)
+        print_selection(r);
+    printf("  %s%s: %s\n", f->model->name, r->has_sel ? "" : " (forced by --model)",
+           f->model->formula);
     for (int j = 0; j < f->model->n_params; j++) {
-        printf("  l%d = ", j + 1);
-        print_value(f->lambda[j], f->se[j]);
-        if (j % 3 == 2 || j == f->model->n_params - 1)
-            printf("\n");
+        printf("  %s = ", f->model->param[j]);
+        print_value(f->lambda[j], f->se[j], f->weak[j]);
     }
     printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g us  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
            f->pmax, f->ssr, f->rmse, f->r2, r->fit_ms);
+    print_weak_summary(f);
     if (r->has_line)
         printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
                r->line.lambda[0], r->line.lambda[1], r->line.ssr,
@@ -201,6 +319,16 @@ static double now_ms(void)
     return 1e-6 * (double)lop_timer_clock_ns();
 }
 
+/* The data set's names on a fit. */
+static void name_fit(const lop_fitdata_t *d, lop_fit_t *fit)
+{
+    memcpy(fit->file, d->file, sizeof fit->file);
+    memcpy(fit->series, d->series, sizeof fit->series);
+    memcpy(fit->quantity, d->quantity, sizeof fit->quantity);
+    memcpy(fit->stat, d->stat, sizeof fit->stat);
+}
+
+/* A model given by --model (or --compare's line): criterion "forced". */
 static lop_status_t fit_one(const lop_fitdata_t *d, const lop_model_t *model,
                             const lop_fitter_opts_t *fo, lop_fit_t *fit,
                             lop_fitter_stats_t *stats, double *ms)
@@ -211,10 +339,43 @@ static lop_status_t fit_one(const lop_fitdata_t *d, const lop_model_t *model,
     *ms = now_ms() - start;
     if (st)
         return lop_err(st, "%s: %s: %s", d->file, d->stat, lop_errmsg());
-    memcpy(fit->file, d->file, sizeof fit->file);
-    memcpy(fit->series, d->series, sizeof fit->series);
-    memcpy(fit->quantity, d->quantity, sizeof fit->quantity);
-    memcpy(fit->stat, d->stat, sizeof fit->stat);
+    name_fit(d, fit);
+    snprintf(fit->criterion, sizeof fit->criterion, "forced");
+    lop_fitter_score(fit, &fit->k, &fit->aicc, &fit->bic);
+    fit->margin = NAN;
+    return LOP_OK;
+}
+
+/* --model auto: every member of the family, the chosen one in r->fit.  With
+ * too few points for any eligible member, the richest one that could be
+ * fitted (fitter.h: the selection is filled with best = -1 then). */
+static lop_status_t select_one(const opts_t *o, const lop_fitdata_t *d, result_t *r)
+{
+    lop_selection_t *sel = &r->sel;
+    double start = now_ms();
+    memset(sel, 0, sizeof *sel);
+    lop_status_t st = lop_fitter_select(d->family, o->criterion, d->p, d->y, d->n, &o->fitter,
+                                        sel);
+    r->fit_ms = now_ms() - start;
+    r->selected = st == LOP_OK;
+    if (st == LOP_ERR_INVALID && sel->family)
+        for (int i = 0; i < sel->n_cand && sel->best < 0; i++)
+            if (sel->cand[i].fitted)
+                sel->best = i;
+    if (st == LOP_ERR_INVALID && sel->family && sel->best >= 0)
+        st = LOP_OK;
+    if (st)
+        return lop_err(st, "%s: %s: %s", d->file, d->stat, lop_errmsg());
+    for (int i = 0; i < sel->n_cand; i++)
+        name_fit(d, &sel->cand[i].fit);
+    const lop_candidate_t *c = &sel->cand[sel->best];
+    r->has_sel = 1;
+    r->fit = c->fit;
+    snprintf(r->fit.criterion, sizeof r->fit.criterion, "%s", criteria[o->criterion]);
+    r->fit.k = c->k;
+    r->fit.aicc = c->aicc;
+    r->fit.bic = c->bic;
+    r->fit.margin = r->selected ? sel->margin : NAN;
     return LOP_OK;
 }
 
@@ -223,8 +384,10 @@ static lop_status_t fit_all(const opts_t *o, const lop_fitdata_list_t *data, res
     for (size_t i = 0; i < data->n; i++) {
         const lop_fitdata_t *d = &data->set[i];
         result_t *r = &res[i];
-        lop_status_t st = fit_one(d, d->model, &o->fitter, &r->fit, &r->stats, &r->fit_ms);
-        r->has_line = o->compare && d->model != &lop_model_linear;
+        lop_status_t st = d->family ? select_one(o, d, r)
+                                    : fit_one(d, d->model, &o->fitter, &r->fit, &r->stats,
+                                              &r->fit_ms);
+        r->has_line = o->compare && r->fit.model != &lop_model_linear;
         if (st == LOP_OK && r->has_line)
             st = fit_one(d, &lop_model_linear, &o->fitter, &r->line, NULL, &r->line_ms);
         if (st)
@@ -286,6 +449,7 @@ static lop_status_t write_outputs(const lop_outdir_t *out, const result_t *res, 
         st = lop_fit_check(&fits[i], fits[i].file);
     st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits);
     st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL, &n_tables);
+    st = st ? st : lop_fitout_curves(&batch, out->stage, &set);
     st = lop_fitout_batch_end(&batch, st);
     free(fits);
     return st;
@@ -328,6 +492,7 @@ static lop_status_t run_from_set(const opts_t *o)
         st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL, &n_tables);
         if (st == LOP_OK && n_tables == 0)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
+        st = st ? st : lop_fitout_curves(&batch, out.stage, &set);
     } else if (st == LOP_OK) {
         st = lop_fitout_synth(&batch, out.stage, &set, o->noise, o->fitter.seed);
     }
@@ -341,11 +506,20 @@ int main(int argc, char **argv)
     opts_t o;
     int first_file;
     lop_status_t st = parse_options(argc, argv, &o, &first_file);
+    char models[128];
+    snprintf(model_help, sizeof model_help,
+             "auto (the default: select by --criterion, AICc unless told; fit/README.md) or "
+             "MODEL (%s) for every file, or QUANTITY=MODEL,...",
+             lop_model_names(NULL, " or ", models, sizeof models));
     if (st == LOP_OK && o.help) {
         lop_cli_usage(stdout, PROG " [options] FILE...",
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
                       "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
                       options);
+        return lop_stdout_close(PROG, 0);
+    }
+    if (st == LOP_OK && o.gnuplot_expr) {
+        printf("%s\n", o.gnuplot_expr->gnuplot);
         return lop_stdout_close(PROG, 0);
     }
     if (st == LOP_OK)

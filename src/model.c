@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "uncert.h"
 
 /* ------------------------------------------------------- model functions */
 
@@ -48,20 +49,20 @@ const lop_model_t lop_model_rtt = {
     "rtt", 6, "l1/(l2+p) + l3 + l4*(1-exp(l5*(p-l6)))", eval_rtt, L_NAMES,
     {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_RATE,
      LOP_PARAM_GAUGE},
-    "thesis 2.3.6.1.1"};
+    "thesis 2.3.6.1.1", "l1/(l2+x) + l3 + l4*(1-exp(l5*(x-l6)))"};
 const lop_model_t lop_model_rtt_nosat = {
     "rtt-nosat", 3, "l1/(l2+p) + l3", eval_rtt_nosat, L_NAMES,
     {LOP_PARAM_LINEAR, LOP_PARAM_POLE, LOP_PARAM_LINEAR},
-    "thesis 2.3.6.1.1 without the saturation term"};
+    "thesis 2.3.6.1.1 without the saturation term", "l1/(l2+x) + l3"};
 const lop_model_t lop_model_const = {
     "const", 1, "l1", eval_const, L_NAMES, {LOP_PARAM_LINEAR},
-    "LogP's constant (thesis 2.1.4.5)"};
+    "LogP's constant (thesis 2.1.4.5)", "l1"};
 const lop_model_t lop_model_ov = {
     "ov", 3, "l1 + l2/(l3+p)", eval_ov, L_NAMES,
-    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_POLE}, "thesis 2.3.6.1.2"};
+    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_POLE}, "thesis 2.3.6.1.2", "l1 + l2/(l3+x)"};
 const lop_model_t lop_model_linear = {
     "linear", 2, "l1 + l2*p", eval_linear, L_NAMES, {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR},
-    "LogP's L + g*p (thesis 2.3.3)"};
+    "LogP's L + g*p (thesis 2.3.3)", "l1 + l2*x"};
 
 const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
                                          &lop_model_ov,  &lop_model_linear,    NULL};
@@ -122,8 +123,33 @@ double lop_fit_eval(const lop_fit_t *fit, double p)
 
 int lop_model_fits_quantity(const lop_model_t *model, const char *quantity)
 {
-    const lop_model_t *own = lop_model_for_quantity(quantity);
-    return model == &lop_model_linear || !own || own == model;
+    const lop_family_t *f = lop_family_for_quantity(quantity);
+    if (model == &lop_model_linear || !f)
+        return 1;
+    for (int i = 0; i < f->n_members; i++)
+        if (f->member[i] == model)
+            return 1;
+    return 0;
+}
+
+const char *lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
+                            size_t len)
+{
+    const lop_model_t *list[LOP_FAMILY_MAX + 8];
+    size_t n = 0, used = 0;
+    if (family) {
+        for (int i = 0; i < family->n_members; i++)
+            list[n++] = family->member[i];
+        list[n++] = &lop_model_linear;
+    } else {
+        for (const lop_model_t *const *m = lop_models; *m && n < sizeof list / sizeof *list; m++)
+            list[n++] = *m;
+    }
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i + 1 == n ? last_sep : ", ", list[i]->name);
+    return buf;
 }
 
 lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
@@ -134,9 +160,12 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
         if (!lop_name_ok(names[i][1]))
             return lop_err(LOP_ERR_PARSE, "%s: %s '%s' %s", where, names[i][0], names[i][1],
                            lop_name_rule);
+    char models[128];
     if (!lop_model_fits_quantity(fit->model, fit->quantity))
-        return lop_err(LOP_ERR_PARSE, "%s: quantity '%s' takes model %s or linear, not %s",
-                       where, fit->quantity, lop_model_for_quantity(fit->quantity)->name,
+        return lop_err(LOP_ERR_PARSE, "%s: quantity '%s' takes model %s, not %s", where,
+                       fit->quantity,
+                       lop_model_names(lop_family_for_quantity(fit->quantity), " or ", models,
+                                       sizeof models),
                        fit->model->name);
     for (int i = 0; i < fit->model->n_params; i++)
         if (!isfinite(fit->lambda[i]))
@@ -153,7 +182,9 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
 
 const char lop_paramset_header[] =
     "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2,"
-    "se1,se2,se3,se4,se5,se6";
+    "se1,se2,se3,se4,se5,se6,"
+    "cov11,cov12,cov13,cov14,cov15,cov16,cov22,cov23,cov24,cov25,cov26,cov33,cov34,cov35,"
+    "cov36,cov44,cov45,cov46,cov55,cov56,cov66,weak,hint,criterion,k,aicc,bic,margin";
 
 /* Column indices of a params.csv, looked up once. */
 typedef struct {
@@ -189,6 +220,30 @@ static lop_status_t optional_number(const lop_csv_t *csv, size_t row, const char
     return lop_csv_number(csv, row, col, value);
 }
 
+/* An optional cell that may be infinite (a criterion of a perfect fit is
+ * -inf, a margin inf): missing column or empty cell gives NaN. */
+static lop_status_t optional_extended(const lop_csv_t *csv, size_t row, const char *name,
+                                      double *value)
+{
+    size_t col;
+    *value = NAN;
+    if (lop_csv_column(csv, name, &col) != LOP_OK)
+        return LOP_OK;
+    const char *s = csv->cells[row][col];
+    if (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0) {
+        *value = s[0] == '-' ? -INFINITY : INFINITY;
+        return LOP_OK;
+    }
+    return optional_number(csv, row, name, value);
+}
+
+/* An optional text cell ("" when the column is missing). */
+static const char *optional_text(const lop_csv_t *csv, size_t row, const char *name)
+{
+    size_t col;
+    return lop_csv_column(csv, name, &col) == LOP_OK ? csv->cells[row][col] : "";
+}
+
 static lop_status_t copy_text(const lop_csv_t *csv, size_t row, size_t col, char *dst,
                               size_t len)
 {
@@ -197,6 +252,122 @@ static lop_status_t copy_text(const lop_csv_t *csv, size_t row, size_t col, char
         return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s' is empty or too long", csv->path,
                        csv->line[row], csv->columns[col]);
     memcpy(dst, s, strlen(s) + 1);
+    return LOP_OK;
+}
+
+/* The upper triangle cov11..cov66: all 21 cells or none (has_cov = 0).
+ * Rows of parameters the model does not fit (or fixes) must be 0. */
+static lop_status_t read_cov(const lop_csv_t *csv, size_t row, lop_fit_t *fit)
+{
+    int present = 0;
+    memset(fit->cov, 0, sizeof fit->cov);
+    fit->has_cov = 0;
+    for (int i = 0; i < LOP_MODEL_MAX_PARAMS; i++)
+        for (int j = i; j < LOP_MODEL_MAX_PARAMS; j++) {
+            char name[8];
+            double v;
+            snprintf(name, sizeof name, "cov%d%d", i + 1, j + 1);
+            lop_status_t st = optional_number(csv, row, name, &v);
+            if (st)
+                return st;
+            present += !isnan(v);
+            fit->cov[i][j] = fit->cov[j][i] = isnan(v) ? 0.0 : v;
+        }
+    if (present == 0)
+        return LOP_OK;
+    if (present != LOP_MODEL_MAX_PARAMS * (LOP_MODEL_MAX_PARAMS + 1) / 2)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: %d of the 21 covariance cells cov11..cov66 are "
+                       "empty: all or none", csv->path, csv->line[row],
+                       LOP_MODEL_MAX_PARAMS * (LOP_MODEL_MAX_PARAMS + 1) / 2 - present);
+    for (int i = 0; i < LOP_MODEL_MAX_PARAMS; i++)
+        for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++) {
+            int fitted = i < fit->model->n_params && fit->model->role[i] != LOP_PARAM_GAUGE;
+            if (!fitted && fit->cov[i][j] != 0)
+                return lop_err(LOP_ERR_PARSE, "%s:%zu: cov%d%d = %g: the %s model does not "
+                               "fit l%d, its covariance must be 0", csv->path, csv->line[row],
+                               i < j ? i + 1 : j + 1, i < j ? j + 1 : i + 1, fit->cov[i][j],
+                               fit->model->name, i + 1);
+        }
+    fit->has_cov = 1;
+    return LOP_OK;
+}
+
+/* Index of a parameter name of 'model' ("l3"), or -1. */
+static int param_index(const lop_model_t *model, const char *name, size_t len)
+{
+    for (int j = 0; j < model->n_params; j++)
+        if (strlen(model->param[j]) == len && strncmp(model->param[j], name, len) == 0)
+            return j;
+    return -1;
+}
+
+/* The weak column ("l3+l4") and the hint: the file names weak parameters
+ * but not why, so the reason is what the row shows (model.h, weak). */
+static lop_status_t read_weak(const lop_csv_t *csv, size_t row, lop_fit_t *fit)
+{
+    const char *weak = optional_text(csv, row, "weak"), *hint = optional_text(csv, row, "hint");
+    int structural = (double)fit->n - lop_model_n_free(fit->model) - 2 <= 0;
+    memset(fit->weak, 0, sizeof fit->weak);
+    if (hint[0] && strcmp(hint, "none") && strcmp(hint, "more-p") && strcmp(hint, "more-reps"))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: hint '%s' is not none, more-p or more-reps",
+                       csv->path, csv->line[row], hint);
+    for (const char *s = weak; *s;) {
+        size_t len = strcspn(s, "+");
+        int j = param_index(fit->model, s, len);
+        if (j < 0)
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: weak: '%.*s' is not a parameter of the %s "
+                           "model", csv->path, csv->line[row], (int)len, s, fit->model->name);
+        fit->weak[j] = isnan(fit->se[j]) ? LOP_FIT_WEAK_SINGULAR
+                       : fit->se[j] > fabs(fit->lambda[j]) ? LOP_FIT_WEAK_SE
+                                                           : LOP_FIT_WEAK_ILLCOND;
+        structural |= fit->weak[j] != LOP_FIT_WEAK_SE;
+        s += len + (s[len] == '+');
+    }
+    for (int j = 0; j < fit->model->n_params && !structural && !strcmp(hint, "more-p"); j++)
+        if (fit->weak[j])
+            fit->weak[j] |= LOP_FIT_WEAK_ILLCOND; /* the file says a new p resolves it */
+    return LOP_OK;
+}
+
+/* How the model was chosen: criterion, k, aicc, bic, margin (all optional). */
+static lop_status_t read_selection(const lop_csv_t *csv, size_t row, lop_fit_t *fit)
+{
+    const char *crit = optional_text(csv, row, "criterion");
+    double k;
+    fit->k = 0;
+    fit->aicc = fit->bic = fit->margin = NAN;
+    fit->criterion[0] = '\0';
+    if (crit[0] && strcmp(crit, "aicc") && strcmp(crit, "bic") && strcmp(crit, "forced"))
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: criterion '%s' is not aicc, bic or forced",
+                       csv->path, csv->line[row], crit);
+    snprintf(fit->criterion, sizeof fit->criterion, "%s", crit);
+    lop_status_t st = optional_number(csv, row, "k", &k);
+    if (st == LOP_OK && !isnan(k) && !(k >= 1 && k <= LOP_MODEL_MAX_PARAMS + 1 && k == floor(k)))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: k = %g is not a whole number in 1..%d", csv->path,
+                     csv->line[row], k, LOP_MODEL_MAX_PARAMS + 1);
+    fit->k = st || isnan(k) ? 0 : (int)k;
+    st = st ? st : optional_extended(csv, row, "aicc", &fit->aicc);
+    st = st ? st : optional_extended(csv, row, "bic", &fit->bic);
+    st = st ? st : optional_extended(csv, row, "margin", &fit->margin);
+    return st;
+}
+
+/* Can lop_uncert_draw factor the covariance (symmetric positive
+ * semi-definite)?  One draw tries exactly what predictions will do. */
+static lop_status_t check_cov(const lop_fit_t *fit, const char *where)
+{
+    lop_uncert_opts_t one = lop_uncert_defaults;
+    lop_uncert_t *u;
+    const lop_fit_t *fits[] = {fit};
+    one.n_draws = 1;
+    if (!fit->has_cov)
+        return LOP_OK;
+    lop_status_t st = lop_uncert_draw(fits, 1, &one, &u);
+    if (st == LOP_ERR_NOMEM)
+        return st;
+    if (st)
+        return lop_err(LOP_ERR_PARSE, "%s: %s", where, lop_errmsg());
+    lop_uncert_free(u);
     return LOP_OK;
 }
 
@@ -233,7 +404,9 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
                      csv->line[row]);
     st = st ? st : lop_csv_integer(csv, row, c->n, 0, LONG_MAX, &n);
     fit->n = st ? 0 : (size_t)n;
-    return st;
+    st = st ? st : read_cov(csv, row, fit);
+    st = st ? st : read_weak(csv, row, fit);
+    return st ? st : read_selection(csv, row, fit);
 }
 
 /* Rows ordered by (series, quantity, stat, linear or not), then file order. */
@@ -297,6 +470,7 @@ lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set)
         snprintf(where, sizeof where, "%s:%zu", path, csv->line[r]);
         st = read_fit(csv, r, &cols, &set->fit[r]);
         st = st ? st : lop_fit_check(&set->fit[r], where);
+        st = st ? st : check_cov(&set->fit[r], where);
     }
     set->n = csv->n_rows;
     st = st ? st : check_unique(set, csv->line);

@@ -15,12 +15,19 @@
  * families (rtt: rtt ⊃ rtt-nosat ⊃ const; ov: ov ⊃ const).
  *
  * A parameter set (params.csv) holds one fitted model per row:
- *   file,series,quantity,stat,model,n,pmin,pmax,l1..l6,ssr,rmse,r2,se1..se6
+ *   file,series,quantity,stat,model,n,pmin,pmax,l1..l6,ssr,rmse,r2,se1..se6,
+ *   cov11,cov12,..,cov16,cov22,..,cov66,weak,hint,criterion,k,aicc,bic,margin
  * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
  * quantity is rtt, os or or, stat is min, avg or median.  Unused lambdas and
  * unknown statistics are empty cells (rtt-nosat uses l1..l3, const l1).
- * The covariance and weak flags of lop_fit_t are not in params.csv (yet):
- * a set read from a file has has_cov = 0.
+ * cov<i><j> (i <= j) is the upper triangle of lop_fit_t.cov, all 21 cells
+ * empty without a covariance (has_cov = 0); weak names the weak parameters
+ * joined by '+' ("l3+l4"), hint is what more data would fix them (none,
+ * more-p, more-reps: lop_fitter_hint), criterion how the model was chosen
+ * (aicc, bic, forced), k, aicc, bic its criteria and margin the runner-up's
+ * difference (inf: the only eligible one; empty when forced).  Every
+ * appended column is optional for the reader: the thesis's published set
+ * has none of them (has_cov = 0, nothing weak, criterion unknown).
  */
 #ifndef LOP_MODEL_H
 #define LOP_MODEL_H
@@ -58,6 +65,9 @@ typedef struct {
     const char *param[LOP_MODEL_MAX_PARAMS];        /* parameter names, "l1".. */
     lop_param_role_t role[LOP_MODEL_MAX_PARAMS];    /* how a fit finds each */
     const char *cite;    /* thesis section or why the model exists */
+    const char *gnuplot; /* the function as a gnuplot expression in x and l1..l<n_params>
+                            (lopfit --gnuplot-expr; tests/unit/test_gnuplot_expr.c checks
+                            it against eval) */
 } lop_model_t;
 
 extern const lop_model_t lop_model_rtt, lop_model_rtt_nosat, lop_model_const, lop_model_ov,
@@ -115,7 +125,17 @@ typedef struct {
     double cov[LOP_MODEL_MAX_PARAMS][LOP_MODEL_MAX_PARAMS]; /* parameter covariance,
                              us^2 scaled as the lambdas; rows/columns of fixed ones 0 */
     unsigned weak[LOP_MODEL_MAX_PARAMS]; /* LOP_FIT_WEAK_* bits: the data cannot
-                             determine this parameter (fit/fitter.h) */
+                             determine this parameter (fit/fitter.h).  Read from
+                             params.csv, which names weak parameters but not why:
+                             SE when se > |value|, SINGULAR when se is unknown,
+                             ILLCOND otherwise and when the row's hint is more-p */
+    /* How the model was chosen (params.csv's selection columns, fit/fitter.h):
+     * criterion "" when unknown (then k = 0 and the rest NaN). */
+    char criterion[8];    /* "aicc", "bic" (selected) or "forced" (--model) */
+    int k;                /* free parameters + 1 (the noise variance) */
+    double aicc, bic;     /* the model's criteria; NaN where undefined */
+    double margin;        /* criterion difference to the runner-up; INFINITY when
+                             only one model was eligible; NaN when forced */
 } lop_fit_t;
 
 /* Value of a fit at p. */
@@ -124,9 +144,17 @@ double lop_fit_eval(const lop_fit_t *fit, double p);
 /* Largest pmax of a fit: lopfit writes a table row per p = 1..pmax. */
 #define LOP_MODEL_MAX_P 1000000
 
-/* May 'model' describe 'quantity'?  Its own model (rtt for rtt, ov for os and
- * or) or the linear LogP shape; any model for other quantities. */
+/* May 'model' describe 'quantity'?  A member of its family (rtt, rtt-nosat,
+ * const for rtt; ov, const for os and or) or the linear LogP shape; any
+ * model for other quantities. */
 int lop_model_fits_quantity(const lop_model_t *model, const char *quantity);
+
+/* The names of 'family's members and linear (every model of lop_models[] if
+ * 'family' is NULL), joined by ", " and 'last_sep' before the last one
+ * ("rtt, rtt-nosat, const or linear"), into buf; returns buf.  For help
+ * texts and error messages: no hand-written model lists. */
+const char *lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
+                            size_t len);
 
 /* Can params.csv hold 'fit' so that every tool reads it back?  Names follow
  * lop_name_ok() (they become file names), the model fits the quantity, the
@@ -144,7 +172,9 @@ typedef struct {
 extern const char lop_paramset_header[];
 
 /* Read and check a params.csv (lop_fit_check for every row, no repeated
- * key); errors name file:line. */
+ * key); errors name file:line.  A covariance (has_cov) needs all 21 cells,
+ * finite, 0 in the rows of parameters the model does not fit, and positive
+ * semi-definite as lop_uncert_draw needs it. */
 lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set);
 void lop_paramset_free(lop_paramset_t *set);
 /* The fit for (series, quantity, stat), or NULL.  A set holds at most one

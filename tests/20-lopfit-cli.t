@@ -8,6 +8,8 @@ LOPFIT=$BIN/lopfit
 tmpdir >/dev/null
 T=$_d
 HEADER=file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2,se1,se2,se3,se4,se5,se6
+COV=cov11,cov12,cov13,cov14,cov15,cov16,cov22,cov23,cov24,cov25,cov26,cov33,cov34,cov35,cov36,cov44,cov45,cov46,cov55,cov56,cov66
+HEADER_NEW=$HEADER,$COV,weak,hint,criterion,k,aicc,bic,margin
 
 cat >"$T/truth.csv" <<EOF
 $HEADER
@@ -30,15 +32,36 @@ check "--synth: 31 rtt rows with min and avg" \
 check "fit the synthetic files with -o" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out' >'$T/report.txt' 2>'$T/err.txt'"
 check "params.csv: header and 6 model rows, then 6 LogP lines" \
-    sh -c "grep -qx '$HEADER' '$T/out/params.csv' &&
+    sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
            test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
            test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
+TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
-             grep -qx 'p,rtt_us,os_us,or_us,L_us,Llist_us' \$f || exit 1
+             grep -qx '$TABLE' \$f || exit 1
              test \$(grep -c '^[0-9]' \$f) = 16 || exit 1; done"
-check "table: or_us empty without an or fit, Llist_us from send-list" \
-    sh -c "grep '^5,' '$T/out/lop-send-normal-min.csv' | grep -q '^5,[0-9.e-]*,[0-9.e-]*,,[0-9.e-]*,-\{0,1\}[0-9.e-]*$'"
+# cells COLS of the table rows matching WHERE (plots/csvsel.awk)
+cells() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$2" -v where="${3:-}" "$1" | tail -n +2; }
+check "table: or_us and its interval empty without an or fit, Llist_us from send-list" \
+    test "$(cells "$T/out/lop-send-normal-min.csv" or_us,or_lo_us,or_hi_us p=5)" = ",," -a \
+         -n "$(cells "$T/out/lop-send-normal-min.csv" Llist_us,Llist_lo_us p=5 | tr -d ,)"
+inside() { # table quantity (L): every row has lo <= value <= hi, lo < hi
+    cells "$1" "$2_us,$2_lo_us,$2_hi_us" | awk -F, '{ n++ } $2 == "" || !($2 <= $1 && $1 <= $3 && $2 < $3) { bad++ }
+        END { exit !(n > 0 && !bad) }'
+}
+for c in rtt os L Llist; do
+    check "table: every ${c}_us inside its 95 % interval" inside "$T/out/lop-send-normal-avg.csv" $c
+done
+check "table: extrapolated 0 inside the fitted range" \
+    test "$(cells "$T/out/lop-send-normal-min.csv" extrapolated | sort -u)" = 0
+check "curves: one per fit but the LogP lines, 256 points over pmin..pmax" \
+    sh -c "test \$(ls '$T/out'/curve-*.csv | wc -l) = 6 &&
+           test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
+           grep -qx '# model: rtt' '$T/out/curve-send-normal-rtt-min.csv' &&
+           grep -qx 'p,fit_us,lo_us,hi_us,extrapolated' '$T/out/curve-send-normal-rtt-min.csv' &&
+           grep -q '^31,' '$T/out/curve-send-normal-rtt-min.csv'"
+check "curves: the fit inside its interval" \
+    sh -c "awk -F, '/^[0-9]/ { n++; if (!(\$3 <= \$2 && \$2 <= \$4 && \$3 < \$4)) bad++ } END { exit !(n == 256 && !bad) }' '$T/out/curve-send-list-os-avg.csv'"
 check "report: parameters, SSR and the LogP comparison" \
     sh -c "grep -q 'send-normal rtt min' '$T/report.txt' && grep -q 'SSR' '$T/report.txt' &&
            grep -q 'LogP line' '$T/report.txt'"
@@ -52,7 +75,7 @@ check "rtt curve within the 1 % noise of the generating one" \
     awk -v d="$(rmsdev "$T/out/lop-send-normal-min.csv" 2 '20/(0.2+p) + 5 + 3*(1-exp(-0.08*(p-1)))')" \
     'BEGIN { exit !(d < 0.01) }'
 check "os curve within the 1 % noise of the generating one" \
-    awk -v d="$(rmsdev "$T/out/lop-send-normal-avg.csv" 3 '0.6 + 0.9/(p-0.1)')" \
+    awk -v d="$(rmsdev "$T/out/lop-send-normal-avg.csv" 5 '0.6 + 0.9/(p-0.1)')" \
     'BEGIN { exit !(d < 0.01) }'
 
 # ---- --from-params, determinism, --csv
@@ -63,13 +86,26 @@ same_tables() { # dir1 dir2: the same lop-*.csv, metadata aside
     done
 }
 "$LOPFIT" --from-params "$T/out/params.csv" -o "$T/again" 2>/dev/null
-check "--from-params regenerates the same tables" same_tables "$T/out" "$T/again"
+check "--from-params regenerates the same tables, intervals included (covariance read back)" \
+    same_tables "$T/out" "$T/again"
+check "--from-params: the intervals contain the fitted values" inside "$T/again/lop-send-normal-min.csv" L
+"$LOPFIT" --from-params "$T/truth.csv" -o "$T/truth-tables" 2>/dev/null
+check "--from-params without covariance: empty interval cells" \
+    test "$(cells "$T/truth-tables/lop-send-normal-min.csv" rtt_lo_us,os_hi_us,L_lo_us,Llist_hi_us | sort -u)" = ",,,"
+check "--from-params without covariance: curves with empty lo, hi" \
+    sh -c "test \$(ls '$T/truth-tables'/curve-*.csv | wc -l) = 6 &&
+           test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
+awk -F, '/^[0-9]/ && $1 < 3 { next } { print }' "$T/data/send-normal-rtt.csv" >"$T/from3-rtt.csv"
+"$LOPFIT" "$T/from3-rtt.csv" "$T/data/send-normal-os.csv" -o "$T/from3" >/dev/null 2>"$T/from3.err"
+check "extrapolated: 1 for the rows p = 1, 2 below the rtt data, one warning line per table" \
+    sh -c "test \"\$(awk -F, -f '$ROOT/plots/csvsel.awk' -v cols=p,extrapolated -v where=extrapolated=1 '$T/from3/lop-send-normal-min.csv' | tail -n +2 | tr '\n' ' ')\" = '1,1 2,1 ' &&
+           test \$(grep -c 'lop-send-normal-min.csv: p = 1..2 (2 rows) outside the fitted range 3..16, extrapolated' '$T/from3.err') = 1"
 check "same seed, identical params.csv" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out2' >/dev/null 2>&1 &&
            cmp -s '$T/out/params.csv' '$T/out2/params.csv'"
 "$LOPFIT" --csv "$T/data/send-normal-rtt.csv" >"$T/rows.csv"
 check "--csv: params.csv header plus fit_ms, one row per stat" \
-    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER,fit_ms' && test \$(wc -l <'$T/rows.csv') = 3"
+    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER_NEW,fit_ms' && test \$(wc -l <'$T/rows.csv') = 3"
 check "--csv rows are the params.csv rows" \
     sh -c "tail -n 2 '$T/rows.csv' | sed 's/,[^,]*\$//' >'$T/r1'; grep ',send-normal,rtt,' '$T/out/params.csv' | grep -v linear >'$T/r2'; cmp -s '$T/r1' '$T/r2'"
 check "--stat median needs a median column" \
@@ -90,9 +126,54 @@ check "--model oc=linear fits it, and os files by their quantity" \
     sh -c "'$LOPFIT' --csv --model oc=linear '$T/oc.csv' '$T/data/send-normal-os.csv' >'$T/o' &&
            grep -q ',send-normal,oc,min,linear,' '$T/o' && grep -q ',send-normal,os,min,ov,' '$T/o'"
 head -n 8 "$T/data/send-normal-rtt.csv" >"$T/rtt3.csv"
-check "--model rtt=linear for an RTT file with 3 points" \
-    sh -c "! '$LOPFIT' '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
+check "auto on an RTT file with 3 points: not enough points to select, the richest that fits" \
+    sh -c "'$LOPFIT' --stat min '$T/rtt3.csv' >'$T/o' &&
+           grep -q 'not enough points to select' '$T/o' && grep -q '^    \* rtt-nosat ' '$T/o'"
+check "--model rtt on 3 points: an error; --model rtt=linear fits them" \
+    sh -c "! '$LOPFIT' --model rtt '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
            '$LOPFIT' --model rtt=linear '$T/rtt3.csv' >/dev/null"
+
+# ---- model selection (--model auto, the default) on the thesis's parameters, 1 % noise
+"$LOPFIT" --synth "$ROOT/data/mozart-2005/params.csv" --noise 0.01 -o "$T/moz" 2>/dev/null
+sub() { # file n: the first n rows of a synthetic file
+    awk -v n="$2" '/^#/ || /^p,/ { print; next } ++k <= n' "$T/moz/$1" >"$T/sub$2-$1"
+}
+sub send-normal-rtt.csv 4
+sub send-normal-rtt.csv 63
+col() { # params.csv-format file, column name, row pattern: the cell
+    awk -F, -v c="$2" -v r="$3" '/^#/ { next } !h { for (i = 1; i <= NF; i++) if ($i == c) k = i; h = 1; next }
+        $0 ~ r { print $k; exit }' "$1"
+}
+"$LOPFIT" --csv "$T/sub4-send-normal-rtt.csv" >"$T/s4.csv"
+"$LOPFIT" --csv "$T/sub63-send-normal-rtt.csv" >"$T/s63.csv"
+check "auto on 4 RTT points picks const (the only eligible model), margin inf" \
+    test "$(col "$T/s4.csv" model ',min,')/$(col "$T/s4.csv" criterion ',min,')/$(col "$T/s4.csv" margin ',min,')" = const/aicc/inf
+check "auto on 63 RTT points picks a richer model (rtt) with a finite margin" \
+    sh -c "test '$(col "$T/s63.csv" model ',min,')' = rtt &&
+           awk 'BEGIN { exit !(\"$(col "$T/s63.csv" margin ',min,')\" + 0 > 2) }'"
+check "selection columns: k, aicc and bic of the chosen model" \
+    sh -c "test '$(col "$T/s63.csv" k ',min,')' = 6 && test -n '$(col "$T/s63.csv" aicc ',min,')' &&
+           test -n '$(col "$T/s63.csv" bic ',min,')'"
+"$LOPFIT" "$T/sub63-send-normal-rtt.csv" >"$T/rep63.txt"
+check "report: every candidate side by side, the chosen one marked" \
+    sh -c "grep -q 'model selection by AICc, n 63' '$T/rep63.txt' &&
+           grep -q '^    \* rtt  .*eligible, chosen' '$T/rep63.txt' && grep -q '^      rtt-nosat ' '$T/rep63.txt' &&
+           grep -q '^      const ' '$T/rep63.txt' && grep -q 'margin [0-9.]* to the runner-up' '$T/rep63.txt'"
+"$LOPFIT" --stat min "$T/sub4-send-normal-rtt.csv" >"$T/rep4.txt"
+check "report on 4 points: rtt and rtt-nosat not eligible, and why" \
+    sh -c "grep -q '^      rtt .*not fitted: 4 points for 6 parameters' '$T/rep4.txt' &&
+           grep -q '^      rtt-nosat .*not eligible: AICc needs n >= 6' '$T/rep4.txt' &&
+           grep -q 'margin inf: the only eligible model' '$T/rep4.txt'"
+"$LOPFIT" --csv --model rtt "$T/sub63-send-normal-rtt.csv" >"$T/f63.csv"
+check "--model rtt forces it: criterion forced, no margin" \
+    test "$(col "$T/f63.csv" model ',min,')/$(col "$T/f63.csv" criterion ',min,')/$(col "$T/f63.csv" margin ',min,')" = rtt/forced/
+"$LOPFIT" --csv --criterion bic "$T/sub4-send-normal-rtt.csv" >"$T/b4.csv"
+check "--criterion bic: criterion bic in params.csv" test "$(col "$T/b4.csv" criterion ',min,')" = bic
+printf '# quantity: os\n# series: w\np,min_us\n1,10\n2,5\n3,3.4\n4,2.6\n5,2\n6,1.9\n7,1.5\n' >"$T/weak.csv"
+"$LOPFIT" --stat min --model ov -o "$T/w" "$T/weak.csv" >"$T/repw.txt"
+check "weak parameters flagged in the report, with what more data would fix" \
+    sh -c "grep -q 'WEAK (' '$T/repw.txt' && grep -q '^  weak: .*: more [a-z ]* would determine them' '$T/repw.txt' &&
+           test -n '$(col "$T/w/params.csv" weak ',min,' 2>/dev/null)'"
 
 # ---- bad input: one line "lopfit: file:line: reason", exit != 0, nothing written
 mkdir -p "$T/bad" "$T/keep"
@@ -111,9 +192,7 @@ bad() { # name expected-reason file-content
 }
 H='# quantity: os\np,n,min_us,avg_us\n'
 bad no-quantity "no '# quantity:' line" 'p,n,min_us,avg_us\n1,1,1,1\n2,1,1,1\n3,1,1,1\n'
-bad few-points "2 data rows, the 3-parameter ov model needs 3" "${H}1,1,1,1\n2,1,1,1\n"
-bad few-points-rtt "5 data rows, the 6-parameter rtt model needs 6" \
-    '# quantity: rtt\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n4,1,1\n5,1,1\n'
+bad few-points "0 data rows, the 1-parameter const model needs 1" "${H}"
 bad nan-p "column 'p': 'nan' is not finite" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
 bad negative-p "p = -2 is not >= 1" "${H}1,1,1,1\n-2,1,1,1\n3,1,1,1\n"
 bad zero-p "p = 0 is not >= 1" "${H}0,1,1,1\n2,1,1,1\n3,1,1,1\n"
@@ -137,7 +216,8 @@ opt_error() { # name expected args...
         grep -q "^lopfit: $_w" "$T/e"; then pass "option error $_n"; else fail "option error $_n: $(cat "$T/e")"; fi
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
-opt_error model "option --model: unknown model 'exp'" --model exp "$T/oc.csv"
+opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
+opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
 opt_error no-files "no data files" --stat min
@@ -146,6 +226,22 @@ opt_error from-params-files "option --from-params takes no data files" --from-pa
 opt_error unknown "unknown option '--bogus'" --bogus
 opt_error from-params-no-rtt "$T/only-os.csv: no series with both an rtt and an os fit" \
     --from-params "$(grep -v ',rtt,' "$T/truth.csv" >"$T/only-os.csv"; echo "$T/only-os.csv")" -o "$T/x"
+printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$T/p99.csv"
+opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
+    --synth "$T/p99.csv" -o "$T/p99"
+check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
+# ---- gnuplot expressions of the descriptors (tests/unit/test_gnuplot_expr.c checks the values)
+check "--gnuplot-expr ov prints the descriptor's expression in x" \
+    test "$("$LOPFIT" --gnuplot-expr ov)" = "l1 + l2/(l3+x)"
+opt_error gnuplot-expr "option --gnuplot-expr: unknown model 'exp' (rtt, rtt-nosat, const, ov or linear)" \
+    --gnuplot-expr exp
+LOPFIT=$LOPFIT "$ROOT/fit/compare-gnuplot.sh" -s min "$T/data/send-normal-os.csv" >"$T/cmp.txt" 2>&1
+check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: gnuplot reaches the same SSR" \
+    awk '$1 == "send-normal" && $4 == "ov" { found = 1; if ($8 + 0 > 1.001 || $NF != "converged") bad = 1 }
+         END { exit !(found && !bad) }' "$T/cmp.txt"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
+check "--help: the default is auto by AICc, the models from lop_models[]" \
+    sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
+           '$LOPFIT' --help | grep -q '(rtt, rtt-nosat, const, ov or linear)'"
 
 done_testing
