@@ -154,8 +154,11 @@ check "curve.awk: p = 1..6 solid only, p = 7 both, p = 8..10 dashed only" \
     = "s-s-s-s-s-s-sd-d-d-d"
 check "curve.awk: the band is the table's L_lo_us, L_hi_us" \
     test "$(awk -F, 'NR == 2 { print $4 "," $5 }' "$T/curve.csv")" = "5.49143,5.62857"
-check "curve.awk: no interval columns, no band" \
-    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=L_us -v mode=band "$FIX/lop-send-normal-min.csv")" = 0
+check "curve.awk: empty interval cells, no band" \
+    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=L_us -v mode=band "$FIX/bands/lop-send-normal-avg.csv")" = 0
+printf 'p,L_us\n1,2\n2,1\n' >"$T/old.csv"
+check "curve.awk: no interval columns (an older table), no band" \
+    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=L_us -v mode=band "$T/old.csv")" = 0
 awk -F, -f "$PLOTS/curve.awk" -v y=nope_us "$FIX/bands/lop-send-normal-min.csv" >/dev/null 2>"$T/err" &&
     fail "curve.awk: a missing column is an error" || pass "curve.awk: a missing column is an error"
 check "... naming the file and column" one_line "$T/err" "lop-send-normal-min.csv: no column 'nope_us'"
@@ -169,10 +172,21 @@ check "measured.gp: the LoP intervals as error bars, none for the others" \
 nband=$(awk -F, -f "$PLOTS/measured.awk" -v P=4 -v mode=data "$FIX/barrier.csv" "$T/mband/measured.csv" |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["lop_lo"] != "" && $c["lop_hi"] != "" { n++ } END { print n + 0 }')
 check "measured.awk: every one of the $nbar bars at P = 4 gets its LoP interval" test "$nband" -eq "$nbar"
-check "measured.gp on predictions without intervals draws no error bars" drawn measured "$FIX"
+check "measured.gp on predictions without intervals draws no error bars" drawn measured "$T/simple"
 check "... (no yerrorbars in its commands)" test "$(grep -c yerrorbars "$T/measured.cmd")" -eq 0
-# the fixture's tables have no intervals: nothing shaded
-check "latency.gp on tables without intervals draws no band" drawn latency "$FIX"
+# the real fixture (fits with covariance): a band for every fitted curve of rtt.gp
+fits=$(ls "$FIX" | grep -c '^curve-.*-rtt-')
+check "rtt.gp on the fixture draws the $fits rtt fits" drawn rtt "$FIX"
+# listed FIG WHAT: the series of every "for [s in LIST] fit_data(...) using WHAT" clause
+listed() {
+    grep -o "for \\[s in \"[^\"]*\"\\] fit_data(s, \"rtt\", \"[a-z]*\") using $2" "$T/$1.cmd" |
+        sed 's/^for .s in "//; s/".*//' | tr ' ' '\n' | grep -c .
+}
+check "... each with its band ($fits curves)" \
+    test "$(listed rtt '1:2 with line')" -eq "$fits" -a "$(listed rtt '1:4:5 with filledcurves')" -eq "$fits"
+# the Mozart set has no covariance: its tables have no intervals, nothing shaded
+"$BIN/lopfit" --from-params "$ROOT/data/mozart-2005/params.csv" -o "$T/mozart" 2>/dev/null
+check "latency.gp on tables without intervals draws no band" drawn latency "$T/mozart"
 check "... (no filledcurves in its commands)" test "$(grep -c filledcurves "$T/latency.cmd")" -eq 0
 
 done_testing
