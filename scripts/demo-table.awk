@@ -1,10 +1,10 @@
 # demo-table.awk - the demo's final table from lopredict --measured --csv: per
 # executor and algorithm the measured time, the time model M predicts with its
 # 95 % interval, the error and whether the measurement lies inside the interval.
-#   awk -F, -f demo-table.awk -v model=lop [-v mode=csv] measured.csv
+#   awk -F, -f demo-table.awk -v model=lop [-v mode=csv] [-v exact=LIST] measured.csv
 # mode=text (default): aligned columns for a terminal; mode=csv: CSV with the
 # columns executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,
-# predicted_hi_us,err_pct,inside,flags.
+# predicted_hi_us,err_pct,inside,notes (lopredict's flags and the note below).
 # model is lopredict's column stem: logp, lop, sim_logp, sim_lop (X_us, X_lo_us,
 # X_hi_us).  'inside' is lopredict's (inside_X, X_inside or inside); without
 # such a column it is computed from the interval; "-" when there is no
@@ -12,6 +12,10 @@
 # the two times printed.  An empty predicted time (lopredict's flags say why:
 # infinite, negative, undefined) gives no error.  Rows of executor mpi
 # (MPI_Barrier) are not predictions and are left out.
+# exact: "series:quantity ..." of the fits the prediction used that have no
+# covariance (lopfit found their parameters undetermined, e.g. a constant RTT
+# from one point): lopredict takes them as exact, so an interval omits their
+# error; such rows get the note "interval omits <quantity> (no covariance)".
 function num(s) { return s ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
 function get(c) { return (c in col) ? $col[c] : "" }
 function t(v) { return num(v) ? sprintf("%.4g", v) : "-" }
@@ -28,6 +32,8 @@ function csvq(s) { return s ~ /[",]/ ? "\"" s "\"" : s }
             bad = 1
             exit 1
         }
+    nx = split(exact, xw, " ")
+    for (i = 1; i <= nx; i++) { xs[i] = xw[i]; sub(/:.*/, "", xs[i]); xq[i] = xw[i]; sub(/^[^:]*:/, "", xq[i]) }
     incol = ("inside_" model in col) ? "inside_" model : (model "_inside" in col) ? model "_inside" : \
         ("inside" in col) ? "inside" : ""
     next
@@ -37,6 +43,10 @@ get("executor") == "mpi" { next }
     n++
     ex[n] = get("executor"); al[n] = get("alg"); nn[n] = get("n"); pp[n] = get("p")
     se[n] = get("series"); fl[n] = get("flags")
+    if (num(get(model "_lo_us")))
+        for (i = 1; i <= nx; i++)
+            if (xs[i] == se[n])
+                fl[n] = fl[n] (fl[n] == "" ? "" : ";") "interval omits " xq[i] " (no covariance)"
     m[n] = get("measured_us"); pr[n] = get(model "_us")
     lo[n] = get(model "_lo_us"); hi[n] = get(model "_hi_us")
     er[n] = num(m[n]) && num(pr[n]) && m[n] + 0 != 0 ? sprintf("%+.0f", 100 * (pr[n] - m[n]) / m[n]) : ""
@@ -47,7 +57,7 @@ get("executor") == "mpi" { next }
 END {
     if (bad) exit 1
     if (mode == "csv") {
-        print "executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,predicted_hi_us,err_pct,inside,flags"
+        print "executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,predicted_hi_us,err_pct,inside,notes"
         for (i = 1; i <= n; i++)
             print csvq(ex[i]) "," csvq(al[i]) "," nn[i] "," pp[i] "," csvq(se[i]) "," m[i] "," pr[i] "," \
                 lo[i] "," hi[i] "," er[i] "," ins[i] "," csvq(fl[i])
