@@ -845,17 +845,20 @@ static const lop_out_col_t best_cols[] = {
 typedef struct {
     const barrier_alg_t *alg;
     uint32_t n;
+    size_t order; /* in --alg and n order: equal times keep it */
     predict_time_t v;
 } cand_t;
 
-/* Valid times first, cheapest first; the others keep their order. */
+/* Valid times first, cheapest first; equal ones (and invalid ones) in order. */
 static int cand_cmp(const void *a, const void *b)
 {
     const cand_t *x = a, *y = b;
     int bx = predict_invalid(x->v.us) != NULL, by = predict_invalid(y->v.us) != NULL;
-    if (bx || by)
-        return bx != by ? bx - by : (x > y) - (x < y);
-    return (x->v.us > y->v.us) - (x->v.us < y->v.us);
+    if (bx != by)
+        return bx - by;
+    if (!bx && x->v.us != y->v.us)
+        return (x->v.us > y->v.us) - (x->v.us < y->v.us);
+    return (x->order > y->order) - (x->order < y->order);
 }
 
 /* Every candidate's time at P under 'model', sorted by cand_cmp. */
@@ -866,7 +869,8 @@ static lop_status_t best_candidates(opts_t *o, const barrier_alg_t *const *algs,
     *n_c = 0;
     for (size_t a = 0; a < n_algs && !st; a++)
         for (size_t k = 0; k < best_n_count(o, algs[a]) && !st; k++) {
-            cand_t *x = &c[(*n_c)++];
+            cand_t *x = &c[*n_c];
+            x->order = (*n_c)++;
             x->alg = algs[a];
             x->n = best_n_value(o, algs[a], k);
             st = predict_time(&o->pred, model == MODEL_LOGP ? PREDICT_LOGP : PREDICT_LOP, x->alg,

@@ -102,6 +102,70 @@ check "--check-schedule --simulate names no time as such" \
     sh -c "'$B' --check-schedule '$T/d8.csv' --simulate --params '$T/rise.csv' --cnt 1e6 2>/dev/null | grep -qx '.*d8.csv: simulated lop: infinite'"
 check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf.csv")" -eq 1
 
+# ---- intervals (issue 11): a set with covariance (formats.md's appended
+# columns): RTT 20 us and o_s 1 us as linear fits l1 + 0 p with variances of
+# l1 given, n = 1000 (nearly Gaussian draws).  Under LoP every one of diss's
+# 6 rounds costs o + L = RTT/2 - o_s: diss at P = 64 is 54 us, sigma 6 sqrt(v/4 + w).
+row_is() { printf '%s\n' "$1" | awk -F, "$2"; } # ROW AWK-PROGRAM: the program's verdict on ROW
+cov_set() { # FILE VAR_RTT VAR_OS
+    {
+        printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
+        printf ',se1,se2,se3,se4,se5,se6'
+        for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
+            [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
+        printf ',weak,hint,criterion,k,aicc,bic,margin\n'
+        for q in "rtt 20 $2" "os 1 $3"; do
+            set -- $q
+            printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
+            printf ',0%.0s' $(seq 20)
+            printf ',,none,forced,3,,,\n'
+        done
+    } >"$1"
+}
+cov_set "$T/cov.csv" 4 0.01
+"$B" --params "$T/cov.csv" --simulate --csv >"$T/cov.out" 2>"$T/cov.err"
+check "a set with covariance predicts (exit 0)" test $? -eq 0
+[ -s "$T/cov.err" ] && diag "$(cat "$T/cov.err")"
+check "... every time has an interval with lo <= value <= hi" awk -F, '
+    /^#/ || $1 == "alg" { next }
+    { rows++; for (k = 5; k <= 14; k += 3) if ($k != "") {
+          if ($(k + 1) == "" || $(k + 2) == "" || $(k + 1) > $k || $k > $(k + 2)) bad = 1; n++ } }
+    END { exit bad || rows != 14 * 63 || n < 4 * 12 * 63 }' "$T/cov.out"
+check "... the metadata says how many draws each column used" \
+    grep -qx '# intervals: 95 % Monte Carlo over the fits of the series: 4000 draws for closed forms, 200 for simulations (sim_\*), seed 1' "$T/cov.out"
+row=$(grep '^diss,,64,' "$T/cov.out" | cut -d, -f8-10)
+check "diss LoP at 64: 54 us within 54 +- 1.96 sigma ($row)" row_is "$row" '
+    { s = 6 * sqrt(4 / 4 + 0.01); exit !($1 == 54 && $2 > 54 - 2.2 * s && $2 < 54 - 1.7 * s &&
+                                       $3 < 54 + 2.2 * s && $3 > 54 + 1.7 * s) }'
+"$B" --params "$T/cov.csv" --alg diss --p 64 --seed 2 --csv | grep '^diss' | cut -d, -f8-10 >"$T/seed2"
+check "--seed changes the draws" test "$(cat "$T/seed2")" != "$row"
+"$B" --params "$T/cov.csv" --alg diss --p 64 --csv | grep '^diss' | cut -d, -f8-10 >"$T/seed1"
+check "... the same seed gives the same interval" test "$(cat "$T/seed1")" = "$row"
+row=$("$B" --params "$T/cov.csv" --alg diss --p 64 --L 8 --o 1 --csv | grep '^diss')
+check "explicit --L and --o: LogP has no interval, LoP has ($row)" \
+    sh -c "echo '$row' | cut -d, -f5-7 | grep -qx '[0-9.]*,,' && echo '$row' | cut -d, -f9 | grep -q '[0-9]'"
+hdr=$("$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws 50 | grep '^# intervals')
+check "--draws sets the simulations' draws ($hdr)" row_is "$hdr" '{ exit !/, 50 for simulations/ }'
+check "the shipped set: interval columns empty" awk -F, '
+    /^#/ || $1 == "alg" { next } { for (k = 6; k <= 10; k++) if (k != 8 && $k != "") bad = 1 }
+    END { exit bad }' "$T/all.csv"
+
+# --best: diss, pe and bfly cost the same under LoP here; ndiss n = 2 costs
+# 8 (o + L) = 72 us, within the uncertainty of diss's 54 when the variance is
+# large, far outside it when small.
+"$B" --params "$T/cov.csv" --best --p 64 --model lop --n 2 --csv >"$T/tie.csv"
+row=$(grep '^64,lop' "$T/tie.csv")
+check "--best names the winner with its interval ($row)" \
+    row_is "$row" '{ exit !($3 == "bfly" && $5 == 54 && $6 < 54 && $7 > 54) }'
+check "... and the runners-up within it: a tie within uncertainty" \
+    row_is "$row" '{ exit !($8 ~ /(^|;)pe(;|$)/ && $8 ~ /(^|;)diss(;|$)/ && $8 ~ /(^|;)ndiss:2(;|$)/) }'
+cov_set "$T/narrow.csv" 0.0004 0.000001
+row=$("$B" --params "$T/narrow.csv" --best --p 64 --model lop --n 2 --csv | grep '^64,lop')
+check "a narrow interval: exact ties only ($row)" \
+    row_is "$row" '{ exit !($8 ~ /(^|;)diss(;|$)/ && $8 !~ /ndiss/) }'
+check "the shipped set: no interval, no tie" \
+    awk -F, '$1 ~ /^[0-9]/ { if ($6 != "" || $7 != "" || $8 != "") bad = 1 } END { exit bad }' "$T/best.csv"
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2

@@ -58,6 +58,43 @@ check "... and no warning" test ! -s "$T/series.err"
 check "--series fixes the series for every row" \
     test "$(grep -c ',rdmaw-inline,' "$T/fixed.csv")" -eq 2
 
+# inside_*: with a set that has covariance (formats.md's appended columns;
+# RTT 20 us and o_s 1 us, variances 4 and 0.01: diss LoP at P = 64 is 54 us,
+# interval about 42..66), a measurement at 54 us lies inside, one at 500 not.
+{
+    printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
+    printf ',se1,se2,se3,se4,se5,se6'
+    for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
+        [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
+    printf ',weak,hint,criterion,k,aicc,bic,margin\n'
+    for q in "rtt 20 4" "os 1 0.01"; do
+        set -- $q
+        printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
+        printf ',0%.0s' $(seq 20)
+        printf ',,none,forced,3,,,\n'
+    done
+} >"$T/cov.csv"
+cat >"$T/inside.csv" <<'CSV'
+executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+verbs,rdmaw-inline,diss,,64,10,1,54,1,1,60
+verbs,rdmaw-inline,diss,,64,10,1,500,1,1,600
+CSV
+"$P" --measured "$T/inside.csv" --params "$T/cov.csv" --csv >"$T/inside.out" 2>"$T/inside.err"
+check "--measured with a set with covariance (exit 0)" test $? -eq 0
+check "... every prediction has an interval around it" awk -F, '
+    $1 == "verbs" { n++; for (k = 7; k <= 16; k += 3) if (!($(k + 1) <= $k && $k <= $(k + 2))) bad = 1 }
+    END { exit bad || n != 2 }' "$T/inside.out"
+check "... a measurement at the prediction is inside the LoP intervals" \
+    awk -F, '$1 == "verbs" && $6 == 54 { ok = $24 == "yes" && $26 == "yes" } END { exit !ok }' \
+    "$T/inside.out"
+check "... one 10 times off is outside every interval" \
+    awk -F, '$1 == "verbs" && $6 == 500 { ok = $23 $24 $25 $26 == "nononono" } END { exit !ok }' \
+    "$T/inside.out"
+check "... inside is yes exactly when lo <= measured <= hi" awk -F, '
+    $1 == "verbs" { for (i = 0; i < 4; i++) { k = 7 + 3 * i
+        if (($(23 + i) == "yes") != ($(k + 1) <= $6 && $6 <= $(k + 2))) bad = 1 } }
+    END { exit bad }' "$T/inside.out"
+
 # Bad input: one line naming file and line, exit 2, nothing on stdout.
 refuses() { # NAME PATTERN CSV-TEXT
     printf '%s\n' "$3" >"$T/bad.csv"
