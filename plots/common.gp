@@ -148,7 +148,7 @@ fit_col(s, q, st) = readable(curvefile(s, q, st)) ? "fit_us" : q . "_us"
 fit_data(s, q, st) = "< awk -F, -f " . sh(here . "/curve.awk") . " -v y=" . fit_col(s, q, st) . \
     " " . sh(fit_src(s, q, st))
 # with_fit(list, q, st, mode): the series of list whose fitted q (st) has a
-# value (mode "has") or a 95 % band (mode "band")
+# value (mode "has"), a 95 % band (mode "band") or a single p (mode "one")
 with_fit(list, q, st, mode) = system("d=" . sh(dir) . "; for s in " . list . "; do " . \
     "f=$d/curve-$s-" . q . "-" . st . ".csv; y=fit_us; [ -f \"$f\" ] || { f=$d/lop-$s-" . st . ".csv; y=" . q . "_us; }; " . \
     "[ -f \"$f\" ] && [ \"$(awk -F, -f " . sh(here . "/curve.awk") . " -v mode=" . mode . \
@@ -156,15 +156,19 @@ with_fit(list, q, st, mode) = system("d=" . sh(dir) . "; for s in " . list . "; 
 # Clauses of a plot command for the series of list (see clause()): the band
 # of each series in bl (fill), the fitted line of each in fl, solid inside the
 # fitted range and dashed (dt 2) where extrapolated, drawn 'with' lines (or
-# linespoints for the tables' integer p); 'style' adds line options (lw ...),
-# 'ttl' the title of the solid part ("notitle" or a title clause).
+# linespoints for the tables' integer p), a fit of one p as a cross and its
+# interval as an error bar; 'style' adds line options (lw ...), 'ttl' the
+# title of the solid part ("notitle" or a title clause).
 BAND_FILL = "fs transparent solid 0.18 noborder"
 band_clause(bl, q, st) = clause(bl, 'for [s in "' . bl . '"] fit_data(s, "' . q . '", "' . st . \
     '") using 1:4:5 with filledcurves ' . BAND_FILL . ' lc rgb scolor(s) notitle')
 line_clause(fl, q, st, with, style, ttl) = clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
     '") using 1:2 with ' . with . ' ' . style . ' lc rgb scolor(s) ' . ttl) . \
     clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
-    '") using 1:3 with ' . with . ' ' . style . ' dt 2 lc rgb scolor(s) notitle')
+    '") using 1:3 with ' . with . ' ' . style . ' dt 2 lc rgb scolor(s) notitle') . \
+    one_clause(with_fit(fl, q, st, "one"), q, st)
+one_clause(ol, q, st) = clause(ol, 'for [s in "' . ol . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:6:4:5 with yerrorbars pt 2 ps 1.5 lw 1.2 lc rgb scolor(s) notitle')
 # fit_clauses(list, q, st, style, ttl): band and line clauses of every series
 # of list that has a fitted q
 fit_clauses(list, q, st, style, ttl) = band_clause(with_fit(list, q, st, "band"), q, st) . \

@@ -162,6 +162,18 @@ check "curve.awk: no interval columns (an older table), no band" \
 awk -F, -f "$PLOTS/curve.awk" -v y=nope_us "$FIX/bands/lop-send-normal-min.csv" >/dev/null 2>"$T/err" &&
     fail "curve.awk: a missing column is an error" || pass "curve.awk: a missing column is an error"
 check "... naming the file and column" one_line "$T/err" "lop-send-normal-min.csv: no column 'nope_us'"
+# a fit of one point (lopfit's curve at p = 1 only: a constant RTT from 2 ranks) is a marker
+mkdir "$T/one"
+cp "$FIX/send-normal-rtt.csv" "$T/one/"
+{ printf '# series: send-normal\np,fit_us,lo_us,hi_us,extrapolated\n'; for i in 1 2 3; do echo 1,5,,,0; done; } \
+    >"$T/one/curve-send-normal-rtt-min.csv"
+check "rtt.gp draws a fit of one p" drawn rtt "$T/one"
+check "... as a marker (there is no line to draw)" \
+    grep -q 'fit_data(s, "rtt", "min") using 1:6:4:5 with yerrorbars' "$T/rtt.cmd"
+check "curve.awk: the marker column holds the fit once" \
+    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=fit_us "$T/one/curve-send-normal-rtt-min.csv" | cut -d, -f6 | tr '\n' ' ')" = "one 5 NaN NaN "
+check "... and nothing for a curve over a range of p" \
+    test "$(awk -F, -f "$PLOTS/curve.awk" -v y=fit_us -v mode=one "$FIX/curve-send-normal-rtt-min.csv")" = 0
 # measured.gp: a prediction's 95 % interval is an error bar on its marker
 mkdir "$T/mband"
 cp "$FIX/barrier.csv" "$FIX/bands/measured.csv" "$T/mband/"
