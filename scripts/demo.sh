@@ -153,6 +153,9 @@ secs=$(($(date +%s) - start))
     cat "$OUT/models.txt"
     echo "RTT(p) was measured at p = 1..$((NP - 1)) ($NP ranks): the model selection can only pick"
     echo "what that many points support; predictions beyond the fitted p are extrapolated (flags)."
+    # lopfit's own words where it could not select (a fit's report starts "<series> <qty> <stat>  (file)")
+    awk '/^[a-z]+-[a-z]+ [a-z]+ [a-z]+  \(/ { fit = $1 " " $2 " " $3 }
+         /not enough points to select/ { sub(/^ +/, ""); print fit ": " $0 }' "$OUT/fit.txt"
     echo
     echo "== Fits (lopfit) =="
     cat "$OUT/fit.txt"

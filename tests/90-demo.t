@@ -65,6 +65,8 @@ check "... nor made from it" sh -c "! grep -rl 'oversubscribed-np' '$D' | grep -
 
 S=$T/demo/summary.txt
 check "summary: the models chosen" grep -q '^== Models chosen' "$S"
+check "summary: lopfit could not select a model for RTT from one point, and says so" \
+    grep -q '^send-normal rtt min: not enough points to select' "$S"
 check "summary: fitted parameters" grep -q '^rdmaw-normal rtt min' "$S"
 check "summary: best algorithm per P" grep -q -E '^64 +lop ' "$S"
 check "summary: the barriers next to MPI_Barrier" grep -q 'avg / MPI_Barrier' "$S"
