@@ -1288,8 +1288,8 @@ static const char *row_series(const lop_csv_t *csv, size_t r, const measured_t *
         lop_err(LOP_ERR_PARSE, "%s:%zu: executor '%s' has no series", csv->path, csv->line[r],
                 exec);
     else
-        lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi; a file "
-                "without a series column)", csv->path, csv->line[r], exec);
+        lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi) in a "
+                "file without a series column", csv->path, csv->line[r], exec);
     return NULL;
 }
 

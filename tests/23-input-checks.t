@@ -76,7 +76,7 @@ awk 'BEGIN { print "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us"
 timeout 120 "$P" --measured "$T/barrier1m.csv" --csv >"$T/m1m" 2>/dev/null
 check "lopredict --measured joins 10^6 rows" test $? -eq 0
 check "... every row against the MPI_Barrier row at the end of the file" \
-    test "$(grep -c '^p2p,diss,,2,.*,1.25$' "$T/m1m")" -eq 999999
+    test "$(grep -c '^p2p,diss,,2,.*,1.25,$' "$T/m1m")" -eq 999999
 
 # ---- defect 8: one-line errors instead of silence
 params dup "a,$RTT" "a,$OS" "b,$RTT"
