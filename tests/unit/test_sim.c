@@ -69,9 +69,10 @@ typedef enum {
  * Measured (min..max of the ratio): comb, ftour 0.952..2.278; tour
  * 0.952..1.055; mcs 0.817..2.590; bst 0.937..1.454; rgm 0.932..2.590; nwise
  * and pe 0.985..1.091; bfly 1.000..1.744; ndiss 1.000..4.579 (n > P-1
- * partners counted at small P).  The ratios above 1.1 are all at P < n + 2
- * or, for bst and bfly, where P is not a power of 2.  The bands are those
- * with a margin of ~3 %. */
+ * partners counted at small P).  The large ratios are where groups are
+ * incomplete (a full batch charged for fewer reports: e.g. comb n=3 at
+ * P = 5, 1.16) and, for bst and bfly, where P is not a power of 2.  The
+ * bands are those with a margin of ~3 %. */
 typedef struct {
     const char *alg;
     double lo, hi; /* closed / simulated */
