@@ -34,6 +34,8 @@ endif
 MPI_CFLAGS = -Wno-stringop-overflow
 LIBS      = -lgsl -lgslcblas -lm
 VERBS_LIBS = -libverbs
+# lopbench's placement (bench/placement.c): sockets and NUMA nodes from hwloc.
+HWLOC_LIBS = -lhwloc
 
 # Objects of a different flag set or MPI live in their own directory, so switching
 # SANITIZE on or off rebuilds everything instead of mixing objects.
@@ -101,7 +103,7 @@ $(BIN)/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_F
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
 $(BIN)/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(BIN)
-	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
+	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(HWLOC_LIBS) $(LIBS) -o $@
 
 # ---- measuring programs (not tests, not installed): fit/measure/NAME.c -> bin/measure-NAME
 bin/measure-%: $(call obj,fit/measure/%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
@@ -114,7 +116,7 @@ $(TESTBIN)/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CO
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
 $(TESTBIN)/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(TESTBIN)
-	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(LIBS) -o $@
+	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(HWLOC_LIBS) $(LIBS) -o $@
 $(TESTBIN)/lib%.so: tests/interpose/%.c $(FLAVOR_FILE)
 	@mkdir -p $(TESTBIN)
 	$(MPICC) -shared -fPIC $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(MPI_CFLAGS) $(LDFLAGS) $< -o $@

@@ -35,8 +35,15 @@ enum {
     OPT_SCHEDULE,
     OPT_CHECK,
     OPT_CHECK_DELAY,
-    OPT_SEED
+    OPT_SEED,
+    OPT_PAIRS,
+    OPT_PAIRS_SAMPLE,
+    OPT_METHOD,
+    OPT_PAIRS_STAT
 };
+
+const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "series", NULL};
+const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
 
 static const lop_cli_opt_t options[] = {
     {"transport", OPT_TRANSPORT, "NAME", "auto, verbs or mpi (default: auto = verbs if usable, else mpi)"},
@@ -44,8 +51,8 @@ static const lop_cli_opt_t options[] = {
     {"ops", OPT_OPS, "LIST", "send, rdmaw (default: send,rdmaw)"},
     {"post", OPT_POST, "LIST", "normal, inline, list (default: normal,inline,list)"},
     {"max-post", OPT_MAX_POST, "K", "scenario 1 posts 1..K requests (default: 16)"},
-    {"reps", OPT_REPS, "R", "measured repetitions (default: 1000)"},
-    {"warmup", OPT_WARMUP, "W", "discarded repetitions before them (default: 100)"},
+    {"reps", OPT_REPS, "R", "measured repetitions (default: 1000; --pairs: 100)"},
+    {"warmup", OPT_WARMUP, "W", "discarded repetitions before them (default: 100; --pairs: 10)"},
     {"idle-us", OPT_IDLE, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)"},
     {"output", OPT_OUTDIR, "DIR", "output directory (default: data/<host>-<date>)"},
     {"raw", OPT_RAW, NULL, "also write every sample to <series>-<quantity>-raw.csv"},
@@ -64,6 +71,10 @@ static const lop_cli_opt_t options[] = {
     {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
     {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
     {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
+    {"pairs", OPT_PAIRS, NULL, "o and L of every ordered pair of ranks, and placement.csv"},
+    {"pairs-sample", OPT_PAIRS_SAMPLE, NULL, "pairs: one pair per placement class fills the matrix"},
+    {"method", OPT_METHOD, "LIST", "pairs: issend (Meyer & Elster), series (--ops/--post over the transport) (default: both)"},
+    {"pairs-stat", OPT_PAIRS_STAT, "STAT", "pairs: min, avg or median in o_us and L_us (default: median)"},
     {"timeout", OPT_TIMEOUT, "S", "give up any wait for a peer after S seconds, 0 = never (default: 60)"},
     {"quiet", OPT_QUIET, NULL, "no progress or notes on stderr"},
     {"help", OPT_HELP, NULL, "print this help and exit"},
@@ -73,13 +84,19 @@ static const lop_cli_opt_t options[] = {
 void lop_bench_opts_usage(FILE *out)
 {
     lop_cli_usage(out, "mpirun -np N lopbench [options]   (N >= 2)\n"
-                  "       mpirun -np N lopbench --barrier [--alg LIST] [--executor LIST] [--check]",
+                  "       mpirun -np N lopbench --barrier [--alg LIST] [--executor LIST] [--check]\n"
+                  "       mpirun -np N lopbench --pairs [--pairs-sample] [--method LIST]",
                   "Measure the LoP model's parameters (thesis 2.3.4-2.3.5): the CPU overheads\n"
                   "o_s(k), o_r(k) of posting k requests (scenario 1) and RTT(p) of rank 0 talking\n"
                   "to p peers at once (scenario 2), over InfiniBand verbs or MPI.  One CSV per\n"
                   "series and quantity: DIR/<op>-<post>-<rtt|os|or|oc>.csv.\n"
                   "With --barrier, run lopredict's barrier schedules for real on every executor\n"
-                  "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv.",
+                  "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv.\n"
+                  "With --pairs, measure the send overhead o and latency L of a small message\n"
+                  "for every ordered pair of ranks (Meyer and Elster's P x P matrices), in\n"
+                  "rounds of disjoint pairs: DIR/pairs.csv (zero-byte MPI_Issend, the paper's\n"
+                  "regressions), DIR/pairs-<op>-<post>.csv (lop's series over the transport:\n"
+                  "o = o_s(1), L = RTT(1)/2 - 2 o_s(1)) and DIR/placement.csv.",
                   options);
 }
 
@@ -215,10 +232,31 @@ static lop_status_t parse_barrier_option(lop_bench_opts_t *o, int key, const cha
     }
 }
 
+static lop_status_t parse_pairs_option(lop_bench_opts_t *o, int key, const char *arg)
+{
+    switch (key) {
+    case OPT_PAIRS_SAMPLE:
+        o->pairs_sample = 1;
+        o->pairs = 1;
+        return LOP_OK;
+    case OPT_METHOD:
+        o->methods_named = 1;
+        return parse_names("method", arg, lop_pairs_methods, &o->methods);
+    case OPT_PAIRS_STAT:
+        o->pairs_stat_named = 1;
+        return lop_cli_choice("pairs-stat", arg, lop_pairs_stats, &o->pairs_stat);
+    default: /* OPT_PAIRS */
+        o->pairs = 1;
+        return LOP_OK;
+    }
+}
+
 static lop_status_t parse_one(lop_bench_opts_t *o, int key, const char *arg)
 {
     if (key >= OPT_BARRIER && key <= OPT_SEED)
         return parse_barrier_option(o, key, arg);
+    if (key >= OPT_PAIRS && key <= OPT_PAIRS_STAT)
+        return parse_pairs_option(o, key, arg);
     static const char *const transports[] = {"auto", "verbs", "mpi", NULL};
     static const char *const rma[] = {"auto", "shared", "put", NULL};
     const char *ops[LOP_OP_COUNT + 1] = {NULL}, *posts[LOP_POST_COUNT + 1] = {NULL};
@@ -243,8 +281,10 @@ static lop_status_t parse_one(lop_bench_opts_t *o, int key, const char *arg)
     case OPT_MAX_POST:
         return lop_cli_long("max-post", arg, 1, 1024, &o->max_post);
     case OPT_REPS:
+        o->reps_named = 1;
         return lop_cli_long("reps", arg, 1, 10000000, &o->reps);
     case OPT_WARMUP:
+        o->warmup_named = 1;
         return lop_cli_long("warmup", arg, 0, 10000000, &o->warmup);
     case OPT_IDLE:
         return lop_cli_double("idle-us", arg, 0, 1e7, &o->idle_us);
@@ -311,6 +351,8 @@ static void set_defaults(lop_bench_opts_t *o)
         .executors = ~0u,
         .check_delay_us = 200,
         .seed = 1,
+        .methods = (1u << LOP_PAIRS_METHOD_COUNT) - 1,
+        .pairs_stat = LOP_PAIRS_MEDIAN,
     };
     parse_algs("all", o);
 }
@@ -324,6 +366,13 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
     for (size_t i = 0; i < sizeof given / sizeof *given && !o->barrier; i++)
         if (given[i])
             return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier", barrier_only[i]);
+    if (o->pairs && o->barrier)
+        return lop_err(LOP_ERR_INVALID, "option --pairs: not with --barrier (one mode per run)");
+    static const char *const pairs_only[] = {"method", "pairs-stat"};
+    int pairs_given[] = {o->methods_named, o->pairs_stat_named};
+    for (size_t i = 0; i < sizeof pairs_given / sizeof *pairs_given && !o->pairs; i++)
+        if (pairs_given[i])
+            return lop_err(LOP_ERR_INVALID, "option --%s: only with --pairs", pairs_only[i]);
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
     static const char *const verbs_only[] = {"device", "port", "gid-index", "tclass", "sl"};
@@ -353,5 +402,9 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
         st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)", argv[first_operand]);
     if (st == LOP_OK && !opts->help)
         st = check_consistent(opts);
+    if (st == LOP_OK && opts->pairs) { /* a P x P matrix: fewer samples per pair */
+        opts->reps = opts->reps_named ? opts->reps : LOP_PAIRS_REPS;
+        opts->warmup = opts->warmup_named ? opts->warmup : LOP_PAIRS_WARMUP;
+    }
     return st;
 }

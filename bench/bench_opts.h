@@ -44,7 +44,23 @@ typedef struct {
     int check;                 /* --check: verify instead of timing */
     double check_delay_us;     /* --check: largest random arrival delay */
     unsigned long seed;        /* --check: seed of the delays */
+    /* --pairs mode (pairs_mode.h) */
+    int pairs;                 /* measure o and L of every ordered pair of ranks */
+    int pairs_sample;          /* --pairs-sample: one pair per placement class */
+    unsigned methods;          /* bit (1 << lop_pairs_method_t): issend, series */
+    int methods_named;         /* --method given */
+    int pairs_stat;            /* --pairs-stat: index into lop_pairs_stats */
+    int pairs_stat_named;      /* --pairs-stat given */
+    int reps_named, warmup_named; /* --reps, --warmup given (--pairs has its own defaults) */
 } lop_bench_opts_t;
+
+/* --pairs: the two ways of measuring a pair, and the statistic of o_us, L_us. */
+typedef enum { LOP_PAIRS_ISSEND, LOP_PAIRS_SERIES, LOP_PAIRS_METHOD_COUNT } lop_pairs_method_t;
+extern const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1];
+typedef enum { LOP_PAIRS_MIN, LOP_PAIRS_AVG, LOP_PAIRS_MEDIAN, LOP_PAIRS_STAT_COUNT } lop_pairs_stat_t;
+extern const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1];
+#define LOP_PAIRS_REPS 100  /* --pairs: --reps default */
+#define LOP_PAIRS_WARMUP 10 /* --pairs: --warmup default */
 
 /* Parse argv into opts (defaults first).  Errors name the option. */
 lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts);

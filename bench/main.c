@@ -27,6 +27,7 @@
 #include "csv.h"
 #include "mpisync.h"
 #include "out.h"
+#include "pairs_mode.h"
 #include "samples.h"
 #include "scenario.h"
 #include "transport.h"
@@ -149,7 +150,7 @@ static lop_status_t bench_init(run_t *r)
         b->star[i] = b->rank == 0 ? (int)i + 1 : 0;
     }
     r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
-                              .max_post = b->max_post,
+                              .max_post = b->max_post, .all_pairs = r->opts.pairs,
                               .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
                                        r->opts.timeout_s}};
     return LOP_OK;
@@ -421,6 +422,14 @@ static lop_status_t measure_all(run_t *r)
     return st;
 }
 
+/* --pairs: o and L of every ordered pair (pairs_mode.h), on the open transport. */
+static lop_status_t run_pairs(run_t *r)
+{
+    r->bench.progress = r->bench.rank == 0 && !r->opts.quiet ? &r->progress : NULL;
+    lop_pairs_mode_t m = {&r->opts, &r->bench, &r->meta, r->outdir};
+    return lop_pairs_mode_run(&m);
+}
+
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
 static int run_barriers(run_t *r)
 {
@@ -439,7 +448,11 @@ static int run(run_t *r)
     if (st != LOP_OK)
         return fail_agreed(st);
     if (r->bench.size < 2) {
-        lop_err(LOP_ERR_INVALID, "needs at least 2 MPI ranks (mpirun -np N lopbench, N >= 2)");
+        if (r->opts.pairs)
+            lop_err(LOP_ERR_INVALID, "option --pairs: needs at least 2 MPI ranks to make a pair "
+                    "(mpirun -np N lopbench --pairs, N >= 2)");
+        else
+            lop_err(LOP_ERR_INVALID, "needs at least 2 MPI ranks (mpirun -np N lopbench, N >= 2)");
         bench_free(r);
         return fail_agreed(LOP_ERR_INVALID);
     }
@@ -448,7 +461,9 @@ static int run(run_t *r)
         return run_barriers(r);
     st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
                             sizeof r->choice);
-    if (st == LOP_OK)
+    if (st == LOP_OK && r->opts.pairs)
+        outdir_choose(r); /* made once the pairs mode knows it can measure */
+    else if (st == LOP_OK)
         st = outdir_prepare(r);
     if (st != LOP_OK) {
         lop_transport_close(&r->tp);
@@ -457,8 +472,12 @@ static int run(run_t *r)
     }
     lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
     meta_fill(r);
-    plan_build(r);
-    st = measure_all(r);
+    if (r->opts.pairs) {
+        st = run_pairs(r);
+    } else {
+        plan_build(r);
+        st = measure_all(r);
+    }
     lop_transport_close(&r->tp);
     bench_free(r);
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);

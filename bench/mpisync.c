@@ -108,8 +108,12 @@ lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const c
 lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
 {
     MPI_Request req;
+    int size;
+    char what[64];
+    MPI_Comm_size(comm, &size); /* all of them, or a pair of them (scenario 1, --pairs) */
+    snprintf(what, sizeof what, "a barrier of %d ranks", size);
     MPI_Ibarrier(comm, &req);
-    return lop_mpi_wait_all(1, &req, poll, "a barrier of all ranks");
+    return lop_mpi_wait_all(1, &req, poll, what);
 }
 
 void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)

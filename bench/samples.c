@@ -86,6 +86,15 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
     lop_csv_meta(w, "op", "%s", op);
     lop_csv_meta(w, "definition", "%s", quantities[q].definition);
     lop_csv_meta(w, "p", "%s", quantities[q].p_means);
+    lop_run_meta_write(w, m);
+    if (m->have_reference && strcmp(s->quantity, "rtt") == 0)
+        lop_csv_meta(w, "reference_pingpong_us", "min=%.6g median=%.6g avg=%.6g (plain "
+                     "MPI_Send/MPI_Recv between ranks 0 and 1, same repetitions)",
+                     m->reference.min, m->reference.median, m->reference.mean);
+}
+
+void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
+{
     lop_csv_meta(w, "transport", "%s", m->transport);
     lop_csv_meta(w, "transport_choice", "%s", m->transport_choice);
     lop_csv_meta(w, "device", "%s", m->device);
@@ -100,10 +109,6 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
     lop_csv_meta(w, "date", "%s", m->date);
     lop_csv_meta(w, "host", "%s", m->host);
     lop_csv_meta(w, "unit", "us");
-    if (m->have_reference && strcmp(s->quantity, "rtt") == 0)
-        lop_csv_meta(w, "reference_pingpong_us", "min=%.6g median=%.6g avg=%.6g (plain "
-                     "MPI_Send/MPI_Recv between ranks 0 and 1, same repetitions)",
-                     m->reference.min, m->reference.median, m->reference.mean);
 }
 
 static const lop_out_col_t summary_cols[] = {

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "csv.h"
 #include "lop.h"
 #include "stats.h"
 
@@ -38,6 +39,9 @@ typedef struct {
     int have_reference;           /* the reference ping-pong was run */
     lop_stats_t reference;        /* its RTT statistics */
 } lop_run_meta_t;
+
+/* The run's lines of every lopbench file (transport ... unit), in file order. */
+void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
 
 lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *quantity,
                               size_t n_p, size_t reps);

@@ -17,17 +17,21 @@ double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
  * with sleeps, so that on a shared core it does not slow them down.  It has
  * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
  * have deadlines of their own (a timeout there aborts the job). */
-static void sit_out(const lop_bench_t *b)
+void lop_bench_nap_wait(MPI_Request *req)
 {
-    MPI_Request req;
     int done = 0;
     const struct timespec nap = {0, SIT_OUT_SLEEP_US * 1000L};
-    MPI_Ibarrier(b->comm, &req);
-    for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done;
-         MPI_Test(&req, &done, MPI_STATUS_IGNORE)) {
+    for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) {
         nanosleep(&nap, NULL);
         lop_watchdog_beat();
     }
+}
+
+static void sit_out(const lop_bench_t *b)
+{
+    MPI_Request req;
+    MPI_Ibarrier(b->comm, &req);
+    lop_bench_nap_wait(&req);
 }
 
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,

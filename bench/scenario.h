@@ -37,6 +37,10 @@ typedef struct {
     uint64_t seq;            /* last sequence value used; the same on every rank */
     int *to_other;           /* [K] the other end of the pair: 1 on rank 0, 0 on rank 1 */
     int *star;               /* rank 0: 1..N-1; others: {0} */
+    /* The scenarios address peers only through to_other and star (ranks of the
+     * transport's communicator), so a view with comm = pair = a two-rank
+     * communicator, rank 0 or 1 in it, size 2, max_post 1 and both arrays
+     * holding the other rank measures any pair of ranks (pairs_mode.c). */
 } lop_bench_t;
 
 /* Fills os and oc (and orecv, when non-NULL, for ops with receives) on rank 0. */
@@ -60,6 +64,11 @@ typedef lop_status_t (*lop_round_fn)(lop_bench_t *b, void *ctx, size_t p, long r
  * advance by the same amount on every rank. */
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
                               void *ctx);
+
+/* Wait for 'req' without a deadline, napping between tests so that ranks that
+ * share our core run: for a rank with nothing to do while others measure
+ * (they have deadlines of their own).  Keeps the watchdog quiet. */
+void lop_bench_nap_wait(MPI_Request *req);
 
 /* Work units of one repetition with n_p rows, for the progress estimate:
  * the idle gap plus a guess of a few microseconds per round, in us. */

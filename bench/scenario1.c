@@ -39,7 +39,7 @@ static lop_status_t receiver_round(lop_bench_t *b, const s1_ctx_t *c, size_t k, 
     if (st == LOP_OK)
         st = lop_mpi_barrier(b->pair, &t->poll);
     for (size_t j = 0; j < k && st == LOP_OK; j++)
-        st = t->ops->wait_recv(t, c->op, 0, seq);
+        st = t->ops->wait_recv(t, c->op, b->to_other[0], seq);
     return st;
 }
 

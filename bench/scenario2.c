@@ -34,7 +34,7 @@ static lop_status_t root_round(lop_bench_t *b, const s2_ctx_t *c, size_t p, long
 static lop_status_t peer_round(lop_bench_t *b, const s2_ctx_t *c, uint64_t seq)
 {
     lop_transport_t *t = b->tp;
-    lop_status_t st = t->ops->wait_recv(t, c->op, 0, seq);
+    lop_status_t st = t->ops->wait_recv(t, c->op, b->star[0], seq);
     if (st == LOP_OK)
         st = t->ops->post_send(t, c->op, b->star, 1, c->post, seq);
     if (st == LOP_OK)

@@ -48,6 +48,6 @@ $(FUZZ_DIR)/libfit.a: $(call fuzz_obj,$(FIT_SRC))
 $(FUZZ_DIR)/libbench.a: $(call fuzz_obj,$(BENCH_SRC))
 
 $(FUZZ_DIR)/fuzz_opts_bench: $(call fuzz_obj,fuzz/fuzz_opts_bench.c) $(FUZZ_DIR)/libbench.a $(FUZZ_LIBS)
-	$(FUZZ_MPICC) $(FUZZ_LD) $^ $(VERBS_LIBS) $(LIBS) -o $@
+	$(FUZZ_MPICC) $(FUZZ_LD) $^ $(VERBS_LIBS) $(HWLOC_LIBS) $(LIBS) -o $@
 $(FUZZ_DIR)/fuzz_%: $(call fuzz_obj,fuzz/fuzz_%.c) $(FUZZ_LIBS)
 	$(FUZZ_CC) $(FUZZ_LD) $^ $(LIBS) -o $@

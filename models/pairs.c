@@ -148,19 +148,21 @@ static lop_status_t pairs_row(const lop_csv_t *csv, size_t r, const pair_cols_t 
     double i, j, o, L;
     lop_status_t st = lop_csv_number(csv, r, col->i, &i);
     st = st ? st : lop_csv_number(csv, r, col->j, &j);
-    st = st ? st : lop_csv_number(csv, r, col->o, &o);
-    st = st ? st : lop_csv_number(csv, r, col->L, &L);
     if (st)
         return st;
     if (i < 0 || j < 0 || i >= c->p || j >= c->p || i != floor(i) || j != floor(j))
         return lop_err(LOP_ERR_PARSE, "%s:%zu: i, j must be ranks 0..%u", csv->path, csv->line[r],
                        c->p - 1);
+    if (i == j) /* O_ii, with no L (lopbench --pairs): not read */
+        return LOP_OK;
+    st = lop_csv_number(csv, r, col->o, &o);
+    st = st ? st : lop_csv_number(csv, r, col->L, &L);
+    if (st)
+        return st;
     if (o < 0 || L < 0)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: o_us and L_us must be >= 0", csv->path,
                        csv->line[r]);
     size_t at = (size_t)i * c->p + (size_t)j;
-    if (i == j)
-        return LOP_OK;
     if (seen[at])
         return lop_err(LOP_ERR_PARSE, "%s:%zu: a second row for i = %.0f, j = %.0f", csv->path,
                        csv->line[r], i, j);

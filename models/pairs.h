@@ -87,7 +87,8 @@ lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uin
 
 /* Read pairs.csv: every ordered pair i != j of the P ranks exactly once
  * (P: "# p:" metadata, else 1 + the largest index), o_us and L_us finite and
- * >= 0; rows i = j are allowed and ignored; other columns are ignored.
+ * >= 0; rows i = j are allowed and ignored (their o_us, L_us are not read:
+ * lopbench --pairs leaves L empty there); other columns are ignored.
  * Errors "file:line: reason". */
 lop_status_t pairs_read(const char *path, pairs_t *c);
 

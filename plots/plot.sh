@@ -4,7 +4,7 @@
 #   plots/plot.sh DATA_DIR [OUT_DIR [FIGURE...]]   (OUT_DIR defaults to DATA_DIR)
 #   PLOT_FORMAT=svg plots/plot.sh ...              (png, the default, svg or pdf)
 #
-# FIGURE is one of rtt overhead latency predict ndiss measured; without any,
+# FIGURE is one of rtt overhead latency predict ndiss measured pairs; without any,
 # every figure is tried.
 # Prints one line per figure: the file written, or why it was skipped.  Exits
 # non-zero when DATA_DIR is missing, when a figure fails to render, or when the
@@ -18,7 +18,7 @@ fmt=${PLOT_FORMAT:-png}
 
 die() { echo "$prog: $*" >&2; exit 1; }
 
-all="rtt overhead latency predict ndiss measured"
+all="rtt overhead latency predict ndiss measured pairs"
 [ $# -ge 1 ] || { echo "usage: $prog DATA_DIR [OUT_DIR [FIGURE...]]" >&2; exit 2; }
 data=$1
 out=${2:-$1}
@@ -88,6 +88,9 @@ if ! wanted measured; then :
 elif ! has barrier.csv; then skip measured "no barrier.csv (lopbench --barrier)"
 elif has measured.csv; then render measured ""
 else render measured "no measured.csv: predictions not drawn"; fi
+if ! wanted pairs; then :
+elif has pairs.csv; then render pairs ""
+else skip pairs "no pairs.csv (lopbench --pairs)"; fi
 
 [ "$failed" -eq 0 ] || die "$failed figure(s) failed"
 [ "$rendered" -gt 0 ] || die "$data: no data for any figure"

@@ -19,6 +19,8 @@ need make command -v make
 need gcc command -v cc
 need libgsl-dev has_header gsl/gsl_multimin.h
 need libibverbs-dev has_header infiniband/verbs.h
+# lopbench's placement.csv: sockets and NUMA nodes.
+need libhwloc-dev has_header hwloc.h
 # Any MPI with mpicc and mpirun will do (Open MPI or MPICH); Open MPI by default.
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"

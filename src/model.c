@@ -537,7 +537,8 @@ double lop_lop_o(const lop_lop_t *lop, double p)
 
 double lop_lop_L(const lop_lop_t *lop, double p)
 {
-    return lop_fit_eval(lop->rtt, p) / 2 - (lop_fit_eval(lop->os, p) + lop_fit_eval(lop->os, 1));
+    return lop_latency(lop_fit_eval(lop->rtt, p), lop_fit_eval(lop->os, p),
+                       lop_fit_eval(lop->os, 1));
 }
 
 double lop_lop_Llist(const lop_lop_t *lop, double p)

@@ -199,7 +199,15 @@ lop_status_t lop_lop_from_set(const lop_paramset_t *set, const char *series, con
 
 /* o(p) = o_s(p): CPU time per message when posting p messages back to back. */
 double lop_lop_o(const lop_lop_t *lop, double p);
-/* L(p) = RTT(p)/2 - (o_s(p) + o_s(1))  (thesis 2.3.4, list 2.9). */
+/* The thesis's latency from a round trip per message and the send overheads
+ * (2.3.4, list 2.9): L = RTT/2 - (o_s(p) + o_s(1)); one message (p = 1) gives
+ * L(1) = RTT(1)/2 - 2 o_s(1).  Fitted curves (lop_lop_L) and measured pairs
+ * (lopbench --pairs) both use it. */
+static inline double lop_latency(double rtt, double os_p, double os_1)
+{
+    return rtt / 2 - (os_p + os_1);
+}
+/* L(p) = lop_latency(RTT(p), o_s(p), o_s(1)) of the fits. */
 double lop_lop_L(const lop_lop_t *lop, double p);
 /* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
 double lop_lop_Llist(const lop_lop_t *lop, double p);

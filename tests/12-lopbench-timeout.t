@@ -52,6 +52,10 @@ stalls "scenarios" "\(timed out after 2 s waiting for .*(repetition [0-9]* of\|n
     --transport mpi --scenario 1,2 --reps 100000
 stalls "p2p barrier" "timed out after 2 s waiting for message [0-9]* from rank 1.*; at op [0-9]* of rank 0's schedule" \
     --barrier --executor p2p --alg diss --reps 10000000
+# --pairs: rank 1 stops in a measurement (an MPI_Issend, the pair's barrier
+# before each sample, a scenario's repetition) or, on a slow start, in set-up.
+stalls "pairs" "\(timed out after 2 s waiting for .*MPI_Issend\|timed out after 2 s waiting for a barrier of 2 ranks\|timed out after 2 s waiting for .*(repetition [0-9]* of\|no progress for 2 s in \)" \
+    --pairs --transport mpi --reps 100000 --idle-us 0
 stalls "MPI_Barrier (watchdog)" "no progress for 2 s in --barrier, executor mpi on 2 ranks" \
     --barrier --executor mpi --reps 10000000
 done_testing

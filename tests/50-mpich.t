@@ -3,7 +3,7 @@
 # flavor of lopbench apart from bin/ (build/mpich/, `make MPICC=mpicc.mpich
 # BIN=... TESTBIN=...`), then at -np 2 under mpirun.mpich: the scenarios
 # (shared memory and --rma put), --check of every algorithm on p2p and shm, a
-# timed run, the send-buffer interposer, and the -np 1 error path.  -np 2
+# timed run, --pairs, the send-buffer interposer, and the -np 1 error path.  -np 2
 # only: MPICH busy-polls, so oversubscribed runs crawl on small machines.
 . "$(dirname "$0")/lib.sh"
 if ! command -v mpicc.mpich >/dev/null 2>&1 || ! command -v mpirun.mpich >/dev/null 2>&1; then
@@ -44,6 +44,14 @@ check "--check: every algorithm on shm --rma put" grep -q '^--check: all 12 runs
 run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/b" --quiet >"$T/timed" 2>&1
 check "timed run: barrier.csv with p2p, shm and MPI_Barrier rows" \
     test "$(grep -c -e '^p2p,' -e '^shm,' -e '^mpi,' "$T/b/barrier.csv" 2>/dev/null)" -eq 25
+
+run_mpi 2 "$B" --pairs $SMALL -o "$T/pairs" --quiet >"$T/pairs.out" 2>&1
+check "--pairs: exit 0" test $? -eq 0
+check "--pairs: pairs.csv (4 rows), 2 series files (2 rows each), placement.csv" \
+    test "$(cat "$T/pairs/pairs.csv" "$T/pairs/pairs-send-normal.csv" "$T/pairs/pairs-rdmaw-normal.csv" \
+            "$T/pairs/placement.csv" 2>/dev/null | grep -c '^[0-9]')" -eq 10
+check "--pairs: lopredict --costs reads pairs.csv" \
+    sh -c "'$ROOT/bin/lopredict' --costs '$T/pairs/pairs.csv' --model logp --alg diss --p 2 --simulate >/dev/null"
 
 sendbuf_catches "MPICH"
 sendbuf_clean "MPICH -np 2 scenarios" 2 "$B" $SMALL -o "$T/s2" --quiet

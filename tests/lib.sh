@@ -9,6 +9,8 @@
 #   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
 #   rows_ok FILE P REPS, meta FILE KEY, meta_ok FILE SERIES QUANTITY RANKS
 #                                  lopbench's scenario files
+#   pairs_ok FILE P DIAG SAMPLED REPS, placement_ok FILE P
+#                                  lopbench --pairs files
 #   tmpdir                         sets $_d to a fresh directory removed at exit
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
@@ -166,4 +168,49 @@ meta_ok() {
 tmpdir() {
     _d=$(mktemp -d /tmp/lop-test.XXXXXX)
     trap 'rm -rf "$_d"' EXIT
+}
+
+PAIRS_HEADER="i,j,o_us,L_us,n,o_min_us,o_avg_us,o_median_us,L_min_us,L_avg_us,L_median_us,rtt_min_us,rtt_avg_us,rtt_median_us,src_i,src_j"
+
+# ---- lopbench --pairs files (13-lopbench-pairs.t, 50-verbs-vm.t)
+# pairs_ok FILE P DIAG SAMPLED REPS: the header; every ordered pair i != j
+# once (and i = j when DIAG is 1); n = REPS; o_us, L_us finite and >= 0; every
+# statistic finite (L empty on the diagonal); src_i, src_j the row's own
+# pair unless SAMPLED.
+pairs_ok() {
+    awk -F, -v P="$2" -v diag="$3" -v sampled="$4" -v header="$PAIRS_HEADER" -v reps="$5" '
+        function num(v) { return v ~ /^-?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?$/ }
+        /^#/ { next }
+        !hdr { hdr = 1; if ($0 != header) bad = "header"; next }
+        {
+            rows++
+            if (seen[$1 "," $2]++) bad = "pair " $1 "," $2 " twice"
+            if ($1 < 0 || $1 >= P || $2 < 0 || $2 >= P) bad = "rank out of range"
+            if ($1 == $2 && !diag) bad = "a diagonal row"
+            if ($5 != reps) bad = "n"
+            if (!num($3) || $3 < 0) bad = "o_us " $3
+            for (c = 6; c <= 8; c++) if (!num($c)) bad = "o statistic " $c
+            if ($1 == $2) {
+                if ($4 != "" || $9 != "" || $10 != "" || $11 != "") bad = "L on the diagonal"
+            } else {
+                if (!num($4) || $4 < 0) bad = "L_us " $4
+                for (c = 9; c <= 11; c++) if (!num($c)) bad = "L statistic " $c
+            }
+            if (!sampled && ($15 != $1 || $16 != $2)) bad = "src of a measured pair"
+            if (sampled && !num($15)) bad = "src"
+        }
+        END {
+            want = P * (P - 1) + (diag ? P : 0)
+            if (rows != want) bad = bad " rows " rows " of " want
+            if (bad != "") print FILENAME ": " bad
+            exit !(hdr && bad == "")
+        }' "$1"
+}
+
+# placement_ok FILE P: header and P rows 0..P-1 with whole numbers.
+placement_ok() {
+    awk -F, -v P="$2" '/^#/ { next }
+        !hdr { hdr = ($0 == "rank,host,socket,numa,core"); next }
+        { if ($1 != rows || $2 == "" || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/) bad = 1; rows++ }
+        END { exit !(hdr && !bad && rows == P) }' "$1"
 }

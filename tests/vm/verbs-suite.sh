@@ -84,6 +84,21 @@ check "timed verbs barrier: the executors line names rxe0" \
 check "timed verbs barrier: series rdmaw-inline (rxe0 grants inline data)" \
     test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 3
 
+# ---- --pairs over verbs: every ordered pair of 3 ranks (queue pairs between
+# all ranks, not only the star of rank 0), every series rxe supports
+timed pairs3 run_mpi 3 "$B" --pairs --transport verbs --reps 4 --warmup 1 --idle-us 10 \
+    -o "$W/pairs" --quiet
+check "np 3: --pairs over verbs exit 0" test $? -eq 0
+for s in send-normal send-inline rdmaw-normal rdmaw-inline; do
+    check "np 3: pairs-$s.csv has the 6 ordered pairs" pairs_ok "$W/pairs/pairs-$s.csv" 3 0 0 4
+    check "np 3: pairs-$s.csv was measured over verbs" \
+        test "$(meta "$W/pairs/pairs-$s.csv" transport)" = verbs
+done
+check "np 3: pairs.csv (issend, over MPI) has 9 rows" pairs_ok "$W/pairs/pairs.csv" 3 1 0 4
+check "np 3: placement.csv has 3 rows" placement_ok "$W/pairs/placement.csv" 3
+check "np 3: lopredict --costs reads pairs-rdmaw-inline.csv" \
+    sh -c "'$BIN/lopredict' --costs '$W/pairs/pairs-rdmaw-inline.csv' --model logp --alg diss --p 3 --simulate >/dev/null"
+
 # ---- errors: every rank stops by itself with one line
 mpi_refuses "--device nosuchdev0" "option --device: no RDMA device 'nosuchdev0' (present: rxe0)" \
     2 "$B" --transport verbs --device nosuchdev0 -o "$_d/o"
