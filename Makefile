@@ -133,14 +133,14 @@ check: deps
 	LANG=C LC_ALL=C LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 
-# The main job end to end on local ranks (scripts/demo.sh; NP, FIT_NP, OUT, REPS).
-NP ?= 2
+# The main job end to end on local ranks (scripts/demo.sh; NP, OVER_NP, OUT, REPS,
+# MODEL: given on make's command line they reach the script's environment).
 demo:
-	NP=$(NP) sh scripts/demo.sh
+	sh scripts/demo.sh
 
 # The thesis's figures 2.36, 2.38 and 2.39 from the shipped Mozart set (plots/figures-mozart.sh).
 FIGURES_OUT ?= out/figures-mozart
-figures-mozart: deps $(BIN)/lopredict
+figures-mozart: deps $(BIN)/lopredict $(BIN)/lopfit
 	@sh scripts/deps.sh --plots
 	sh plots/figures-mozart.sh $(FIGURES_OUT)
 

@@ -131,28 +131,55 @@ array PALETTE[16] = ["#1f5fa8", "#d1462f", "#2a9d3f", "#6a3d9a", "#e08a00", "#17
                      "#6b8e23", "#c71585", "#1a1a80", "#b15928"]
 pcolor(i) = PALETTE[1 + (i - 1) % |PALETTE|]
 
-# ---- fitted models (params.csv, the same functions as src/model.h, thesis 2.3.6.1)
-# FIT_* arrays are filled by params.awk; FIT_n = 0 when dir has no params.csv.
-params = dir . "/params.csv"
-FIT_n = 0
-if (readable(params)) {
-    load "< awk -F, -f " . sh(here . "/params.awk") . " " . sh(params)
-}
-# Row of the fit (series, quantity, stat, model), 0 if none.
-fit_find(s, q, st, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] \
-    ((FIT_series[i] eq s && FIT_quantity[i] eq q && FIT_stat[i] eq st && FIT_model[i] eq m) ? i : 0)
-# t_rtt(p) (2.3.6.1.1), t_ov(p) (2.3.6.1.2), linear a + b p (LogP's shape, 2.3.3)
-fit_eval(i, p) = FIT_model[i] eq "rtt" ? \
-        FIT_l1[i] / (FIT_l2[i] + p) + FIT_l3[i] + FIT_l4[i] * (1 - exp(FIT_l5[i] * (p - FIT_l6[i]))) : \
-    FIT_model[i] eq "ov" ? FIT_l1[i] + FIT_l2[i] / (FIT_l3[i] + p) : FIT_l1[i] + FIT_l2[i] * p
-# Is there any fit of quantity q with model m (for key entries of fitted curves)?
-any_fit(q, m) = FIT_n == 0 ? 0 : sum [i = 1:FIT_n] ((FIT_quantity[i] eq q && FIT_model[i] eq m) ? 1 : 0) > 0
-# The fit inside the p range it was made on, NaN elsewhere (and for i = 0).
-fit_at(i, p) = i > 0 ? ((p >= FIT_pmin[i] && p <= FIT_pmax[i]) ? fit_eval(i, p) : NaN) : NaN
-# Fitted curves are evaluated at integer p only (p counts messages; a fit with
-# few points may swing wildly between them) up to the largest finite pmax:
-#   clause(list, 'for [s in list] ' . PSAMPLE . ' using (q):(fit_at(i, q)) with lines')
-FIT_PTOP = 0
-do for [i = 1:FIT_n] { if (FIT_pmax[i] < 1e299 && FIT_pmax[i] > FIT_PTOP) { FIT_PTOP = FIT_pmax[i] } }
-FIT_PTOP = FIT_PTOP >= 2 ? FIT_PTOP : 64
-PSAMPLE = '[q=1:FIT_PTOP + 0.5:1] "+"'
+# ---- fitted curves: drawn from lopfit's -o files, never from a formula here
+# (one definition of each model: src/model.h).  curve-<series>-<q>-<stat>.csv
+# holds a fit densely over its p range (column fit_us); lop-<series>-<stat>.csv
+# holds the derived quantities at every integer p (rtt_us, os_us, or_us, L_us,
+# Llist_us).  Both carry the 95 % interval (empty without covariance) and
+# 'extrapolated'; curve.awk turns either into "p,in,out,lo,hi".
+curvefile(s, q, st) = dir . "/curve-" . s . "-" . q . "-" . st . ".csv"
+tablefile(s, st) = dir . "/lop-" . s . "-" . st . ".csv"
+# fit_src(s, q, st) / fit_col(s, q, st): the file and column that hold the
+# fitted q of series s, statistic st: the curve file, else the table's q_us
+fit_src(s, q, st) = readable(curvefile(s, q, st)) ? curvefile(s, q, st) : tablefile(s, st)
+fit_col(s, q, st) = readable(curvefile(s, q, st)) ? "fit_us" : q . "_us"
+# fit_data(s, q, st): that curve as a gnuplot data source: columns 1 p, 2 the
+# fit inside the fitted range, 3 the extrapolated parts, 4, 5 the 95 % interval
+fit_data(s, q, st) = "< awk -F, -f " . sh(here . "/curve.awk") . " -v y=" . fit_col(s, q, st) . \
+    " " . sh(fit_src(s, q, st))
+# with_fit(list, q, st, mode): the series of list whose fitted q (st) has a
+# value (mode "has"), a 95 % band (mode "band") or a single p (mode "one")
+with_fit(list, q, st, mode) = system("d=" . sh(dir) . "; for s in " . list . "; do " . \
+    "f=$d/curve-$s-" . q . "-" . st . ".csv; y=fit_us; [ -f \"$f\" ] || { f=$d/lop-$s-" . st . ".csv; y=" . q . "_us; }; " . \
+    "[ -f \"$f\" ] && [ \"$(awk -F, -f " . sh(here . "/curve.awk") . " -v mode=" . mode . \
+    " -v y=$y \"$f\" 2>/dev/null)\" = 1 ] && echo $s; done | tr '\\n' ' '")
+# Clauses of a plot command for the series of list (see clause()): the band
+# of each series in bl (fill), the fitted line of each in fl, solid inside the
+# fitted range and dashed (dt 2) where extrapolated, drawn 'with' lines (or
+# linespoints for the tables' integer p), a fit of one p as a cross and its
+# interval as an error bar; 'style' adds line options (lw ...), 'ttl' the
+# title of the solid part ("notitle" or a title clause).
+BAND_FILL = "fs transparent solid 0.18 noborder"
+band_clause(bl, q, st) = clause(bl, 'for [s in "' . bl . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:4:5 with filledcurves ' . BAND_FILL . ' lc rgb scolor(s) notitle')
+line_clause(fl, q, st, with, style, ttl) = clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:2 with ' . with . ' ' . style . ' lc rgb scolor(s) ' . ttl) . \
+    clause(fl, 'for [s in "' . fl . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:3 with ' . with . ' ' . style . ' dt 2 lc rgb scolor(s) notitle') . \
+    one_clause(with_fit(fl, q, st, "one"), q, st)
+one_clause(ol, q, st) = clause(ol, 'for [s in "' . ol . '"] fit_data(s, "' . q . '", "' . st . \
+    '") using 1:6:4:5 with yerrorbars pt 2 ps 1.5 lw 1.2 lc rgb scolor(s) notitle')
+# fit_clauses(list, q, st, style, ttl): band and line clauses of every series
+# of list that has a fitted q
+fit_clauses(list, q, st, style, ttl) = band_clause(with_fit(list, q, st, "band"), q, st) . \
+    line_clause(with_fit(list, q, st, "has"), q, st, "lines", style, ttl)
+
+# ---- plot commands are assembled as strings and run by @RUN, which also
+# appends them to the file 'cmdlog' when it is set (gnuplot -e "cmdlog='F'"):
+# the tests read what was drawn there.
+#   CMD = "plot ..."; @RUN
+RUN = 'if (exists("cmdlog")) { set print cmdlog append; print CMD; unset print }; eval CMD'
+# fit_key(bands, extrapolated): key entries for the 95 % band and the dashed
+# extrapolated parts (the latter only where the figure can have them)
+fit_key(b, x) = (b ? ', NaN with filledcurves ' . BAND_FILL . ' lc rgb "black" title "95 % interval"' : '') . \
+    (x ? ', NaN with lines dt 2 lc rgb "black" title "extrapolated"' : '')

@@ -2,10 +2,12 @@
 # one P, for measured.gp: one bar per measurement, the predictions as markers on it.
 #   awk -F, -f measured.awk -v P=4 -v mode=setup barrier.csv [predictions.csv]
 #     -> gnuplot commands: NB, NC, BAR[] (executors), xtics, mpi_us, bar_width,
-#        has_median, has_logp, has_lop, has_sim_logp, has_sim_lop, pred_series
+#        has_median, has_logp, has_lop, has_sim_logp, has_sim_lop, band_<same>, pred_series
 #   awk -F, -f measured.awk -v P=4 -v mode=data  barrier.csv [predictions.csv]
-#     -> CSV x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop: one row per measured
-#        bar (avg, min, p99, median) with the predictions for it (empty if none)
+#     -> CSV x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop, then logp_lo,logp_hi,
+#        ... sim_lop_lo,sim_lop_hi: one row per measured bar (avg, min, p99,
+#        median) with the predictions for it and their 95 % intervals (lopredict's
+#        X_lo_us, X_hi_us; empty if none)
 # The predictions are any CSV with alg,n,p,logp_us,lop_us and optionally
 # executor, series, sim_logp_us and sim_lop_us (or sim_us): lopredict --measured
 # --csv, or lopredict --alg all --p P --simulate --csv.  A prediction row with an
@@ -51,6 +53,11 @@ file == 2 {
     if ((k, "lop") in pv) next
     pv[k, "logp"] = $col["logp_us"]; pv[k, "lop"] = $col["lop_us"]
     pv[k, "sim_logp"] = get("sim_logp_us"); pv[k, "sim_lop"] = get(simlop)
+    split("logp lop sim_logp", stem, " "); stem[4] = simlop; sub(/_us$/, "", stem[4])
+    split("logp lop sim_logp sim_lop", wname, " ")
+    for (j = 1; j <= 4; j++) {
+        pv[k, wname[j] "_lo"] = get(stem[j] "_lo_us"); pv[k, wname[j] "_hi"] = get(stem[j] "_hi_us")
+    }
     e = get("executor"); s = get("series")
     if (e != "" && s != "" && !(e in series)) series[e] = s
 }
@@ -68,12 +75,14 @@ END {
         for (j = 1; j in what; j++) {
             v = pred(k, what[j]); mp[m, what[j]] = v
             if (num(v)) has[what[j]] = 1
+            mp[m, what[j] "_lo"] = pred(k, what[j] "_lo"); mp[m, what[j] "_hi"] = pred(k, what[j] "_hi")
+            if (num(mp[m, what[j] "_lo"]) && num(mp[m, what[j] "_hi"])) band[what[j]] = 1
         }
     }
     if (mode == "setup") {
         printf "NB = %d\nNC = %d\nmpi_us = %s\nhas_median = %d\n", nb, nc,
             nmpi ? sprintf("%.17g", mpi / nmpi) : "NaN", anymed
-        for (j = 1; j in what; j++) printf "has_%s = %d\n", what[j], what[j] in has
+        for (j = 1; j in what; j++) printf "has_%s = %d\nband_%s = %d\n", what[j], what[j] in has, what[j], what[j] in band
         s = ""
         for (b = 1; b <= nb; b++) if (bar[b] in series) s = s (s == "" ? "" : ", ") bar[b] " " series[bar[b]]
         printf "pred_series = \"%s\"\n", s
@@ -88,9 +97,13 @@ END {
         }
         exit 0
     }
-    print "x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop"
-    for (m = 1; m <= nm; m++)
-        printf "%.6f,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", mcl[m] + (barno[mex[m]] - (nb + 1) / 2) * w,
+    print "x,bar,us,lo,hi,med,logp,lop,sim_logp,sim_lop,logp_lo,logp_hi,lop_lo,lop_hi," \
+        "sim_logp_lo,sim_logp_hi,sim_lop_lo,sim_lop_hi"
+    for (m = 1; m <= nm; m++) {
+        printf "%.6f,%d,%s,%s,%s,%s,%s,%s,%s,%s", mcl[m] + (barno[mex[m]] - (nb + 1) / 2) * w,
             barno[mex[m]], mavg[m], mlo[m], mhi[m], mmed[m],
             mp[m, "logp"], mp[m, "lop"], mp[m, "sim_logp"], mp[m, "sim_lop"]
+        for (j = 1; j in what; j++) printf ",%s,%s", mp[m, what[j] "_lo"], mp[m, what[j] "_hi"]
+        printf "\n"
+    }
 }

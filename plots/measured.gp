@@ -63,7 +63,10 @@ src = "< " . join("data")
 # the predictions, as markers on the bar they predict (absent ones are not drawn)
 marker(c, pt, ps, color, what) = sprintf(', src using "x":"%s" with points pt %d ps %g lw 1.5 lc rgb "%s" title "%s"', \
     c, pt, ps, color, what)
-eval "plot for [b = 1:NB] src using 'x':(column('bar') == b ? column('us') : NaN) with boxes " . \
+# its 95 % interval as an error bar, where lopredict gave one
+interval(c, color) = sprintf(', src using "x":"%s":"%s_lo":"%s_hi" with yerrorbars pt -1 lw 1.2 lc rgb "%s" notitle', \
+    c, c, c, color)
+CMD = "plot for [b = 1:NB] src using 'x':(column('bar') == b ? column('us') : NaN) with boxes " . \
          "lc rgb barcolor(BAR[b]) title 'measured ' . BAR[b] noenhanced, " . \
      "src using 'x':'lo':(0):(column('hi') - column('lo')) with vectors heads size screen 0.004, 90 " . \
          "lc rgb '#222222' lw 1 notitle" . \
@@ -73,4 +76,9 @@ eval "plot for [b = 1:NB] src using 'x':(column('bar') == b ? column('us') : NaN
      (has_lop ? marker("lop", 7, 1.0, "#d1462f", "LoP closed form") : "") . \
      (has_sim_logp ? marker("sim_logp", 4, 1.9, "#b8860b", "LogP simulated") : "") . \
      (has_sim_lop ? marker("sim_lop", 6, 1.9, "#d1462f", "LoP simulated") : "") . \
+     (band_logp ? interval("logp", "#b8860b") : "") . (band_lop ? interval("lop", "#d1462f") : "") . \
+     (band_sim_logp ? interval("sim_logp", "#b8860b") : "") . (band_sim_lop ? interval("sim_lop", "#d1462f") : "") . \
+     (band_logp || band_lop || band_sim_logp || band_sim_lop ? \
+         ", keyentry with yerrorbars pt -1 lw 1.2 lc rgb '#555555' title '95 % interval of a prediction'" : "") . \
      ", mpi_us with lines dt (10, 6) lw 2 lc rgb 'black' title sprintf('MPI\\_Barrier %.3g µs', mpi_us)"
+@RUN

@@ -42,12 +42,6 @@ has() {
     return 1
 }
 
-# fitted QUANTITY: does DATA_DIR/params.csv hold a fit of QUANTITY?
-fitted() {
-    [ -f "$data/params.csv" ] &&
-        awk -F, -f "$here/csvsel.awk" -v cols=quantity "$data/params.csv" 2>/dev/null | grep -qx "$1"
-}
-
 rendered=0
 failed=0
 # render FIG NOTE: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT
@@ -74,7 +68,7 @@ skip() { echo "$prog: skipped $1: $2"; }
 wanted() { case " $figures " in *" $1 "*) return 0 ;; esac; return 1; }
 
 fits=
-has params.csv || fits="no params.csv: fitted curves not drawn"
+has 'curve-*.csv' || has 'lop-*.csv' || fits="no curve-*.csv or lop-*.csv (lopfit -o): fitted curves not drawn"
 
 if ! wanted rtt; then :
 elif has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
@@ -82,8 +76,8 @@ if ! wanted overhead; then :
 elif has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
 else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
 if ! wanted latency; then :
-elif has 'lop-*.csv' || { fitted rtt && fitted os; }; then render latency ""
-else skip latency "no lop-*.csv, and no rtt and os fits in params.csv (lopfit -o)"; fi
+elif has 'lop-*.csv'; then render latency ""
+else skip latency "no lop-*.csv (lopfit -o, or lopfit --from-params FILE -o DIR)"; fi
 if ! wanted predict; then :
 elif has 'predict-cnt*.csv'; then render predict ""
 else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi

@@ -1,28 +1,40 @@
 #!/bin/sh
 # demo.sh - the main job end to end on this machine's local ranks (make demo):
-#   lopbench (scenarios 1, 2) -> lopfit -> lopredict --verify, --best ->
-#   lopbench --barrier -> lopredict --measured -> figures -> summary.txt
+#   lopbench (scenarios 1, 2) -> lopfit (model selection) -> lopredict --verify,
+#   --best -> lopbench --barrier -> lopredict --measured -> final table ->
+#   figures -> summary.txt
 # Settings (environment or make variables):
-#   NP=2       ranks for the barrier measurements
-#   FIT_NP=8   ranks for scenarios 1 and 2: the 6-parameter RTT model needs
-#              RTT(p) for p = 1..6 at least, i.e. 7 or more ranks
+#   NP=<cores>  ranks for scenarios 1, 2 and the barriers; at most the number
+#               of cores (nproc): the fits that predict the barriers must come
+#               from ranks that each have a core, or they measure the scheduler.
+#               With few ranks RTT(p) has few points (p = 1..NP-1) and lopfit's
+#               model selection picks the simple model those points support.
+#   OVER_NP=8   an extra oversubscribed run of the scenarios on OVER_NP ranks
+#               (only when OVER_NP > cores; 0 = none), for its figures: in
+#               OUT/oversubscribed-np<N>/, labelled so, never used for predictions
 #   OUT=out/demo-<date>   where everything goes
-#   REPS=1000  repetitions of every measurement
+#   REPS=1000   repetitions of every measurement
+#   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp
 # Every command's failure stops the demo (set -e): the tools exit non-zero on
 # bad input and on any failed write (a full disk), so no step works on the
 # half output of the one before.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-NP=${NP:-2}
-FIT_NP=${FIT_NP:-8}
+CORES=$(nproc)
+NP=${NP:-$CORES}
+OVER_NP=${OVER_NP:-8}
 REPS=${REPS:-1000}
+MODEL=${MODEL:-lop}
 OUT=${OUT:-out/demo-$(date +%Y%m%d-%H%M%S)}
 BIN=$ROOT/bin
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and containers run as root
 
 say() { printf 'demo: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
 step() { say "[$1] $2"; }
-# Local ranks, oversubscribed if need be, with any MPI.
+# Local ranks with any MPI.  Open MPI counts slots per core and may see fewer
+# than nproc (hardware threads): --oversubscribe lets it start NP anyway;
+# lopbench itself detects and records real oversubscription.
 run_mpi() {
     np=$1; shift
     if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
@@ -31,9 +43,19 @@ run_mpi() {
         mpirun -np "$np" "$@"
     fi
 }
+# oversubscribed DIR: did lopbench record more ranks than cores in DIR?
+oversubscribed() { grep -qx '# oversubscribed: yes' "$1"/*.csv 2>/dev/null; }
+
+case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
+case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
+case $MODEL in logp | lop | sim_logp | sim_lop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop or sim_logp" ;; esac
+[ "$CORES" -ge 2 ] || die "this machine has $CORES core: lopbench needs 2 ranks, each with a core of its own"
+[ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
+[ "$NP" -le "$CORES" ] ||
+    die "NP=$NP: more ranks than the $CORES cores; predictions from oversubscribed fits describe the scheduler, not the network (OVER_NP=$NP runs the scenarios oversubscribed for their figures only)"
 
 start=$(date +%s)
-step 1/8 "dependencies and build"
+step 1/9 "dependencies and build"
 sh "$ROOT/scripts/deps.sh" --plots
 make -s -C "$ROOT" -j2 tools
 mkdir -p "$OUT"
@@ -41,16 +63,27 @@ OUT=$(cd "$OUT" && pwd)
 D=$OUT/data
 mkdir -p "$D"
 
-step 2/8 "lopbench scenarios 1 and 2 on $FIT_NP local ranks -> $D"
-run_mpi "$FIT_NP" "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
+step 2/9 "lopbench scenarios 1 and 2 on $NP local ranks ($CORES cores) -> $D"
+run_mpi "$NP" "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
     >"$OUT/bench.txt"
+oversubscribed "$D" && say "warning: lopbench found $NP ranks oversubscribed on this machine; the fits describe the scheduler"
 
-step 3/8 "lopfit: RTT and overhead models, LogP line for comparison"
-"$BIN/lopfit" --compare -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv >"$OUT/fit.txt"
+step 3/9 "lopfit: model selection for RTT and the overheads"
+"$BIN/lopfit" -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv >"$OUT/fit.txt"
+# models.txt: the model lopfit chose for every fit, from how many points
+awk -F, '
+    /^#/ { next }
+    !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1
+         printf "%-14s %-4s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", "series", "qty", "stat", "model", "n", "p", "criterion", "margin", "weak", "hint"; next }
+    function g(k) { return (k in c) ? $c[k] : "" }
+    function d(v) { return v == "" ? "-" : v }
+    { printf "%-14s %-4s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", g("series"), g("quantity"), g("stat"), g("model"),
+          g("n"), g("pmin") ".." g("pmax"), d(g("criterion")), d(g("margin")), d(g("weak")), d(g("hint")) }
+' "$D/params.csv" >"$OUT/models.txt"
 
 # The series this machine's predictions use: two-sided sends, minimum times.
 PARAMS="--params $D/params.csv --series send-normal --stat min"
-step 4/8 "lopredict --verify and --best with the fitted parameters"
+step 4/9 "lopredict --verify and --best with the fitted parameters"
 "$BIN/lopredict" --verify --p 2..64 $PARAMS >"$OUT/verify.txt"
 "$BIN/lopredict" --best --p 2,4,8,16,32,64 $PARAMS >"$OUT/best.txt"
 for cnt in 2 5000; do
@@ -58,17 +91,24 @@ for cnt in 2 5000; do
 done
 "$BIN/lopredict" --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv $PARAMS >"$D/ndiss.csv"
 
-step 5/8 "lopbench --barrier on $NP local ranks"
+step 5/9 "lopbench --barrier on the same $NP local ranks"
 run_mpi "$NP" "$BIN/lopbench" --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \
     --quiet >"$OUT/barrier.txt"
 
-step 6/8 "lopredict --measured: which model describes this machine"
+step 6/9 "lopredict --measured: measured vs predicted, with 95 % intervals"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat min \
     >"$OUT/measured.txt"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat min --csv \
     >"$D/measured.csv"
+# the fits of stat min without covariance: the intervals omit their error
+exact=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                 ("cov11" in c) && $c["stat"] == "min" && $c["cov11"] == "" { printf "%s:%s ", $c["series"], $c["quantity"] }' \
+    "$D/params.csv")
+awk -F, -f "$ROOT/scripts/demo-table.awk" -v model="$MODEL" -v exact="$exact" "$D/measured.csv" >"$OUT/final.txt"
+awk -F, -f "$ROOT/scripts/demo-table.awk" -v model="$MODEL" -v mode=csv -v exact="$exact" "$D/measured.csv" \
+    >"$OUT/final.csv"
 
-step 7/8 "figures of this machine, and the thesis's (Mozart 2005) for comparison"
+step 7/9 "figures of this machine, and the thesis's (Mozart 2005) for comparison"
 # plot.sh says which figures it skips and why (exit 0); a failure stops the demo
 # like any other tool's (set -e), after showing what it said.
 sh "$ROOT/plots/plot.sh" "$D" "$OUT/figures" 2>"$OUT/plots.txt" || {
@@ -81,18 +121,46 @@ sh "$ROOT/plots/figures-mozart.sh" "$OUT/figures-mozart" >"$OUT/figures-mozart.t
     exit 1
 }
 
-step 8/8 "summary"
+# The oversubscribed run: more points of RTT(p), measured by ranks that share
+# cores; only its own figures are made from it.
+OV=
+if [ "$OVER_NP" -gt "$CORES" ]; then
+    OV=$OUT/oversubscribed-np$OVER_NP
+    step 8/9 "oversubscribed: scenarios on $OVER_NP ranks on $CORES cores -> $OV (figures only, no predictions)"
+    mkdir -p "$OV/data"
+    run_mpi "$OVER_NP" "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$OV/data" --quiet \
+        >"$OV/bench.txt"
+    "$BIN/lopfit" -o "$OV/data" "$OV/data"/*-rtt.csv "$OV/data"/*-os.csv "$OV/data"/*-or.csv \
+        >"$OV/fit.txt"
+    sh "$ROOT/plots/plot.sh" "$OV/data" "$OV/figures" rtt overhead latency 2>"$OV/plots.txt" || {
+        cat "$OV/plots.txt" >&2
+        exit 1
+    }
+else
+    step 8/9 "no oversubscribed run (OVER_NP=$OVER_NP, $CORES cores)"
+fi
+
+step 9/9 "summary"
+secs=$(($(date +%s) - start))
 {
-    echo "lop demo, $(date '+%Y-%m-%d %H:%M'), host $(hostname)"
-    echo "scenarios on $FIT_NP ranks, barriers on $NP ranks, $(nproc) CPUs, $REPS repetitions"
+    echo "lop demo, $(date '+%Y-%m-%d %H:%M'), host $(hostname), $secs s"
+    echo "scenarios and barriers on $NP ranks, $CORES cores, $REPS repetitions"
     echo
     echo "== Measured (lopbench, $D) =="
     cat "$OUT/bench.txt"
     echo
-    echo "== Fitted parameters (lopfit) =="
+    echo "== Models chosen (lopfit, $D/params.csv) =="
+    cat "$OUT/models.txt"
+    echo "RTT(p) was measured at p = 1..$((NP - 1)) ($NP ranks): the model selection can only pick"
+    echo "what that many points support; predictions beyond the fitted p are extrapolated (flags)."
+    # lopfit's own words where it could not select (a fit's report starts "<series> <qty> <stat>  (file)")
+    awk '/^[a-z]+-[a-z]+ [a-z]+ [a-z]+  \(/ { fit = $1 " " $2 " " $3 }
+         /not enough points to select/ { sub(/^ +/, ""); print fit ": " $0 }' "$OUT/fit.txt"
+    echo
+    echo "== Fits (lopfit) =="
     cat "$OUT/fit.txt"
     echo
-    echo "== Best algorithm per P (lopredict --best, send-normal min) =="
+    echo "== Best algorithm per P (lopredict --best, send-normal min; extrapolated beyond the fitted p) =="
     cat "$OUT/best.txt"
     echo
     echo "== Barriers measured (lopbench --barrier) =="
@@ -104,11 +172,25 @@ step 8/8 "summary"
     echo "== Figures =="
     cat "$OUT/plots.txt"
     echo "thesis figures 2.36, 2.38, 2.39 from the Mozart set: $OUT/figures-mozart"
+    if [ -n "$OV" ]; then
+        echo
+        echo "== Oversubscribed run: $OVER_NP ranks on $CORES cores (not used for any prediction) =="
+        echo "data, fits and figures in $OV; lopfit chose:"
+        awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+                 $c["quantity"] == "rtt" { printf "  %s rtt %s: %s on p = %s..%s\n", $c["series"], $c["stat"], $c["model"], $c["pmin"], $c["pmax"] }' \
+            "$OV/data/params.csv"
+    fi
+    echo
+    echo "== Measured vs predicted (lopredict --measured, $MODEL, stat min, each executor's series; also final.csv) =="
+    cat "$OUT/final.txt"
 } >"$OUT/summary.txt"
 
-say "done in $(($(date +%s) - start)) s; everything is in $OUT:"
-say "  summary.txt  fitted parameters, best algorithm per P, model errors"
+cat "$OUT/final.txt" >&2
+say "done in $secs s; everything is in $OUT:"
+say "  summary.txt  models chosen, fits, best algorithm per P, model errors, the table above"
+say "  final.csv    the table above as CSV"
 say "  data/        lopbench, lopfit and lopredict CSVs"
 say "  figures/     $(ls "$OUT/figures" 2>/dev/null | tr '\n' ' ')"
 say "  figures-mozart/  the thesis's figures 2.36, 2.38, 2.39 from its published parameters"
-say "  bench.txt fit.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"
+[ -z "$OV" ] || say "  $(basename "$OV")/  the oversubscribed run's data and figures (no predictions)"
+say "  bench.txt fit.txt models.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"

@@ -16,9 +16,22 @@ done
 for f in params predict-cnt2 predict-cnt5000 ndiss; do
     check "$f.csv written" test -s "$T/fig/$f.csv"
 done
-check "it says what it wrote: 4 data files and 3 figures" test "$(grep -c '^figures-mozart.sh: wrote ' "$T/out")" -eq 7
+check "lopfit --from-params wrote the L(p) tables of the 4 series, min and avg" \
+    test "$(ls "$T/fig" | grep -c '^lop-.*-\(min\|avg\)\.csv$')" -eq 8
+check "it says what it wrote: 5 data files and 3 figures" test "$(grep -c '^figures-mozart.sh: wrote ' "$T/out")" -eq 8
 check "it names the thesis figures" test "$(grep -c 'thesis figure 2.3[689]' "$T/out")" -eq 3
-check "no temporary file left" test "$(ls -A "$T/fig" | wc -l)" -eq 7
+check "no temporary file left" \
+    test "$(ls -A "$T/fig" | grep -v '^lop-' | grep -v '^curve-' | wc -l)" -eq 7 -a -z "$(ls -A "$T/fig" | grep '^\.')"
+# figure 2.36 is drawn from those tables (the set has no covariance: no band)
+rm -f "$T/lat.cmd"
+LC_ALL=C.UTF-8 gnuplot -e "dir='$T/fig'; out='$T/lat.png'; cmdlog='$T/lat.cmd'" "$ROOT/plots/latency.gp" 2>"$T/err"
+# series STAT: how many series' L(p) latency.gp drew for STAT
+series() {
+    grep -o "for \\[s in \"[^\"]*\"\\] fit_data(s, \"L\", \"$1\") using 1:2 with line" "$T/lat.cmd" |
+        sed 's/^for .s in "//; s/".*//' | wc -w
+}
+check "2.36 draws L(p) of the 4 series from the tables, min and avg" test "$(series min)$(series avg)" = 44
+check "2.36: no 95 % band (the thesis's set has no covariance)" test "$(grep -c filledcurves "$T/lat.cmd")" -eq 0
 
 # figure 2.36: "RDMA write with immediate is the best solution for small
 # messages" -- rdmaw-inline's minimal L(p) is the lowest at every p
@@ -54,5 +67,8 @@ LOPREDICT=$T/nowhere "$ROOT/plots/figures-mozart.sh" "$T/fig2" >"$T/out" 2>&1 &&
     fail "figures-mozart.sh fails without lopredict" || pass "figures-mozart.sh fails without lopredict"
 check "... in one line naming it" sh -c "[ \$(wc -l <'$T/out') -eq 1 ] && grep -q '^figures-mozart.sh: $T/nowhere: ' '$T/out'"
 check "... and writes nothing" test ! -e "$T/fig2"
+LOPFIT=$T/nowhere "$ROOT/plots/figures-mozart.sh" "$T/fig3" >"$T/out" 2>&1 &&
+    fail "figures-mozart.sh fails without lopfit" || pass "figures-mozart.sh fails without lopfit"
+check "... in one line naming it" sh -c "[ \$(wc -l <'$T/out') -eq 1 ] && grep -q '^figures-mozart.sh: $T/nowhere: ' '$T/out'"
 
 done_testing
