@@ -140,6 +140,13 @@ static void n_out(lop_out_t *t, const barrier_alg_t *alg, uint32_t n)
 /* "# intervals: ..." (formats.md): how many draws each column used. */
 static void interval_comment(FILE *out, const opts_t *o)
 {
+    const lop_fit_t *u = o->pred.uncertain;
+    if (u && !o->measured) {
+        fprintf(out, "# intervals: none: the %s fit of %s %s (%s fitted to n = %zu) has no covariance, "
+                "its error is unknown (flag no-interval)\n", u->quantity, u->series, u->stat,
+                u->model->name, u->n);
+        return;
+    }
     if (!o->pred.closed && !o->measured) {
         if (o->cost.lop)
             fprintf(out, "# intervals: none (the fits of %s %s have no covariance)\n",
@@ -198,6 +205,8 @@ static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_ti
     lop_out_num(t, v ? v->hi_us : NAN);
     if (v && v->n_invalid)
         flag_add(f, col, "partial-interval");
+    if (v && v->no_interval)
+        flag_add(f, col, "no-interval");
     if (v && v->extrapolated && !f->extrapolated) {
         flag_add(f, NULL, "extrapolated");
         f->extrapolated = 1;

@@ -40,7 +40,10 @@ lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double 
         pr->slot[pr->n_drawn] = i;
         fits[pr->n_drawn++] = f;
     }
-    if (!any_cov) { /* a published set: exact, no intervals */
+    for (int i = 0; i < pr->n_drawn && any_cov && !pr->uncertain; i++)
+        if (!fits[i]->has_cov)
+            pr->uncertain = fits[i];
+    if (!any_cov || pr->uncertain) { /* a published set: exact; else an error unknown */
         pr->n_drawn = 0;
         return LOP_OK;
     }
@@ -160,6 +163,7 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
     out->extrapolated = extrapolated(pr, kind);
     c->lop_pmin = fmin(c->lop_pmin, pmin);
     c->lop_pmax = fmax(c->lop_pmax, pmax);
+    out->no_interval = pr->uncertain != NULL;
     if (st || !predict_has_interval(pr, kind))
         return st;
     draw_ctx_t d = {pr, kind, a, n, p, s, LOP_OK};

@@ -55,6 +55,9 @@ typedef struct {
     lop_uncert_t *simd;            /* draws for simulations; NULL: no intervals */
     int slot[PREDICT_MAX_FITS];    /* which fit of the lop_lop_t each drawn fit is */
     int n_drawn;                   /* fits drawn (0: no covariance anywhere) */
+    const lop_fit_t *uncertain;    /* a fit without covariance in a set where others have
+                                      one (e.g. a constant fitted to one point): its error is
+                                      unknown, not zero, so no interval is computed */
 } predict_t;
 
 typedef struct {
@@ -63,6 +66,7 @@ typedef struct {
     size_t n_draws;        /* draws the interval was computed from; 0: no interval */
     size_t n_invalid;      /* draws whose time was no time */
     int extrapolated;      /* o(p), L(p) (LogP: at p = 1) evaluated outside the fitted range */
+    int no_interval;       /* an interval was wanted but pr->uncertain prevents it */
     sched_sim_result_t sim; /* the point simulation's counts and times (simulations) */
 } predict_time_t;
 

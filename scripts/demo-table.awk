@@ -1,7 +1,7 @@
 # demo-table.awk - the demo's final table from lopredict --measured --csv: per
 # executor and algorithm the measured time, the time model M predicts with its
 # 95 % interval, the error and whether the measurement lies inside the interval.
-#   awk -F, -f demo-table.awk -v model=lop [-v mode=csv] [-v exact=LIST] measured.csv
+#   awk -F, -f demo-table.awk -v model=lop [-v mode=csv] measured.csv
 # mode=text (default): aligned columns for a terminal; mode=csv: CSV with the
 # columns executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,
 # predicted_hi_us,err_pct,inside,notes (lopredict's flags and the note below).
@@ -12,10 +12,8 @@
 # the two times printed.  An empty predicted time (lopredict's flags say why:
 # infinite, negative, undefined) gives no error.  Rows of executor mpi
 # (MPI_Barrier) are not predictions and are left out.
-# exact: "series:quantity ..." of the fits the prediction used that have no
-# covariance (lopfit found their parameters undetermined, e.g. a constant RTT
-# from one point): lopredict takes them as exact, so an interval omits their
-# error; such rows get the note "interval omits <quantity> (no covariance)".
+# A prediction from a fit whose error is unknown (e.g. a constant RTT from one
+# point) has no interval: lopredict's flags say <column>=no-interval.
 function num(s) { return s ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
 function get(c) { return (c in col) ? $col[c] : "" }
 function t(v) { return num(v) ? sprintf("%.4g", v) : "-" }
@@ -32,8 +30,6 @@ function csvq(s) { return s ~ /[",]/ ? "\"" s "\"" : s }
             bad = 1
             exit 1
         }
-    nx = split(exact, xw, " ")
-    for (i = 1; i <= nx; i++) { xs[i] = xw[i]; sub(/:.*/, "", xs[i]); xq[i] = xw[i]; sub(/^[^:]*:/, "", xq[i]) }
     incol = ("inside_" model in col) ? "inside_" model : (model "_inside" in col) ? model "_inside" : \
         ("inside" in col) ? "inside" : ""
     next
@@ -43,10 +39,6 @@ get("executor") == "mpi" { next }
     n++
     ex[n] = get("executor"); al[n] = get("alg"); nn[n] = get("n"); pp[n] = get("p")
     se[n] = get("series"); fl[n] = get("flags")
-    if (num(get(model "_lo_us")))
-        for (i = 1; i <= nx; i++)
-            if (xs[i] == se[n])
-                fl[n] = fl[n] (fl[n] == "" ? "" : ";") "interval omits " xq[i] " (no covariance)"
     m[n] = get("measured_us"); pr[n] = get(model "_us")
     lo[n] = get(model "_lo_us"); hi[n] = get(model "_hi_us")
     er[n] = num(m[n]) && num(pr[n]) && m[n] + 0 != 0 ? sprintf("%+.0f", 100 * (pr[n] - m[n]) / m[n]) : ""

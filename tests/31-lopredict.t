@@ -166,6 +166,18 @@ check "a narrow interval: exact ties only ($row)" \
 check "the shipped set: no interval, no tie" \
     awk -F, '$1 ~ /^[0-9]/ { if ($6 != "" || $7 != "" || $8 != "") bad = 1 } END { exit bad }' "$T/best.csv"
 
+# A fit without covariance in a set where the others have one (lopfit's
+# constant from a single RTT point): its error is unknown, not zero, so no
+# interval is printed and every time says why.
+awk -F, -v OFS=, '$3 == "rtt" { for (i = 24; i <= 44; i++) $i = "" } 1' "$T/cov.csv" >"$T/cov-rtt.csv"
+"$B" --params "$T/cov-rtt.csv" --alg diss --p 64 --csv >"$T/nocov.out" 2>&1
+check "a fit without covariance among fits with: exit 0" test $? -eq 0
+check "... the header names the fit whose error is unknown" \
+    grep -q '^# intervals: none: the rtt fit of rdmaw-inline min (linear fitted to n = 1000) has no covariance' "$T/nocov.out"
+row=$(grep '^diss,,64,' "$T/nocov.out")
+check "... no interval, and the flags say no-interval for both closed forms ($row)" \
+    row_is "$row" '{ exit !($6 == "" && $7 == "" && $9 == "" && $10 == "" && $11 ~ /logp_us=no-interval/ && $11 ~ /lop_us=no-interval/) }'
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2
