@@ -1636,7 +1636,7 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
 {
     lop_status_t st = LOP_OK;
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
-        const barrier_alg_t *a;
+        const barrier_alg_t *a = NULL;
         uint32_t n;
         long p;
         double us;
@@ -1645,7 +1645,7 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
             continue;
         const char *series = row_series(csv, r, m);
         st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
-        *hybrid_rows |= st == LOP_OK && (a->flags & BARRIER_HYBRID);
+        *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());

@@ -107,21 +107,6 @@ check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf
 # l1 given, n = 1000 (nearly Gaussian draws).  Under LoP every one of diss's
 # 6 rounds costs o + L = RTT/2 - o_s: diss at P = 64 is 54 us, sigma 6 sqrt(v/4 + w).
 row_is() { printf '%s\n' "$1" | awk -F, "$2"; } # ROW AWK-PROGRAM: the program's verdict on ROW
-cov_set() { # FILE VAR_RTT VAR_OS
-    {
-        printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
-        printf ',se1,se2,se3,se4,se5,se6'
-        for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
-            [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
-        printf ',weak,hint,criterion,k,aicc,bic,margin\n'
-        for q in "rtt 20 $2" "os 1 $3"; do
-            set -- $q
-            printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
-            printf ',0%.0s' $(seq 20)
-            printf ',,none,forced,3,,,\n'
-        done
-    } >"$1"
-}
 cov_set "$T/cov.csv" 4 0.01
 "$B" --params "$T/cov.csv" --simulate --csv >"$T/cov.out" 2>"$T/cov.err"
 check "a set with covariance predicts (exit 0)" test $? -eq 0

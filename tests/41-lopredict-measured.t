@@ -61,19 +61,7 @@ check "--series fixes the series for every row" \
 # inside_*: with a set that has covariance (formats.md's appended columns;
 # RTT 20 us and o_s 1 us, variances 4 and 0.01: diss LoP at P = 64 is 54 us,
 # interval about 42..66), a measurement at 54 us lies inside, one at 500 not.
-{
-    printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
-    printf ',se1,se2,se3,se4,se5,se6'
-    for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
-        [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
-    printf ',weak,hint,criterion,k,aicc,bic,margin\n'
-    for q in "rtt 20 4" "os 1 0.01"; do
-        set -- $q
-        printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
-        printf ',0%.0s' $(seq 20)
-        printf ',,none,forced,3,,,\n'
-    done
-} >"$T/cov.csv"
+cov_set "$T/cov.csv" 4 0.01
 cat >"$T/inside.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
 verbs,rdmaw-inline,diss,,64,10,1,54,1,1,60

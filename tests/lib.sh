@@ -157,6 +157,24 @@ rows_ok() {
 csvcol() {
     awk -F, -v name="$2" '/^#/ { next } !c { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 1; next } { print $1 "," $c }' "$1"
 }
+# A params.csv with covariance (formats.md's appended columns): series
+# rdmaw-inline, stat min, RTT 20 us and o_s 1 us as linear fits l1 + 0 p over
+# p = 1..63 with n = 1000 and the variances of l1 given: cov_set FILE VAR_RTT VAR_OS.
+cov_set() { # FILE VAR_RTT VAR_OS
+    {
+        printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'
+        printf ',se1,se2,se3,se4,se5,se6'
+        for i in 1 2 3 4 5 6; do for j in 1 2 3 4 5 6; do
+            [ "$j" -ge "$i" ] && printf ',cov%d%d' "$i" "$j"; done; done
+        printf ',weak,hint,criterion,k,aicc,bic,margin\n'
+        for q in "rtt 20 $2" "os 1 $3"; do
+            set -- $q
+            printf 'x,rdmaw-inline,%s,min,linear,1000,1,63,%s,0,,,,,1,1,1,,,,,,,%s' "$1" "$2" "$3"
+            printf ',0%.0s' $(seq 20)
+            printf ',,none,forced,3,,,\n'
+        done
+    } >"$1"
+}
 meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 # meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on,
 # for a run over $TRANSPORT (default mpi) with $REPS repetitions

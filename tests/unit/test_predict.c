@@ -156,12 +156,20 @@ static void check_no_covariance(void)
     ok(!predict_has_interval(&w.pr, PREDICT_LOGP) && !predict_has_interval(&w.pr, PREDICT_SIM_LOGP) &&
        predict_has_interval(&w.pr, PREDICT_LOP), "LogP has no interval, LoP has");
     predict_free(&w.pr);
+    /* one fit without covariance among fits with: its error is unknown, not zero */
+    lop_fit_t exact_os = const_fit("os", 1, 0);
+    ok(world_init(&w, &crtt, &exact_os, NAN, NAN, 1), "rtt with covariance, os without");
+    predict_time(&w.pr, PREDICT_LOP, barrier_alg_find("diss"), 1, 8, NULL, &v);
+    ok(w.pr.uncertain == &exact_os && !predict_has_interval(&w.pr, PREDICT_LOP) && v.no_interval &&
+       isnan(v.lo_us) && isnan(v.hi_us) && v.us > 0,
+       "... no interval, the fit is named and the time says no-interval");
+    predict_free(&w.pr);
 }
 
 /* o + L = r/2 - o_s around 0.05: some draws give a negative diss cost. */
 static void check_invalid_draws(void)
 {
-    lop_fit_t rtt = const_fit("rtt", 2.1, 0.01), os = const_fit("os", 1, 0);
+    lop_fit_t rtt = const_fit("rtt", 2.1, 0.01), os = const_fit("os", 1, 1e-12);
     world_t w;
     predict_time_t v;
     ok(world_init(&w, &rtt, &os, NAN, NAN, 1), "a fit near a negative L");
