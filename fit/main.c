@@ -245,9 +245,9 @@ static void print_selection(const result_t *r)
                i == sel->best ? ", chosen" : "");
     }
     if (!r->selected)
-        printf("  not enough points to select: no model is eligible under %s; the richest "
-               "that can be fitted, %s, is used\n", criterion_name(sel->criterion),
-               r->fit.model->name);
+        printf("  not enough points to select: no model is eligible under %s; %s is used "
+               "(the richest with a residual degree of freedom, else the richest fitted)\n",
+               criterion_name(sel->criterion), r->fit.model->name);
     else if (isinf(sel->margin))
         printf("  margin inf: the only eligible model\n");
     else
@@ -357,8 +357,11 @@ static lop_status_t fit_one(const lop_fitdata_t *d, const lop_model_t *model,
 }
 
 /* --model auto: every member of the family, the chosen one in r->fit.  With
- * too few points for any eligible member, the richest one that could be
- * fitted (fitter.h: the selection is filled with best = -1 then). */
+ * too few points for any eligible member, the richest one that has residual
+ * degrees of freedom left (so a covariance, so intervals: 3 points give a
+ * constant with an honest error, not a 3-parameter curve through them with
+ * none), else the richest that could be fitted at all (fitter.h: the
+ * selection is filled with best = -1 then). */
 static lop_status_t select_one(const opts_t *o, const lop_fitdata_t *d, result_t *r)
 {
     lop_selection_t *sel = &r->sel;
@@ -368,9 +371,9 @@ static lop_status_t select_one(const opts_t *o, const lop_fitdata_t *d, result_t
                                         sel);
     r->fit_ms = now_ms() - start;
     r->selected = st == LOP_OK;
-    if (st == LOP_ERR_INVALID && sel->family)
+    for (int pass = 0; st == LOP_ERR_INVALID && sel->family && pass < 2; pass++)
         for (int i = 0; i < sel->n_cand && sel->best < 0; i++)
-            if (sel->cand[i].fitted)
+            if (sel->cand[i].fitted && (pass || sel->cand[i].fit.has_cov))
                 sel->best = i;
     if (st == LOP_ERR_INVALID && sel->family && sel->best >= 0)
         st = LOP_OK;

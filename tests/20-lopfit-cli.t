@@ -126,9 +126,13 @@ check "--model oc=linear fits it, and os files by their quantity" \
     sh -c "'$LOPFIT' --csv --model oc=linear '$T/oc.csv' '$T/data/send-normal-os.csv' >'$T/o' &&
            grep -q ',send-normal,oc,min,linear,' '$T/o' && grep -q ',send-normal,os,min,ov,' '$T/o'"
 head -n 8 "$T/data/send-normal-rtt.csv" >"$T/rtt3.csv"
-check "auto on an RTT file with 3 points: not enough points to select, the richest that fits" \
+check "auto on an RTT file with 3 points: not enough points to select, const (rtt-nosat would leave no error)" \
     sh -c "'$LOPFIT' --stat min '$T/rtt3.csv' >'$T/o' &&
-           grep -q 'not enough points to select' '$T/o' && grep -q '^    \* rtt-nosat ' '$T/o'"
+           grep -q 'not enough points to select' '$T/o' && grep -q '^    \* const ' '$T/o'"
+check "... and its params.csv row has a covariance" \
+    sh -c "'$LOPFIT' --stat min --csv '$T/rtt3.csv' >'$T/o' &&
+           awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } /^#/ { next }
+                    { ok = \$c[\"model\"] == \"const\" && \$c[\"cov11\"] > 0 } END { exit !ok }' '$T/o'"
 check "--model rtt on 3 points: an error; --model rtt=linear fits them" \
     sh -c "! '$LOPFIT' --model rtt '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
            '$LOPFIT' --model rtt=linear '$T/rtt3.csv' >/dev/null"
