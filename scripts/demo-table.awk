@@ -4,7 +4,8 @@
 #   awk -F, -f demo-table.awk -v model=lop [-v mode=csv] measured.csv
 # mode=text (default): aligned columns for a terminal; mode=csv: CSV with the
 # columns executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,
-# predicted_hi_us,err_pct,inside,notes (lopredict's flags and the note below).
+# predicted_hi_us,err_pct,inside,notes (lopredict's flags of the row and of
+# that model's column).
 # model is lopredict's column stem: logp, lop, sim_logp, sim_lop (X_us, X_lo_us,
 # X_hi_us).  'inside' is lopredict's (inside_X, X_inside or inside); without
 # such a column it is computed from the interval; "-" when there is no
@@ -17,6 +18,14 @@
 function num(s) { return s ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
 function get(c) { return (c in col) ? $col[c] : "" }
 function t(v) { return num(v) ? sprintf("%.4g", v) : "-" }
+# lopredict's flags that concern this table: the row's (no '=') and the model's
+function notes(f,    k, i, tok, out) {
+    k = split(f, tok, ";")
+    for (i = 1; i <= k; i++)
+        if (tok[i] !~ /=/ || index(tok[i], model "_us=") == 1)
+            out = out (out == "" ? "" : ";") tok[i]
+    return out
+}
 function csvq(s) { return s ~ /[",]/ ? "\"" s "\"" : s }
 /^#/ || /^[ \t]*$/ { next }
 !header {
@@ -38,7 +47,7 @@ get("executor") == "mpi" { next }
 {
     n++
     ex[n] = get("executor"); al[n] = get("alg"); nn[n] = get("n"); pp[n] = get("p")
-    se[n] = get("series"); fl[n] = get("flags")
+    se[n] = get("series"); fl[n] = notes(get("flags"))
     m[n] = get("measured_us"); pr[n] = get(model "_us")
     lo[n] = get(model "_lo_us"); hi[n] = get(model "_hi_us")
     er[n] = num(m[n]) && num(pr[n]) && m[n] + 0 != 0 ? sprintf("%+.0f", 100 * (pr[n] - m[n]) / m[n]) : ""
