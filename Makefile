@@ -131,7 +131,7 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory tools tests
 	LANG=C LC_ALL=C LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
+	  LOP_SANITIZE=$(SANITIZE) prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 
 # The main job end to end on local ranks (scripts/demo.sh; NP, OVER_NP, OUT, REPS,
 # MODEL: given on make's command line they reach the script's environment).

@@ -117,6 +117,8 @@ typedef struct {
     predict_t pred;                     /* times and intervals over cost (predict.h) */
     int have_pred;                      /* pred is set up */
     char pred_series[64];               /* the series pred draws the fits of */
+    char series_buf[64];                /* --measured: the row's series, owned (the CSV's
+                                           cells are freed before the end-of-run warning) */
     const char *placement;              /* --placement FILE */
     hybrid_place_t place;               /* the levels of --alg hybrid */
     int have_place;                     /* were they set up? */
@@ -1333,7 +1335,11 @@ static const char *legacy_series(const char *executor)
  * draws of its fits. */
 static lop_status_t use_series(opts_t *o, const char *series)
 {
-    o->series = series;
+    if (strlen(series) >= sizeof o->series_buf)
+        return lop_err(LOP_ERR_PARSE, "series '%.20s...' is longer than %zu characters", series,
+                       sizeof o->series_buf - 1);
+    snprintf(o->series_buf, sizeof o->series_buf, "%s", series);
+    o->series = o->series_buf;
     lop_status_t st = lop_lop_from_set(&o->set, series, o->stat, &o->lop);
     o->cost.lop = st ? NULL : &o->lop;
     if (st == LOP_OK)

@@ -31,6 +31,7 @@ pass() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
 fail() { _tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1)); echo "not ok $_tap_n - $*"; }
 # check NAME COMMAND...: a test point that passes when COMMAND succeeds
 check() { _name=$1; shift; if "$@"; then pass "$_name"; else fail "$_name"; fi; }
+skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; }
 
