@@ -149,6 +149,7 @@ rows_ok() {
             for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
             if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
             if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1
+            if (bad && !shown) { print "# rows_ok: " FILENAME ": bad row " $0 > "/dev/stderr"; shown = 1 }
         }
         END { exit !(hdr && !bad && rows == want) }' "$1"
 }
