@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
+
+#include "stats.h"
 
 enum {
     CALIBRATION_WINDOWS = 5,    /* median of this many rate estimates */
@@ -106,7 +107,7 @@ static void calibrate_rate(lop_timer_t *timer)
     for (int i = 0; i < CALIBRATION_WINDOWS; i++)
         rate[i] = rate_over_window(timer);
     gsl_sort(rate, 1, CALIBRATION_WINDOWS);
-    timer->hz = gsl_stats_median_from_sorted_data(rate, 1, CALIBRATION_WINDOWS);
+    timer->hz = lop_stats_quantile_sorted(rate, CALIBRATION_WINDOWS, 0.5);
 }
 
 /* Cost and granularity of a read: differences of back-to-back reads. */
@@ -123,7 +124,7 @@ static void measure_overhead(lop_timer_t *timer)
         prev = now;
     }
     gsl_sort(delta, 1, OVERHEAD_READS - 1);
-    timer->overhead_ticks = gsl_stats_median_from_sorted_data(delta, 1, OVERHEAD_READS - 1);
+    timer->overhead_ticks = lop_stats_quantile_sorted(delta, OVERHEAD_READS - 1, 0.5);
     timer->resolution_ticks = smallest_step > 0 ? smallest_step : 1;
 }
 

@@ -11,7 +11,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
+
+#include "stats.h"
 
 #define NEG_EIGEN_TOL 1e-9 /* an eigenvalue below −tol·largest is not rounding */
 
@@ -171,17 +172,6 @@ static double eval_at(lop_uncert_t *u, const double *lambda, lop_uncert_fn_t *f,
     return f(fits, ctx);
 }
 
-/* The f-quantile of n sorted values.  GSL interpolates (1 − δ)·x_i + δ·x_{i+1},
- * which rounding can put outside [x_i, x_{i+1}] (2.57 between two draws of
- * 2.57 came out as 2.5699999999999994, below a value every draw equals): it
- * is kept between its two neighbours. */
-static double quantile(const double *sorted, size_t n, double f)
-{
-    size_t i = (size_t)floor((double)(n - 1) * f), j = i + 1 < n ? i + 1 : i;
-    double q = gsl_stats_quantile_from_sorted_data(sorted, 1, n, f);
-    return fmin(fmax(q, sorted[i]), sorted[j]);
-}
-
 lop_status_t lop_uncert_interval(lop_uncert_t *u, lop_uncert_fn_t *f, void *ctx,
                                  lop_interval_t *out)
 {
@@ -198,8 +188,8 @@ lop_status_t lop_uncert_interval(lop_uncert_t *u, lop_uncert_fn_t *f, void *ctx,
     iv.value = eval_at(u, &u->fitted[0][0], f, ctx);
     if (n_finite > 0) {
         gsl_sort(u->values, 1, n_finite);
-        iv.lo = quantile(u->values, n_finite, (1 - u->level) / 2);
-        iv.hi = quantile(u->values, n_finite, (1 + u->level) / 2);
+        iv.lo = lop_stats_quantile_sorted(u->values, n_finite, (1 - u->level) / 2);
+        iv.hi = lop_stats_quantile_sorted(u->values, n_finite, (1 + u->level) / 2);
     }
     *out = iv;
     return LOP_OK;

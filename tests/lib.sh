@@ -138,7 +138,8 @@ refuses_one_line() {
 
 # ---- lopbench's scenario files (10-lopbench-mpi.t, 50-verbs-vm.t)
 # rows_ok FILE P REPS: header, rows p = 1..P in order, n = REPS, every
-# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max.
+# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max,
+# min <= avg <= max.
 rows_ok() {
     awk -F, -v want="$2" -v reps="$3" '
         /^#/ { next }
@@ -149,6 +150,7 @@ rows_ok() {
             for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
             if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
             if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1
+            if ($3 + 0 > $4 + 0 || $4 + 0 > $7 + 0) bad = 1
             if (bad && !shown) { print "# rows_ok: " FILENAME ": bad row " $0 > "/dev/stderr"; shown = 1 }
         }
         END { exit !(hdr && !bad && rows == want) }' "$1"

@@ -26,10 +26,10 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "barrier.h"
 #include "fitter.h"
+#include "stats.h"
 #include "uncert.h"
 
 #define N_SIZES 4
@@ -73,7 +73,7 @@ static double median(double *x, int n)
     if (n == 0)
         return NAN;
     gsl_sort(x, 1, (size_t)n);
-    return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
+    return lop_stats_quantile_sorted(x, (size_t)n, 0.5);
 }
 
 static double abs_sigma; /* -a: additive noise in us instead of relative noise */
