@@ -130,7 +130,7 @@ deps:
 # Leak reports from inside the MPI library are not ours (tests/lsan.supp).
 check: deps
 	@$(MAKE) --no-print-directory tools tests
-	LANG=C LC_ALL=C LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':print_suppressions=0" \
 	  LOP_SANITIZE=$(SANITIZE) prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 
 # The main job end to end on local ranks (scripts/demo.sh; NP, OVER_NP, OUT, REPS,

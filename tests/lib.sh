@@ -18,7 +18,9 @@ set -u
 ROOT=${LOP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # LOP_ROOT: for scripts outside tests/
 BIN=$ROOT/bin
 export LANG=C LC_ALL=C
-export LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp:print_suppressions=0"
+# Quoted: the sanitizers' option parser splits at spaces, and the checkout's
+# path may have one.
+export LSAN_OPTIONS="suppressions='$ROOT/tests/lsan.supp':print_suppressions=0"
 # Open MPI refuses root without these; harmless elsewhere.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # No RDMA device here: keep Open MPI from probing for one noisily.

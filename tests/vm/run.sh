@@ -10,9 +10,11 @@
 # initramfs of busybox and the modules for 9p, virtio, a dummy netdev and
 # rdma_rxe.  The host's / is its root, shared read-only over 9p, so the
 # host's libibverbs, rxe provider, MPI and the built binaries run unchanged.
-# DIR (default: the current directory) is shared writable at the same path,
-# so CMD can leave files for the host.  Inside: /tmp, /run and /dev/shm are
-# tmpfs, rxe0 runs over dummy0 (GID 0, IPv6 link-local, RoCE v2), nothing
+# The checkout is shared read-only and DIR (default: the current directory)
+# writable, each at its own path (whatever it is: under /tmp, with spaces),
+# so CMD finds the checkout and can leave files for the host.  Inside: /tmp,
+# /run and /dev/shm are tmpfs (over the host's: the shares are mounted on
+# top), rxe0 runs over dummy0 (GID 0, IPv6 link-local, RoCE v2), nothing
 # leaves the VM.  CMD runs in the current directory with `ulimit -l
 # unlimited`; its output is streamed, and run.sh exits with CMD's status,
 # 124 when the VM outlived --timeout (default 600 s), 125 when the VM could
@@ -107,6 +109,21 @@ make_initrd() { # DIR
     [ -s "$INITRD" ] || die "cannot make the initramfs"
 }
 
+# The 9p shares, one line each (tag, mount options, path), read by the
+# guest's init from the ctl share: the checkout read-only and SHARE writable,
+# parents first (SHARE is often inside the checkout: its writable mount goes
+# on top of the read-only one).
+# Paths travel in this file, not on the kernel's command line, which splits
+# at spaces.  qemu's option syntax doubles a comma in a path.
+share_lines() {
+    printf 'checkout\tro\t%s\n' "$ROOT"
+    printf 'share\trw\t%s\n' "$SHARE"
+}
+virtfs() { # TAG PATH [,readonly=on]
+    printf 'local,path=%s,mount_tag=%s,security_model=none,multidevs=remap%s' \
+        "$(printf '%s' "$2" | sed 's/,/,,/g')" "$1" "${3:-}"
+}
+
 # Quote each argument for sh.
 quote() {
     for a in "$@"; do
@@ -116,8 +133,13 @@ quote() {
 
 need qemu-system-x86_64
 prepare
+for dir in "$ROOT" "$SHARE"; do
+    case $dir in *"
+"*) die "a newline in the path '$dir' cannot be shared with the VM" ;; esac
+done
 CTL=$(mktemp -d /tmp/lop-vm.XXXXXX)
 trap 'rm -rf "$CTL"' EXIT
+share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
 # The command as a script the guest runs: same directory, the environment
 # the tests rely on (MPI settings, LSAN/ASAN options), memlock unlimited.
 {
@@ -133,10 +155,11 @@ timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
     -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
     -nographic -no-reboot -nic none -monitor none \
     -kernel "$KERNEL" -initrd "$INITRD" \
-    -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL lop_share=$SHARE" \
-    -virtfs local,path=/,mount_tag=hostroot,readonly=on,security_model=none,multidevs=remap \
-    -virtfs local,path="$CTL",mount_tag=ctl,security_model=none,multidevs=remap \
-    -virtfs local,path="$SHARE",mount_tag=share,security_model=none,multidevs=remap \
+    -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL" \
+    -virtfs "$(virtfs hostroot / ,readonly=on)" \
+    -virtfs "$(virtfs ctl "$CTL")" \
+    -virtfs "$(virtfs checkout "$ROOT" ,readonly=on)" \
+    -virtfs "$(virtfs share "$SHARE")" \
     </dev/null | tr -d '\r'
 qemu_rc=$?
 if [ ! -s "$CTL/rc" ]; then
