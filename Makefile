@@ -2,6 +2,8 @@
 #
 #   make                 build bin/lopbench, bin/lopfit, bin/lopredict
 #   make check           build and run the TAP suite with prove
+#   make check-quick     the same without the VM, the demo and the fuzzers
+#   make check TESTS="tests/10-lopbench-mpi.t ./tests/bin/test_stats"  some of it
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan
 #   make fuzz FUZZ_S=60  libFuzzer harnesses of every reader, N seconds each (fuzz/README.md)
 #   make install PREFIX=/usr/local
@@ -69,7 +71,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC))
 # one of them must catch (tests/interpose/).
 INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/broken_sends
 
-.PHONY: all check clean install tools tests deps demo figures-mozart
+.PHONY: all check check-quick clean install tools tests deps demo figures-mozart
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
@@ -127,11 +129,19 @@ $(TESTBIN)/broken_sends: tests/interpose/broken_sends.c $(FLAVOR_FILE)
 deps:
 	@sh scripts/deps.sh
 
-# Leak reports from inside the MPI library are not ours (tests/lsan.supp).
+# Leak reports from inside the MPI library are not ours (tests/lsan.supp); the
+# path is quoted for the sanitizers' option parser, which splits at spaces.
+PROVE = LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':print_suppressions=0" \
+	  LOP_SANITIZE=$(SANITIZE) prove $(PROVE_FLAGS)
+ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
+# The edit loop leaves out the Soft-RoCE VM, the demo and the fuzzers.
+SLOW_TESTS := tests/50-verbs-vm.t tests/90-demo.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
-	LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':print_suppressions=0" \
-	  LOP_SANITIZE=$(SANITIZE) prove $(PROVE_FLAGS) $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
+	$(PROVE) $(or $(TESTS),$(ALL_TESTS))
+check-quick: deps
+	@$(MAKE) --no-print-directory tools tests
+	$(PROVE) $(filter-out $(SLOW_TESTS),$(ALL_TESTS))
 
 # The main job end to end on local ranks (scripts/demo.sh; NP, OVER_NP, OUT, REPS,
 # MODEL: given on make's command line they reach the script's environment).

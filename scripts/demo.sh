@@ -81,15 +81,16 @@ awk -F, '
           g("n"), g("pmin") ".." g("pmax"), d(g("criterion")), d(g("margin")), d(g("weak")), d(g("hint")) }
 ' "$D/params.csv" >"$OUT/models.txt"
 
-# The series this machine's predictions use: two-sided sends, minimum times.
-PARAMS="--params $D/params.csv --series send-normal --stat min"
+# lopredict with the series this machine's predictions use: two-sided sends,
+# minimum times.
+predict() { "$BIN/lopredict" "$@" --params "$D/params.csv" --series send-normal --stat min; }
 step 4/9 "lopredict --verify and --best with the fitted parameters"
-"$BIN/lopredict" --verify --p 2..64 $PARAMS >"$OUT/verify.txt"
-"$BIN/lopredict" --best --p 2,4,8,16,32,64 $PARAMS >"$OUT/best.txt"
+predict --verify --p 2..64 >"$OUT/verify.txt"
+predict --best --p 2,4,8,16,32,64 >"$OUT/best.txt"
 for cnt in 2 5000; do
-    "$BIN/lopredict" --alg all --p 2..64 --cnt $cnt --csv $PARAMS >"$D/predict-cnt$cnt.csv"
+    predict --alg all --p 2..64 --cnt $cnt --csv >"$D/predict-cnt$cnt.csv"
 done
-"$BIN/lopredict" --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv $PARAMS >"$D/ndiss.csv"
+predict --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv >"$D/ndiss.csv"
 
 step 5/9 "lopbench --barrier on the same $NP local ranks"
 run_mpi "$NP" "$BIN/lopbench" --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \

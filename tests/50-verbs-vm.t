@@ -6,14 +6,21 @@
 # inside the VM (tests/vm/verbs-suite.sh); this script boots it once and
 # re-emits their TAP lines.  A VM that cannot start is a failure, never a
 # skip.
+#
+# Where the checkout is must not matter: the VM is handed it under /tmp (which
+# the guest covers with its own tmpfs) at a path with spaces, through a link,
+# and the work directory likewise, so every run covers a checkout there.
 . "$(dirname "$0")/lib.sh"
-W=$(mktemp -d "$ROOT/build/vmtest.XXXXXX")
-trap 'rm -rf "$W"' EXIT
+TOP=$(mktemp -d "/tmp/lop vm.XXXXXX")
+trap 'rm -rf "$TOP"' EXIT
+C="$TOP/check out"
+W="$TOP/work dir"
+ln -s "$ROOT" "$C" && mkdir "$W" || exit 1
 
 # One VM at a time on this machine (two share 2 cores so badly that a run hit
 # the 900 s limit): every checkout's test waits for the same lock.
 t0=$(date +%s)
-flock /tmp/lop-vm.lock "$ROOT/tests/vm/run.sh" --timeout 900 --share "$W" -- sh "$ROOT/tests/vm/verbs-suite.sh" "$W" \
+cd "$W" && flock /tmp/lop-vm.lock "$C/tests/vm/run.sh" --timeout 900 --share "$W" -- sh "$C/tests/vm/verbs-suite.sh" "$W" \
     >"$W/console" 2>&1
 rc=$?
 if [ -s "$W/tap" ]; then

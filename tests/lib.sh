@@ -48,6 +48,9 @@ run_mpi() {
     fi
 }
 
+# The interposer is preloaded by name, found through LD_LIBRARY_PATH:
+# LD_PRELOAD splits at spaces, and the checkout's path may have one.
+#
 # sendbuf_clean NAME NP PROG ARGS...: PROG on NP ranks with the PMPI interposer
 # $TESTBIN/libsendbuf.so (tests/interpose/sendbuf.c) preloaded: it must exit 0
 # and every rank must report "N sends checked, 0 changed" with nothing left
@@ -55,7 +58,8 @@ run_mpi() {
 sendbuf_clean() {
     _name=$1 _np=$2
     shift 2
-    run_mpi "$_np" env LD_PRELOAD="$TESTBIN/libsendbuf.so" "$@" >"$_d/sendbuf.out" 2>&1
+    run_mpi "$_np" env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD=libsendbuf.so "$@" >"$_d/sendbuf.out" 2>&1
     _rc=$?
     # rank:checked:changed per rank; a line with unchecked sends does not match
     _counts=$(sed -n 's/^sendbuf: rank \([0-9]*\): \([0-9]*\) sends checked, \([0-9]*\) changed$/\1:\2:\3/p' \
@@ -74,7 +78,8 @@ sendbuf_clean() {
 # changes three of its four pending send buffers on rank 0 (and rank 1 sends
 # nothing), so the counts must say exactly that.  Needs tmpdir.
 sendbuf_catches() {
-    run_mpi 2 env LD_PRELOAD="$TESTBIN/libsendbuf.so" "$TESTBIN/broken_sends" \
+    run_mpi 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD=libsendbuf.so "$TESTBIN/broken_sends" \
         >"$_d/broken.out" 2>&1
     _rc=$?
     if [ $_rc -eq 0 ] && grep -qx 'sendbuf: rank 0: 4 sends checked, 3 changed' "$_d/broken.out" &&

@@ -15,7 +15,8 @@
 # so CMD finds the checkout and can leave files for the host.  Inside: /tmp,
 # /run and /dev/shm are tmpfs (over the host's: the shares are mounted on
 # top), rxe0 runs over dummy0 (GID 0, IPv6 link-local, RoCE v2), nothing
-# leaves the VM.  CMD runs in the current directory with `ulimit -l
+# leaves the VM.  CMD runs in the current directory (which must be inside a
+# share, or outside /tmp, /run and /dev/shm) with `ulimit -l
 # unlimited`; its output is streamed, and run.sh exits with CMD's status,
 # 124 when the VM outlived --timeout (default 600 s), 125 when the VM could
 # not be prepared or started (with one line saying why).
@@ -132,6 +133,10 @@ quote() {
 }
 
 need qemu-system-x86_64
+case $(pwd)/ in
+"$ROOT"/* | "$SHARE"/*) ;;
+/tmp/* | /run/* | /dev/shm/*) die "the current directory $(pwd) would be hidden in the VM (its /tmp, /run and /dev/shm are its own): run from the checkout or the --share directory" ;;
+esac
 prepare
 for dir in "$ROOT" "$SHARE"; do
     case $dir in *"
