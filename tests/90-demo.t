@@ -2,7 +2,8 @@
 # 90-demo.t - make demo (the README's main job) runs end to end on as many
 # ranks as cores, produces every expected file, predicts the barriers only from
 # fits of runs that were not oversubscribed, labels the oversubscribed run, and
-# ends with the table of measured vs predicted times.
+# ends with the table of measured vs predicted times; its output directory
+# has a space in its name.
 . "$(dirname "$0")/lib.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir
@@ -23,26 +24,26 @@ make -s -C "$ROOT" demo MODEL=best OUT="$T/bad" >"$T/log" 2>&1 && fail "make dem
     pass "make demo MODEL=best fails"
 check "... naming the variable" grep -q '^demo: MODEL=best: expected ' "$T/log"
 
-make -s -C "$ROOT" demo NP=2 OVER_NP=$OVER REPS=200 OUT="$T/demo" >"$T/log" 2>&1
+make -s -C "$ROOT" demo NP=2 OVER_NP=$OVER REPS=200 OUT="$T/demo out" >"$T/log" 2>&1
 rc=$?
 check "make demo NP=2 OVER_NP=$OVER REPS=200 succeeds" test $rc -eq 0
 [ $rc -eq 0 ] || diag "$(tail -20 "$T/log")"
-check "it says where everything went" grep -q "everything is in $T/demo" "$T/log"
-D=$T/demo/data
+check "it says where everything went" grep -q "everything is in $T/demo out" "$T/log"
+D="$T/demo out/data"
 for f in send-normal-rtt send-normal-os send-normal-or send-list-os rdmaw-normal-rtt \
     rdmaw-normal-os params lop-send-normal-min lop-rdmaw-normal-avg predict-cnt2 \
     predict-cnt5000 ndiss barrier measured; do
     check "data/$f.csv" test -s "$D/$f.csv"
 done
 for f in summary bench fit models verify best barrier measured final; do
-    check "$f.txt" test -s "$T/demo/$f.txt"
+    check "$f.txt" test -s "$T/demo out/$f.txt"
 done
 for fig in rtt overhead latency predict ndiss measured; do
     check "figures/$fig.png is a PNG" sh -c \
-        "head -c 8 '$T/demo/figures/$fig.png' | od -An -c | grep -q 'P   N   G'"
+        "head -c 8 '$T/demo out/figures/$fig.png' | od -An -c | grep -q 'P   N   G'"
 done
 for fig in latency predict ndiss; do
-    check "figures-mozart/$fig.png" test -s "$T/demo/figures-mozart/$fig.png"
+    check "figures-mozart/$fig.png" test -s "$T/demo out/figures-mozart/$fig.png"
 done
 check "the scenarios that feed the predictions were not oversubscribed" \
     sh -c "grep -l '^# oversubscribed: no' '$D'/*-rtt.csv | grep -q . && ! grep -l '^# oversubscribed: yes' '$D'/*.csv"
@@ -54,7 +55,7 @@ check "lopfit fitted RTT from that one point" \
 check "the predictions come from this run's fits" grep -qx "# params: $D/params.csv" "$D/measured.csv"
 
 # the oversubscribed run: labelled, with figures, never a prediction
-OV=$T/demo/oversubscribed-np$OVER
+OV="$T/demo out/oversubscribed-np$OVER"
 check "the oversubscribed run has its own directory" test -d "$OV/data"
 check "... whose measurements say oversubscribed" grep -q '^# oversubscribed: yes' "$OV/data/send-normal-rtt.csv"
 for fig in rtt overhead latency; do
@@ -63,7 +64,7 @@ done
 check "... and no predictions in it" test -z "$(ls "$OV/data" | grep -e '^predict' -e '^measured' -e '^barrier')"
 check "... nor made from it" sh -c "! grep -rl 'oversubscribed-np' '$D' | grep -q ."
 
-S=$T/demo/summary.txt
+S="$T/demo out/summary.txt"
 check "summary: the models chosen" grep -q '^== Models chosen' "$S"
 check "summary: lopfit could not select a model for RTT from one point, and says so" \
     grep -q '^send-normal rtt min: not enough points to select' "$S"
@@ -77,21 +78,21 @@ check "barrier.csv has MPI_Barrier and both executors at P = 2" \
     test "$(grep -c -e '^p2p,' -e '^shm,' -e '^mpi,' "$D/barrier.csv")" -eq 25
 
 # the final table: one row per prediction, aligned, the same as final.csv
-F=$T/demo/final.csv
+F="$T/demo out/final.csv"
 rows=$(grep -c -e '^p2p,' -e '^shm,' "$D/barrier.csv")
 check "final.csv: one row per measured algorithm and executor ($rows)" \
     test "$(tail -n +2 "$F" | wc -l)" -eq "$rows"
 check "final.csv: its columns" \
     test "$(head -n 1 "$F")" = "executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,predicted_hi_us,err_pct,inside,notes"
-check "final.txt: a header and the same rows" test "$(wc -l <"$T/demo/final.txt")" -eq $((rows + 1))
+check "final.txt: a header and the same rows" test "$(wc -l <"$T/demo out/final.txt")" -eq $((rows + 1))
 # every row's measured time ends in the column where the header's "measured [us]" ends
 aligned() {
     awk 'NR == 1 { e = index($0, "measured [us]") + length("measured [us]") - 1; if (e < 13) exit 1; next }
          substr($0, e, 1) !~ /[0-9]/ || substr($0, e + 1, 1) != " " { bad = 1 }
          END { exit bad || NR < 2 }' "$1"
 }
-check "final.txt: the columns are aligned" aligned "$T/demo/final.txt"
-check "summary ends with the table" sh -c "tail -n $((rows + 1)) '$S' | cmp -s - '$T/demo/final.txt'"
+check "final.txt: the columns are aligned" aligned "$T/demo out/final.txt"
+check "summary ends with the table" sh -c "tail -n $((rows + 1)) '$S' | cmp -s - '$T/demo out/final.txt'"
 check "the terminal gets the table" grep -q 'measured \[us\]' "$T/log"
 check "final.csv: rows whose interval omits RTT's error say so (RTT from one point has no covariance)" \
     awk -F, 'NR > 1 && $8 != "" && $12 !~ /interval omits rtt/ { bad = 1 } END { exit bad || NR < 2 }' "$F"

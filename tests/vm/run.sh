@@ -23,7 +23,7 @@
 #
 # Times inside are emulated (no invariant TSC): use the VM for correctness,
 # never for LoP parameters.  Environment: LOP_VM_CACHE (default
-# build/vm), LOP_VM_SMP (vCPUs, default 2: never more than host cores, busy
+# ~/.cache/lop-vm, or $XDG_CACHE_HOME/lop-vm), LOP_VM_SMP (vCPUs, default 2: never more than host cores, busy
 # polling ranks make TCG crawl), LOP_VM_MEM (default 2G).  The first run
 # prepares kernel and initramfs (about 10 s, a 70 MB package); later runs
 # reuse them.
@@ -40,7 +40,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ $# -gt 0 ] || { echo "run.sh: no command (usage: run.sh [--timeout S] [--share DIR] -- CMD...)" >&2; exit 125; }
-CACHE=${LOP_VM_CACHE:-$ROOT/build/vm}
+# Shared by every checkout of this user (a fresh clone then does not fetch
+# the kernel again); run.sh is called under 50-verbs-vm.t's lock, so one
+# prepares it at a time.
+CACHE=${LOP_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-$ROOT/build}/.cache}/lop-vm}
 SMP=${LOP_VM_SMP:-2}
 MEM=${LOP_VM_MEM:-2G}
 # Loaded in this order; crc32_generic before rdma_rxe, or `rdma link add`
@@ -84,8 +87,11 @@ unpack_kernel() { # PACKAGE DIR
     mkdir -p modules
     : >modules/order
     for m in $MODULES; do
-        modprobe -d tree -S "$kver" --show-depends "$m" | while read -r verb path _; do
+        # "insmod PATH [OPTIONS]": PATH is the rest of the line up to its .ko
+        # (the cache may be at a path with spaces)
+        modprobe -d tree -S "$kver" --show-depends "$m" | while read -r verb path; do
             [ "$verb" = insmod ] || continue
+            case $path in *".ko "*) path=${path%%.ko *}.ko ;; esac # options after it
             base=$(basename "$path")
             grep -qx "$base" modules/order && continue
             cp "$path" modules/ && echo "$base" >>modules/order
