@@ -18,6 +18,8 @@
 CC       ?= cc
 MPICC    ?= mpicc
 PREFIX   ?= /usr/local
+# Per-file times in every run (CI logs show what dominates).
+PROVE_FLAGS ?= --timer
 CFLAGS   ?= -O2 -g
 SANITIZE ?=
 

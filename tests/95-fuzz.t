@@ -17,7 +17,8 @@ if ! command -v "$CC_FUZZ" >/dev/null 2>&1; then
     done_testing
     exit
 fi
-if ! make -s fuzz-build >"$_d/build.log" 2>&1; then
+# -j2 on its own (the suite's make passes no jobserver down to here).
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 fuzz-build >"$_d/build.log" 2>&1; then
     fail "make fuzz-build: $(grep -m1 -i -e error -e 'cannot find' "$_d/build.log")"
     diag "$(tail -5 "$_d/build.log")"
     done_testing
