@@ -563,6 +563,22 @@ static lop_status_t too_large_to_check(long p, const barrier_alg_t *a, double wo
                    SCHED_CHECK_MAX_WORK);
 }
 
+/* Every schedule the rows at P will build fits (sched_check_size). */
+static lop_status_t check_sizes(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
+                                long p)
+{
+    for (size_t a = 0; a < n_algs; a++) {
+        if (!algs[a]->build_rank)
+            continue; /* cost-only: its cells say so, no schedule is built */
+        for (size_t k = 0; k < n_count(o, algs[a]); k++) {
+            lop_status_t st = sched_check_size(algs[a], (uint32_t)p, n_value(o, algs[a], k));
+            if (st)
+                return st;
+        }
+    }
+    return LOP_OK;
+}
+
 /* Refuse before the first row what is sure to fail on a later one: rows are
  * streamed, so a late error would leave a cut table (with a message). */
 static lop_status_t check_p_list(const opts_t *o)
@@ -576,6 +592,9 @@ static lop_status_t check_p_list(const opts_t *o)
             return p_too_large(o->p[i]);
         if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
             return too_large_to_check(o->p[i], algs[0], work);
+        lop_status_t st = check_sizes(o, algs, n_algs, o->p[i]);
+        if (st)
+            return st;
     }
     return LOP_OK;
 }

@@ -36,6 +36,10 @@ void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
                            s->p, SCHED_MAX_OPS);
         return;
     }
+    if (s->count_only) {
+        s->n_ops++;
+        return;
+    }
     if (s->n_ops == s->cap) {
         uint32_t cap = s->cap ? (s->cap > SCHED_MAX_OPS / 2 ? SCHED_MAX_OPS : 2 * s->cap) : 64;
         sched_op_t *grown = lop_realloc_array(s->op, cap, sizeof *grown);
@@ -53,17 +57,40 @@ void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
 
 void sched_end_rank(sched_t *s, uint32_t rank)
 {
-    s->first[rank + 1] = s->n_ops;
+    if (!s->count_only)
+        s->first[rank + 1] = s->n_ops;
 }
 
-lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
+static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
 {
     if (!alg->build_rank)
         return lop_err(LOP_ERR_INVALID, "%s is a cost-only algorithm: it has no schedule",
                        alg->name);
     if (alg->takes_n && n < 1)
         return lop_err(LOP_ERR_INVALID, "%s needs n >= 1", alg->name);
-    lop_status_t st = sched_init(s, p);
+    return LOP_OK;
+}
+
+lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n)
+{
+    lop_status_t st = buildable(alg, n);
+    if (st)
+        return st;
+    if (p < 1 || p > SCHED_MAX_P)
+        return lop_err(LOP_ERR_RANGE, "P = %u is outside 1..%u for a schedule", p, SCHED_MAX_P);
+    sched_t s = {.p = p, .count_only = 1};
+    n = barrier_alg_n(alg, n);
+    for (uint32_t r = 0; r < p && !s.error; r++)
+        alg->build_rank(&s, p, n, r);
+    return s.error;
+}
+
+lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
+{
+    lop_status_t st = buildable(alg, n);
+    if (st)
+        return st;
+    st = sched_init(s, p);
     if (st)
         return st;
     n = barrier_alg_n(alg, n);

@@ -64,6 +64,7 @@ typedef struct {
     sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order */
     char alg[32];       /* algorithm name ("" when read from a file without one) */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
+    int count_only;     /* builder: count the ops, store none (sched_check_size) */
 } sched_t;
 
 /* Build the schedule of 'alg' for 'p' ranks with parameter 'n' (ignored
@@ -71,6 +72,11 @@ typedef struct {
  * cost-only algorithm, more than SCHED_MAX_OPS operations, no memory. */
 lop_status_t sched_build(const struct barrier_alg *alg, uint32_t p, uint32_t n, sched_t *s);
 void sched_free(sched_t *s);
+/* What sched_build would refuse for these arguments (p or n out of range, a
+ * cost-only algorithm, more than SCHED_MAX_OPS operations), found by running
+ * the builder with the ops counted, not stored: a table refuses a row of a
+ * later P before its first line instead of stopping part-way. */
+lop_status_t sched_check_size(const struct barrier_alg *alg, uint32_t p, uint32_t n);
 
 static inline const sched_op_t *sched_rank_ops(const sched_t *s, uint32_t rank)
 {

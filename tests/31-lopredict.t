@@ -182,5 +182,9 @@ refuses "--schedule needs one of each" "option --schedule: needs one --alg" --sc
 refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg hwnet --p 4
 refuses "unknown model" "option --model: unknown value 'x'" --model x
 refuses "a stray operand" "unexpected argument 'extra'" extra
+# A schedule too large for a later P is refused before the table's first line
+# (it printed the header and the P = 4 row first).
+refuses "--simulate: diss at P = 2^22 needs too many operations, before any row" \
+    "schedule for P = 4194304 needs more than 134217728 operations" --alg diss --p 4,4194304 --simulate
 
 done_testing
