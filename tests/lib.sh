@@ -37,6 +37,21 @@ skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; }
 
+# shquote ARG...: the arguments quoted for sh, on one line (no process
+# spawned: it runs under qemu's emulation too, where each one is costly)
+shquote() {
+    for _a in "$@"; do
+        _q=
+        while :; do
+            case $_a in
+            *\'*) _q="$_q${_a%%\'*}'\\''" _a=${_a#*\'} ;;
+            *) break ;;
+            esac
+        done
+        printf "'%s%s' " "$_q" "$_a"
+    done
+}
+
 MPIRUN=${MPIRUN:-mpirun}
 TESTBIN=${TESTBIN:-$ROOT/tests/bin}
 run_mpi() {
