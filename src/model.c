@@ -178,6 +178,15 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
     return LOP_OK;
 }
 
+int lop_model_poles_outside(const lop_model_t *model, const double *lambda, double pmin)
+{
+    for (int j = 0; j < model->n_params; j++)
+        if (model->role[j] == LOP_PARAM_POLE &&
+            !(lambda[j] + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
+            return 0;
+    return 1;
+}
+
 /* ---------------------------------------------------------- parameter sets */
 
 const char lop_paramset_header[] =
