@@ -785,7 +785,9 @@ void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bi
     *k_out = k;
 }
 
-/* Choose the candidate with the lowest score; Δ of every eligible one. */
+/* Choose the candidate with the lowest score; Δ of every eligible one.  A tie
+ * (equal scores, also two exact fits at −inf) goes to the simplest: fewer
+ * parameters, since the data give no reason for more. */
 static void rank_candidates(lop_selection_t *sel)
 {
     double best = INFINITY;
@@ -794,7 +796,8 @@ static void rank_candidates(lop_selection_t *sel)
         lop_candidate_t *c = &sel->cand[i];
         double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
         c->eligible = c->fitted && !isnan(score);
-        if (c->eligible && (sel->best < 0 || score < best)) {
+        if (c->eligible && (sel->best < 0 || score < best ||
+                            (score == best && c->k < sel->cand[sel->best].k))) {
             best = score;
             sel->best = i;
         }

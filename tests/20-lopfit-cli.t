@@ -255,6 +255,10 @@ LOPFIT=$LOPFIT "$ROOT/fit/compare-gnuplot.sh" -s min "$T/data/send-normal-os.csv
 check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: gnuplot reaches the same SSR" \
     awk '$1 == "send-normal" && $4 == "ov" { found = 1; if ($8 + 0 > 1.001 || $NF != "converged") bad = 1 }
          END { exit !(found && !bad) }' "$T/cmp.txt"
+# ---- ties: ten points all 5 us fit every member exactly (AICc -inf): the simplest wins
+{ printf '# quantity: rtt\n# series: flat\np,min_us\n'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i,5"; done; } >"$T/flat.csv"
+check "exact fits tie: const (fewest parameters) chosen, not rtt" \
+    sh -c "'$LOPFIT' --stat min '$T/flat.csv' | grep -q '^    \* const .*chosen'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, the models from lop_models[]" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
