@@ -200,6 +200,7 @@ bad few-points "0 data rows, the 1-parameter const model needs 1" "${H}"
 bad nan-p "column 'p': 'nan' is not finite" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
 bad negative-p "p = -2 is not >= 1" "${H}1,1,1,1\n-2,1,1,1\n3,1,1,1\n"
 bad zero-p "p = 0 is not >= 1" "${H}0,1,1,1\n2,1,1,1\n3,1,1,1\n"
+bad half-p "p = 1.5 is not a whole number" "${H}1,1,1,1\n1.5,1,1,1\n3,1,1,1\n"
 bad duplicate-p "p = 2 repeats line 4" "${H}1,1,1,1\n2,1,1,1\n2,1,1,1\n"
 bad non-numeric "column 'avg_us': 'abc' is not a number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
 bad empty-file "no header row" ''
@@ -221,6 +222,9 @@ opt_error() { # name expected args...
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
+opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
+opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
+opt_error noise-no-synth "option --noise needs --synth" --noise 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
