@@ -510,6 +510,19 @@ static const lop_out_col_t synth_cols[] = {
     {"max_us", LOP_OUT_NUM, 0},    {"stddev_us", LOP_OUT_NUM, 0},
 };
 
+/* The noise factor 1 + R·N(0,1), truncated to > 0: a time with noise stays a
+ * time lopfit reads back (it refuses negative ones).  Redrawn, not clipped,
+ * so small R (never near a crossing) keeps the same stream; for R <= 1 at
+ * most 16 % of the draws are redrawn. */
+static double noise_factor(double noise, gsl_rng *rng)
+{
+    double f;
+    do
+        f = 1 + noise * gsl_ran_gaussian(rng, 1.0);
+    while (!(f > 0));
+    return f;
+}
+
 /* One stat cell: the fit's value with relative noise, empty without a fit. */
 static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double noise,
                                gsl_rng *rng)
@@ -518,10 +531,13 @@ static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double
         lop_out_empty(t);
         return LOP_OK;
     }
-    double v = lop_fit_eval(fit, p) * (1 + noise * gsl_ran_gaussian(rng, 1.0));
+    double v = lop_fit_eval(fit, p) * noise_factor(noise, rng);
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
                        fit->series, fit->quantity, fit->stat, p);
+    if (v < 0)
+        return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the time at p = %d is negative (%g)",
+                       fit->series, fit->quantity, fit->stat, p, v);
     lop_out_num(t, v);
     return LOP_OK;
 }

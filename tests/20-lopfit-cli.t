@@ -235,6 +235,13 @@ opt_error unknown "unknown option '--bogus'" --bogus
 opt_error from-params-no-rtt "$T/only-os.csv: no series with both an rtt and an os fit" \
     --from-params "$(grep -v ',rtt,' "$T/truth.csv" >"$T/only-os.csv"; echo "$T/only-os.csv")" -o "$T/x"
 printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$T/p99.csv"
+check "--synth --noise 1: no negative time, lopfit reads every file back" \
+    sh -c "'$LOPFIT' --synth '$ROOT/data/mozart-2005/params.csv' --noise 1 --seed 3 -o '$T/noisy' &&
+           ! grep -q ',-' '$T/noisy'/*.csv && '$LOPFIT' --stat min,avg '$T/noisy'/*.csv >/dev/null"
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/negrtt.csv"
+opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
+    --synth "$T/negrtt.csv" -o "$T/negsyn"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
