@@ -207,6 +207,7 @@ static const lop_out_col_t table_cols[] = {
     {"or_hi_us", LOP_OUT_NUM, 0},   {"L_us", LOP_OUT_NUM, 0},       {"L_lo_us", LOP_OUT_NUM, 0},
     {"L_hi_us", LOP_OUT_NUM, 0},    {"Llist_us", LOP_OUT_NUM, 0},   {"Llist_lo_us", LOP_OUT_NUM, 0},
     {"Llist_hi_us", LOP_OUT_NUM, 0}, {"extrapolated", LOP_OUT_INT, 0},
+    {"notes", LOP_OUT_STR, 0},
 };
 
 /* The table's quantities, in column order. */
@@ -310,6 +311,7 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
 {
     const lop_lop_t *lop = d->lop;
     int nonfinite = 0;
+    char flags[128] = ""; /* "rtt_us=negative;L_us=negative": lopredict's wording */
     lop_out_int(t, p);
     for (int col = 0; col < N_COLS; col++) {
         double v = column_value(lop, col, p);
@@ -326,8 +328,12 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
             p_set_add(&notes->neg, p);
         if (col == COL_LLIST && v < 0)
             p_set_add(&notes->neg_list, p);
+        if (v < 0) /* a time below zero is never a cell without a mark */
+            snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s=negative",
+                     flags[0] ? ";" : "", table_cols[1 + 3 * col].name);
     }
     lop_out_int(t, outside);
+    lop_out_str(t, flags);
     if (outside)
         p_set_add(&notes->outside, p);
     if (nonfinite)

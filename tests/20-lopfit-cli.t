@@ -35,7 +35,7 @@ check "params.csv: header and 6 model rows, then 6 LogP lines" \
     sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
            test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
            test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
-TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated
+TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated,notes
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
              grep -qx '$TABLE' \$f || exit 1
@@ -240,6 +240,9 @@ check "--synth --noise 1: no negative time, lopfit reads every file back" \
            ! grep -q ',-' '$T/noisy'/*.csv && '$LOPFIT' --stat min,avg '$T/noisy'/*.csv >/dev/null"
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
     "$ROOT/data/mozart-2005/params.csv" >"$T/negrtt.csv"
+check "--from-params: a negative RTT and L(p) are marked negative in the table's notes" \
+    sh -c "'$LOPFIT' --from-params '$T/negrtt.csv' -o '$T/negtab' 2>/dev/null &&
+           grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
 opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
     --synth "$T/negrtt.csv" -o "$T/negsyn"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
