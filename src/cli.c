@@ -63,8 +63,12 @@ int lop_cli_next(lop_cli_t *cli, const char **arg)
         return LOP_CLI_END;
     if (c == '?' || c == ':') {
         const char *word = cli->argv[optind - 1];
+        const char *eq = strncmp(word, "--", 2) == 0 ? strchr(word, '=') : NULL;
         if (c == ':')
             lop_err(LOP_ERR_INVALID, "option %s needs an argument (see --help)", word);
+        else if (eq && optopt) /* getopt_long's '?' for --flag=VALUE sets optopt to its key */
+            lop_err(LOP_ERR_INVALID, "option %.*s takes no value (see --help)",
+                    (int)(eq - word), word);
         else if (optopt)
             lop_err(LOP_ERR_INVALID, "unknown option '-%c' (see --help)", optopt);
         else

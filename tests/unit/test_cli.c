@@ -42,6 +42,12 @@ int main(void)
     char *a3[] = {"x", "-z", NULL};
     ok(parse(2, a3, keys, args) == -1 && strstr(lop_errmsg(), "unknown option '-z'"),
        "unknown short option: %s", lop_errmsg());
+    char *a5[] = {"x", "--quiet=1", NULL};
+    ok(parse(2, a5, keys, args) == -1 && strstr(lop_errmsg(), "option --quiet takes no value"),
+       "a value given to a flag names the flag (not '-q'): %s", lop_errmsg());
+    char *a6[] = {"x", "--bogus=1", NULL};
+    ok(parse(2, a6, keys, args) == -1 && strstr(lop_errmsg(), "unknown option '--bogus=1'"),
+       "an unknown option with a value stays unknown: %s", lop_errmsg());
     char *a4[] = {"x", "--max-post", NULL};
     ok(parse(2, a4, keys, args) == -1 && strstr(lop_errmsg(), "--max-post needs an argument"),
        "missing argument: %s", lop_errmsg());
