@@ -110,7 +110,8 @@ lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double
 {
     double v;
     if (!lop_parse_double(arg, &v))
-        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a finite number", opt, arg);
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' %s", opt, arg,
+                       lop_parse_double_why(arg));
     if (v < min || v > max)
         return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not in %g..%g", opt, arg, min,
                        max);

@@ -63,6 +63,13 @@ int main(void)
     double d;
     ok(lop_cli_double("idle-us", "nan", 0, 1e9, &d) == LOP_ERR_INVALID, "NaN option rejected");
     ok(lop_cli_double("idle-us", "2.5", 0, 1e9, &d) == LOP_OK && d == 2.5, "valid double");
+    ok(lop_cli_double("idle-us", "1e-400", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'1e-400' underflows"),
+       "1e-400 is an underflow, not 'not finite': %s", lop_errmsg());
+    ok(lop_cli_double("idle-us", "1e400", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'1e400' is not finite"), "1e400: %s", lop_errmsg());
+    ok(lop_cli_double("idle-us", "x1", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'x1' is not a number"), "x1: %s", lop_errmsg());
 
     static const char *const choices[] = {"min", "avg", NULL};
     int idx;
