@@ -173,8 +173,9 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
                            where, fit->series, fit->quantity, fit->stat, i + 1,
                            fit->lambda[i]);
     if (!(fit->pmin >= 1 && fit->pmin <= fit->pmax && fit->pmax <= LOP_MODEL_MAX_P))
-        return lop_err(LOP_ERR_RANGE, "%s: pmin = %g, pmax = %g: need 1 <= pmin <= pmax <= %d",
-                       where, fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
+        return lop_err(LOP_ERR_RANGE,
+                       "%s: pmin = %.17g, pmax = %.17g: need 1 <= pmin <= pmax <= %d", where,
+                       fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
     return LOP_OK;
 }
 
