@@ -641,11 +641,15 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
         else
             st = add_row(csv, lineno, text);
     }
+    int read_errno = errno; /* getc's reason (EISDIR for a directory), before free() */
     free(line);
     if (st == LOP_OK && ferror(f))
-        st = lop_err(LOP_ERR_IO, "%s: read error", csv->path);
+        st = lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path,
+                     read_errno == EISDIR ? "is a directory" : strerror(read_errno));
+    if (st == LOP_OK && !csv->columns && lineno == 0)
+        st = lop_err(LOP_ERR_PARSE, "%s: empty file", csv->path);
     if (st == LOP_OK && !csv->columns)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: no header row (empty file?)", csv->path, lineno);
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: no header row", csv->path, lineno);
     return st;
 }
 

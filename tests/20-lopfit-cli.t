@@ -204,7 +204,10 @@ bad underflow "column 'min_us': '1e-400' underflows" "${H}1,1,1e-400,1\n2,1,1,1\
 bad half-p "p = 1.5 is not a whole number" "${H}1,1,1,1\n1.5,1,1,1\n3,1,1,1\n"
 bad duplicate-p "p = 2 repeats line 4" "${H}1,1,1,1\n2,1,1,1\n2,1,1,1\n"
 bad non-numeric "column 'avg_us': 'abc' is not a number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
-bad empty-file "no header row" ''
+bad only-comments "no header row" '# quantity: os\n\n'
+: >"$T/bad/empty.csv"
+opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
+opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 bad no-column "no column 'avg_us'" '# quantity: os\np,n,min_us\n1,1,1\n2,1,1\n3,1,1\n'
 bad short-row "expected 4 fields, found 3" "${H}1,1,1,1\n2,1,1\n3,1,1,1\n"
 bad bad-series "series 'a/b' must be" '# quantity: os\n# series: a/b\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n'
