@@ -247,6 +247,14 @@ static lop_status_t read_set(const lop_csv_t *csv, const lop_fitdata_t *proto, c
         if (st == LOP_OK && set.y[r] < 0) /* a time: a negative one is a broken file */
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g is negative", csv->path,
                          csv->line[r], csv->columns[col], set.y[r]);
+        /* Refused rather than rescaled: the fitter's sums of squares underflow
+         * below ~1e-154 (1e-300 us fitted with "SSR 0" 17 % off) and overflow
+         * above ~1e154, and no timer measures such times (lopbench's resolves
+         * ~1e-3 us), so a file holding them is broken, not a case to fit. */
+        if (st == LOP_OK && set.y[r] != 0 && !(set.y[r] >= 1e-100 && set.y[r] <= 1e100))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g us is outside "
+                         "1e-100..1e100 (a fit's sums of squares would under- or overflow)",
+                         csv->path, csv->line[r], csv->columns[col], set.y[r]);
     }
     st = st ? st : append(list, &set);
     if (st) {
