@@ -2,6 +2,7 @@
 #include "fitdata.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -82,11 +83,24 @@ lop_status_t lop_fitdata_check_models(const char *spec)
     }
     if (snprintf(copy, sizeof copy, "%s", spec) >= (int)sizeof copy)
         return lop_err(LOP_ERR_INVALID, "option --model: '%s' is too long", spec);
+    /* A typo (rt=) or a second model for a quantity would be ignored by
+     * spec_for (which takes the first): refuse both. */
+    static const char *const quantities[] = {"rtt", "os", "or", "oc"};
+    int given[sizeof quantities / sizeof *quantities] = {0};
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !model_name_ok(eq + 1))
             return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
                            "with MODEL auto, %s", item, models);
+        *eq = '\0';
+        size_t q = 0;
+        while (q < sizeof quantities / sizeof *quantities && strcmp(item, quantities[q]) != 0)
+            q++;
+        if (q == sizeof quantities / sizeof *quantities)
+            return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' "
+                           "(rtt, os, or or oc)", item);
+        if (given[q]++)
+            return lop_err(LOP_ERR_INVALID, "option --model: quantity '%s' given twice", item);
     }
     return LOP_OK;
 }
@@ -190,7 +204,7 @@ static lop_status_t check_p_unique(const lop_csv_t *csv, const double *p)
                    csv->line[later], p[later], csv->line[earlier]);
 }
 
-/* The p column: numbers >= 1, none repeated. */
+/* The p column: whole numbers >= 1 (p counts hosts), none repeated. */
 static lop_status_t read_p(const lop_csv_t *csv, size_t col, double *p)
 {
     for (size_t r = 0; r < csv->n_rows; r++) {
@@ -199,6 +213,9 @@ static lop_status_t read_p(const lop_csv_t *csv, size_t col, double *p)
             return st;
         if (!(p[r] >= 1))
             return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %g is not >= 1", csv->path,
+                           csv->line[r], p[r]);
+        if (p[r] != floor(p[r]))
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %.17g is not a whole number", csv->path,
                            csv->line[r], p[r]);
     }
     return check_p_unique(csv, p);
@@ -230,6 +247,14 @@ static lop_status_t read_set(const lop_csv_t *csv, const lop_fitdata_t *proto, c
         if (st == LOP_OK && set.y[r] < 0) /* a time: a negative one is a broken file */
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g is negative", csv->path,
                          csv->line[r], csv->columns[col], set.y[r]);
+        /* Refused rather than rescaled: the fitter's sums of squares underflow
+         * below ~1e-154 (1e-300 us fitted with "SSR 0" 17 % off) and overflow
+         * above ~1e154, and no timer measures such times (lopbench's resolves
+         * ~1e-3 us), so a file holding them is broken, not a case to fit. */
+        if (st == LOP_OK && set.y[r] != 0 && !(set.y[r] >= 1e-100 && set.y[r] <= 1e100))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g us is outside "
+                         "1e-100..1e100 (a fit's sums of squares would under- or overflow)",
+                         csv->path, csv->line[r], csv->columns[col], set.y[r]);
     }
     st = st ? st : append(list, &set);
     if (st) {

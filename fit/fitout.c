@@ -207,6 +207,7 @@ static const lop_out_col_t table_cols[] = {
     {"or_hi_us", LOP_OUT_NUM, 0},   {"L_us", LOP_OUT_NUM, 0},       {"L_lo_us", LOP_OUT_NUM, 0},
     {"L_hi_us", LOP_OUT_NUM, 0},    {"Llist_us", LOP_OUT_NUM, 0},   {"Llist_lo_us", LOP_OUT_NUM, 0},
     {"Llist_hi_us", LOP_OUT_NUM, 0}, {"extrapolated", LOP_OUT_INT, 0},
+    {"notes", LOP_OUT_STR, 0},
 };
 
 /* The table's quantities, in column order. */
@@ -310,6 +311,7 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
 {
     const lop_lop_t *lop = d->lop;
     int nonfinite = 0;
+    char flags[128] = ""; /* "rtt_us=negative;L_us=negative": lopredict's wording */
     lop_out_int(t, p);
     for (int col = 0; col < N_COLS; col++) {
         double v = column_value(lop, col, p);
@@ -326,8 +328,12 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
             p_set_add(&notes->neg, p);
         if (col == COL_LLIST && v < 0)
             p_set_add(&notes->neg_list, p);
+        if (v < 0) /* a time below zero is never a cell without a mark */
+            snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s=negative",
+                     flags[0] ? ";" : "", table_cols[1 + 3 * col].name);
     }
     lop_out_int(t, outside);
+    lop_out_str(t, flags);
     if (outside)
         p_set_add(&notes->outside, p);
     if (nonfinite)
@@ -510,6 +516,19 @@ static const lop_out_col_t synth_cols[] = {
     {"max_us", LOP_OUT_NUM, 0},    {"stddev_us", LOP_OUT_NUM, 0},
 };
 
+/* The noise factor 1 + R·N(0,1), truncated to > 0: a time with noise stays a
+ * time lopfit reads back (it refuses negative ones).  Redrawn, not clipped,
+ * so small R (never near a crossing) keeps the same stream; for R <= 1 at
+ * most 16 % of the draws are redrawn. */
+static double noise_factor(double noise, gsl_rng *rng)
+{
+    double f;
+    do
+        f = 1 + noise * gsl_ran_gaussian(rng, 1.0);
+    while (!(f > 0));
+    return f;
+}
+
 /* One stat cell: the fit's value with relative noise, empty without a fit. */
 static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double noise,
                                gsl_rng *rng)
@@ -518,10 +537,13 @@ static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double
         lop_out_empty(t);
         return LOP_OK;
     }
-    double v = lop_fit_eval(fit, p) * (1 + noise * gsl_ran_gaussian(rng, 1.0));
+    double v = lop_fit_eval(fit, p) * noise_factor(noise, rng);
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
                        fit->series, fit->quantity, fit->stat, p);
+    if (v < 0)
+        return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the time at p = %d is negative (%g)",
+                       fit->series, fit->quantity, fit->stat, p, v);
     lop_out_num(t, v);
     return LOP_OK;
 }

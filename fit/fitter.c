@@ -137,12 +137,12 @@ int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double p
     for (int j = 0; j < model->n_params; j++)
         if (!isfinite(lambda[j]))
             return 0;
+    if (!lop_model_poles_outside(model, lambda, pmin))
+        return 0;
     for (int k = 0; k < s.n_search; k++) {
         double l = lambda[s.search[k].index];
         double offset = s.gauge >= 0 ? lambda[s.gauge] : 0.0;
         double e1 = l * (pmin - offset), e2 = l * (pmax - offset);
-        if (s.search[k].kind == LOP_PARAM_POLE && !(l + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
-            return 0;
         if (s.search[k].kind == LOP_PARAM_RATE &&
             !(fmax(e1, e2) <= LOP_MODEL_EXP_MAX * (1 + 1e-9) &&
               fmin(e1, e2) >= LOP_MODEL_EXP_MIN * (1 + 1e-9)))
@@ -785,7 +785,9 @@ void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bi
     *k_out = k;
 }
 
-/* Choose the candidate with the lowest score; Δ of every eligible one. */
+/* Choose the candidate with the lowest score; Δ of every eligible one.  A tie
+ * (equal scores, also two exact fits at −inf) goes to the simplest: fewer
+ * parameters, since the data give no reason for more. */
 static void rank_candidates(lop_selection_t *sel)
 {
     double best = INFINITY;
@@ -794,7 +796,8 @@ static void rank_candidates(lop_selection_t *sel)
         lop_candidate_t *c = &sel->cand[i];
         double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
         c->eligible = c->fitted && !isnan(score);
-        if (c->eligible && (sel->best < 0 || score < best)) {
+        if (c->eligible && (sel->best < 0 || score < best ||
+                            (score == best && c->k < sel->cand[sel->best].k))) {
             best = score;
             sel->best = i;
         }

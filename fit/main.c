@@ -68,6 +68,7 @@ typedef struct {
     const char *synth;        /* --synth */
     const lop_model_t *gnuplot_expr; /* --gnuplot-expr */
     double noise;             /* --noise */
+    int noise_given;          /* --noise: refused without --synth */
     int help;
 } opts_t;
 
@@ -142,7 +143,9 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
         return st;
     case OPT_FROM_PARAMS: o->from_params = arg; return LOP_OK;
     case OPT_SYNTH: o->synth = arg; return LOP_OK;
-    case OPT_NOISE: return lop_cli_double("noise", arg, 0, 1, &o->noise);
+    case OPT_NOISE:
+        o->noise_given = 1;
+        return lop_cli_double("noise", arg, 0, 1, &o->noise);
     case OPT_GNUPLOT_EXPR: return model_option("gnuplot-expr", arg, &o->gnuplot_expr);
     case 'h': o->help = 1; return LOP_OK;
     default: return lop_err(LOP_ERR_INVALID, "unhandled option");
@@ -168,6 +171,8 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
     if ((o->from_params || o->synth) && *first_file < argc)
         return lop_err(LOP_ERR_INVALID, "option --%s takes no data files",
                        o->from_params ? "from-params" : "synth");
+    if (o->noise_given && !o->synth)
+        return lop_err(LOP_ERR_INVALID, "option --noise needs --synth");
     if (o->from_params && o->synth)
         return lop_err(LOP_ERR_INVALID, "option --from-params and --synth exclude each other");
     if (!o->from_params && !o->synth && *first_file >= argc)

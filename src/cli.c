@@ -63,8 +63,12 @@ int lop_cli_next(lop_cli_t *cli, const char **arg)
         return LOP_CLI_END;
     if (c == '?' || c == ':') {
         const char *word = cli->argv[optind - 1];
+        const char *eq = strncmp(word, "--", 2) == 0 ? strchr(word, '=') : NULL;
         if (c == ':')
             lop_err(LOP_ERR_INVALID, "option %s needs an argument (see --help)", word);
+        else if (eq && optopt) /* getopt_long's '?' for --flag=VALUE sets optopt to its key */
+            lop_err(LOP_ERR_INVALID, "option %.*s takes no value (see --help)",
+                    (int)(eq - word), word);
         else if (optopt)
             lop_err(LOP_ERR_INVALID, "unknown option '-%c' (see --help)", optopt);
         else
@@ -106,7 +110,8 @@ lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double
 {
     double v;
     if (!lop_parse_double(arg, &v))
-        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a finite number", opt, arg);
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' %s", opt, arg,
+                       lop_parse_double_why(arg));
     if (v < min || v > max)
         return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not in %g..%g", opt, arg, min,
                        max);

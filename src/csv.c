@@ -641,11 +641,15 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
         else
             st = add_row(csv, lineno, text);
     }
+    int read_errno = errno; /* getc's reason (EISDIR for a directory), before free() */
     free(line);
     if (st == LOP_OK && ferror(f))
-        st = lop_err(LOP_ERR_IO, "%s: read error", csv->path);
+        st = lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path,
+                     read_errno == EISDIR ? "is a directory" : strerror(read_errno));
+    if (st == LOP_OK && !csv->columns && lineno == 0)
+        st = lop_err(LOP_ERR_PARSE, "%s: empty file", csv->path);
     if (st == LOP_OK && !csv->columns)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: no header row (empty file?)", csv->path, lineno);
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: no header row", csv->path, lineno);
     return st;
 }
 
@@ -738,23 +742,26 @@ lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *inde
     return lop_err(LOP_ERR_PARSE, "%s:%zu: no column '%s'", csv->path, csv->header_line, name);
 }
 
-/* Does strtod read all of 's' (inf, nan and 1e999 included)? */
-static int is_number(const char *s)
+const char *lop_parse_double_why(const char *s)
 {
     char *end;
-    strtod(s, &end);
+    errno = 0;
+    double v = strtod(s, &end);
     while (end != s && isspace((unsigned char)*end))
         end++;
-    return end != s && *end == '\0';
+    if (end == s || *end != '\0')
+        return "is not a number";
+    if (errno == ERANGE && v == 0) /* 1e-400: nonzero, but below every double */
+        return "underflows (its magnitude is below the smallest double)";
+    return "is not finite";
 }
 
 lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value)
 {
     const char *cell = csv->cells[row][column];
     if (!lop_parse_double(cell, value))
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' is not %s", csv->path,
-                       csv->line[row], csv->columns[column], cell,
-                       is_number(cell) ? "finite" : "a number");
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': '%s' %s", csv->path,
+                       csv->line[row], csv->columns[column], cell, lop_parse_double_why(cell));
     return LOP_OK;
 }
 

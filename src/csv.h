@@ -132,5 +132,8 @@ lop_status_t lop_csv_integer(const lop_csv_t *csv, size_t row, size_t column, lo
 
 /* Parse a whole string as a finite double (no trailing junk). */
 int lop_parse_double(const char *s, double *value);
+/* Why lop_parse_double refused 's', as the end of a sentence after it:
+ * "is not a number", "is not finite" or "underflows (...)". */
+const char *lop_parse_double_why(const char *s);
 
 #endif

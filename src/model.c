@@ -173,9 +173,19 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
                            where, fit->series, fit->quantity, fit->stat, i + 1,
                            fit->lambda[i]);
     if (!(fit->pmin >= 1 && fit->pmin <= fit->pmax && fit->pmax <= LOP_MODEL_MAX_P))
-        return lop_err(LOP_ERR_RANGE, "%s: pmin = %g, pmax = %g: need 1 <= pmin <= pmax <= %d",
-                       where, fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
+        return lop_err(LOP_ERR_RANGE,
+                       "%s: pmin = %.17g, pmax = %.17g: need 1 <= pmin <= pmax <= %d", where,
+                       fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
     return LOP_OK;
+}
+
+int lop_model_poles_outside(const lop_model_t *model, const double *lambda, double pmin)
+{
+    for (int j = 0; j < model->n_params; j++)
+        if (model->role[j] == LOP_PARAM_POLE &&
+            !(lambda[j] + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
+            return 0;
+    return 1;
 }
 
 /* ---------------------------------------------------------- parameter sets */

@@ -162,6 +162,12 @@ const char *lop_model_names(const lop_family_t *family, const char *last_sep, ch
  * with 'where' (e.g. "params.csv:7"). */
 lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where);
 
+/* 1 if every pole -l of 'model' (its LOP_PARAM_POLE lambdas) lies at least
+ * LOP_MODEL_POLE_MIN left of pmin, i.e. outside the range [pmin, pmax] the
+ * set is used on; 0 if one is inside (the curve is infinite there).  The
+ * fitter's constraint and the readers' check are this one function. */
+int lop_model_poles_outside(const lop_model_t *model, const double *lambda, double pmin);
+
 typedef struct {
     char *path;     /* the file read */
     lop_fit_t *fit; /* rows in file order */

@@ -35,7 +35,7 @@ check "params.csv: header and 6 model rows, then 6 LogP lines" \
     sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
            test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
            test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
-TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated
+TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated,notes
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
              grep -qx '$TABLE' \$f || exit 1
@@ -200,9 +200,15 @@ bad few-points "0 data rows, the 1-parameter const model needs 1" "${H}"
 bad nan-p "column 'p': 'nan' is not finite" "${H}1,1,1,1\nnan,1,1,1\n3,1,1,1\n"
 bad negative-p "p = -2 is not >= 1" "${H}1,1,1,1\n-2,1,1,1\n3,1,1,1\n"
 bad zero-p "p = 0 is not >= 1" "${H}0,1,1,1\n2,1,1,1\n3,1,1,1\n"
+bad underflow "column 'min_us': '1e-400' underflows" "${H}1,1,1e-400,1\n2,1,1,1\n3,1,1,1\n"
+bad tiny-time "column 'min_us': time 1e-300 us is outside 1e-100..1e100" "${H}1,1,1e-300,1\n2,1,1.2e-300,1\n3,1,1.3e-300,1\n"
+bad half-p "p = 1.5 is not a whole number" "${H}1,1,1,1\n1.5,1,1,1\n3,1,1,1\n"
 bad duplicate-p "p = 2 repeats line 4" "${H}1,1,1,1\n2,1,1,1\n2,1,1,1\n"
 bad non-numeric "column 'avg_us': 'abc' is not a number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
-bad empty-file "no header row" ''
+bad only-comments "no header row" '# quantity: os\n\n'
+: >"$T/bad/empty.csv"
+opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
+opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 bad no-column "no column 'avg_us'" '# quantity: os\np,n,min_us\n1,1,1\n2,1,1\n3,1,1\n'
 bad short-row "expected 4 fields, found 3" "${H}1,1,1,1\n2,1,1\n3,1,1,1\n"
 bad bad-series "series 'a/b' must be" '# quantity: os\n# series: a/b\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n'
@@ -221,6 +227,9 @@ opt_error() { # name expected args...
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
+opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
+opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
+opt_error noise-no-synth "option --noise needs --synth" --noise 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
@@ -231,6 +240,16 @@ opt_error unknown "unknown option '--bogus'" --bogus
 opt_error from-params-no-rtt "$T/only-os.csv: no series with both an rtt and an os fit" \
     --from-params "$(grep -v ',rtt,' "$T/truth.csv" >"$T/only-os.csv"; echo "$T/only-os.csv")" -o "$T/x"
 printf '%s\nt,send-normal,os,p99,ov,10,1,10,1,2,0.5,,,,,,,,,,,,\n' "$HEADER" >"$T/p99.csv"
+check "--synth --noise 1: no negative time, lopfit reads every file back" \
+    sh -c "'$LOPFIT' --synth '$ROOT/data/mozart-2005/params.csv' --noise 1 --seed 3 -o '$T/noisy' &&
+           ! grep -q ',-' '$T/noisy'/*.csv && '$LOPFIT' --stat min,avg '$T/noisy'/*.csv >/dev/null"
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/negrtt.csv"
+check "--from-params: a negative RTT and L(p) are marked negative in the table's notes" \
+    sh -c "'$LOPFIT' --from-params '$T/negrtt.csv' -o '$T/negtab' 2>/dev/null &&
+           grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
+opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
+    --synth "$T/negrtt.csv" -o "$T/negsyn"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
@@ -255,6 +274,10 @@ LOPFIT=$LOPFIT "$ROOT/fit/compare-gnuplot.sh" -s min "$T/data/send-normal-os.csv
 check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: gnuplot reaches the same SSR" \
     awk '$1 == "send-normal" && $4 == "ov" { found = 1; if ($8 + 0 > 1.001 || $NF != "converged") bad = 1 }
          END { exit !(found && !bad) }' "$T/cmp.txt"
+# ---- ties: ten points all 5 us fit every member exactly (AICc -inf): the simplest wins
+{ printf '# quantity: rtt\n# series: flat\np,min_us\n'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i,5"; done; } >"$T/flat.csv"
+check "exact fits tie: const (fewest parameters) chosen, not rtt" \
+    sh -c "'$LOPFIT' --stat min '$T/flat.csv' | grep -q '^    \* const .*chosen'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, the models from lop_models[]" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&

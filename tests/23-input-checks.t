@@ -27,7 +27,7 @@ params() {
 }
 
 # ---- defect 5: pmax drives lopfit's loops; names become paths
-for pmax in 5e6 2147483647 3e9; do
+for pmax in 5e6 2147483647 3e9 1000001; do
     params "pmax$pmax" "t,$RTT" "t,send-normal,os,min,ov,16,1,$pmax,0.5,0.8,-0.1,,,,,,,,,,,,"
     for mode in from-params synth; do
         rm -rf "$T/o"
@@ -36,9 +36,11 @@ for pmax in 5e6 2147483647 3e9; do
             "pmax$pmax.csv:3: pmin = 1, pmax = .*: need 1 <= pmin <= pmax <= 1000000" \
             lopfit --$mode "$T/pmax$pmax.csv" -o "$T/o"
         check "--$mode pmax = $pmax: nothing written" test ! -e "$T/o"
+        [ $pmax = 1000001 ] && check "--$mode: pmax 1000001 printed as an integer, not 1e+06" \
+            grep -q 'pmax = 1000001: need' "$_d/refused.err"
     done
 done
-refuses_one_line "lopredict refuses it as well" 2 "pmax5e6.csv:3: pmin = 1, pmax = 5e+06" \
+refuses_one_line "lopredict refuses it as well" 2 "pmax5e6.csv:3: pmin = 1, pmax = 5000000:" \
     "$P" --params "$T/pmax5e6.csv" --series send-normal --p 2
 
 mkdir -p "$T/a/b/c"

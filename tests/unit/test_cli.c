@@ -42,6 +42,12 @@ int main(void)
     char *a3[] = {"x", "-z", NULL};
     ok(parse(2, a3, keys, args) == -1 && strstr(lop_errmsg(), "unknown option '-z'"),
        "unknown short option: %s", lop_errmsg());
+    char *a5[] = {"x", "--quiet=1", NULL};
+    ok(parse(2, a5, keys, args) == -1 && strstr(lop_errmsg(), "option --quiet takes no value"),
+       "a value given to a flag names the flag (not '-q'): %s", lop_errmsg());
+    char *a6[] = {"x", "--bogus=1", NULL};
+    ok(parse(2, a6, keys, args) == -1 && strstr(lop_errmsg(), "unknown option '--bogus=1'"),
+       "an unknown option with a value stays unknown: %s", lop_errmsg());
     char *a4[] = {"x", "--max-post", NULL};
     ok(parse(2, a4, keys, args) == -1 && strstr(lop_errmsg(), "--max-post needs an argument"),
        "missing argument: %s", lop_errmsg());
@@ -57,6 +63,13 @@ int main(void)
     double d;
     ok(lop_cli_double("idle-us", "nan", 0, 1e9, &d) == LOP_ERR_INVALID, "NaN option rejected");
     ok(lop_cli_double("idle-us", "2.5", 0, 1e9, &d) == LOP_OK && d == 2.5, "valid double");
+    ok(lop_cli_double("idle-us", "1e-400", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'1e-400' underflows"),
+       "1e-400 is an underflow, not 'not finite': %s", lop_errmsg());
+    ok(lop_cli_double("idle-us", "1e400", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'1e400' is not finite"), "1e400: %s", lop_errmsg());
+    ok(lop_cli_double("idle-us", "x1", 0, 1e9, &d) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "'x1' is not a number"), "x1: %s", lop_errmsg());
 
     static const char *const choices[] = {"min", "avg", NULL};
     int idx;

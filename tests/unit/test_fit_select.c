@@ -337,9 +337,28 @@ static void check_select_rules(void)
        "2 points: no member eligible under AICc, an error: %s", lop_errmsg());
 }
 
+/* Issue 17 item 8: ten points all 5 us are fitted exactly by every member
+ * (SSR 0, AICc and BIC -inf): the tie goes to the simplest, const. */
+static void check_select_tie(void)
+{
+    double p[10], y[10];
+    for (int i = 0; i < 10; i++)
+        p[i] = i + 1, y[i] = 5;
+    lop_selection_t sel;
+    const lop_criterion_t crit[] = {LOP_CRIT_AICC, LOP_CRIT_BIC};
+    for (int c = 0; c < 2; c++) {
+        int st = lop_fitter_select(&lop_family_rtt, crit[c], p, y, 10, &lop_fitter_defaults, &sel);
+        ok(st == LOP_OK && sel.best >= 0 &&
+               strcmp(sel.cand[sel.best].fit.model->name, "const") == 0,
+           "%s: ten points all 5 us: a tie of exact fits goes to const, got %s",
+           c ? "BIC" : "AICc", sel.best >= 0 ? sel.cand[sel.best].fit.model->name : "none");
+    }
+}
+
 int main(void)
 {
     check_descriptors();
+    check_select_tie();
     check_covariance_const();
     check_covariance_linear();
     double rtt[6] = {16.7937, 0.0058, 4.4642, 4.4751, -0.0642, 12.9209};

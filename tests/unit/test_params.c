@@ -218,6 +218,18 @@ static void check_bad(void)
     bad_file("margin.csv", good, ",none,aicc,4,1,2,x", "column 'margin'");
 }
 
+/* The pole check shared by the fitter and the readers: rtt's pole is -l2,
+ * ov's -l3; it must lie at least LOP_MODEL_POLE_MIN left of pmin. */
+static void check_poles(void)
+{
+    const double rtt_out[6] = {15, 0.5, 3, 6, -0.05, 1}, rtt_in[6] = {15, -1.5, 3, 6, -0.05, 1};
+    const double ov_in[3] = {1, 1, -2}, ov_out[3] = {1, 1, 0};
+    ok(lop_model_poles_outside(lop_model_find("rtt"), rtt_out, 1), "rtt: pole -0.5 left of p=1");
+    ok(!lop_model_poles_outside(lop_model_find("rtt"), rtt_in, 1), "rtt: pole 1.5 inside p>=1");
+    ok(!lop_model_poles_outside(lop_model_find("ov"), ov_in, 1), "ov: pole 2 inside p>=1");
+    ok(lop_model_poles_outside(lop_model_find("ov"), ov_out, 1), "ov: pole 0 left of p=1");
+}
+
 int main(void)
 {
     if (fixture_dir_make("params") != 0) {
@@ -229,6 +241,7 @@ int main(void)
     check_weak();
     check_old_file();
     check_bad();
+    check_poles();
     fixture_dir_remove();
     return tap_done();
 }
