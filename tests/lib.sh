@@ -34,7 +34,8 @@ fail() { _tap_n=$((_tap_n + 1)); _tap_failed=$((_tap_failed + 1)); echo "not ok 
 # check NAME COMMAND...: a test point that passes when COMMAND succeeds
 check() { _name=$1; shift; if "$@"; then pass "$_name"; else fail "$_name"; fi; }
 skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
-diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+# On stderr, as Test::More's diag: prove shows it without -v (a CI log then says why).
+diag() { printf '%s\n' "$@" | sed 's/^/# /' >&2; }
 done_testing() { echo "1..$_tap_n"; [ "$_tap_failed" -eq 0 ]; }
 
 # shquote ARG...: the arguments quoted for sh, on one line (no process
