@@ -206,9 +206,6 @@ bad half-p "p = 1.5 is not a whole number" "${H}1,1,1,1\n1.5,1,1,1\n3,1,1,1\n"
 bad duplicate-p "p = 2 repeats line 4" "${H}1,1,1,1\n2,1,1,1\n2,1,1,1\n"
 bad non-numeric "column 'avg_us': 'abc' is not a number" "${H}1,1,1,1\n2,1,1,abc\n3,1,1,1\n"
 bad only-comments "no header row" '# quantity: os\n\n'
-: >"$T/bad/empty.csv"
-opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
-opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 bad no-column "no column 'avg_us'" '# quantity: os\np,n,min_us\n1,1,1\n2,1,1\n3,1,1\n'
 bad short-row "expected 4 fields, found 3" "${H}1,1,1,1\n2,1,1\n3,1,1,1\n"
 bad bad-series "series 'a/b' must be" '# quantity: os\n# series: a/b\np,min_us,avg_us\n1,1,1\n2,1,1\n3,1,1\n'
@@ -226,6 +223,9 @@ opt_error() { # name expected args...
         grep -q "^lopfit: $_w" "$T/e"; then pass "option error $_n"; else fail "option error $_n: $(cat "$T/e")"; fi
 }
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
+: >"$T/bad/empty.csv"
+opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
+opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
 opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
 opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
