@@ -45,6 +45,7 @@ typedef struct {
     lop_post_t post;  /* ... and post type */
     int skip;         /* the transport cannot measure this (op, post) */
     char series[32];  /* "<op>-<post>" */
+    const char *why;  /* why not, on this rank (a static string), or NULL */
 } task_t;
 
 /* One series in the summary on stdout. */
@@ -213,18 +214,26 @@ static lop_status_t outdir_write(run_t *r)
 static void plan_add(run_t *r, task_kind_t kind, lop_op_t op, lop_post_t post)
 {
     task_t *t = &r->task[r->n_tasks++];
-    *t = (task_t){kind, op, post, 0, ""};
+    *t = (task_t){kind, op, post, 0, "", NULL};
     if (kind == TASK_REFERENCE) {
         snprintf(t->series, sizeof t->series, "mpi-pingpong");
         return;
     }
     snprintf(t->series, sizeof t->series, "%s-%s", lop_op_desc[op].name, lop_post_desc[post].name);
-    const char *why = r->tp.ops->why_not(&r->tp, op, post);
-    t->skip = why != NULL;
+    t->why = r->tp.ops->why_not(&r->tp, op, post);
+    t->skip = t->why != NULL;
     MPI_Bcast(&t->skip, 1, MPI_INT, 0, r->bench.comm); /* rank 0's view decides */
-    if (t->skip && (kind == TASK_SCENARIO1 || !r->opts.scenario[1]))
-        lop_bench_note(&r->opts, r->bench.rank, "skipping %s: %s", t->series,
-                       why ? why : "not measurable on rank 0");
+}
+
+/* A note for every series skipped (once per series: scenario 1's note covers scenario 2's). */
+static void plan_notes(const run_t *r)
+{
+    for (int i = 0; i < r->n_tasks; i++) {
+        const task_t *t = &r->task[i];
+        if (t->skip && (t->kind == TASK_SCENARIO1 || !r->opts.scenario[1]))
+            lop_bench_note(&r->opts, r->bench.rank, "skipping %s: %s", t->series,
+                           t->why ? t->why : "not measurable on rank 0");
+    }
 }
 
 /* The reference ping-pong (when scenario 2 runs), then scenario 1 and
@@ -290,6 +299,50 @@ static int task_quantities(const task_t *t, const char **q)
         return 3;
     }
     return 2;
+}
+
+/* Rank 0: a plan whose every series is skipped measures nothing; refused
+ * before the output directory is made, as --pairs refuses it. */
+static lop_status_t plan_check(const run_t *r)
+{
+    int planned = 0;
+    for (int i = 0; i < r->n_tasks; i++) {
+        if (r->task[i].kind == TASK_REFERENCE)
+            continue;
+        if (!r->task[i].skip)
+            return LOP_OK;
+        planned++;
+    }
+    if (planned == 0)
+        return lop_err(LOP_ERR_INVALID, "nothing to measure: --scenario, --ops and --post select "
+                       "no series (scenario 2 has no list posts)");
+    return lop_err(LOP_ERR_INVALID, "nothing to measure: transport %s can measure none of the "
+                   "series --scenario, --ops and --post select", r->tp.ops->name);
+}
+
+/* Rank 0: every file the plan will write may be replaced (csv.h), checked
+ * before the measurements rather than after them. */
+static lop_status_t plan_targets_check(const run_t *r)
+{
+    lop_status_t st = LOP_OK;
+    for (int i = 0; i < r->n_tasks && st == LOP_OK; i++) {
+        const char *q[3];
+        int n_q = r->task[i].skip ? 0 : task_quantities(&r->task[i], q);
+        for (int k = 0; k < n_q * (1 + r->opts.raw) && st == LOP_OK; k++) {
+            char name[LOP_SAMPLES_NAME_LEN];
+            lop_samples_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
+            st = lop_outdir_target_check(r->outdir, name);
+        }
+    }
+    return st;
+}
+
+/* The plan refused or accepted by every rank, the output directory made. */
+static lop_status_t plan_agree(run_t *r)
+{
+    lop_status_t st = lop_mpi_agree(r->bench.comm, r->bench.rank == 0 ? plan_check(r) : LOP_OK);
+    st = st ? st : outdir_prepare(r);
+    return st ? st : lop_mpi_agree(r->bench.comm, r->bench.rank == 0 ? plan_targets_check(r) : LOP_OK);
 }
 
 static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, int n_sets)
@@ -461,22 +514,22 @@ static int run(run_t *r)
         return run_barriers(r);
     st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
                             sizeof r->choice);
-    if (st == LOP_OK && r->opts.pairs)
-        outdir_choose(r); /* made once the pairs mode knows it can measure */
-    else if (st == LOP_OK)
-        st = outdir_prepare(r);
     if (st != LOP_OK) {
         lop_transport_close(&r->tp);
         bench_free(r);
         return fail_agreed(st);
     }
-    lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
-    meta_fill(r);
-    if (r->opts.pairs) {
-        st = run_pairs(r);
-    } else {
+    if (r->opts.pairs)
+        outdir_choose(r); /* made once the pairs mode knows it can measure */
+    else
         plan_build(r);
-        st = measure_all(r);
+    st = r->opts.pairs ? LOP_OK : plan_agree(r);
+    if (st == LOP_OK) {
+        lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
+        if (!r->opts.pairs)
+            plan_notes(r);
+        meta_fill(r);
+        st = r->opts.pairs ? run_pairs(r) : measure_all(r);
     }
     lop_transport_close(&r->tp);
     bench_free(r);

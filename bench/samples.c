@@ -147,12 +147,17 @@ static lop_status_t raw_rows(lop_out_t *o, const lop_samples_t *s, size_t p)
     return st;
 }
 
+void lop_samples_file_name(char *name, const char *series, const char *quantity, int raw)
+{
+    snprintf(name, LOP_SAMPLES_NAME_LEN, "%s-%s%s.csv", series, quantity, raw ? "-raw" : "");
+}
+
 static lop_status_t write_file(const lop_samples_t *s, const lop_run_meta_t *meta, int raw,
                                const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s%s.csv", dir, s->series, s->quantity,
-             raw ? "-raw" : "");
+    char path[4096], name[LOP_SAMPLES_NAME_LEN];
+    lop_samples_file_name(name, s->series, s->quantity, raw);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     lop_csv_writer_t w;
     lop_out_t o;
     lop_status_t st = lop_csv_writer_open(&w, path);

@@ -56,6 +56,9 @@ static inline double *lop_samples_at(lop_samples_t *s, size_t p, size_t rep)
 /* Statistics of row p (does not reorder the samples). */
 lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *out);
 
+/* "<series>-<quantity>.csv" (or "-raw.csv") in 'name': the one place file names are made. */
+#define LOP_SAMPLES_NAME_LEN 64
+void lop_samples_file_name(char *name, const char *series, const char *quantity, int raw);
 /* Write DIR/<series>-<quantity>.csv (and -raw.csv when 'raw'), atomically. */
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
                                const char *dir, int raw);

@@ -478,7 +478,9 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
 {
     lop_fitdata_list_t data = {0};
     result_t *res = NULL;
-    lop_status_t st = read_all(o, n_files, files, &data);
+    /* params.csv first, before the work (lop_outdir_end checks every file again) */
+    lop_status_t st = o->out_dir ? lop_outdir_target_check(o->out_dir, "params.csv") : LOP_OK;
+    st = st ? st : read_all(o, n_files, files, &data);
     if (st == LOP_OK) {
         res = lop_calloc(data.n, sizeof *res);
         st = res ? fit_all(o, &data, res) : LOP_ERR_NOMEM;

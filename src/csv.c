@@ -153,6 +153,34 @@ static mode_t file_mode(void)
 
 /* ---------------------------------------------------------------- writing */
 
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+lop_status_t lop_csv_target_check(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? LOP_OK
+                               : lop_err(LOP_ERR_IO, "%s: cannot check: %s", path, strerror(errno));
+    if (S_ISREG(sb.st_mode))
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "%s: exists and is %s; lop replaces only regular files, "
+                   "so it is left as it is", path, file_kind(sb.st_mode));
+}
+
 static void writer_release(lop_csv_writer_t *w)
 {
     free(w->path);
@@ -163,6 +191,9 @@ static void writer_release(lop_csv_writer_t *w)
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
 {
     memset(w, 0, sizeof *w);
+    lop_status_t checked = in_stage(path) ? LOP_OK : lop_csv_target_check(path);
+    if (checked != LOP_OK)
+        return checked;
     size_t len = strlen(path) + sizeof ".tmp.XXXXXX";
     w->path = lop_strdup(path);
     w->tmp_path = lop_calloc(len, 1);
@@ -225,10 +256,12 @@ lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
     failed |= fclose(w->file) != 0;
     w->file = NULL;
     lop_status_t st = LOP_OK;
-    if (failed || rename(w->tmp_path, w->path) != 0) {
+    if (!failed && !in_stage(w->path)) /* again: it may have changed since the open */
+        st = lop_csv_target_check(w->path);
+    if (st == LOP_OK && (failed || rename(w->tmp_path, w->path) != 0))
         st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
+    if (st != LOP_OK)
         unlink(w->tmp_path);
-    }
     cleanup_forget(w->tmp_path);
     writer_release(w);
     return st;
@@ -294,6 +327,14 @@ static char *path_join(const char *dir, const char *name)
     if (p)
         snprintf(p, len, "%s/%s", dir, name);
     return p;
+}
+
+lop_status_t lop_outdir_target_check(const char *dir, const char *name)
+{
+    char *path = path_join(dir, name);
+    lop_status_t st = path ? lop_csv_target_check(path) : LOP_ERR_NOMEM;
+    free(path);
+    return st;
 }
 
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
@@ -416,6 +457,8 @@ static lop_status_t stage_commit(const lop_outdir_t *t, char *const *names, size
     char *marker = path_join(t->dir, LOP_OUTDIR_MARKER);
     lop_status_t st = marker ? marker_read(marker, &old, &n_old) : LOP_ERR_NOMEM;
     int marked = n > 1 || n_old > 0; /* one rename alone is atomic */
+    for (size_t i = 0; i < n && st == LOP_OK; i++) /* every target, before the first move */
+        st = lop_outdir_target_check(t->dir, names[i]);
     if (st == LOP_OK && marked)
         st = marker_write(marker, names, n, old, n_old);
     for (size_t i = 0; i < n && st == LOP_OK; i++) {
@@ -655,8 +698,8 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
 
 /* Refuse a file that DIR/.lop-incomplete lists: a run was interrupted
  * while it moved its files into place (lop_outdir_end), so the set may mix
- * two runs. */
-static lop_status_t check_complete(const char *path)
+ * two runs.  'path' names the file in DIR, 'shown' as the user named it. */
+static lop_status_t check_listed(const char *path, const char *shown)
 {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     if (strcmp(base, LOP_OUTDIR_MARKER) == 0)
@@ -669,10 +712,22 @@ static lop_status_t check_complete(const char *path)
     lop_status_t st = marker ? marker_read(marker, &names, &n) : LOP_ERR_NOMEM;
     if (st == LOP_OK && names_have(names, n, base))
         st = lop_err(LOP_ERR_IO, "%s: an interrupted run left %s incomplete (%s lists this "
-                     "file): run it again", path, dir, marker);
+                     "file): run it again", shown, dir, marker);
     names_free(names, n);
     free(marker);
     free(dir);
+    return st;
+}
+
+/* check_listed() where the user named the file and where it really is (a
+ * symbolic link from another directory leads into a marked set as well). */
+static lop_status_t check_complete(const char *path)
+{
+    lop_status_t st = check_listed(path, path);
+    char *real = st == LOP_OK ? realpath(path, NULL) : NULL;
+    if (real && strcmp(real, path) != 0)
+        st = check_listed(real, path);
+    free(real);
     return st;
 }
 

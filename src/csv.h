@@ -27,7 +27,12 @@ typedef struct {
     char *tmp_path;  /* temporary name, renamed to 'path' on commit */
 } lop_csv_writer_t;
 
+/* A writer replaces only a regular file: 'path' is refused (LOP_ERR_INVALID,
+ * "PATH: exists and is a FIFO; ...") if it exists as anything else (a
+ * symbolic link, a directory, a FIFO, a device, a socket), at the open and
+ * again at the commit.  lop_csv_target_check() is that test alone. */
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
+lop_status_t lop_csv_target_check(const char *path);
 /* "# key: value" */
 void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -79,6 +84,9 @@ typedef struct {
 
 /* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
+/* lop_csv_target_check() of DIR/name: a tool checks the files it will write
+ * before its work, and lop_outdir_end() checks them all before the first move. */
+lop_status_t lop_outdir_target_check(const char *dir, const char *name);
 /* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
  * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
  * way (a zeroed 't' is a no-op) and returns the outcome. */

@@ -40,6 +40,36 @@ refuses "unwritable output directory" "option --output: cannot create directory 
     2 --transport mpi -o "$T/file/sub"
 check "unwritable output directory: nothing created" test ! -e "$T/file/sub"
 
+# Options that select nothing measurable are refused before the output
+# directory is made (they once measured nothing and exited 0).
+refuses "scenario 2 with list posts" "nothing to measure: .*no series (scenario 2 has no list posts)" \
+    2 --quiet --transport mpi --scenario 2 --post list -o "$T/o"
+refuses "rdmaw inline over MPI" "nothing to measure: transport mpi can measure none" \
+    2 --quiet --transport mpi --ops rdmaw --post inline -o "$T/o"
+
+# A file the run would write that exists and is not a regular file is
+# refused before the measurements, and left as it is (a FIFO and a symbolic
+# link once became regular files, at the end of the run).
+for kind in fifo link dir; do
+    rm -rf "$T/o" && mkdir "$T/o" && : >"$T/target"
+    case $kind in
+    fifo) mkfifo "$T/o/send-normal-os.csv" ;;
+    link) ln -s "$T/target" "$T/o/send-normal-os.csv" ;;
+    dir) mkdir "$T/o/send-normal-os.csv" ;;
+    esac
+    run_mpi 2 "$B" $SMALL --quiet --transport mpi --scenario 1 --ops send --post normal \
+        -o "$T/o" >"$T/out" 2>&1
+    check "a $kind where a file goes: refused before measuring" \
+        grep -q "^lopbench: $T/o/send-normal-os.csv: exists and is a" "$T/out"
+    check "a $kind where a file goes: the directory as it was" \
+        test "$(ls -A "$T/o")" = send-normal-os.csv
+done
+rm -rf "$T/o" && mkdir "$T/o" && : >"$T/target" && ln -s "$T/target" "$T/o/send-normal-os.csv"
+run_mpi 2 "$B" $SMALL --quiet --transport mpi --scenario 1 --ops send --post normal -o "$T/o" \
+    >/dev/null 2>&1
+check "a symbolic link where a file goes: still a link, its target empty" \
+    sh -c 'test -L "$1" && test ! -s "$2"' sh "$T/o/send-normal-os.csv" "$T/target"
+
 # Without the wrapper, mpirun reports the failure in its exit status.
 run_mpi 2 "$B" --transport verbs -o "$T/o" >/dev/null 2>&1
 check "mpirun's exit status is non-zero when lopbench refuses" test $? -ne 0

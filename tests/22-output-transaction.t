@@ -56,6 +56,10 @@ refuses_one_line "lopredict refuses a params.csv marked incomplete" 2 \
     "$BIN/lopredict" --params "$T/d/params.csv" --series send-normal --p 2
 refuses_one_line "lopfit --from-params refuses it too" 1 "an interrupted run left" \
     "$F" --from-params "$T/d/params.csv" -o "$T/e"
+mkdir -p "$T/other" && ln -sf "$T/d/params.csv" "$T/other/link.csv"
+refuses_one_line "... and through a symbolic link from another directory" 2 \
+    "other/link.csv: an interrupted run left $T/d incomplete" \
+    "$BIN/lopredict" --params "$T/other/link.csv" --series send-normal --p 2
 "$BIN/lopredict" --params "$ROOT/tests/data/plots/params.csv" --series send-normal --p 2 \
     >/dev/null 2>&1
 check "a directory without the marker reads as before" test $? -eq 0
@@ -67,6 +71,22 @@ fi
 "$F" --compare -o "$T/d" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
     "$ROOT"/tests/data/plots/send-normal-os.csv >/dev/null 2>&1
 check "a complete run over it removes the marker" test ! -e "$T/d/.lop-incomplete"
+
+# A file of the set that exists and is not a regular file: refused before
+# the work (params.csv) or before the first move (a table), the directory
+# left as it was, no marker (33 files were once moved in around it).
+rm -rf "$T/n" && mkdir -p "$T/n/params.csv"
+refuses_one_line "lopfit -o: params.csv a directory, refused" 1 \
+    "$T/n/params.csv: exists and is a directory" \
+    "$F" --compare -o "$T/n" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
+    "$ROOT"/tests/data/plots/send-normal-os.csv
+check "... the directory as it was" test "$(ls -A "$T/n")" = params.csv
+rm -rf "$T/n" && mkdir "$T/n" && mkfifo "$T/n/lop-send-normal-min.csv"
+refuses_one_line "lopfit --from-params: a table that is a FIFO, refused" 1 \
+    "lop-send-normal-min.csv: exists and is a FIFO" \
+    "$F" --from-params "$ROOT/tests/data/plots/params.csv" -o "$T/n"
+check "... nothing moved in, no marker, the FIFO kept" \
+    sh -c 'test "$(ls -A "$1")" = lop-send-normal-min.csv && test -p "$1/lop-send-normal-min.csv"' sh "$T/n"
 
 # Files get the user's umask (mkstemp alone gives 0600).
 rm -rf "$T/u"

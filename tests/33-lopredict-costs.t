@@ -16,6 +16,16 @@ check "a pair across nodes costs the outer level" grep -qx '0,8,0.5,3' "$T/pairs
 a=$(grep '^diss' "$T/m.out" | cut -d, -f11)
 b=$("$B" --alg diss --p 64 $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f11)
 check "--costs of the written file simulates as --topology ($a = $b us)" test "$a" = "$b"
+# --write-costs replaces only a regular file: a FIFO, a symbolic link and a
+# directory once became regular files (the link's target untouched).
+: >"$T/link-target" && mkfifo "$T/wc-fifo" && ln -s "$T/link-target" "$T/wc-link" && mkdir "$T/wc-dir"
+for x in "wc-fifo:a FIFO" "wc-link:a symbolic link" "wc-dir:a directory"; do
+    refuses_one_line "--write-costs onto ${x#*:}: refused" 2 "$T/${x%%:*}: exists and is ${x#*:}" \
+        "$B" --alg diss --p 8 $S $M --write-costs "$T/${x%%:*}"
+done
+check "... the FIFO, the link and the directory left as they were" \
+    sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
+
 # Equal levels: the homogeneous time.
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
 e=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv --topology 4x4x4 \

@@ -158,6 +158,51 @@ static void test_fit_check(void)
     ok(lop_fit_check(&fit, "f:1") == LOP_ERR_PARSE, "series '../x' is refused: %s", lop_errmsg());
 }
 
+/* A target that exists and is not a regular file is never replaced: not by
+ * a writer (at its open, or at its commit when it changed since), not by a
+ * run's moves, which check every target before the first. */
+static void test_not_regular(void)
+{
+    lop_csv_writer_t w;
+    char link_target[512];
+    snprintf(link_target, sizeof link_target, "%s", fixture_path("t/target.csv"));
+    mkdir(fixture_path("t"), 0755);
+    fixture_file_write("t/target.csv", "x\n1\n");
+    ok(mkfifo(fixture_path("t/fifo.csv"), 0644) == 0 &&
+           symlink(link_target, fixture_path("t/link.csv")) == 0 &&
+           mkdir(fixture_path("t/dir.csv"), 0755) == 0,
+       "a FIFO, a symbolic link and a directory");
+    const char *kind[] = {"fifo.csv", "a FIFO", "link.csv", "a symbolic link", "dir.csv",
+                          "a directory"};
+    for (int i = 0; i < 6; i += 2) {
+        char path[64];
+        snprintf(path, sizeof path, "t/%s", kind[i]);
+        ok(lop_csv_writer_open(&w, fixture_path(path)) == LOP_ERR_INVALID &&
+               strstr(lop_errmsg(), kind[i + 1]) && strstr(lop_errmsg(), "exists and is"),
+           "a writer refuses %s: %s", kind[i + 1], lop_errmsg());
+    }
+    struct stat sb;
+    ok(lstat(fixture_path("t/fifo.csv"), &sb) == 0 && S_ISFIFO(sb.st_mode) &&
+           lstat(fixture_path("t/link.csv"), &sb) == 0 && S_ISLNK(sb.st_mode),
+       "... and leaves them as they are");
+    ok(lop_csv_writer_open(&w, fixture_path("t/late.csv")) == LOP_OK, "a writer opens");
+    lop_csv_line(&w, "y");
+    ok(mkfifo(fixture_path("t/late.csv"), 0644) == 0 &&
+           lop_csv_writer_commit(&w) == LOP_ERR_INVALID &&
+           lstat(fixture_path("t/late.csv"), &sb) == 0 && S_ISFIFO(sb.st_mode),
+       "a target that became a FIFO after the open is refused at the commit");
+
+    lop_outdir_t out;
+    ok(lop_outdir_begin(&out, fixture_path("t")) == LOP_OK &&
+           stage_file(&out, "a-new.csv", "a\n1") == LOP_OK &&
+           stage_file(&out, "fifo.csv", "b\n1") == LOP_OK,
+       "a run stages a new file and one whose target is a FIFO");
+    ok(lop_outdir_end(&out, LOP_OK) == LOP_ERR_INVALID && !exists("t/a-new.csv") &&
+           !exists("t/" LOP_OUTDIR_MARKER) && lstat(fixture_path("t/fifo.csv"), &sb) == 0 &&
+           S_ISFIFO(sb.st_mode),
+       "the run is refused before its first move: no file, no marker, the FIFO kept");
+}
+
 int main(void)
 {
     /* A background job of a non-interactive shell inherits SIGINT ignored,
@@ -170,6 +215,7 @@ int main(void)
     test_names();
     test_commit_and_abort();
     test_marker();
+    test_not_regular();
     test_signal();
     test_fit_check();
     fixture_dir_remove();
