@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -181,6 +182,12 @@ static void test_not_regular(void)
                strstr(lop_errmsg(), kind[i + 1]) && strstr(lop_errmsg(), "exists and is"),
            "a writer refuses %s: %s", kind[i + 1], lop_errmsg());
     }
+    if (mknod(fixture_path("t/null.csv"), S_IFCHR | 0666, makedev(1, 3)) == 0)
+        ok(lop_csv_writer_open(&w, fixture_path("t/null.csv")) == LOP_ERR_INVALID &&
+               strstr(lop_errmsg(), "a character device"),
+           "a writer refuses a character device (as /dev/full once was replaced)");
+    else
+        ok(1, "# SKIP mknod needs root: a character device");
     struct stat sb;
     ok(lstat(fixture_path("t/fifo.csv"), &sb) == 0 && S_ISFIFO(sb.st_mode) &&
            lstat(fixture_path("t/link.csv"), &sb) == 0 && S_ISLNK(sb.st_mode),
