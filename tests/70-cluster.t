@@ -1,0 +1,70 @@
+#!/bin/sh
+# 70-cluster.t - the virtual cluster of tests/cluster/cluster.sh: three nodes
+# on this machine that are separate where MPI looks (hostname, network, IPC,
+# /dev/shm, cores), and MPI jobs across them with Open MPI and MPICH, each
+# with its default settings (none of lib.sh's OMPI_MCA_* variables, which
+# keep single-host runs on loopback).  Under the suite's machine-wide lock,
+# as the VM test: one of them runs at a time.
+. "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" != 0 ] || ! command -v nsenter >/dev/null 2>&1; then
+    echo "1..0 # SKIP the cluster needs root (network namespaces) and nsenter"
+    exit 0
+fi
+for v in $(env | sed -n 's/^\(OMPI_MCA_[^=]*\)=.*/\1/p'); do unset "$v"; done
+tmpdir
+T=$_d
+C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
+A=$C/agent
+trap '"$ROOT/tests/cluster/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
+exec 9>/tmp/lop-vm.lock
+flock 9
+
+"$ROOT/tests/cluster/cluster.sh" up "$C" 3 2>"$T/up.err"
+check "three nodes come up" test -x "$A"
+[ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
+
+for i in 0 1 2; do
+    check "node$i: its hostname" test "$("$A" node$i hostname)" = node$i
+    check "node$i: its address on eth0" sh -c "'$A' node$i 'ip -4 -o addr show eth0' | grep -q ' 10.77.0.$((i + 1))/24 '"
+done
+"$A" node0 'echo x >/dev/shm/lop-cluster-probe'
+check "/dev/shm is the node's own: node0's file is not on node1" \
+    test "$("$A" node1 'ls /dev/shm/lop-cluster-probe 2>/dev/null')" = ""
+check "... nor on the host" test ! -e /dev/shm/lop-cluster-probe
+ipc0=$("$A" node0 'readlink /proc/self/ns/ipc') ipc1=$("$A" node1 'readlink /proc/self/ns/ipc')
+check "System V IPC is the node's own ($ipc0, $ipc1, host $(readlink /proc/self/ns/ipc))" \
+    sh -c "test '$ipc0' != '$ipc1' && test '$ipc0' != \"\$(readlink /proc/self/ns/ipc)\""
+check "node1 reaches node2 by name over the bridge" "$A" node1 'getent hosts node2 | grep -q 10.77.0.3'
+if [ -s "$C/cgroup" ]; then
+    c0=$("$A" node0 "sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status")
+    c1=$("$A" node1 "sed -n 's/^Cpus_allowed_list:\t//p' /proc/self/status")
+    if [ "$(nproc --all)" -ge 2 ]; then
+        check "node0 and node1 have cores of their own ($c0, $c1)" test "$c0" != "$c1"
+    else
+        skip "one core: the nodes share it"
+    fi
+else
+    skip "no cgroup cpusets here: the nodes share every core"
+fi
+
+# An MPI job across the three nodes: mpirun (hydra) on node0 starts the
+# others through the agent, as through ssh.
+hosts() { sort "$1" | tr '\n' ' '; }
+"$A" node0 "timeout 60 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1,node2:1 -np 3 hostname" \
+    >"$T/ompi" 2>"$T/ompi.err"
+check "Open MPI: one rank on each node ($(hosts "$T/ompi"))" test "$(hosts "$T/ompi")" = "node0 node1 node2 "
+[ "$(hosts "$T/ompi")" = "node0 node1 node2 " ] || diag "$(cat "$T/ompi.err")"
+if command -v mpiexec.hydra >/dev/null 2>&1; then
+    "$A" node0 "timeout 60 mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1,node2 -n 3 hostname" \
+        >"$T/mpich" 2>"$T/mpich.err"
+    check "MPICH: one rank on each node ($(hosts "$T/mpich"))" test "$(hosts "$T/mpich")" = "node0 node1 node2 "
+    [ "$(hosts "$T/mpich")" = "node0 node1 node2 " ] || diag "$(cat "$T/mpich.err")"
+else
+    skip "MPICH not installed"
+fi
+
+tag=$(cat "$C/tag")
+"$ROOT/tests/cluster/cluster.sh" down "$C"
+check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"
+check "down: no cgroup of the cluster left" test ! -d "/sys/fs/cgroup/cpuset/$tag"
+done_testing
