@@ -202,15 +202,20 @@ static lop_status_t witness_open(witness_t *c, const lop_barrier_run_t *run, int
     gsl_rng_set(c->rng, run->seed * 1000003ul + (unsigned long)rank);
     c->shared = lop_mpi_single_node(run->comm);
     MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
+    uint64_t *mine;
+    st = lop_mpi_window(run->comm, bytes, c->shared, &mine, &c->win);
+    if (st != LOP_OK) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", lop_errmsg());
+        witness_close(c);
+        return lop_err(st, "option --check: its witness needs one-sided MPI: %s", why);
+    }
     if (c->shared) {
         MPI_Aint len;
         int unit;
-        uint64_t *mine;
-        MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &mine,
-                                &c->win);
         MPI_Win_shared_query(c->win, 0, &len, &unit, &c->counter);
     } else {
-        MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, run->comm, &c->counter, &c->win);
+        c->counter = mine;
     }
     if (rank == 0)
         *c->counter = 0;

@@ -158,6 +158,11 @@ static lop_status_t select_executors(session_t *s)
             lop_transport_t t = transport_template(s, s->m->comm, 1);
             char why[512];
             lop_status_t st = lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why);
+            const char *cannot = st ? NULL : t.ops->why_not(&t, x->op, LOP_POST_NORMAL);
+            if (cannot) { /* e.g. rdmaw where MPI made no window */
+                st = lop_err(LOP_ERR_UNSUPPORTED, "%s", cannot);
+                lop_transport_close(&t);
+            }
             if (st == LOP_ERR_UNSUPPORTED && !o->executors_named) {
                 lop_bench_note(o, s->m->rank, "skipping executor %s: %s", x->name,
                                lop_errmsg());

@@ -72,6 +72,29 @@ lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status)
     return lop_err((lop_status_t)code, "%s", msg);
 }
 
+lop_status_t lop_mpi_window(MPI_Comm comm, MPI_Aint bytes, int shared, void *base, MPI_Win *win)
+{
+    const char *call = shared ? "MPI_Win_allocate_shared" : "MPI_Win_allocate";
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int unit = sizeof(uint64_t); /* displacements count 64-bit slots */
+    int rc = shared ? MPI_Win_allocate_shared(bytes, unit, MPI_INFO_NULL, comm, base, win)
+                    : MPI_Win_allocate(bytes, unit, MPI_INFO_NULL, comm, base, win);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+    lop_status_t st = LOP_OK;
+    if (rc != MPI_SUCCESS) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len;
+        if (MPI_Error_string(rc, msg, &len) != MPI_SUCCESS)
+            snprintf(msg, sizeof msg, "error %d", rc);
+        st = lop_err(LOP_ERR_UNSUPPORTED, "%s failed: %s (Open MPI between nodes over TCP needs "
+                     "--mca osc ucx for one-sided MPI)", call, msg);
+    }
+    st = lop_mpi_agree(comm, st);
+    if (st != LOP_OK)
+        *win = MPI_WIN_NULL;
+    return st;
+}
+
 void lop_mpi_fail_abort(const char *prog)
 {
     int rank;

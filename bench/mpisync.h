@@ -78,6 +78,15 @@ int lop_mpi_single_node(MPI_Comm comm);
  * rank. */
 lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status);
 
+/* Collective over comm: MPI_Win_allocate (MPI_Win_allocate_shared when
+ * 'shared') of 'bytes' at *base, displacements in 64-bit slots, agreed by
+ * every rank.  MPI's failure is
+ * returned, never fatal: LOP_ERR_UNSUPPORTED "MPI_Win_allocate failed: ...",
+ * *win MPI_WIN_NULL (Open MPI between nodes with TCP alone has no one-sided
+ * component).  A window made by some ranks only is left unused: freeing it
+ * would wait for the others. */
+lop_status_t lop_mpi_window(MPI_Comm comm, MPI_Aint bytes, int shared, void *base, MPI_Win *win);
+
 /* A failure in the middle of a measurement, where other ranks may be waiting
  * for this one: "prog: rank R: <lop_errmsg()>" on stderr, then MPI_Abort of
  * the whole job. */

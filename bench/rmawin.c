@@ -37,20 +37,17 @@ static void free_arrays(lop_rmawin_t *w)
     free(w->is_pending);
 }
 
-/* Collective window creation; MPI's own errors are fatal. */
-static void create_window(lop_rmawin_t *w, int size)
+/* Collective window creation (lop_mpi_window: never fatal). */
+static lop_status_t create_window(lop_rmawin_t *w, int size)
 {
     MPI_Aint bytes = (MPI_Aint)(w->n_slots * sizeof(uint64_t));
-    if (w->mode == LOP_RMA_PUT) {
-        MPI_Win_allocate(bytes, sizeof(uint64_t), MPI_INFO_NULL, w->comm, &w->local, &w->win);
-        return;
-    }
-    MPI_Win_allocate_shared(bytes, sizeof(uint64_t), MPI_INFO_NULL, w->comm, &w->local, &w->win);
-    for (int r = 0; r < size; r++) {
+    lop_status_t st = lop_mpi_window(w->comm, bytes, w->mode == LOP_RMA_SHARED, &w->local, &w->win);
+    for (int r = 0; st == LOP_OK && w->mode == LOP_RMA_SHARED && r < size; r++) {
         MPI_Aint len;
         int unit;
         MPI_Win_shared_query(w->win, r, &len, &unit, &w->peer[r]);
     }
+    return st;
 }
 
 lop_status_t lop_rmawin_open(lop_rmawin_t *w, MPI_Comm comm, size_t n_slots,
@@ -77,7 +74,12 @@ lop_status_t lop_rmawin_open(lop_rmawin_t *w, MPI_Comm comm, size_t n_slots,
         memset(w, 0, sizeof *w);
         return st;
     }
-    create_window(w, size);
+    st = create_window(w, size);
+    if (st != LOP_OK) {
+        free_arrays(w);
+        memset(w, 0, sizeof *w);
+        return st;
+    }
     memset(w->local, 0, n_slots * sizeof(uint64_t));
     MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
     MPI_Win_sync(w->win);

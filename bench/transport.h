@@ -72,7 +72,8 @@ typedef struct {
     lop_status_t (*setup)(lop_transport_t *t, const lop_transport_cfg_t *cfg);
     /* Local; undoes setup. */
     void (*cleanup)(lop_transport_t *t);
-    /* NULL if (op, post) can be measured, else a short reason why not. */
+    /* NULL if (op, post) can be measured, else a short reason why not (valid
+     * while the transport is open). */
     const char *(*why_not)(const lop_transport_t *t, lop_op_t op, lop_post_t post);
     /* Post n receive requests, the i-th for a message from peers[i]. */
     lop_status_t (*post_recv)(lop_transport_t *t, const int *peers, size_t n, lop_post_t post);

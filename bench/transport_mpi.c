@@ -37,6 +37,7 @@ typedef struct {
     lop_recv_ring_t ring;       /* which recv_slot the next receive of a peer uses */
     size_t *send_next;          /* per peer: persistent send ring position */
     lop_rmawin_t rma;           /* rdmaw slots: slot r is written by rank r */
+    char rma_why[512];          /* why rdmaw cannot run (no window), or "" */
 } mpi_state_t;
 
 static void state_free(mpi_state_t *s)
@@ -116,9 +117,11 @@ static void describe(lop_transport_t *t, const mpi_state_t *s)
     int len;
     MPI_Get_library_version(lib, &len);
     lib[strcspn(lib, ",\n")] = '\0';
-    snprintf(t->device, sizeof t->device, "%.96s; rdmaw through %s", lib,
-             s->rma.mode == LOP_RMA_SHARED ? "stores into MPI_Win_allocate_shared memory"
-                                           : "MPI_Accumulate(MPI_REPLACE) + MPI_Win_flush (MPI_Win_allocate)");
+    snprintf(t->device, sizeof t->device, "%.96s; rdmaw %s", lib,
+             s->rma_why[0]                  ? "not available (no RMA window)"
+             : s->rma.mode == LOP_RMA_SHARED ? "through stores into MPI_Win_allocate_shared memory"
+                                             : "through MPI_Accumulate(MPI_REPLACE) + MPI_Win_flush "
+                                               "(MPI_Win_allocate)");
 }
 
 static lop_status_t mpi_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg)
@@ -128,6 +131,10 @@ static lop_status_t mpi_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg
     if (st != LOP_OK)
         goto err_free_state;
     st = lop_rmawin_open(&s->rma, t->comm, (size_t)t->size, cfg->rma);
+    if (st == LOP_ERR_UNSUPPORTED && cfg->rma != LOP_RMA_SHARED) { /* agreed: rdmaw series skip */
+        snprintf(s->rma_why, sizeof s->rma_why, "no one-sided MPI here: %s", lop_errmsg());
+        st = LOP_OK;
+    }
     if (st != LOP_OK)
         goto err_free_state;
     persist_init(t, s);
@@ -152,12 +159,12 @@ static void mpi_cleanup(lop_transport_t *t)
 
 static const char *mpi_why_not(const lop_transport_t *t, lop_op_t op, lop_post_t post)
 {
-    (void)t;
+    const mpi_state_t *s = t->priv;
     if (post == LOP_POST_INLINE)
         return "not applicable: MPI has no inline post";
     if (op == LOP_OP_RDMAW && post == LOP_POST_LIST)
         return "not applicable: MPI RMA has no list post";
-    return NULL;
+    return op == LOP_OP_RDMAW && s->rma_why[0] ? s->rma_why : NULL;
 }
 
 static lop_status_t mpi_post_recv(lop_transport_t *t, const int *peers, size_t n,

@@ -63,6 +63,27 @@ else
     skip "MPICH not installed"
 fi
 
+# lopbench across two nodes with Open MPI's defaults: TCP between nodes, no
+# one-sided component (MPI_Win_allocate fails): the rdmaw series and the shm
+# executor are skipped with one agreed line saying how to enable them, never
+# an abort (every mode once died in MPI_Win_allocate).
+ompi2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 $BIN/lopbench"
+"$A" node0 "$ompi2 --reps 3 --warmup 1 --max-post 2 -o $T/s" >"$T/s.out" 2>&1
+check "2 nodes, Open MPI: scenarios exit 0" test $? -eq 0
+check "... the 7 send files (no one-sided MPI: no rdmaw)" test "$(ls "$T/s" | grep -c '^send-.*\.csv$')" -eq 7
+check "... rdmaw skipped once, saying how to enable it" \
+    test "$(grep -c '^lopbench: skipping rdmaw-normal: no one-sided MPI here: MPI_Win_allocate failed: .*--mca osc ucx' "$T/s.out")" -eq 1
+check "... the device line says rdmaw is not available" \
+    grep -q '^# device: Open MPI.*; rdmaw not available' "$T/s/send-normal-rtt.csv"
+check "... its rows are whole (p = 1, 3 repetitions)" rows_ok "$T/s/send-normal-rtt.csv" 1 3
+[ -s "$T/s/send-normal-rtt.csv" ] || diag "$(tail -n 5 "$T/s.out")"
+"$A" node0 "$ompi2 --barrier --reps 3 --warmup 1 -o $T/b" >"$T/b.out" 2>&1
+check "2 nodes, Open MPI: --barrier exit 0" test $? -eq 0
+check "... the shm executor skipped with its reason" \
+    grep -q '^lopbench: skipping executor shm: no one-sided MPI here' "$T/b.out"
+check "... p2p and MPI_Barrier rows in barrier.csv" \
+    sh -c "grep -q '^p2p,' '$T/b/barrier.csv' && grep -q '^mpi,,MPI_Barrier,' '$T/b/barrier.csv'"
+
 tag=$(cat "$C/tag")
 "$ROOT/tests/cluster/cluster.sh" down "$C"
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"
