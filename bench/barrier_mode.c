@@ -144,6 +144,25 @@ static lop_post_t exec_post(const lop_transport_t *t, const lop_barrier_exec_t *
     return t->ops->why_not(t, x->op, x->post) ? LOP_POST_NORMAL : x->post;
 }
 
+/* --check's witness needs an MPI window: refused up front, on every rank,
+ * where MPI cannot make one (rather than in the first run). */
+static lop_status_t check_witness_possible(const session_t *s)
+{
+    if (!s->m->opts->check)
+        return LOP_OK;
+    MPI_Win win;
+    uint64_t *base;
+    lop_status_t st = lop_mpi_window(s->m->comm, sizeof(uint64_t),
+                                     lop_mpi_single_node(s->m->comm), &base, &win);
+    if (st == LOP_OK) {
+        MPI_Win_free(&win);
+        return LOP_OK;
+    }
+    char why[1024];
+    snprintf(why, sizeof why, "%s", lop_errmsg());
+    return lop_err(st, "option --check: its witness needs one-sided MPI: %s", why);
+}
+
 /* Can each transport executor run here?  Decided once, on every rank: one
  * that cannot is skipped with a note, or is an error when it was named. */
 static lop_status_t select_executors(session_t *s)
@@ -445,6 +464,7 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     lop_status_t st = select_combos(&s);
     st = st ? st : select_sizes(&s);
     st = lop_mpi_agree(m->comm, st);
+    st = st ? st : check_witness_possible(&s);
     st = st ? st : select_executors(&s);
     size_t walkers = 0; /* executors that walk schedules (all but MPI_Barrier) */
     for (int i = 0; lop_barrier_execs[i].name; i++)

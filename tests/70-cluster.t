@@ -84,6 +84,10 @@ check "... the shm executor skipped with its reason" \
 check "... p2p and MPI_Barrier rows in barrier.csv" \
     sh -c "grep -q '^p2p,' '$T/b/barrier.csv' && grep -q '^mpi,,MPI_Barrier,' '$T/b/barrier.csv'"
 
+"$A" node0 "$ompi2 --barrier --check --executor p2p --reps 3" >"$T/c.out" 2>&1
+check "... --barrier --check refused in one line: its witness needs a window" \
+    test "$(grep -c '^lopbench: option --check: its witness needs one-sided MPI: .*--mca osc ucx' "$T/c.out")" -eq 1
+
 tag=$(cat "$C/tag")
 "$ROOT/tests/cluster/cluster.sh" down "$C"
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"
