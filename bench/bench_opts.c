@@ -160,16 +160,10 @@ static lop_status_t parse_scenarios(const char *arg, int *scenario)
 static lop_status_t alg_item(void *ctx, char *name)
 {
     lop_bench_opts_t *o = ctx;
-    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
-                                                         : barrier_alg_find(name);
-    if (!a)
-        return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see lopredict --help)", name);
-    if (a->flags & BARRIER_COST_ONLY)
+    lop_status_t st = barrier_alg_list_add("alg", name, o->alg, &o->n_alg, LOP_BENCH_MAX_LIST);
+    if (st == LOP_OK && (o->alg[o->n_alg - 1]->flags & BARRIER_COST_ONLY))
         return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no schedule to run", name);
-    if (o->n_alg == LOP_BENCH_MAX_LIST)
-        return lop_err(LOP_ERR_INVALID, "option --alg: more than %d algorithms", LOP_BENCH_MAX_LIST);
-    o->alg[o->n_alg++] = a;
-    return LOP_OK;
+    return st;
 }
 
 static lop_status_t parse_algs(const char *arg, lop_bench_opts_t *o)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "barrier.h"
+#include "hybrid.h"
 
 extern const barrier_alg_t barrier_alg_cc, barrier_alg_comb, barrier_alg_tour, barrier_alg_ftour,
     barrier_alg_mcs, barrier_alg_bst, barrier_alg_bfly, barrier_alg_pe, barrier_alg_diss,
@@ -22,6 +23,23 @@ const barrier_alg_t *barrier_alg_find(const char *name)
         if (strcmp((*a)->name, name) == 0)
             return *a;
     return NULL;
+}
+
+lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barrier_alg_t **list,
+                                  size_t *n, size_t max)
+{
+    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
+                                                         : barrier_alg_find(name);
+    if (!a)
+        return lop_err(LOP_ERR_INVALID, "option --%s: unknown algorithm '%s' (see lopredict "
+                       "--help)", opt, name);
+    for (size_t i = 0; i < *n; i++)
+        if (list[i] == a)
+            return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is named twice", opt, name);
+    if (*n == max)
+        return lop_err(LOP_ERR_INVALID, "option --%s: more than %zu algorithms", opt, max);
+    list[(*n)++] = a;
+    return LOP_OK;
 }
 
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)

@@ -226,17 +226,9 @@ static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_ti
 static lop_status_t alg_item(void *ctx, char *name)
 {
     opts_t *o = ctx;
-    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
-                                                         : barrier_alg_find(name);
-    if (strcmp(name, "all") == 0)
-        o->alg_all = 1;
-    else if (!a)
-        return lop_err(LOP_ERR_INVALID, "option --alg: unknown algorithm '%s' (see --help)",
-                       name);
-    else if (o->n_alg == MAX_ALGS)
-        return lop_err(LOP_ERR_INVALID, "option --alg: more than %d names", MAX_ALGS);
-    else
-        o->alg[o->n_alg++] = a;
+    if (strcmp(name, "all") != 0)
+        return barrier_alg_list_add("alg", name, o->alg, &o->n_alg, MAX_ALGS);
+    o->alg_all = 1;
     return LOP_OK;
 }
 
@@ -563,7 +555,8 @@ static lop_status_t too_large_to_check(long p, const barrier_alg_t *a, double wo
                    SCHED_CHECK_MAX_WORK);
 }
 
-/* Every schedule the rows at P will build fits (sched_check_size). */
+/* Every schedule the rows at P will build fits (sched_check_size), and
+ * with --verify its check is not too large. */
 static lop_status_t check_sizes(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
                                 long p)
 {
@@ -571,7 +564,11 @@ static lop_status_t check_sizes(const opts_t *o, const barrier_alg_t *const *alg
         if (!algs[a]->build_rank)
             continue; /* cost-only: its cells say so, no schedule is built */
         for (size_t k = 0; k < n_count(o, algs[a]); k++) {
-            lop_status_t st = sched_check_size(algs[a], (uint32_t)p, n_value(o, algs[a], k));
+            uint32_t n_ops;
+            lop_status_t st = sched_check_size(algs[a], (uint32_t)p, n_value(o, algs[a], k), &n_ops);
+            double work = sched_check_work_of(n_ops, (uint32_t)p);
+            if (st == LOP_OK && o->verify && work > SCHED_CHECK_MAX_WORK)
+                st = too_large_to_check(p, algs[a], work);
             if (st)
                 return st;
         }
@@ -586,6 +583,9 @@ static lop_status_t check_p_list(const opts_t *o)
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 1, algs);
     int schedules = o->simulate || o->verify || o->schedule;
+    if (o->verify && n_algs == 0)
+        return lop_err(LOP_ERR_INVALID, "option --verify: %s %s no schedule to check (a cost "
+                       "model only)", o->alg[0]->name, o->n_alg > 1 ? "and the others have" : "has");
     for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
         double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
         if (o->p[i] > SCHED_MAX_P)
@@ -1488,17 +1488,33 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
     char path[4200];
     snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - csv->path + 1) : 0, csv->path,
              name);
-    if (!lop_name_ok(name) || access(path, R_OK) != 0) {
-        fprintf(stderr, "%s: warning: %s:%zu: no schedule file '%s' beside it: row not "
-                "predicted\n", prog, csv->path, csv->line[r], name);
-        return NULL;
-    }
+    if (!lop_name_ok(name) || access(path, R_OK) != 0)
+        return NULL; /* predict_file warns */
     *st = sched_csv_read(path, &m->file_sched);
     *st = *st ? *st : sched_check(&m->file_sched);
-    if (*st)
+    if (*st) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", lop_errmsg());
+        *st = lop_err(*st, "%s:%zu: schedule %s: %s", csv->path, csv->line[r], path, why);
         return NULL;
+    }
     snprintf(m->file_name, sizeof m->file_name, "%s", name);
     return &m->file_sched;
+}
+
+/* The schedule of a "file:<name>" row at P, read and checked; NULL with
+ * *st LOP_OK when there is no such file. */
+static const sched_t *file_row_schedule(const lop_csv_t *csv, size_t r, measured_t *m, long p,
+                                        lop_status_t *st)
+{
+    const char *name = csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX);
+    const sched_t *s = file_schedule(csv, r, m, name, st);
+    if (s && (long)s->p != p) {
+        *st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %ld, but schedule '%s' is for %u ranks",
+                      csv->path, csv->line[r], p, name, s->p);
+        return NULL;
+    }
+    return s;
 }
 
 /* A "file:<name>" row: simulations from the schedule file, no closed form. */
@@ -1506,16 +1522,14 @@ static lop_status_t predict_file(opts_t *o, const lop_csv_t *csv, size_t r, meas
                                  long p, predict_time_t *v, const predict_time_t **pred)
 {
     lop_status_t st = LOP_OK;
-    const char *name = csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX);
     for (int k = 0; k < M_COUNT; k++)
         pred[k] = NULL;
-    const sched_t *s = file_schedule(csv, r, m, name, &st);
-    if (!s)
-        return st;
-    if ((long)s->p != p)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: p = %ld, but schedule '%s' is for %u ranks",
-                       csv->path, csv->line[r], p, name, s->p);
-    return predict_all(o, NULL, 0, p, s, v, pred);
+    const sched_t *s = file_row_schedule(csv, r, m, p, &st);
+    if (!s && st == LOP_OK)
+        fprintf(stderr, "%s: warning: %s:%zu: no schedule file '%s' beside it: row not "
+                "predicted\n", prog, csv->path, csv->line[r],
+                csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX));
+    return s ? predict_all(o, NULL, 0, p, s, v, pred) : st;
 }
 
 /* An algorithm row of barrier.csv: its n, P and measured time; '*a' is NULL
@@ -1536,6 +1550,9 @@ static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measur
     st = st ? st : lop_csv_number(csv, r, m->avg, us);
     if (st == LOP_OK && *us <= 0)
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: avg_us must be > 0", csv->path, csv->line[r]);
+    if (st == LOP_OK && *a && (*a)->takes_n && nl == 0) /* never the default in its place */
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n %s: %s takes an n >= 1", csv->path, csv->line[r],
+                     n_text[0] ? "= 0" : "is empty", name);
     *n = *a ? barrier_alg_n(*a, (uint32_t)nl) : 0;
     return st;
 }
@@ -1670,6 +1687,8 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
             continue;
         const char *series = row_series(csv, r, m);
         st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
+        if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
+            (void)file_row_schedule(csv, r, m, p, &st);
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
@@ -1742,6 +1761,36 @@ static void algs_usage(FILE *out)
     }
 }
 
+/* One mode a run (--goal may print --check-schedule's schedule), and no
+ * option the mode would ignore: two asked for are refused, never resolved
+ * by a hidden precedence. */
+static lop_status_t check_modes(const opts_t *o)
+{
+    const struct {
+        const char *option;
+        int on;
+    } mode[] = {
+        {"--check-schedule", o->check_file != NULL}, {"--measured", o->measured != NULL},
+        {"--hybrid-report", o->hybrid_report},       {"--schedule", o->schedule},
+        {"--verify", o->verify},                     {"--best", o->best},
+        {"--goal", o->goal && !o->check_file},
+    };
+    const char *first = NULL;
+    for (size_t i = 0; i < sizeof mode / sizeof *mode; i++) {
+        if (mode[i].on && first)
+            return lop_err(LOP_ERR_INVALID, "options %s and %s are two modes: give one (see "
+                           "--help)", first, mode[i].option);
+        first = mode[i].on ? mode[i].option : first;
+    }
+    if (o->simulate && (o->schedule || o->goal))
+        return lop_err(LOP_ERR_INVALID, "option --simulate has no effect with %s: it prints "
+                       "a schedule, not times", o->schedule ? "--schedule" : "--goal");
+    if (o->csv && o->check_file)
+        return lop_err(LOP_ERR_INVALID, "option --csv has no effect with --check-schedule: it "
+                       "prints a verdict, not a table");
+    return LOP_OK;
+}
+
 static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
 {
     lop_cli_t cli;
@@ -1755,7 +1804,7 @@ static lop_status_t parse_args(opts_t *o, int argc, char **argv, int *help)
         st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)",
                      argv[lop_cli_operand_index(&cli)]);
     lop_cli_free(&cli);
-    return st;
+    return st || *help ? st : check_modes(o);
 }
 
 /* The chosen mode, writing to stdout; *failed when a schedule is no barrier. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "csv.h"
 
 /* ----------------------------------------------------------- machines */
@@ -258,27 +259,30 @@ void pairs_free(pairs_t *c)
 
 /* ---------------------------------------------------------- options */
 
+typedef struct {
+    const char *opt;
+    double *v;
+    uint32_t *n;
+} levels_t;
+
+static lop_status_t level_item(void *ctx, char *item)
+{
+    levels_t *l = ctx;
+    if (*l->n == PAIRS_MAX_LEVELS)
+        return lop_err(LOP_ERR_INVALID, "option --%s: more than %d levels", l->opt,
+                       PAIRS_MAX_LEVELS);
+    if (!lop_parse_double(item, &l->v[*l->n]) || l->v[*l->n] < 0)
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a time >= 0 in us", l->opt,
+                       item);
+    (*l->n)++;
+    return LOP_OK;
+}
+
 lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n)
 {
-    char *copy = lop_strdup(arg), *save = NULL;
-    if (!copy)
-        return LOP_ERR_NOMEM;
-    lop_status_t st = LOP_OK;
+    levels_t l = {opt, v, n};
     *n = 0;
-    for (char *item = strtok_r(copy, ",", &save); item && !st; item = strtok_r(NULL, ",", &save)) {
-        if (*n == PAIRS_MAX_LEVELS)
-            st = lop_err(LOP_ERR_INVALID, "option --%s: more than %d levels", opt,
-                         PAIRS_MAX_LEVELS);
-        else if (!lop_parse_double(item, &v[*n]) || v[*n] < 0)
-            st = lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a time >= 0 in us", opt,
-                         item);
-        else
-            (*n)++;
-    }
-    free(copy);
-    if (!st && *n == 0)
-        st = lop_err(LOP_ERR_INVALID, "option --%s: no value in '%s'", opt, arg);
-    return st;
+    return lop_cli_items(opt, arg, level_item, &l); /* "3,,1" is refused, as in every list */
 }
 
 lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have)

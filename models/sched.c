@@ -71,7 +71,7 @@ static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
     return LOP_OK;
 }
 
-lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n)
+lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint32_t *n_ops)
 {
     lop_status_t st = buildable(alg, n);
     if (st)
@@ -82,6 +82,8 @@ lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n)
     n = barrier_alg_n(alg, n);
     for (uint32_t r = 0; r < p && !s.error; r++)
         alg->build_rank(&s, p, n, r);
+    if (n_ops)
+        *n_ops = s.n_ops;
     return s.error;
 }
 

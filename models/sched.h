@@ -75,8 +75,10 @@ void sched_free(sched_t *s);
 /* What sched_build would refuse for these arguments (p or n out of range, a
  * cost-only algorithm, more than SCHED_MAX_OPS operations), found by running
  * the builder with the ops counted, not stored: a table refuses a row of a
- * later P before its first line instead of stopping part-way. */
-lop_status_t sched_check_size(const struct barrier_alg *alg, uint32_t p, uint32_t n);
+ * later P before its first line instead of stopping part-way.  '*n_ops'
+ * (unless NULL) is the schedule's op count. */
+lop_status_t sched_check_size(const struct barrier_alg *alg, uint32_t p, uint32_t n,
+                              uint32_t *n_ops);
 
 static inline const sched_op_t *sched_rank_ops(const sched_t *s, uint32_t rank)
 {

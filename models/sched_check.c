@@ -12,7 +12,12 @@
 
 double sched_check_work(const sched_t *s)
 {
-    return ((double)s->n_ops + s->p) * ((s->p + 63) / 64);
+    return sched_check_work_of(s->n_ops, s->p);
+}
+
+double sched_check_work_of(uint32_t n_ops, uint32_t p)
+{
+    return ((double)n_ops + p) * ((p + 63) / 64);
 }
 
 /* ------------------------------------------------------ executor promises */

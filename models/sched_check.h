@@ -27,6 +27,8 @@
 
 /* Word operations the check of 's' takes: (ops + P) x ceil(P/64). */
 double sched_check_work(const sched_t *s);
+/* The same from a schedule's size alone (sched_check_size counts its ops). */
+double sched_check_work_of(uint32_t n_ops, uint32_t p);
 
 #define SCHED_CHECK_MAX_WORK 8.0e9 /* about ten seconds here */
 

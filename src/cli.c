@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,11 +172,11 @@ static lop_status_t parse_range(const char *opt, char *item, long min, long max,
     }
     *dots = '\0';
     lop_status_t st = lop_cli_long(opt, item, min, max, lo);
-    st = st ? st : lop_cli_long(opt, dots + 2, min, max, hi);
+    st = st ? st : lop_cli_long(opt, dots + 2, LONG_MIN, LONG_MAX, hi);
     *dots = '.';
-    if (st == LOP_OK && *hi < *lo)
-        st = lop_err(LOP_ERR_INVALID, "option --%s: empty range '%s'", opt, item);
-    return st;
+    if (st == LOP_OK && *hi < *lo) /* before the bounds, so every tool says the same */
+        return lop_err(LOP_ERR_INVALID, "option --%s: empty range '%s'", opt, item);
+    return st ? st : lop_cli_long(opt, dots + 2, min, max, hi);
 }
 
 typedef struct {
@@ -203,6 +204,30 @@ static lop_status_t long_item(void *ctx, char *item)
     return LOP_OK;
 }
 
+static int long_cmp(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* A value named twice would give the same row twice: an error. */
+static lop_status_t no_repeats(const char *opt, const long *values, size_t n)
+{
+    long *sorted = n > 1 ? lop_calloc(n, sizeof *sorted) : NULL;
+    if (n > 1 && !sorted)
+        return LOP_ERR_NOMEM;
+    lop_status_t st = LOP_OK;
+    if (sorted) {
+        memcpy(sorted, values, n * sizeof *sorted);
+        qsort(sorted, n, sizeof *sorted, long_cmp);
+        for (size_t i = 1; i < n && st == LOP_OK; i++)
+            if (sorted[i] == sorted[i - 1])
+                st = lop_err(LOP_ERR_INVALID, "option --%s: %ld is named twice", opt, sorted[i]);
+    }
+    free(sorted);
+    return st;
+}
+
 lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long max,
                                long **values, size_t *n)
 {
@@ -216,6 +241,11 @@ lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long 
     if (!fill.values)
         return LOP_ERR_NOMEM;
     st = lop_cli_items(opt, arg, long_item, &fill);
+    if (st) {
+        free(fill.values);
+        return st;
+    }
+    st = no_repeats(opt, fill.values, fill.n);
     if (st) {
         free(fill.values);
         return st;

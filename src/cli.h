@@ -61,7 +61,8 @@ lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *ea
 #define LOP_CLI_LIST_MAX 1000000
 
 /* A list of integers "1,2,8" or ranges "2..64" (and mixtures "1,4..6"), each in
- * min..max, at most LOP_CLI_LIST_MAX values; '*values' is allocated (free it). */
+ * min..max, no value twice ("4,4" or "2..8,4" is refused: it would repeat a
+ * row), at most LOP_CLI_LIST_MAX values; '*values' is allocated (free it). */
 lop_status_t lop_cli_long_list(const char *opt, const char *arg, long min, long max,
                                long **values, size_t *n);
 /* Is 'name' one of the comma-separated items of 'list'? */

@@ -40,6 +40,11 @@ refuses "unwritable output directory" "option --output: cannot create directory 
     2 --transport mpi -o "$T/file/sub"
 check "unwritable output directory: nothing created" test ! -e "$T/file/sub"
 
+refuses "--p 2..1: an empty range, worded as lopredict words it" "option --p: empty range '2..1'" \
+    2 --barrier --p 2..1 -o "$T/o"
+refuses "--alg diss,diss: an algorithm twice" "option --alg: 'diss' is named twice" \
+    2 --barrier --alg diss,diss -o "$T/o"
+
 # Options that select nothing measurable are refused before the output
 # directory is made (they once measured nothing and exited 0).
 refuses "scenario 2 with list posts" "nothing to measure: .*no series (scenario 2 has no list posts)" \

@@ -187,4 +187,28 @@ refuses "a stray operand" "unexpected argument 'extra'" extra
 refuses "--simulate: diss at P = 2^22 needs too many operations, before any row" \
     "schedule for P = 4194304 needs more than 134217728 operations" --alg diss --p 4,4194304 --simulate
 
+# Lists: no value twice (duplicate rows), no empty item in any list.
+refuses "--p 4,4,4: a value twice" "option --p: 4 is named twice" --alg diss --p 4,4,4
+refuses "--alg diss,diss: an algorithm twice" "option --alg: 'diss' is named twice" --alg diss,diss
+refuses "--level-L 3,,1: an empty item, as in every list" "option --level-L: empty item in '3,,1'" \
+    --topology 2x2x2 --level-L 3,,1 --level-o 1,1,1 --alg diss --p 8 --simulate --model logp
+# Two modes, or an option the mode ignores: refused, never resolved by a
+# hidden precedence (--verify --best ran verify only, exit 0).
+refuses "--verify --best: two modes" "options --verify and --best are two modes" --verify --best
+refuses "--measured --best: two modes" "options --measured and --best are two modes" \
+    --measured "$T/bad.csv" --best
+refuses "--check-schedule --schedule: two modes" "options --check-schedule and --schedule are two modes" \
+    --check-schedule "$T/bad.csv" --schedule --alg diss --p 4
+refuses "--schedule --simulate: --simulate would be ignored" "option --simulate has no effect with --schedule" \
+    --schedule --simulate --alg diss --p 4
+refuses "--check-schedule --csv: --csv would be ignored" "option --csv has no effect with --check-schedule" \
+    --check-schedule "$T/bad.csv" --csv
+refuses "--verify --alg hwnet: nothing to check (an empty table, exit 0)" \
+    "option --verify: hwnet has no schedule to check" --verify --alg hwnet
+# --verify refuses a P too large to check before the first line (it printed the
+# header and the P = 4 row first).
+refuses "--verify: P = 200000 refused before any row" "P = 200000 is too large to check diss" \
+    --verify --alg diss --p 4,200000 --model logp
+refuses "lopbench and lopredict word an empty range alike" "option --p: empty range '2..1'" --p 2..1
+
 done_testing

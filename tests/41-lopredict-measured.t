@@ -104,6 +104,16 @@ refuses "an executor without a series" "bad.csv:2: executor 'p2p' has no series"
 p2p,,diss,,4,10,1,2,1,1,2"
 refuses "a series the set does not have" "bad.csv:2: .*no rtt fit for series 'nope'" "$S
 p2p,nope,diss,,4,10,1,2,1,1,2"
+refuses "n = 0 for an algorithm that takes n (once printed as its default n = 4)" \
+    "bad.csv:2: n = 0: comb takes an n >= 1" "$H
+p2p,comb,0,4,10,1,2,1,1,2"
+# A schedule file that deadlocks, on a later row: refused before the first
+# line, naming barrier.csv's line and the schedule file (8 lines came first).
+printf '# p: 2\nrank,step,op,peer\n0,0,recv,1\n0,0,send,1\n1,0,recv,0\n1,0,send,0\n' >"$T/cyc.csv"
+refuses "a deadlocking schedule file on row 3: file, line and schedule named" \
+    "bad.csv:3: schedule $T/cyc.csv: .*deadlock" "$H
+p2p,diss,,4,10,1,2,1,1,2
+p2p,file:cyc.csv,,2,10,1,2,1,1,2"
 "$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
 check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
 done_testing

@@ -85,6 +85,14 @@ int main(void)
        "list with a range");
     free(list);
     ok(lop_cli_long_list("p", "5..3", 1, 100, &list, &n) == LOP_ERR_INVALID, "empty range");
+    ok(lop_cli_long_list("p", "2..1", 2, 100, &list, &n) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "empty range '2..1'"),
+       "an empty range is called one even when its end is below the minimum: %s", lop_errmsg());
+    ok(lop_cli_long_list("p", "4,4", 1, 100, &list, &n) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "4 is named twice"),
+       "a value twice is refused: %s", lop_errmsg());
+    ok(lop_cli_long_list("p", "2..8,4", 1, 100, &list, &n) == LOP_ERR_INVALID,
+       "... also inside a range");
     ok(lop_cli_long_list("p", "2..200", 1, 100, &list, &n) == LOP_ERR_INVALID &&
            strstr(lop_errmsg(), "not in 1..100"),
        "range end out of bounds: %s", lop_errmsg());
