@@ -65,7 +65,8 @@ static const lop_cli_opt_t options[] = {
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
-    {"draws", OPT_DRAWS, "N", "Monte Carlo draws per simulated time's interval (default: 200)"},
+    {"draws", OPT_DRAWS, "N", "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
+     "(default: 200)"},
     {"seed", OPT_SEED, "S", "seed of the draws of the intervals (default: 1)"},
     {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
     {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
@@ -311,6 +312,10 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
         return st;
     case OPT_DRAWS:
         st = lop_cli_long("draws", arg, 1, 1000000, &v);
+        if (st == LOP_OK && v < PREDICT_SIM_DRAWS_MIN)
+            return lop_err(LOP_ERR_INVALID, "option --draws: %ld draws are too few for a 95 %% "
+                           "interval (its 2.5 %% tail needs a draw): at least %d", v,
+                           PREDICT_SIM_DRAWS_MIN);
         o->sim_draws = (size_t)v;
         return st;
     case OPT_SEED:

@@ -44,6 +44,11 @@ typedef enum {
  * Monte Carlo error: 0.19 sigma per quantile at 200 draws). */
 #define PREDICT_SIM_DRAWS 200
 
+/* Fewest --draws: a 95 % interval's ends are the 2.5 % and 97.5 % quantiles,
+ * and below 40 draws the 2.5 % tail holds less than one draw, so the ends are
+ * the extreme draws and the interval can exclude the estimate (issue 17). */
+#define PREDICT_SIM_DRAWS_MIN 40
+
 /* The fits of a lop_lop_t that can be drawn: rtt, os, os_list, orecv. */
 #define PREDICT_MAX_FITS 4
 

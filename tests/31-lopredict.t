@@ -131,6 +131,15 @@ check "explicit --L and --o: LogP has no interval, LoP has ($row)" \
     sh -c "echo '$row' | cut -d, -f5-7 | grep -qx '[0-9.]*,,' && echo '$row' | cut -d, -f9 | grep -q '[0-9]'"
 hdr=$("$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws 50 | grep '^# intervals')
 check "--draws sets the simulations' draws ($hdr)" row_is "$hdr" '{ exit !/, 50 for simulations/ }'
+# Fewer than 40 draws leave the 2.5 % tail empty: the interval's ends were the
+# extreme draws and could exclude the estimate (issue 17: sim 4.7410 in
+# [4.6116, 4.6336] at --draws 2).
+for d in 1 2 39; do
+    refuses_one_line "--draws $d is refused: too few for a 95 % interval" 2 \
+        "option --draws: $d draws are too few for a 95 % interval.*at least 40" \
+        "$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws $d
+done
+check "--help says --draws needs at least 40" grep -q -- '--draws N.*at least 40' "$T/help"
 check "the shipped set: interval columns empty" awk -F, '
     /^#/ || $1 == "alg" { next } { for (k = 6; k <= 10; k++) if (k != 8 && $k != "") bad = 1 }
     END { exit bad }' "$T/all.csv"
