@@ -186,6 +186,12 @@ refuses "P too large to simulate" "P = 33554432 is too large for a schedule" --a
 refuses "P too large to check" "P = 1048576 is too large to check diss" --alg diss --p 1048576 --verify
 refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
 refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
+# A pole inside a fit's range (issue 17: logp_us = 0 at every P, exit 0).
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/pole.csv"
+refuses "a params set with a pole inside its range" \
+    "pole.csv:10: series 'rdmaw-inline' rtt min: the rtt model has a pole at p = 1.5 (l2 = -1.5), not left of its range 1..63" \
+    --params "$T/pole.csv" --alg diss --p 4
 refuses "a series not in the file" "no rtt fit for series 'nope'" --series nope
 refuses "--schedule needs one of each" "option --schedule: needs one --alg" --schedule --alg diss --p 4,8
 refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg hwnet --p 4
