@@ -162,16 +162,28 @@ static void interval_comment(FILE *out, const opts_t *o)
             o->uncert.n_draws, o->sim_draws, o->uncert.seed);
 }
 
+/* "# logp: L=.. os=.. or=.. g=.. us": exact numbers (the only record of the
+ * parameters), each below 0 marked "(negative)": the times from it are flagged. */
+static void logp_comment(FILE *out, const logp_t *m)
+{
+    const char *name[] = {"L", "os", "or", "g"};
+    const double v[] = {m->L_us, m->os_us, m->or_us, m->g_us};
+    char num[LOP_OUT_NUM_LEN];
+    fputs("# logp:", out);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        fprintf(out, " %s=%s%s", name[i], lop_out_format_csv(num, v[i]),
+                v[i] < 0 ? " (negative)" : "");
+    fputs(" us\n", out);
+}
+
 static void header_comments(FILE *out, const opts_t *o)
 {
-    const logp_t *m = &o->cost.logp;
     fprintf(out, "# lopredict: %s\n", LOP_VERSION);
     if (o->have_set)
         fprintf(out, "# params: %s\n# series: %s\n# stat: %s\n", o->params, o->series, o->stat);
     fprintf(out, "# cnt: %g\n# links: %u\n", o->cost.cnt, o->cost.links);
     if (o->models & MODEL_LOGP)
-        fprintf(out, "# logp: L=%.4f os=%.4f or=%.4f g=%.4f us\n", m->L_us, m->os_us, m->or_us,
-                m->g_us);
+        logp_comment(out, &o->cost.logp);
     interval_comment(out, o);
 }
 
@@ -210,6 +222,8 @@ static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_ti
         flag_add(f, col, "partial-interval");
     if (v && v->no_interval)
         flag_add(f, col, "no-interval");
+    if (v && v->negative_logp)
+        flag_add(f, col, "negative-logp");
     if (v && v->extrapolated && !f->extrapolated) {
         flag_add(f, NULL, "extrapolated");
         f->extrapolated = 1;

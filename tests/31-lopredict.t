@@ -172,6 +172,21 @@ row=$(grep '^diss,,64,' "$T/nocov.out")
 check "... no interval, and the flags say no-interval for both closed forms ($row)" \
     row_is "$row" '{ exit !($6 == "" && $7 == "" && $9 == "" && $10 == "" && $11 ~ /logp_us=no-interval/ && $11 ~ /lop_us=no-interval/) }'
 
+# A LogP parameter below 0 from a set (issue 17: L = -4.2244, diss printed 0
+# and cc at P = 4 3.8119 with no flag): every LogP time from it is flagged and
+# '# logp:' says so.
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/negL.csv"
+"$B" --params "$T/negL.csv" --alg diss,cc --p 2,4 --simulate --csv >"$T/negL.out"
+check "a negative L from a set: '# logp:' says L=-4.22... (negative)" \
+    grep -q '^# logp: L=-4\.2244[0-9]* (negative) os=1\.53258[0-9]* or=1\.53258[0-9]* g=0 us$' "$T/negL.out"
+check "... every LogP time (closed and simulated) is flagged negative-logp" awk -F, '
+    $1 == "diss" || $1 == "cc" { n++; if ($NF !~ /(^|;)logp_us=negative-logp/ || $NF !~ /sim_logp_us=negative-logp/) bad = 1 }
+    END { exit bad || n != 4 }' "$T/negL.out"
+check "... and no LoP time is (LoP has no L parameter)" sh -c "! grep -q 'lop_us=negative-logp' '$T/negL.out'"
+row=$("$B" --alg diss --p 4 --csv | grep '^diss')
+check "the shipped set: no negative-logp flag ($row)" row_is "$row" '{ exit $NF != "" }'
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2
