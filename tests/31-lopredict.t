@@ -187,6 +187,17 @@ check "... and no LoP time is (LoP has no L parameter)" sh -c "! grep -q 'lop_us
 row=$("$B" --alg diss --p 4 --csv | grep '^diss')
 check "the shipped set: no negative-logp flag ($row)" row_is "$row" '{ exit $NF != "" }'
 
+# Small times and parameters (issue 17: the table showed 0.0000, 0.0003, 0.0001
+# and '# logp: L=0.0000 os=0.0000', in --csv too).
+"$B" --alg diss,cc --p 2,1000 --L 0.00001 --o 0.000012345 --model logp >"$T/small.out"
+check "the table keeps 4 significant digits of small times" \
+    sh -c "grep -q '^diss .* 3\.469e-05 ' '$T/small.out' && grep -q '^diss .* 0\.0003469 ' '$T/small.out' &&
+           grep -q '^cc .* 6\.938e-05 ' '$T/small.out'"
+check "'# logp:' holds the parameters exactly, in the table and in --csv" \
+    sh -c "grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us' '$T/small.out' &&
+           '$B' --alg diss --p 2 --L 0.00001 --o 0.000012345 --model logp --csv |
+           grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us'"
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2
