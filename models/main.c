@@ -181,7 +181,8 @@ static void header_comments(FILE *out, const opts_t *o)
     fprintf(out, "# lopredict: %s\n", LOP_VERSION);
     if (o->have_set)
         fprintf(out, "# params: %s\n# series: %s\n# stat: %s\n", o->params, o->series, o->stat);
-    fprintf(out, "# cnt: %g\n# links: %u\n", o->cost.cnt, o->cost.links);
+    char cnt[LOP_OUT_NUM_LEN];
+    fprintf(out, "# cnt: %s\n# links: %u\n", lop_out_format_csv(cnt, o->cost.cnt), o->cost.links);
     if (o->models & MODEL_LOGP)
         logp_comment(out, &o->cost.logp);
     interval_comment(out, o);
@@ -1723,8 +1724,9 @@ static lop_status_t run_measured(opts_t *o)
         measured_free(&m, csv);
         return st;
     }
-    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
-           LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
+    char cnt[LOP_OUT_NUM_LEN];
+    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %s\n",
+           LOP_VERSION, o->measured, o->params, o->stat, lop_out_format_csv(cnt, o->cost.cnt));
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

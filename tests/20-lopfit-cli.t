@@ -26,6 +26,9 @@ check "--synth writes lopbench-format files" \
     "$LOPFIT" --synth "$T/truth.csv" --noise 0.01 --seed 5 -o "$T/data"
 check "--synth: one file per series and quantity" \
     test -f "$T/data/send-normal-rtt.csv" -a -f "$T/data/send-normal-os.csv" -a -f "$T/data/send-list-os.csv"
+"$LOPFIT" --synth "$T/truth.csv" --noise 0.0123456789 --seed 5 -o "$T/data-noise" 2>/dev/null
+check "--synth: '# source:' gives --noise exactly (issue 17: metadata numbers are exact; %g cut it)" \
+    grep -q '^# source: lopfit --synth .* (relative noise 0.0123456789, seed 5)$' "$T/data-noise/send-normal-rtt.csv"
 check "--synth: 31 rtt rows with min and avg" \
     test "$(grep -c '^[0-9][0-9]*,,[0-9.]*,[0-9.]*,,,,$' "$T/data/send-normal-rtt.csv")" = 31
 

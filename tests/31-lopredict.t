@@ -198,6 +198,9 @@ check "'# logp:' holds the parameters exactly, in the table and in --csv" \
            '$B' --alg diss --p 2 --L 0.00001 --o 0.000012345 --model logp --csv |
            grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us'"
 
+check "'# cnt:' is exact (%g made --cnt 1234567 1.23457e+06)" \
+    sh -c "'$B' --alg diss --p 4 --cnt 1234567 2>/dev/null | grep -qx '# cnt: 1234567'"
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2
