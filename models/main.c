@@ -65,7 +65,8 @@ static const lop_cli_opt_t options[] = {
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
-    {"draws", OPT_DRAWS, "N", "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
+    {"draws", OPT_DRAWS, "N",
+     "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
      "(default: 200)"},
     {"seed", OPT_SEED, "S", "seed of the draws of the intervals (default: 1)"},
     {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},

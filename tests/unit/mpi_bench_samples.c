@@ -77,7 +77,8 @@ static void test_summary(void)
     ok(ref && strncmp(ref, "min=1.5 median=2.2512345678 ", 28) == 0,
        "rtt files carry the reference, exact (issue 17: 6 significant digits)");
     const char *cal = lop_csv_meta_get(csv, "timer_calibration_s");
-    ok(cal && strcmp(cal, "0.00012345678") == 0, "# timer_calibration_s is exact (was %%.4f: 0.0001)");
+    ok(cal && strcmp(cal, "0.00012345678") == 0,
+       "# timer_calibration_s is exact (was %%.4f: 0.0001)");
     ok(lop_csv_meta_get(csv, "timer") && lop_csv_meta_get(csv, "definition"),
        "timer and definition lines");
     lop_csv_free(csv);
