@@ -450,8 +450,8 @@ static lop_status_t summary_print(const run_t *r)
     }
     st = st ? st : lop_out_end(&t);
     if (r->have_send_rtt && r->meta.have_reference)
-        printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.3f vs "
-               "%.3f us, min %.3f vs %.3f us\n", r->send_rtt.median, r->meta.reference.median,
+        printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.4g vs "
+               "%.4g us, min %.4g vs %.4g us\n", r->send_rtt.median, r->meta.reference.median,
                r->send_rtt.min, r->meta.reference.min);
     printf("files in %s/\n", r->outdir);
     return st;

@@ -87,14 +87,18 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
     lop_csv_meta(w, "definition", "%s", quantities[q].definition);
     lop_csv_meta(w, "p", "%s", quantities[q].p_means);
     lop_run_meta_write(w, m);
-    if (m->have_reference && strcmp(s->quantity, "rtt") == 0)
-        lop_csv_meta(w, "reference_pingpong_us", "min=%.6g median=%.6g avg=%.6g (plain "
+    char min[LOP_OUT_NUM_LEN], median[LOP_OUT_NUM_LEN], avg[LOP_OUT_NUM_LEN];
+    if (m->have_reference && strcmp(s->quantity, "rtt") == 0) /* exact, like the cells */
+        lop_csv_meta(w, "reference_pingpong_us", "min=%s median=%s avg=%s (plain "
                      "MPI_Send/MPI_Recv between ranks 0 and 1, same repetitions)",
-                     m->reference.min, m->reference.median, m->reference.mean);
+                     lop_out_format_csv(min, m->reference.min),
+                     lop_out_format_csv(median, m->reference.median),
+                     lop_out_format_csv(avg, m->reference.mean));
 }
 
 void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
 {
+    char num[LOP_OUT_NUM_LEN]; /* metadata numbers are exact, like the cells */
     lop_csv_meta(w, "transport", "%s", m->transport);
     lop_csv_meta(w, "transport_choice", "%s", m->transport_choice);
     lop_csv_meta(w, "device", "%s", m->device);
@@ -102,10 +106,10 @@ void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
     lop_csv_meta(w, "oversubscribed", "%s", m->oversubscribed ? "yes" : "no");
     lop_csv_meta(w, "repetitions", "%ld", m->reps);
     lop_csv_meta(w, "warmup", "%ld", m->warmup);
-    lop_csv_meta(w, "idle_us", "%g", m->idle_us);
+    lop_csv_meta(w, "idle_us", "%s", lop_out_format_csv(num, m->idle_us));
     lop_csv_meta(w, "max_post", "%ld", m->max_post);
     lop_csv_meta(w, "timer", "%s", m->timer);
-    lop_csv_meta(w, "timer_calibration_s", "%.4f", m->timer_calibration_s);
+    lop_csv_meta(w, "timer_calibration_s", "%s", lop_out_format_csv(num, m->timer_calibration_s));
     lop_csv_meta(w, "date", "%s", m->date);
     lop_csv_meta(w, "host", "%s", m->host);
     lop_csv_meta(w, "unit", "us");

@@ -570,8 +570,9 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     lop_csv_meta(w, "quantity", "%s", f->quantity);
     lop_csv_meta(w, "series", "%s", f->series);
     lop_csv_meta(w, "unit", "us");
-    lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %g, seed %lu)", set->path,
-                 noise, seed);
+    char noise_s[LOP_OUT_NUM_LEN];
+    lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, seed %lu)", set->path,
+                 lop_out_format_csv(noise_s, noise), seed);
     st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, sizeof synth_cols / sizeof *synth_cols);
     if (st)
         return st;

@@ -65,7 +65,9 @@ static const lop_cli_opt_t options[] = {
     {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
-    {"draws", OPT_DRAWS, "N", "Monte Carlo draws per simulated time's interval (default: 200)"},
+    {"draws", OPT_DRAWS, "N",
+     "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
+     "(default: 200)"},
     {"seed", OPT_SEED, "S", "seed of the draws of the intervals (default: 1)"},
     {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
     {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
@@ -161,16 +163,29 @@ static void interval_comment(FILE *out, const opts_t *o)
             o->uncert.n_draws, o->sim_draws, o->uncert.seed);
 }
 
+/* "# logp: L=.. os=.. or=.. g=.. us": exact numbers (the only record of the
+ * parameters), each below 0 marked "(negative)": the times from it are flagged. */
+static void logp_comment(FILE *out, const logp_t *m)
+{
+    const char *name[] = {"L", "os", "or", "g"};
+    const double v[] = {m->L_us, m->os_us, m->or_us, m->g_us};
+    char num[LOP_OUT_NUM_LEN];
+    fputs("# logp:", out);
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        fprintf(out, " %s=%s%s", name[i], lop_out_format_csv(num, v[i]),
+                v[i] < 0 ? " (negative)" : "");
+    fputs(" us\n", out);
+}
+
 static void header_comments(FILE *out, const opts_t *o)
 {
-    const logp_t *m = &o->cost.logp;
     fprintf(out, "# lopredict: %s\n", LOP_VERSION);
     if (o->have_set)
         fprintf(out, "# params: %s\n# series: %s\n# stat: %s\n", o->params, o->series, o->stat);
-    fprintf(out, "# cnt: %g\n# links: %u\n", o->cost.cnt, o->cost.links);
+    char cnt[LOP_OUT_NUM_LEN];
+    fprintf(out, "# cnt: %s\n# links: %u\n", lop_out_format_csv(cnt, o->cost.cnt), o->cost.links);
     if (o->models & MODEL_LOGP)
-        fprintf(out, "# logp: L=%.4f os=%.4f or=%.4f g=%.4f us\n", m->L_us, m->os_us, m->or_us,
-                m->g_us);
+        logp_comment(out, &o->cost.logp);
     interval_comment(out, o);
 }
 
@@ -209,6 +224,8 @@ static void time_out(lop_out_t *t, flags_t *f, const char *col, const predict_ti
         flag_add(f, col, "partial-interval");
     if (v && v->no_interval)
         flag_add(f, col, "no-interval");
+    if (v && v->negative_logp)
+        flag_add(f, col, "negative-logp");
     if (v && v->extrapolated && !f->extrapolated) {
         flag_add(f, NULL, "extrapolated");
         f->extrapolated = 1;
@@ -303,6 +320,10 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
         return st;
     case OPT_DRAWS:
         st = lop_cli_long("draws", arg, 1, 1000000, &v);
+        if (st == LOP_OK && v < PREDICT_SIM_DRAWS_MIN)
+            return lop_err(LOP_ERR_INVALID, "option --draws: %ld draws are too few for a 95 %% "
+                           "interval (its 2.5 %% tail needs a draw): at least %d", v,
+                           PREDICT_SIM_DRAWS_MIN);
         o->sim_draws = (size_t)v;
         return st;
     case OPT_SEED:
@@ -1723,8 +1744,9 @@ static lop_status_t run_measured(opts_t *o)
         measured_free(&m, csv);
         return st;
     }
-    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %g\n",
-           LOP_VERSION, o->measured, o->params, o->stat, o->cost.cnt);
+    char cnt[LOP_OUT_NUM_LEN];
+    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %s\n",
+           LOP_VERSION, o->measured, o->params, o->stat, lop_out_format_csv(cnt, o->cost.cnt));
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

@@ -12,6 +12,11 @@ void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g
     out->g_us = isnan(g) ? 0 : g;
 }
 
+int predict_logp_negative(const logp_t *m)
+{
+    return m->L_us < 0 || m->os_us < 0 || m->or_us < 0 || m->g_us < 0;
+}
+
 /* The fits of a lop_lop_t, in the order predictors draw them. */
 static const lop_fit_t **lop_slot(lop_lop_t *lop, int i)
 {
@@ -161,6 +166,9 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
     c->lop_pmax = -INFINITY;
     lop_status_t st = evaluate(pr, c, kind, a, n, p, s, &out->us, &out->sim);
     out->extrapolated = extrapolated(pr, kind);
+    /* per-pair costs (--costs) replace the LogP parameters of a simulation */
+    out->negative_logp = (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&
+                         predict_logp_negative(&c->logp);
     c->lop_pmin = fmin(c->lop_pmin, pmin);
     c->lop_pmax = fmax(c->lop_pmax, pmax);
     out->no_interval = pr->uncertain != NULL;

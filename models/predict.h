@@ -44,6 +44,11 @@ typedef enum {
  * Monte Carlo error: 0.19 sigma per quantile at 200 draws). */
 #define PREDICT_SIM_DRAWS 200
 
+/* Fewest --draws: a 95 % interval's ends are the 2.5 % and 97.5 % quantiles,
+ * and below 40 draws the 2.5 % tail holds less than one draw, so the ends are
+ * the extreme draws and the interval can exclude the estimate (issue 17). */
+#define PREDICT_SIM_DRAWS_MIN 40
+
 /* The fits of a lop_lop_t that can be drawn: rtt, os, os_list, orecv. */
 #define PREDICT_MAX_FITS 4
 
@@ -67,12 +72,17 @@ typedef struct {
     size_t n_invalid;      /* draws whose time was no time */
     int extrapolated;      /* o(p), L(p) (LogP: at p = 1) evaluated outside the fitted range */
     int no_interval;       /* an interval was wanted but pr->uncertain prevents it */
+    int negative_logp;     /* a LogP time computed from a LogP parameter below 0 (one
+                              from a set: L(1) < 0), a number but not a barrier time */
     sched_sim_result_t sim; /* the point simulation's counts and times (simulations) */
 } predict_time_t;
 
 /* LogP parameters: the given ones (not NaN), else those of 'lop' at p = 1
  * (thesis 2.3.7: t_1:1), o_r = o_s(1) without an o_r fit; g as given (NaN: 0). */
 void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g, logp_t *out);
+
+/* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */
+int predict_logp_negative(const logp_t *m);
 
 /* A predictor over 'cost' (whose lop may be NULL: LogP only, no intervals).
  * 'uo' gives seed and level of both draws and the closed forms' count;

@@ -152,6 +152,17 @@ const char *lop_model_names(const lop_family_t *family, const char *last_sep, ch
     return buf;
 }
 
+/* The index of the first pole parameter of 'model' whose pole -l is not left
+ * of pmin (lop_model_poles_outside), or -1. */
+static int pole_not_outside(const lop_model_t *model, const double *lambda, double pmin)
+{
+    for (int j = 0; j < model->n_params; j++)
+        if (model->role[j] == LOP_PARAM_POLE &&
+            !(lambda[j] + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
+            return j;
+    return -1;
+}
+
 lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
 {
     const char *names[][2] = {
@@ -176,16 +187,19 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
         return lop_err(LOP_ERR_RANGE,
                        "%s: pmin = %.17g, pmax = %.17g: need 1 <= pmin <= pmax <= %d", where,
                        fit->pmin, fit->pmax, LOP_MODEL_MAX_P);
+    /* the curve is infinite at a pole: every time from it would be wrong */
+    int pole = pole_not_outside(fit->model, fit->lambda, fit->pmin);
+    if (pole >= 0)
+        return lop_err(LOP_ERR_RANGE, "%s: series '%s' %s %s: the %s model has a pole at p = %g "
+                       "(l%d = %g), not left of its range %g..%g", where, fit->series,
+                       fit->quantity, fit->stat, fit->model->name, -fit->lambda[pole], pole + 1,
+                       fit->lambda[pole], fit->pmin, fit->pmax);
     return LOP_OK;
 }
 
 int lop_model_poles_outside(const lop_model_t *model, const double *lambda, double pmin)
 {
-    for (int j = 0; j < model->n_params; j++)
-        if (model->role[j] == LOP_PARAM_POLE &&
-            !(lambda[j] + pmin >= LOP_MODEL_POLE_MIN * (1 - 1e-9)))
-            return 0;
-    return 1;
+    return pole_not_outside(model, lambda, pmin) < 0;
 }
 
 /* ---------------------------------------------------------- parameter sets */
@@ -381,8 +395,11 @@ static lop_status_t check_cov(const lop_fit_t *fit, const char *where)
     return LOP_OK;
 }
 
+/* One row; lop_fit_check before the covariance, whose checks assume a model
+ * that fits the quantity (an `ov` rtt row is a wrong model, not a wrong
+ * covariance). */
 static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_columns_t *c,
-                             lop_fit_t *fit)
+                             const char *where, lop_fit_t *fit)
 {
     static const char *const se_names[] = {"se1", "se2", "se3", "se4", "se5", "se6"};
     long n;
@@ -414,6 +431,7 @@ static lop_status_t read_fit(const lop_csv_t *csv, size_t row, const param_colum
                      csv->line[row]);
     st = st ? st : lop_csv_integer(csv, row, c->n, 0, LONG_MAX, &n);
     fit->n = st ? 0 : (size_t)n;
+    st = st ? st : lop_fit_check(fit, where);
     st = st ? st : read_cov(csv, row, fit);
     st = st ? st : read_weak(csv, row, fit);
     return st ? st : read_selection(csv, row, fit);
@@ -478,8 +496,7 @@ lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set)
     for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
         char where[4200];
         snprintf(where, sizeof where, "%s:%zu", path, csv->line[r]);
-        st = read_fit(csv, r, &cols, &set->fit[r]);
-        st = st ? st : lop_fit_check(&set->fit[r], where);
+        st = read_fit(csv, r, &cols, where, &set->fit[r]);
         st = st ? st : check_cov(&set->fit[r], where);
     }
     set->n = csv->n_rows;

@@ -24,19 +24,26 @@ const char *lop_out_format_csv(char *buf, double v)
     return buf;
 }
 
-/* A number for people: 'decimals' after the point, %g form where that
- * would be long (never a cut string); no "-0.0000". */
+/* A number for people: 'decimals' after the point, and below 0.1, where
+ * that would leave fewer significant digits, 'decimals' significant digits
+ * (0.0003469 with 4; %e form below 1e-4: 3.469e-05), so a non-zero value
+ * never shows as 0; %g form where the fixed form would be long (never a cut
+ * string). */
 static void format_table_num(char *buf, double v, int decimals)
 {
+    int exponent = v != 0 && isfinite(v) ? (int)floor(log10(fabs(v))) : 0;
     if (isnan(v))
         strcpy(buf, "-");
     else if (isinf(v))
         strcpy(buf, v < 0 ? "-inf" : "inf");
     else if (fabs(v) >= 1e9)
         snprintf(buf, LOP_OUT_NUM_LEN, "%.6g", v);
+    else if (v == 0 || exponent >= -1)
+        snprintf(buf, LOP_OUT_NUM_LEN, "%.*f", decimals, v == 0 ? 0.0 : v); /* no "-0.0000" */
+    else if (exponent >= -4)
+        snprintf(buf, LOP_OUT_NUM_LEN, "%.*f", decimals - 1 - exponent, v);
     else
-        snprintf(buf, LOP_OUT_NUM_LEN, "%.*f", decimals, fabs(v) < 0.5 * pow(10, -decimals)
-                                                              ? 0.0 : v);
+        snprintf(buf, LOP_OUT_NUM_LEN, "%.*e", decimals - 1, v);
 }
 
 /* ------------------------------------------------------------------ writes */

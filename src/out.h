@@ -9,9 +9,10 @@
  *  - CSV numbers read back to the same double: the shortest of %.15g, %.16g
  *    and %.17g that strtod() maps back to the value (−0 stays "-0", ±inf is
  *    "inf"/"-inf", NaN, an unknown value, is an empty cell);
- *  - the aligned table rounds numbers to a column's decimals for people, but
- *    switches to %g form past 1e9 rather than cutting digits (-4.4e46 shows
- *    as -4.39652e+46);
+ *  - the aligned table rounds numbers to a column's decimals for people,
+ *    below 0.1 to as many significant digits (0.0003469, 3.469e-05: a
+ *    non-zero value never shows as 0), and switches to %g form past 1e9
+ *    rather than cutting digits (-4.4e46 shows as -4.39652e+46);
  *  - every write is checked: the first failure is kept and returned by
  *    lop_out_end(), and lop_stdout_close() checks stdout before exit.
  *
@@ -32,7 +33,8 @@
 typedef enum {
     LOP_OUT_STR, /* text; left-aligned in the table */
     LOP_OUT_INT, /* whole number */
-    LOP_OUT_NUM, /* number: CSV round-trip exact, table 'decimals' after the point */
+    LOP_OUT_NUM, /* number: CSV round-trip exact, table 'decimals' after the point
+                    (below 0.1: 'decimals' significant digits) */
     LOP_OUT_PCT  /* fraction: CSV as LOP_OUT_NUM, table as a signed percentage */
 } lop_out_kind_t;
 

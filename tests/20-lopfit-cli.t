@@ -26,6 +26,9 @@ check "--synth writes lopbench-format files" \
     "$LOPFIT" --synth "$T/truth.csv" --noise 0.01 --seed 5 -o "$T/data"
 check "--synth: one file per series and quantity" \
     test -f "$T/data/send-normal-rtt.csv" -a -f "$T/data/send-normal-os.csv" -a -f "$T/data/send-list-os.csv"
+"$LOPFIT" --synth "$T/truth.csv" --noise 0.0123456789 --seed 5 -o "$T/data-noise" 2>/dev/null
+check "--synth: '# source:' gives --noise exactly (issue 17: metadata numbers are exact; %g cut it)" \
+    grep -q '^# source: lopfit --synth .* (relative noise 0.0123456789, seed 5)$' "$T/data-noise/send-normal-rtt.csv"
 check "--synth: 31 rtt rows with min and avg" \
     test "$(grep -c '^[0-9][0-9]*,,[0-9.]*,[0-9.]*,,,,$' "$T/data/send-normal-rtt.csv")" = 31
 
@@ -250,6 +253,18 @@ check "--from-params: a negative RTT and L(p) are marked negative in the table's
            grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
 opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
     --synth "$T/negrtt.csv" -o "$T/negsyn"
+# A pole inside the range makes the curve infinite there (issue 17): refused
+# by the one params reader, lopfit and lopredict alike, before any output.
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/pole.csv"
+opt_error from-params-pole "$T/pole.csv:10: series 'rdmaw-inline' rtt min: the rtt model has a pole at p = 1.5 (l2 = -1.5), not left of its range 1..63" \
+    --from-params "$T/pole.csv" -o "$T/pole"
+check "--from-params with a pole writes nothing" test ! -e "$T/pole"
+# An rtt row with model ov and a covariance: the model is wrong, not the covariance.
+ovline=$(grep -n ',send-normal,rtt,min,rtt,' "$T/out/params.csv" | cut -d: -f1)
+sed "${ovline}s/,send-normal,rtt,min,rtt,/,send-normal,rtt,min,ov,/" "$T/out/params.csv" >"$T/ovrtt.csv"
+opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model rtt, rtt-nosat, const or linear, not ov" \
+    --from-params "$T/ovrtt.csv" -o "$T/ovrtt"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"

@@ -131,6 +131,15 @@ check "explicit --L and --o: LogP has no interval, LoP has ($row)" \
     sh -c "echo '$row' | cut -d, -f5-7 | grep -qx '[0-9.]*,,' && echo '$row' | cut -d, -f9 | grep -q '[0-9]'"
 hdr=$("$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws 50 | grep '^# intervals')
 check "--draws sets the simulations' draws ($hdr)" row_is "$hdr" '{ exit !/, 50 for simulations/ }'
+# Fewer than 40 draws leave the 2.5 % tail empty: the interval's ends were the
+# extreme draws and could exclude the estimate (issue 17: sim 4.7410 in
+# [4.6116, 4.6336] at --draws 2).
+for d in 1 2 39; do
+    refuses_one_line "--draws $d is refused: too few for a 95 % interval" 2 \
+        "option --draws: $d draws are too few for a 95 % interval.*at least 40" \
+        "$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws $d
+done
+check "--help says --draws needs at least 40" grep -q -- '--draws N.*at least 40' "$T/help"
 check "the shipped set: interval columns empty" awk -F, '
     /^#/ || $1 == "alg" { next } { for (k = 6; k <= 10; k++) if (k != 8 && $k != "") bad = 1 }
     END { exit bad }' "$T/all.csv"
@@ -163,6 +172,35 @@ row=$(grep '^diss,,64,' "$T/nocov.out")
 check "... no interval, and the flags say no-interval for both closed forms ($row)" \
     row_is "$row" '{ exit !($6 == "" && $7 == "" && $9 == "" && $10 == "" && $11 ~ /logp_us=no-interval/ && $11 ~ /lop_us=no-interval/) }'
 
+# A LogP parameter below 0 from a set (issue 17: L = -4.2244, diss printed 0
+# and cc at P = 4 3.8119 with no flag): every LogP time from it is flagged and
+# '# logp:' says so.
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/negL.csv"
+"$B" --params "$T/negL.csv" --alg diss,cc --p 2,4 --simulate --csv >"$T/negL.out"
+check "a negative L from a set: '# logp:' says L=-4.22... (negative)" \
+    grep -q '^# logp: L=-4\.2244[0-9]* (negative) os=1\.53258[0-9]* or=1\.53258[0-9]* g=0 us$' "$T/negL.out"
+check "... every LogP time (closed and simulated) is flagged negative-logp" awk -F, '
+    $1 == "diss" || $1 == "cc" { n++; if ($NF !~ /(^|;)logp_us=negative-logp/ || $NF !~ /sim_logp_us=negative-logp/) bad = 1 }
+    END { exit bad || n != 4 }' "$T/negL.out"
+check "... and no LoP time is (LoP has no L parameter)" sh -c "! grep -q 'lop_us=negative-logp' '$T/negL.out'"
+row=$("$B" --alg diss --p 4 --csv | grep '^diss')
+check "the shipped set: no negative-logp flag ($row)" row_is "$row" '{ exit $NF != "" }'
+
+# Small times and parameters (issue 17: the table showed 0.0000, 0.0003, 0.0001
+# and '# logp: L=0.0000 os=0.0000', in --csv too).
+"$B" --alg diss,cc --p 2,1000 --L 0.00001 --o 0.000012345 --model logp >"$T/small.out"
+check "the table keeps 4 significant digits of small times" \
+    sh -c "grep -q '^diss .* 3\.469e-05 ' '$T/small.out' && grep -q '^diss .* 0\.0003469 ' '$T/small.out' &&
+           grep -q '^cc .* 6\.938e-05 ' '$T/small.out'"
+check "'# logp:' holds the parameters exactly, in the table and in --csv" \
+    sh -c "grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us' '$T/small.out' &&
+           '$B' --alg diss --p 2 --L 0.00001 --o 0.000012345 --model logp --csv |
+           grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us'"
+
+check "'# cnt:' is exact (%g made --cnt 1234567 1.23457e+06)" \
+    sh -c "'$B' --alg diss --p 4 --cnt 1234567 2>/dev/null | grep -qx '# cnt: 1234567'"
+
 # Bad input: one line naming the problem, exit 2, stdout empty.
 refuses() {
     name=$1 pattern=$2
@@ -177,6 +215,12 @@ refuses "P too large to simulate" "P = 33554432 is too large for a schedule" --a
 refuses "P too large to check" "P = 1048576 is too large to check diss" --alg diss --p 1048576 --verify
 refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
 refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
+# A pole inside a fit's range (issue 17: logp_us = 0 at every P, exit 0).
+sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/pole.csv"
+refuses "a params set with a pole inside its range" \
+    "pole.csv:10: series 'rdmaw-inline' rtt min: the rtt model has a pole at p = 1.5 (l2 = -1.5), not left of its range 1..63" \
+    --params "$T/pole.csv" --alg diss --p 4
 refuses "a series not in the file" "no rtt fit for series 'nope'" --series nope
 refuses "--schedule needs one of each" "option --schedule: needs one --alg" --schedule --alg diss --p 4,8
 refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg hwnet --p 4

@@ -18,10 +18,10 @@ static lop_run_meta_t meta(void)
                         .device = "test device", .ranks = 3, .reps = 4, .warmup = 1,
                         .max_post = 2, .idle_us = 1000, .oversubscribed = 1,
                         .timer = "tsc 3000.000 MHz overhead 30.0 ticks (10.0 ns)",
-                        .timer_calibration_s = 0.02, .date = "2024-01-02T03:04:05+0000",
+                        .timer_calibration_s = 0.00012345678, .date = "2024-01-02T03:04:05+0000",
                         .host = "node1", .have_reference = 1};
     m.reference.min = 1.5;
-    m.reference.median = 2.25;
+    m.reference.median = 2.2512345678;
     return m;
 }
 
@@ -74,7 +74,11 @@ static void test_summary(void)
         ok(v && strcmp(v, want[i][1]) == 0, "# %s: %s", want[i][0], want[i][1]);
     }
     const char *ref = lop_csv_meta_get(csv, "reference_pingpong_us");
-    ok(ref && strncmp(ref, "min=1.5 median=2.25", 19) == 0, "rtt files carry the reference");
+    ok(ref && strncmp(ref, "min=1.5 median=2.2512345678 ", 28) == 0,
+       "rtt files carry the reference, exact (issue 17: 6 significant digits)");
+    const char *cal = lop_csv_meta_get(csv, "timer_calibration_s");
+    ok(cal && strcmp(cal, "0.00012345678") == 0,
+       "# timer_calibration_s is exact (was %%.4f: 0.0001)");
     ok(lop_csv_meta_get(csv, "timer") && lop_csv_meta_get(csv, "definition"),
        "timer and definition lines");
     lop_csv_free(csv);

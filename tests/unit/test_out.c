@@ -65,6 +65,20 @@ static void no_cut_cells(void)
     ok(st == LOP_OK && strstr(text, "alg  ") == text && strstr(text, " 2.5000\n"),
        "table: widths from the cells, 4 decimals for people");
     free(text);
+    /* issue 17: 4 decimals cut 3.469e-05 to 0.0000 */
+    static const struct {
+        double v;
+        const char *shown;
+    } small[] = {{3.469e-05, " 3.469e-05\n"}, {0.00034690000000000003, " 0.0003469\n"},
+                 {-0.02471, " -0.02471\n"},   {0.1234, " 0.1234\n"},
+                 {-0.0, " 0.0000\n"},         {1e-300, " 1.000e-300\n"}};
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
+        text = table_text(0, small[i].v, "diss", &st);
+        ok(st == LOP_OK && strstr(text, small[i].shown),
+           "table: %g keeps 4 significant digits (a non-zero value never shows as 0)",
+           small[i].v);
+        free(text);
+    }
 }
 
 static void write_errors(void)
