@@ -159,12 +159,12 @@ static void mpi_cleanup(lop_transport_t *t)
 
 static const char *mpi_why_not(const lop_transport_t *t, lop_op_t op, lop_post_t post)
 {
-    const mpi_state_t *s = t->priv;
+    const mpi_state_t *s = t ? t->priv : NULL; /* NULL: what MPI can do at all */
     if (post == LOP_POST_INLINE)
         return "not applicable: MPI has no inline post";
     if (op == LOP_OP_RDMAW && post == LOP_POST_LIST)
         return "not applicable: MPI RMA has no list post";
-    return op == LOP_OP_RDMAW && s->rma_why[0] ? s->rma_why : NULL;
+    return op == LOP_OP_RDMAW && s && s->rma_why[0] ? s->rma_why : NULL;
 }
 
 static lop_status_t mpi_post_recv(lop_transport_t *t, const int *peers, size_t n,

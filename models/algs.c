@@ -33,9 +33,6 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
     if (!a)
         return lop_err(LOP_ERR_INVALID, "option --%s: unknown algorithm '%s' (see lopredict "
                        "--help)", opt, name);
-    for (size_t i = 0; i < *n; i++)
-        if (list[i] == a)
-            return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is named twice", opt, name);
     if (*n == max)
         return lop_err(LOP_ERR_INVALID, "option --%s: more than %zu algorithms", opt, max);
     list[(*n)++] = a;

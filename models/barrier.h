@@ -81,8 +81,8 @@ extern const barrier_alg_t *const barrier_algs[];
 /* By name, or NULL. */
 const barrier_alg_t *barrier_alg_find(const char *name);
 /* --OPT's item 'name' (an algorithm or "hybrid") appended to 'list' (*n of
- * at most 'max'): an unknown name, one named twice (it would repeat rows) and
- * one too many are errors naming the option. */
+ * at most 'max'): an unknown name and one too many are errors naming the
+ * option (lop_cli_items refuses a name twice). */
 lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barrier_alg_t **list,
                                   size_t *n, size_t max);
 /* The n an algorithm is run with: 'n' if it takes one, else its default. */

@@ -136,6 +136,15 @@ lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const 
                    known);
 }
 
+/* Is 'item' one of the items before it in 'list' (cut at its commas so far)? */
+static int item_earlier(const char *list, const char *item)
+{
+    for (const char *p = list; p < item; p += strlen(p) + 1)
+        if (strcmp(p, item) == 0)
+            return 1;
+    return 0;
+}
+
 lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx)
 {
     if (arg[strspn(arg, ",")] == '\0')
@@ -151,6 +160,8 @@ lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *ea
             *comma = '\0';
         if (*item == '\0')
             st = lop_err(LOP_ERR_INVALID, "option --%s: empty item in '%s'", opt, arg);
+        else if (item_earlier(copy, item))
+            st = lop_err(LOP_ERR_INVALID, "option --%s: '%s' is named twice", opt, item);
         st = st ? st : each(ctx, item);
         if (st || !comma)
             break;
@@ -222,7 +233,7 @@ static lop_status_t no_repeats(const char *opt, const long *values, size_t n)
         qsort(sorted, n, sizeof *sorted, long_cmp);
         for (size_t i = 1; i < n && st == LOP_OK; i++)
             if (sorted[i] == sorted[i - 1])
-                st = lop_err(LOP_ERR_INVALID, "option --%s: %ld is named twice", opt, sorted[i]);
+                st = lop_err(LOP_ERR_INVALID, "option --%s: '%ld' is named twice", opt, sorted[i]);
     }
     free(sorted);
     return st;

@@ -51,7 +51,8 @@ lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const 
                             int *index);
 /* The one parser of comma-separated options: calls 'each' with every item
  * of 'arg' in order (a writable copy, as long as it is: nothing is cut); an
- * empty item ("a,,b", a trailing comma) is an error naming the option.  Stops
+ * empty item ("a,,b", a trailing comma) and an item named twice ("a,b,a": it
+ * would repeat rows) are errors naming the option.  Stops
  * at the first status 'each' returns other than LOP_OK. */
 typedef lop_status_t lop_cli_item_fn(void *ctx, char *item);
 lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx);

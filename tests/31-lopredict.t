@@ -232,7 +232,7 @@ refuses "--simulate: diss at P = 2^22 needs too many operations, before any row"
     "schedule for P = 4194304 needs more than 134217728 operations" --alg diss --p 4,4194304 --simulate
 
 # Lists: no value twice (duplicate rows), no empty item in any list.
-refuses "--p 4,4,4: a value twice" "option --p: 4 is named twice" --alg diss --p 4,4,4
+refuses "--p 4,4,4: a value twice" "option --p: '4' is named twice" --alg diss --p 4,4,4
 refuses "--alg diss,diss: an algorithm twice" "option --alg: 'diss' is named twice" --alg diss,diss
 refuses "--level-L 3,,1: an empty item, as in every list" "option --level-L: empty item in '3,,1'" \
     --topology 2x2x2 --level-L 3,,1 --level-o 1,1,1 --alg diss --p 8 --simulate --model logp

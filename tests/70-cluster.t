@@ -81,6 +81,7 @@ check "... its rows are whole (p = 1, 3 repetitions)" rows_ok "$T/s/send-normal-
 check "2 nodes, Open MPI: --barrier exit 0" test $? -eq 0
 check "... the shm executor skipped with its reason" \
     grep -q '^lopbench: skipping executor shm: no one-sided MPI here' "$T/b.out"
+grep -q '^lopbench: skipping executor shm' "$T/b.out" || diag "$(cat "$T/b.out")"
 check "... p2p and MPI_Barrier rows in barrier.csv" \
     sh -c "grep -q '^p2p,' '$T/b/barrier.csv' && grep -q '^mpi,,MPI_Barrier,' '$T/b/barrier.csv'"
 

@@ -89,7 +89,7 @@ int main(void)
            strstr(lop_errmsg(), "empty range '2..1'"),
        "an empty range is called one even when its end is below the minimum: %s", lop_errmsg());
     ok(lop_cli_long_list("p", "4,4", 1, 100, &list, &n) == LOP_ERR_INVALID &&
-           strstr(lop_errmsg(), "4 is named twice"),
+           strstr(lop_errmsg(), "'4' is named twice"),
        "a value twice is refused: %s", lop_errmsg());
     ok(lop_cli_long_list("p", "2..8,4", 1, 100, &list, &n) == LOP_ERR_INVALID,
        "... also inside a range");
