@@ -109,12 +109,14 @@ void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...
 {
     if (rank != 0 || opts->quiet)
         return;
+    char note[2048];
     va_list ap;
     va_start(ap, fmt);
-    fputs("lopbench: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(note, sizeof note, fmt, ap);
     va_end(ap);
+    /* one write: under mpirun stderr and stdout are forwarded apart, and a
+     * line written in pieces had stdout's text spliced into it */
+    fprintf(stderr, "lopbench: %s\n", note);
 }
 
 /* A comma-separated list of names from 'names' (NULL-terminated) as a bit mask. */
