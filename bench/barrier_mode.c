@@ -417,7 +417,7 @@ static lop_status_t write_csv(const session_t *s, const char *stage)
     return lop_csv_writer_end(&w, csv_rows(s, &w));
 }
 
-/* --check: one verdict per row; LOP_ERR_RANGE if any rank left early. */
+/* --check: one verdict per row; LOP_ERR_NO if any rank left early. */
 static lop_status_t report_checks(const session_t *s)
 {
     long bad_rows = 0;
@@ -432,7 +432,7 @@ static lop_status_t report_checks(const session_t *s)
         bad_rows += r->res.violations > 0;
     }
     if (bad_rows)
-        return lop_err(LOP_ERR_RANGE, "--check: %ld of %zu runs let a rank leave a barrier "
+        return lop_err(LOP_ERR_NO, "--check: %ld of %zu runs let a rank leave a barrier "
                        "before every rank had entered it", bad_rows, s->n_row);
     printf("--check: all %zu runs ok\n", s->n_row);
     return LOP_OK;

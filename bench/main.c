@@ -34,7 +34,7 @@
 
 #define PROG "lopbench"
 
-enum { EXIT_USAGE = 2, MAX_TASKS = 1 + 2 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SETS = 3,
+enum { MAX_TASKS = 1 + 2 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SETS = 3,
        MAX_SUMMARY = MAX_TASKS * MAX_SETS };
 
 typedef enum { TASK_REFERENCE, TASK_SCENARIO1, TASK_SCENARIO2 } task_kind_t;
@@ -89,7 +89,7 @@ static int fail_agreed(lop_status_t st)
 {
     if (rank_of(MPI_COMM_WORLD) == 0)
         lop_err_print(PROG);
-    return st == LOP_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE;
+    return lop_exit_code(st);
 }
 
 /* The rank the launcher gave us, before MPI_Init (for --help only). */
@@ -543,7 +543,7 @@ int main(int argc, char **argv)
     if (st == LOP_OK && r.opts.help) {
         if (launcher_rank() == 0)
             lop_bench_opts_usage(stdout);
-        return lop_stdout_close(PROG, 0) ? EXIT_FAILURE : EXIT_SUCCESS;
+        return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     int thread_level; /* the watchdog thread makes no MPI calls: FUNNELED suffices */
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
@@ -563,6 +563,6 @@ int main(int argc, char **argv)
     MPI_Finalize();
     /* every write to stdout checked: one line, unless an error was printed already */
     if (lop_stdout_close(PROG, code != EXIT_SUCCESS) && code == EXIT_SUCCESS)
-        code = EXIT_FAILURE;
+        code = LOP_EXIT_FAILED;
     return code;
 }

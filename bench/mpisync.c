@@ -101,7 +101,7 @@ void lop_mpi_fail_abort(const char *prog)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "%s: rank %d: %s\n", prog, rank, lop_errmsg());
     lop_cleanup_now(); /* MPI_Abort ends this process without exit handlers */
-    MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE);
+    MPI_Abort(MPI_COMM_WORLD, LOP_EXIT_FAILED);
 }
 
 lop_status_t lop_poll_timeout(const lop_poll_t *poll, const char *fmt, ...)

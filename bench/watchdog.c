@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lop.h"
+
 volatile unsigned long lop_watchdog_beats;
 
 static struct {
@@ -27,7 +29,7 @@ static void bark(void)
                      dog.timeout_s, dog.phase[0] ? dog.phase : "start-up");
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
         n = 0; /* nothing more to be done about it */
-    _exit(EXIT_FAILURE);
+    _exit(LOP_EXIT_FAILED);
 }
 
 static void *watch(void *unused)

@@ -537,16 +537,17 @@ int main(int argc, char **argv)
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
                       "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
                       options);
-        return lop_stdout_close(PROG, 0);
+        return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     if (st == LOP_OK && o.gnuplot_expr) {
         printf("%s\n", o.gnuplot_expr->gnuplot);
-        return lop_stdout_close(PROG, 0);
+        return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     if (st == LOP_OK)
         st = o.from_params || o.synth ? run_from_set(&o)
                                       : run_fits(&o, argc - first_file, argv + first_file);
     if (st)
         lop_err_print(PROG);
-    return lop_stdout_close(PROG, st != LOP_OK) || st ? 1 : 0;
+    int write_failed = lop_stdout_close(PROG, st != LOP_OK);
+    return st ? lop_exit_code(st) : write_failed ? LOP_EXIT_FAILED : LOP_EXIT_OK;
 }

@@ -1879,13 +1879,14 @@ int main(int argc, char **argv)
                       options);
         algs_usage(stdout);
         opts_free(&o);
-        return lop_stdout_close(prog, 0) ? 2 : 0;
+        return lop_stdout_close(prog, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     st = st ? st : run(&o, &failed);
     if (st)
         lop_err_print(prog);
     opts_free(&o);
     int write_failed = lop_stdout_close(prog, st != LOP_OK);
-    /* like grep: 1 is a negative answer, 2 trouble */
-    return st || write_failed ? 2 : failed ? 1 : 0;
+    if (st)
+        return lop_exit_code(st);
+    return write_failed ? LOP_EXIT_FAILED : failed ? LOP_EXIT_NO : LOP_EXIT_OK;
 }

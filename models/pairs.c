@@ -282,7 +282,7 @@ lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uin
 {
     levels_t l = {opt, v, n};
     *n = 0;
-    return lop_cli_items(opt, arg, level_item, &l); /* "3,,1" is refused, as in every list */
+    return lop_cli_values(opt, arg, level_item, &l); /* "3,,1" is refused, as in every list */
 }
 
 lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have)

@@ -145,7 +145,8 @@ static int item_earlier(const char *list, const char *item)
     return 0;
 }
 
-lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx)
+static lop_status_t items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx,
+                          int unique)
 {
     if (arg[strspn(arg, ",")] == '\0')
         return lop_err(LOP_ERR_INVALID, "option --%s: empty list", opt);
@@ -160,7 +161,7 @@ lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *ea
             *comma = '\0';
         if (*item == '\0')
             st = lop_err(LOP_ERR_INVALID, "option --%s: empty item in '%s'", opt, arg);
-        else if (item_earlier(copy, item))
+        else if (unique && item_earlier(copy, item))
             st = lop_err(LOP_ERR_INVALID, "option --%s: '%s' is named twice", opt, item);
         st = st ? st : each(ctx, item);
         if (st || !comma)
@@ -169,6 +170,16 @@ lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *ea
     }
     free(copy);
     return st;
+}
+
+lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx)
+{
+    return items(opt, arg, each, ctx, 1);
+}
+
+lop_status_t lop_cli_values(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx)
+{
+    return items(opt, arg, each, ctx, 0);
 }
 
 /* One item of an integer list: "v" or "lo..hi" (min <= lo <= hi <= max). */

@@ -56,6 +56,9 @@ lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const 
  * at the first status 'each' returns other than LOP_OK. */
 typedef lop_status_t lop_cli_item_fn(void *ctx, char *item);
 lop_status_t lop_cli_items(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx);
+/* The same for a list of values that may repeat (--level-L 1,1: two levels
+ * alike), not a selection. */
+lop_status_t lop_cli_values(const char *opt, const char *arg, lop_cli_item_fn *each, void *ctx);
 
 /* Longest integer list an option takes (README "Limits"): a larger one is
  * refused before anything is allocated. */

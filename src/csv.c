@@ -687,8 +687,9 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
     int read_errno = errno; /* getc's reason (EISDIR for a directory), before free() */
     free(line);
     if (st == LOP_OK && ferror(f))
-        st = lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path,
-                     read_errno == EISDIR ? "is a directory" : strerror(read_errno));
+        st = read_errno == EISDIR ? lop_err(LOP_ERR_PARSE, "%s: read error: is a directory", csv->path)
+                                  : lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path,
+                                            strerror(read_errno));
     if (st == LOP_OK && !csv->columns && lineno == 0)
         st = lop_err(LOP_ERR_PARSE, "%s: empty file", csv->path);
     if (st == LOP_OK && !csv->columns)
@@ -711,7 +712,7 @@ static lop_status_t check_listed(const char *path, const char *shown)
     size_t n = 0;
     lop_status_t st = marker ? marker_read(marker, &names, &n) : LOP_ERR_NOMEM;
     if (st == LOP_OK && names_have(names, n, base))
-        st = lop_err(LOP_ERR_IO, "%s: an interrupted run left %s incomplete (%s lists this "
+        st = lop_err(LOP_ERR_PARSE, "%s: an interrupted run left %s incomplete (%s lists this "
                      "file): run it again", shown, dir, marker);
     names_free(names, n);
     free(marker);
@@ -746,7 +747,8 @@ lop_status_t lop_csv_read(const char *path, lop_csv_t **out)
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-        lop_status_t st = lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        /* a path the user named wrongly: the input is refused (exit 2) */
+        lop_status_t st = lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", path, strerror(errno));
         lop_csv_free(csv);
         return st;
     }

@@ -52,6 +52,22 @@ const char *lop_errmsg(void)
     return lop_last_error;
 }
 
+int lop_exit_code(lop_status_t st)
+{
+    switch (st) {
+    case LOP_OK:
+        return LOP_EXIT_OK;
+    case LOP_ERR_NO:
+        return LOP_EXIT_NO;
+    case LOP_ERR_INVALID:
+    case LOP_ERR_PARSE:
+    case LOP_ERR_RANGE:
+        return LOP_EXIT_INPUT;
+    default:
+        return LOP_EXIT_FAILED;
+    }
+}
+
 void lop_err_print(const char *prog)
 {
     fprintf(stderr, "%s: %s\n", prog, lop_last_error);

@@ -17,13 +17,23 @@
 typedef enum {
     LOP_OK = 0,
     LOP_ERR_INVALID,     /* bad argument or option value */
-    LOP_ERR_PARSE,       /* malformed input file */
+    LOP_ERR_PARSE,       /* input file refused: malformed, missing or unreadable */
     LOP_ERR_IO,          /* file system or device error */
     LOP_ERR_NOMEM,       /* allocation failed */
     LOP_ERR_UNSUPPORTED, /* backend or feature not available here */
     LOP_ERR_RANGE,       /* value outside the range it is defined for */
-    LOP_ERR_TIMEOUT      /* a wait outlived its deadline (a peer stopped or died) */
+    LOP_ERR_TIMEOUT,     /* a wait outlived its deadline (a peer stopped or died) */
+    LOP_ERR_NO           /* a check's answer is no (a rank left a barrier early) */
 } lop_status_t;
+
+/* The exit status of every lop tool (README "Exit status"):
+ *   0  success;
+ *   1  a check answered no (lopredict --check-schedule, --verify, --best
+ *      without a winner; lopbench --barrier --check);
+ *   2  the input is refused: an option, a file's contents (INVALID, PARSE, RANGE);
+ *   3  the run failed: I/O, memory, unsupported here, a timeout. */
+enum { LOP_EXIT_OK = 0, LOP_EXIT_NO = 1, LOP_EXIT_INPUT = 2, LOP_EXIT_FAILED = 3 };
+int lop_exit_code(lop_status_t st);
 
 /* Record the message for a failure and return 'status', so that a detector
  * can write: return lop_err(LOP_ERR_PARSE, "%s:%zu: ...", file, line); */

@@ -54,7 +54,7 @@ printf '# lop: test\nfile\nparams.csv\nlop-send-normal-min.csv\n' >"$T/d/.lop-in
 refuses_one_line "lopredict refuses a params.csv marked incomplete" 2 \
     "params.csv: an interrupted run left .* incomplete" \
     "$BIN/lopredict" --params "$T/d/params.csv" --series send-normal --p 2
-refuses_one_line "lopfit --from-params refuses it too" 1 "an interrupted run left" \
+refuses_one_line "lopfit --from-params refuses it too" 2 "an interrupted run left" \
     "$F" --from-params "$T/d/params.csv" -o "$T/e"
 mkdir -p "$T/other" && ln -sf "$T/d/params.csv" "$T/other/link.csv"
 refuses_one_line "... and through a symbolic link from another directory" 2 \
@@ -76,17 +76,23 @@ check "a complete run over it removes the marker" test ! -e "$T/d/.lop-incomplet
 # the work (params.csv) or before the first move (a table), the directory
 # left as it was, no marker (33 files were once moved in around it).
 rm -rf "$T/n" && mkdir -p "$T/n/params.csv"
-refuses_one_line "lopfit -o: params.csv a directory, refused" 1 \
+refuses_one_line "lopfit -o: params.csv a directory, refused" 2 \
     "$T/n/params.csv: exists and is a directory" \
     "$F" --compare -o "$T/n" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
     "$ROOT"/tests/data/plots/send-normal-os.csv
 check "... the directory as it was" test "$(ls -A "$T/n")" = params.csv
 rm -rf "$T/n" && mkdir "$T/n" && mkfifo "$T/n/lop-send-normal-min.csv"
-refuses_one_line "lopfit --from-params: a table that is a FIFO, refused" 1 \
+refuses_one_line "lopfit --from-params: a table that is a FIFO, refused" 2 \
     "lop-send-normal-min.csv: exists and is a FIFO" \
     "$F" --from-params "$ROOT/tests/data/plots/params.csv" -o "$T/n"
 check "... nothing moved in, no marker, the FIFO kept" \
     sh -c 'test "$(ls -A "$1")" = lop-send-normal-min.csv && test -p "$1/lop-send-normal-min.csv"' sh "$T/n"
+
+# Exit status (README): a run that cannot write exits 3, not 2 (its input was fine).
+: >"$T/plainfile"
+refuses_one_line "lopfit -o below a regular file: the run failed, exit 3" 3 \
+    "$T/plainfile/sub: cannot create directory" \
+    "$F" --from-params "$ROOT/tests/data/plots/params.csv" -o "$T/plainfile/sub"
 
 # Files get the user's umask (mkstemp alone gives 0600).
 rm -rf "$T/u"

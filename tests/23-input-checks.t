@@ -32,7 +32,7 @@ for pmax in 5e6 2147483647 3e9 1000001; do
     for mode in from-params synth; do
         rm -rf "$T/o"
         # 2147483647 rows never ended: lopfit has a hang guard
-        refuses_one_line "--$mode refuses pmax = $pmax" 1 \
+        refuses_one_line "--$mode refuses pmax = $pmax" 2 \
             "pmax$pmax.csv:3: pmin = 1, pmax = .*: need 1 <= pmin <= pmax <= 1000000" \
             lopfit --$mode "$T/pmax$pmax.csv" -o "$T/o"
         check "--$mode pmax = $pmax: nothing written" test ! -e "$T/o"
@@ -48,7 +48,7 @@ for name in ../../escaped /abs .hidden -opt 'a b' 'a;b'; do
     params "name" "t,$name,rtt,min,rtt,31,1,31,20,0.2,5,3,-0.08,1,,,,,,,,," \
         "t,$name,os,min,ov,16,1,16,0.5,0.8,-0.1,,,,,,,,,,,,"
     for mode in from-params synth; do
-        refuses_one_line "--$mode refuses series '$name'" 1 "name.csv:2: series '.*' must be 1 to 63" \
+        refuses_one_line "--$mode refuses series '$name'" 2 "name.csv:2: series '.*' must be 1 to 63" \
             "$F" --$mode "$T/name.csv" -o "$T/a/b/c/o"
     done
 done
@@ -61,7 +61,7 @@ p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
 1,1,1,1,1,1,1,0
 2,1,2,2,2,2,2,0
 CSV
-refuses_one_line "lopfit: a data file's series follows the same rule" 1 \
+refuses_one_line "lopfit: a data file's series follows the same rule" 2 \
     "data.csv:3: series '../up' must be 1 to 63" "$F" --model rtt=linear -o "$T/o" "$T/data.csv"
 
 # ---- defect 6: 10^6 rows in seconds (timeout 120: a hang guard, no threshold)
@@ -79,7 +79,7 @@ else
                  print "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us"
                  for (p = 1; p <= 1000000; p++) printf "%d,10,%.6g,1,1,1,1,0\n", p, 1 + 1 / (p + 1)
                  print "1000000,10,1,1,1,1,1,0" }' >"$T/os1m.csv"
-    refuses_one_line "lopfit: a repeated p among 10^6 rows is found" 1 \
+    refuses_one_line "lopfit: a repeated p among 10^6 rows is found" 2 \
         "os1m.csv:1000004: p = 1e+06 repeats line 1000003" \
         lopfit --stat min "$T/os1m.csv"
     awk 'BEGIN { print "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us"
@@ -112,11 +112,11 @@ p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
 2,1,2,2,2,2,2,0
 3,1,3,3,3,3,3,0
 CSV
-refuses_one_line "lopfit: --model rtt=ov refused" 1 \
+refuses_one_line "lopfit: --model rtt=ov refused" 2 \
     "data1.csv: quantity 'rtt' takes model rtt, rtt-nosat, const or linear, not ov" \
     "$F" --model rtt=ov "$T/data1.csv"
 sed 's/^2,1,2,2/2,1,-2,2/' "$T/data1.csv" >"$T/neg.csv"
-refuses_one_line "lopfit: a negative time" 1 "neg.csv:5: column 'min_us': time -2 is negative" \
+refuses_one_line "lopfit: a negative time" 2 "neg.csv:5: column 'min_us': time -2 is negative" \
     "$F" --model rtt=linear "$T/neg.csv"
 
 B=executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us

@@ -123,12 +123,13 @@ mpi_refuses() {
     run_mpi "$_np" sh -c '"$0" "$@"; echo $? >"$RC_DIR/$$"' "$@" >"$_out" 2>&1
     _rc=$?
     _codes=$(cat "$RC_DIR"/* 2>/dev/null | sort -u | tr '\n' ' ')
-    # 2 = bad usage, 1 = cannot run; anything else (e.g. a sanitizer's 23) is wrong
-    if [ $_rc -eq 0 ] && [ "$(ls "$RC_DIR" | wc -l)" -eq "$_np" ] && ! grep -qvx '[12]' "$RC_DIR"/*
+    # 2 = input refused, 3 = cannot run (README "Exit status"); anything else
+    # (1, a check's "no"; a sanitizer's 23) is wrong
+    if [ $_rc -eq 0 ] && [ "$(ls "$RC_DIR" | wc -l)" -eq "$_np" ] && ! grep -qvx '[23]' "$RC_DIR"/*
     then
-        pass "$_name: all $_np ranks exit 1 or 2 by themselves ($_codes)"
+        pass "$_name: all $_np ranks exit 2 or 3 by themselves ($_codes)"
     else
-        fail "$_name: all $_np ranks exit 1 or 2 by themselves (mpirun $_rc, ranks: $_codes)"
+        fail "$_name: all $_np ranks exit 2 or 3 by themselves (mpirun $_rc, ranks: $_codes)"
     fi
     _tool=$(basename "$_prog")
     _lines=$(grep -c "^$_tool:" "$_out")
