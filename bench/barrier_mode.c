@@ -99,6 +99,10 @@ static lop_status_t select_sizes(session_t *s)
     const lop_bench_opts_t *o = s->m->opts;
     if (o->schedule_file) {
         s->p[s->n_p++] = s->file_sched.p;
+        for (size_t i = 0; i < o->n_p; i++) /* the file says its P: another is never run */
+            if (o->p_value[i] != (long)s->file_sched.p)
+                return lop_err(LOP_ERR_INVALID, "option --p: %ld, but %s is a schedule for P = "
+                               "%u", o->p_value[i], o->schedule_file, s->file_sched.p);
         if (s->file_sched.p > (uint32_t)s->m->size)
             return lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u ranks, only %d given",
                            o->schedule_file, s->file_sched.p, s->m->size);

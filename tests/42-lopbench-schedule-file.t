@@ -36,6 +36,10 @@ cp "$T/diss2.csv" "$T/bad name.csv"
 mpi_refuses "a file name that cannot be an alg cell" "option --schedule: file name 'bad name.csv'" \
     2 "$B" --barrier --schedule "$T/bad name.csv" --reps 5 -o "$T/o"
 
+# --p other than the file's P is refused (--p 3 once ran P = 2 silently).
+mpi_refuses "--p 3 with a schedule for P = 2" "option --p: 3, but .*diss2.csv is a schedule for P = 2" \
+    3 "$B" --barrier --schedule "$T/diss2.csv" --p 3 --reps 5 -o "$T/o"
+
 # A good schedule file: timed rows named after it, read back by lopredict.
 run_mpi 2 "$B" --barrier --schedule "$T/diss2.csv" --reps 20 --warmup 2 -o "$T/run" --quiet \
     >"$T/timed" 2>&1
