@@ -187,6 +187,8 @@ static lop_status_t pairs_complete(const lop_csv_t *csv, const pairs_t *c, const
     return LOP_OK;
 }
 
+#define PAIRS_NAME_MISSING_MAX_P 4096 /* 16 M cells: cheap enough to find the pair */
+
 lop_status_t pairs_read(const char *path, pairs_t *c)
 {
     lop_csv_t *csv;
@@ -201,6 +203,12 @@ lop_status_t pairs_read(const char *path, pairs_t *c)
     st = st ? st : lop_csv_column(csv, "o_us", &col.o);
     st = st ? st : lop_csv_column(csv, "L_us", &col.L);
     st = st ? st : pairs_count(csv, &col, &c->p);
+    /* rows missing for a large P: said before P x P cells are allocated (a
+     * small one names the first missing pair below) */
+    double pairs = (double)c->p * (c->p - 1.0);
+    if (st == LOP_OK && (double)csv->n_rows < pairs && c->p > PAIRS_NAME_MISSING_MAX_P)
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu rows, but every ordered pair of the P = %u "
+                     "ranks needs one (%.0f)", path, csv->header_line, csv->n_rows, c->p, pairs);
     if (st == LOP_OK) {
         size_t n = (size_t)c->p * c->p;
         c->o_us = lop_calloc(n, sizeof *c->o_us);

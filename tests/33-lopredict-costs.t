@@ -68,6 +68,10 @@ refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used 
 printf '# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n1,2,1,2\n2,0,1,2\n' >"$T/missing.csv"
 refuses_one_line "pairs.csv with a missing pair" 2 "missing.csv:2: no row for i = 2, j = 1" \
     "$B" --alg diss --p 3 $S --costs "$T/missing.csv"
+printf '# p: 65536\ni,j,o_us,L_us\n' >"$T/huge.csv"
+refuses_one_line "pairs.csv for P = 65536 without rows: the missing rows, not 'out of memory'" 2 \
+    "huge.csv:2: 0 rows, but every ordered pair of the P = 65536 ranks needs one" \
+    "$B" --costs "$T/huge.csv" --alg diss --p 4 --simulate --model logp
 printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,NaN,2\n' >"$T/nan.csv"
 refuses_one_line "pairs.csv with a NaN" 2 "nan.csv:3:" "$B" --alg diss --p 2 $S --costs "$T/nan.csv"
 printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/two.csv"
