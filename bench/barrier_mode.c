@@ -65,12 +65,10 @@ static lop_status_t read_schedule(session_t *s, const char *path)
     if (st == LOP_OK && s->file_sched.p < 2)
         st = lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u rank, a barrier needs 2 or "
                      "more", path, s->file_sched.p);
-    if (st == LOP_OK && !s->file_sched.alg[0])
-        snprintf(s->file_sched.alg, sizeof s->file_sched.alg, "%s", base);
     if (st != LOP_OK)
         return st;
     st = sched_check(&s->file_sched);
-    return st ? lop_err(st, "%s: not run: %s", path, lop_errmsg()) : LOP_OK;
+    return st ? lop_err(st, "option --schedule: not run: %s", lop_errmsg()) : LOP_OK;
 }
 
 static lop_status_t select_combos(session_t *s)

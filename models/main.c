@@ -1321,8 +1321,6 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
     lop_status_t st = sched_csv_read(o->check_file, &s);
     if (st)
         return st;
-    if (!s.alg[0])
-        snprintf(s.alg, sizeof s.alg, "from %s", o->check_file);
     if (o->simulate && o->have_pairs && o->pairs.p < s.p) { /* before anything is printed */
         st = lop_err(LOP_ERR_INVALID, "per-pair costs for %u ranks, the schedule has P = %u",
                      o->pairs.p, s.p);
@@ -1333,7 +1331,7 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
     *failed = st == LOP_ERR_INVALID;
     st = *failed ? LOP_OK : st;
     if (*failed)
-        fprintf(stderr, "%s: %s: %s\n", prog, o->check_file, lop_errmsg());
+        fprintf(stderr, "%s: %s\n", prog, lop_errmsg()); /* "FILE:LINE: schedule ..." */
     else if (st == LOP_OK)
         printf("%s: a barrier: P = %u, %u ops, %u steps\n", o->check_file, s.p, s.n_ops,
                 s.n_steps);
@@ -1516,7 +1514,7 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
     if (*st) {
         char why[1024];
         snprintf(why, sizeof why, "%s", lop_errmsg());
-        *st = lop_err(*st, "%s:%zu: schedule %s: %s", csv->path, csv->line[r], path, why);
+        *st = lop_err(*st, "%s:%zu: %s", csv->path, csv->line[r], why); /* why: "FILE:LINE: ..." */
         return NULL;
     }
     snprintf(m->file_name, sizeof m->file_name, "%s", name);

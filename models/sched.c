@@ -112,6 +112,8 @@ void sched_free(sched_t *s)
 {
     free(s->first);
     free(s->op);
+    free(s->path);
+    free(s->line);
     memset(s, 0, sizeof *s);
 }
 
@@ -149,15 +151,25 @@ void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len)
                  sched_kind_name(o->kind), dir, o->peer, (unsigned)o->step);
 }
 
+const char *sched_op_file_line(const sched_t *s, uint32_t op, char *buf, size_t len)
+{
+    if (s->line && op < s->n_ops)
+        snprintf(buf, len, "%s:%u: ", s->path, s->line[op]);
+    else if (len)
+        buf[0] = '\0';
+    return buf;
+}
+
 lop_status_t sched_op_error(const sched_t *s, uint32_t op, const char *fmt, ...)
 {
-    char where[128], rest[256];
+    char where[128], rest[256], file[4200];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(rest, sizeof rest, fmt, ap);
     va_end(ap);
     sched_op_describe(s, op, where, sizeof where);
-    return lop_err(LOP_ERR_INVALID, "schedule %s: %s%s", s->alg, where, rest);
+    return lop_err(LOP_ERR_INVALID, "%sschedule %s: %s%s",
+                   sched_op_file_line(s, op, file, sizeof file), s->alg, where, rest);
 }
 
 /* ------------------------------------------------------------------ CSV */
@@ -180,6 +192,7 @@ typedef struct {
     uint32_t rank, step;
     int32_t peer;
     sched_kind_t kind;
+    uint32_t line; /* in the file */
 } csv_op_t;
 
 typedef struct {
@@ -206,7 +219,8 @@ static lop_status_t csv_parse_row(const lop_csv_t *csv, const csv_cols_t *c, siz
     if ((k == SCHED_MCAST) != (peer == -1))
         return lop_err(LOP_ERR_PARSE, "%s:%zu: peer -1 is for mcast and mcast only", csv->path,
                        csv->line[row]);
-    *op = (csv_op_t){(uint32_t)rank, (uint32_t)step, (int32_t)peer, (sched_kind_t)k};
+    *op = (csv_op_t){(uint32_t)rank, (uint32_t)step, (int32_t)peer, (sched_kind_t)k,
+                     (uint32_t)csv->line[row]};
     return LOP_OK;
 }
 
@@ -228,21 +242,26 @@ static lop_status_t csv_ranks(const lop_csv_t *csv, const csv_op_t *ops, uint32_
     if (!lop_parse_double(meta, &v) || v < 1 || v > SCHED_MAX_P || v != (double)(long)v)
         return lop_err(LOP_ERR_PARSE, "%s: metadata p: '%s' is not in 1..%u", csv->path, meta,
                        SCHED_MAX_P);
-    if ((uint32_t)v < need)
-        return lop_err(LOP_ERR_PARSE, "%s: a row names rank %u but p is %.0f", csv->path,
-                       need - 1, v);
+    for (size_t i = 0; i < csv->n_rows && (uint32_t)v < need; i++) /* the first row past p */
+        if (ops[i].rank >= (uint32_t)v || (ops[i].peer >= 0 && (uint32_t)ops[i].peer >= (uint32_t)v))
+            return lop_err(LOP_ERR_PARSE, "%s:%zu: a row names rank %u but p is %.0f", csv->path,
+                           csv->line[i], ops[i].rank >= (uint32_t)v ? ops[i].rank
+                                                                    : (uint32_t)ops[i].peer, v);
     *p = (uint32_t)v;
     return LOP_OK;
 }
 
 /* Bucket the rows by rank, keeping each rank's rows in file order. */
-static lop_status_t csv_fill(sched_t *s, const csv_op_t *ops, size_t n)
+static lop_status_t csv_fill(sched_t *s, const lop_csv_t *csv, const csv_op_t *ops, size_t n)
 {
     if (n > SCHED_MAX_OPS)
-        return lop_err(LOP_ERR_RANGE, "schedule has more than %u operations", SCHED_MAX_OPS);
+        return lop_err(LOP_ERR_RANGE, "%s:%zu: the schedule has more than %u operations",
+                       csv->path, csv->line[SCHED_MAX_OPS], SCHED_MAX_OPS);
     s->op = lop_calloc(n, sizeof *s->op);
+    s->line = lop_calloc(n, sizeof *s->line);
+    s->path = lop_strdup(csv->path);
     uint32_t *next = lop_calloc((size_t)s->p + 1, sizeof *next);
-    if (!s->op || !next) {
+    if (!s->op || !s->line || !s->path || !next) {
         free(next);
         return LOP_ERR_NOMEM;
     }
@@ -253,6 +272,7 @@ static lop_status_t csv_fill(sched_t *s, const csv_op_t *ops, size_t n)
         next[r] = s->first[r];
     }
     for (size_t i = 0; i < n; i++) {
+        s->line[next[ops[i].rank]] = ops[i].line;
         s->op[next[ops[i].rank]++] = (sched_op_t){ops[i].peer, ops[i].step, ops[i].kind};
         if (ops[i].step + 1 > s->n_steps)
             s->n_steps = ops[i].step + 1;
@@ -289,9 +309,10 @@ lop_status_t sched_csv_read(const char *path, sched_t *s)
         st = csv_parse_row(csv, &cols, i, &ops[i]);
     st = st ? st : csv_ranks(csv, ops, &p);
     st = st ? st : sched_init(s, p);
-    st = st ? st : csv_fill(s, ops, csv->n_rows);
-    const char *alg = lop_csv_meta_get(csv, "alg");
-    snprintf(s->alg, sizeof s->alg, "%s", alg && st == LOP_OK ? alg : "");
+    st = st ? st : csv_fill(s, csv, ops, csv->n_rows);
+    /* its "# alg:", else the file's name, for messages */
+    const char *alg = lop_csv_meta_get(csv, "alg"), *slash = strrchr(path, '/');
+    snprintf(s->alg, sizeof s->alg, "%s", alg ? alg : slash ? slash + 1 : path);
     free(ops);
     lop_csv_free(csv);
     if (st)

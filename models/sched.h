@@ -62,7 +62,9 @@ typedef struct {
     uint32_t cap;       /* allocated entries of 'op' (builder) */
     uint32_t *first;    /* rank r owns op[first[r]] .. op[first[r+1]-1]; p + 1 entries */
     sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order */
-    char alg[32];       /* algorithm name ("" when read from a file without one) */
+    char alg[32];       /* algorithm name (read from a file without one: the file's name) */
+    char *path;         /* read from a file (sched_csv_read): its name, else NULL */
+    uint32_t *line;     /* ... and line[i], the line op i came from */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
     int count_only;     /* builder: count the ops, store none (sched_check_size) */
 } sched_t;
@@ -100,8 +102,10 @@ uint32_t sched_rank_max(const sched_t *s);
 const char *sched_kind_name(sched_kind_t kind);
 /* "rank 3 op 2 (recv from 5, step 1)" for messages; 'op' is a global index. */
 void sched_op_describe(const sched_t *s, uint32_t op, char *buf, size_t len);
-/* lop_err(LOP_ERR_INVALID) "schedule <alg>: <op described><rest>": the
- * printf-formatted rest continues the sentence (": reason", " names no rank"). */
+/* "FILE:LINE: " of op 'op' for a schedule read from a file, else "". */
+const char *sched_op_file_line(const sched_t *s, uint32_t op, char *buf, size_t len);
+/* lop_err(LOP_ERR_INVALID) "[FILE:LINE: ]schedule <alg>: <op described><rest>":
+ * the printf-formatted rest continues the sentence (": reason", " names no rank"). */
 lop_status_t sched_op_error(const sched_t *s, uint32_t op, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The rank owning global op index 'op' (binary search). */

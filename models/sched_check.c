@@ -143,9 +143,10 @@ static lop_status_t closure_verify(const closure_t *c, uint32_t base)
             uint64_t missing = ~k[i] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
             if (missing)
                 return lop_err(LOP_ERR_INVALID,
-                               "schedule %s: not a barrier: rank %u ends without knowing that "
-                               "rank %u arrived",
-                               s->alg, r, base + i * 64 + (uint32_t)__builtin_ctzll(missing));
+                               "%s%sschedule %s: not a barrier: rank %u ends without knowing "
+                               "that rank %u arrived", s->path ? s->path : "",
+                               s->path ? ": " : "", s->alg, r,
+                               base + i * 64 + (uint32_t)__builtin_ctzll(missing));
         }
     }
     return LOP_OK;
@@ -183,8 +184,8 @@ lop_status_t sched_check(const sched_t *s)
 {
     if (sched_check_work(s) > SCHED_CHECK_MAX_WORK)
         return lop_err(LOP_ERR_RANGE,
-                       "schedule %s: P = %u is too large to check (%.2g word operations, at "
-                       "most %.2g)",
+                       "%s%sschedule %s: P = %u is too large to check (%.2g word operations, "
+                       "at most %.2g)", s->path ? s->path : "", s->path ? ": " : "",
                        s->alg, s->p, sched_check_work(s), SCHED_CHECK_MAX_WORK);
     uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     uint64_t *keys = lop_calloc(sched_rank_max(s), sizeof *keys);

@@ -529,8 +529,9 @@ static lop_status_t deadlock(const flow_t *f)
         r++;
     for (uint32_t steps = 0; steps < s->p; steps++) /* walk into the cycle */
         r = (uint32_t)s->op[f->pc[r]].peer;
-    char msg[512] = "", where[128];
+    char msg[512] = "", where[128], file[4200];
     uint32_t start = r;
+    sched_op_file_line(s, f->pc[r], file, sizeof file);
     for (int shown = 0; shown < 6; shown++) {
         sched_op_describe(s, f->pc[r], where, sizeof where);
         size_t len = strlen(msg);
@@ -539,7 +540,7 @@ static lop_status_t deadlock(const flow_t *f)
         if (r == start)
             break;
     }
-    return lop_err(LOP_ERR_INVALID, "schedule %s: deadlock: %s%s", s->alg, msg,
+    return lop_err(LOP_ERR_INVALID, "%sschedule %s: deadlock: %s%s", file, s->alg, msg,
                    r == start ? "" : "; ...");
 }
 

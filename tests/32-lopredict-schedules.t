@@ -35,6 +35,9 @@ grep -v '^3,0,send,4$' "$T/nd.csv" >"$T/broken.csv"
 rc=$?
 check "a schedule with a missing send exits 1" test $rc -eq 1
 check "... naming the receive left waiting" grep -q "rank 4 op 1 (recv from 3, step 0) waits for a message" "$T/err"
+line=$(grep -n '^4,0,recv,3$' "$T/broken.csv" | cut -d: -f1)
+check "... at its file and line ($line), as every schedule-file error" \
+    grep -q "^lopredict: $T/broken.csv:$line: schedule ndiss: rank 4 op 1" "$T/err"
 # A cycle: both ranks wait first.
 printf '# p: 2\nrank,step,op,peer\n0,0,recv,1\n0,0,send,1\n1,0,recv,0\n1,0,send,0\n' >"$T/cycle.csv"
 "$B" --check-schedule "$T/cycle.csv" >/dev/null 2>"$T/err"

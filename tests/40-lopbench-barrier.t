@@ -33,7 +33,7 @@ check "the broken schedule lost exactly two operations" \
 # The checker refuses it before any rank runs it (tests/42-lopbench-schedule-file.t).
 for x in p2p shm; do
     mpi_refuses "$x: a schedule that is no barrier is refused before it runs" \
-        "broken.csv: not run: schedule diss: not a barrier: rank 3 ends without knowing" 4 \
+        "option --schedule: not run: .*broken.csv: schedule diss: not a barrier: rank 3 ends without knowing" 4 \
         "$B" --barrier --check --executor $x --schedule "$T/broken.csv" --reps 40 -o "$T/o"
 done
 run_mpi 4 "$B" --barrier --check --executor p2p --schedule "$T/diss4.csv" --reps 20 --quiet \

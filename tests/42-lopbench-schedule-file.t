@@ -22,9 +22,9 @@ rank,step,op,peer
 1,0,send,0
 CSV
 # run_mpi's timeout (300 s) bounds a hang: the refusal must come first.
-mpi_refuses "deadlock, timed" "dead.csv: not run: schedule dead.csv: deadlock: rank 0 op 0" 2 \
+mpi_refuses "deadlock, timed" "option --schedule: not run: .*dead.csv:3: schedule dead.csv: deadlock: rank 0 op 0" 2 \
     "$B" --barrier --schedule "$T/dead.csv" --reps 5 -o "$T/o"
-mpi_refuses "deadlock, --check" "dead.csv: not run: schedule dead.csv: deadlock" 2 \
+mpi_refuses "deadlock, --check" "option --schedule: not run: .*dead.csv:3: schedule dead.csv: deadlock" 2 \
     "$B" --barrier --check --schedule "$T/dead.csv" --reps 5 -o "$T/o"
 
 printf '# p: 1\nrank,step,op,peer\n' >"$T/one.csv"
