@@ -166,7 +166,6 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
                      lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names,
                                      sizeof names),
                      proto->model->name);
-    st = st ? st : copy_field(csv, "file name", csv->path, proto->file, sizeof proto->file);
     return st;
 }
 
@@ -308,6 +307,7 @@ lop_status_t lop_fitdata_read(const char *path, const char *models, const char *
     size_t before = list->n;
     if (is_raw_samples(csv))
         st = lop_err(LOP_ERR_UNSUPPORTED, "%s: raw samples (lopbench --raw), skipped", path);
+    proto.file = path; /* checked as a params.csv cell only where it is written (lopfit -o) */
     st = st ? st : read_header(csv, models, &proto);
     st = st ? st : read_sets(csv, &proto, stats, list);
     while (st && list->n > before) { /* all of a file or nothing */

@@ -27,7 +27,7 @@
 
 /* One column of one file: the points one fit is made to. */
 typedef struct {
-    char file[256];     /* the path as given */
+    const char *file;   /* the path as given: the caller's string, which must outlive the set */
     char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
     char quantity[16];  /* "# quantity:", or "unknown" when --model names the model */
     char stat[16];      /* min, avg or median: column <stat>_us */

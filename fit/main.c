@@ -337,7 +337,7 @@ static double now_ms(void)
 /* The data set's names on a fit. */
 static void name_fit(const lop_fitdata_t *d, lop_fit_t *fit)
 {
-    memcpy(fit->file, d->file, sizeof fit->file);
+    snprintf(fit->file, sizeof fit->file, "%s", d->file); /* whole: checked by check_unique */
     memcpy(fit->series, d->series, sizeof fit->series);
     memcpy(fit->quantity, d->quantity, sizeof fit->quantity);
     memcpy(fit->stat, d->stat, sizeof fit->stat);
@@ -414,10 +414,18 @@ static lop_status_t fit_all(const opts_t *o, const lop_fitdata_list_t *data, res
     return LOP_OK;
 }
 
-/* Two files giving the same params.csv key would make lookups ambiguous. */
-static lop_status_t check_unique(const lop_fitdata_list_t *data)
+/* Two files giving the same params.csv key would make lookups ambiguous, and
+ * a path is params.csv's file cell: one a reader would not read back whole
+ * is refused before the work (it is only a cell here, lopfit reads it). */
+static lop_status_t check_params_rows(const lop_fitdata_list_t *data)
 {
-    for (size_t i = 0; i < data->n; i++)
+    const size_t cell_max = sizeof ((lop_fit_t *)0)->file;
+    for (size_t i = 0; i < data->n; i++) {
+        const char *path = data->set[i].file;
+        if (strlen(path) >= cell_max || !lop_csv_cell_ok(path))
+            return lop_err(LOP_ERR_INVALID, "%s: cannot be params.csv's file cell: %s (rename "
+                           "or move it, or fit without -o)", path,
+                           strlen(path) >= cell_max ? "longer than 255 bytes" : lop_csv_cell_rule);
         for (size_t k = 0; k < i; k++) {
             const lop_fitdata_t *a = &data->set[k], *b = &data->set[i];
             if (!strcmp(a->series, b->series) && !strcmp(a->quantity, b->quantity) &&
@@ -425,6 +433,7 @@ static lop_status_t check_unique(const lop_fitdata_list_t *data)
                 return lop_err(LOP_ERR_INVALID, "%s: series '%s' quantity '%s' is also in %s",
                                b->file, b->series, b->quantity, a->file);
         }
+    }
     return LOP_OK;
 }
 
@@ -440,7 +449,7 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
     }
     if (data->n == 0)
         return lop_err(LOP_ERR_INVALID, "nothing to fit");
-    return o->out_dir ? check_unique(data) : LOP_OK;
+    return o->out_dir ? check_params_rows(data) : LOP_OK;
 }
 
 /* ----------------------------------------------------------------- output */

@@ -299,6 +299,20 @@ int lop_mkdir_p(char *path)
     }
 }
 
+/* ------------------------------------------------------------------ cells */
+
+const char lop_csv_cell_rule[] = "a CSV cell holds no comma, no control character (a line "
+                                 "break) and no space at either end";
+
+int lop_csv_cell_ok(const char *s)
+{
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len; i++)
+        if (s[i] == ',' || (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return 0;
+    return len == 0 || (!isspace((unsigned char)s[0]) && !isspace((unsigned char)s[len - 1]));
+}
+
 /* ------------------------------------------------------------------ names */
 
 const char lop_name_rule[] = "must be 1 to 63 letters, digits, '.', '_' or '-', "

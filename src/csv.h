@@ -51,6 +51,14 @@ lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
  * directory that could not be made (for the caller's message). */
 int lop_mkdir_p(char *path);
 
+/* ---- cells ---- */
+
+/* Does 's' read back as the same cell?  No comma, no control byte (a line
+ * break would split the row) and no space at either end (readers trim). */
+int lop_csv_cell_ok(const char *s);
+/* The rule in words, for messages. */
+extern const char lop_csv_cell_rule[];
+
 /* ---- names that become parts of file names ---- */
 
 #define LOP_NAME_MAX 63 /* longest name */

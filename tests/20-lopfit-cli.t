@@ -298,4 +298,25 @@ check "--help: the default is auto by AICc, the models from lop_models[]" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
            '$LOPFIT' --help | grep -q '(rtt, rtt-nosat, const, ov or linear)'"
 
+# A data file's path is params.csv's file cell: with -o, a path a reader
+# would not read back whole is refused before the work (a newline once split
+# the cell and lopredict refused the file at line 4); read only, any path is fine.
+D=$ROOT/tests/data/plots/send-normal-rtt.csv
+nl=$(printf '%s/new\nline-rtt.csv' "$T")
+cp "$D" "$nl" && cp "$D" "$T/a,b-rtt.csv"
+long=$T/$(printf '%0100d' 0)/$(printf '%0100d' 1)/$(printf '%0100d' 2)
+mkdir -p "$long" && cp "$D" "$long/send-normal-rtt.csv"
+refuses_one_line "-o with a newline in a data file's path: refused" 2 \
+    "new.x0aline-rtt.csv: cannot be params.csv's file cell: a CSV cell holds no comma, no control" \
+    "$LOPFIT" -o "$T/nlout" "$nl"
+check "... nothing written" test ! -e "$T/nlout"
+refuses_one_line "-o with a comma in the path: refused" 2 "a,b-rtt.csv: cannot be params.csv's file cell" \
+    "$LOPFIT" -o "$T/cout" "$T/a,b-rtt.csv"
+refuses_one_line "-o with a path of 256+ bytes: refused" 2 "cannot be params.csv's file cell: longer than 255 bytes" \
+    "$LOPFIT" -o "$T/lout" "$long/send-normal-rtt.csv"
+for f in "$nl" "$T/a,b-rtt.csv" "$long/send-normal-rtt.csv"; do
+    "$LOPFIT" "$f" >/dev/null 2>"$T/e"
+    check "without -o the same file is fitted (no cell is written): $(printf '%s' "$f" | tail -c 20 | tr '\n' '?')" test $? -eq 0
+done
+
 done_testing
