@@ -464,7 +464,7 @@ static lop_status_t measure_all(run_t *r)
     b->progress = b->rank == 0 && !r->opts.quiet ? &r->progress : NULL;
     int n_run;
     double units = plan_units(r, &n_run);
-    lop_progress_init(b->progress, &r->timer, units, n_run);
+    lop_progress_init(b->progress, PROG, units, n_run);
     for (int i = 0; i < r->n_tasks; i++)
         if (!r->task[i].skip)
             task_run(r, &r->task[i]);

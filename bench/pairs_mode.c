@@ -644,7 +644,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
     st = st ? st : lop_outdir_agree(b->comm, m->outdir);
     if (st == LOP_OK) {
         int tasks = s.n_rounds + (s.file[0].method == LOP_PAIRS_ISSEND);
-        lop_progress_init(b->progress, b->timer, tasks, tasks);
+        lop_progress_init(b->progress, PROG, tasks, tasks);
         diagonal_run(&s, all);
         for (int r = 0; r < s.n_rounds; r++)
             round_run(&s, r, all);

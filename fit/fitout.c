@@ -375,7 +375,8 @@ static void table_warnings(const char *name, const table_notes_t *n, long pmax, 
 }
 
 static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                                const lop_lop_t *lop, lop_fitout_warn_t *warn, void *ctx)
+                                const lop_lop_t *lop, lop_fitout_warn_t *warn, void *ctx,
+                                lop_progress_t *progress)
 {
     char name[256];
     lop_csv_writer_t *w;
@@ -404,8 +405,11 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
     if (st)
         return st;
     st = draws_begin(&draws, lop);
-    for (int p = 1; p <= pmax && st == LOP_OK; p++)
+    lop_progress_task(progress, name);
+    for (int p = 1; p <= pmax && st == LOP_OK; p++) {
         st = table_row(&t, set, &draws, p, p < lo || p > hi, &notes);
+        lop_progress_step(progress, 1);
+    }
     lop_uncert_free(draws.u);
     lop_status_t end = lop_out_end(&t);
     st = st ? st : end;
@@ -479,23 +483,61 @@ lop_status_t lop_fitout_curves(lop_fitout_batch_t *b, const char *dir, const lop
     return st;
 }
 
-lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                               lop_fitout_warn_t *warn, void *ctx, size_t *n_tables)
+/* From this many rows on, the cost is said before the work (about a
+ * minute here with intervals). */
+#define BIG_TABLES_ROWS 100000
+
+/* Does fit i start a table (the first rtt fit of its series and stat, with
+ * an os fit beside it)? */
+static int starts_table(const lop_paramset_t *set, size_t i)
 {
+    const lop_fit_t *f = &set->fit[i];
+    return strcmp(f->quantity, "rtt") == 0 &&
+           lop_paramset_find(set, f->series, "rtt", f->stat) == f &&
+           lop_paramset_find(set, f->series, "os", f->stat) != NULL;
+}
+
+/* Rows of every table (p = 1..pmax each), for the cost said up front and the
+ * progress line. */
+static double tables_rows(const lop_paramset_t *set, int *n_tables)
+{
+    double rows = 0;
     *n_tables = 0;
     for (size_t i = 0; i < set->n; i++) {
-        const lop_fit_t *f = &set->fit[i];
         lop_lop_t lop;
-        if (strcmp(f->quantity, "rtt") != 0 ||
-            lop_paramset_find(set, f->series, "rtt", f->stat) != f ||
-            !lop_paramset_find(set, f->series, "os", f->stat))
+        if (starts_table(set, i) &&
+            lop_lop_from_set(set, set->fit[i].series, set->fit[i].stat, &lop) == LOP_OK) {
+            rows += lop.pmax > 1 ? floor(lop.pmax) : 1;
+            ++*n_tables;
+        }
+    }
+    return rows;
+}
+
+lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
+                               lop_fitout_warn_t *warn, void *ctx, lop_progress_t *progress,
+                               size_t *n_tables)
+{
+    int n_planned;
+    double rows = tables_rows(set, &n_planned);
+    if (rows >= BIG_TABLES_ROWS)
+        warn_line(warn, ctx, "%d tables, %.0f rows in all, each row's interval from %zu "
+                  "draws: this takes a while", n_planned, rows, lop_uncert_defaults.n_draws);
+    lop_progress_plan(progress, rows, n_planned);
+    *n_tables = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        if (!starts_table(set, i))
             continue;
-        lop_status_t st = lop_lop_from_set(set, f->series, f->stat, &lop);
-        st = st ? st : write_table(b, dir, set, &lop, warn, ctx);
-        if (st)
+        lop_lop_t lop;
+        lop_status_t st = lop_lop_from_set(set, set->fit[i].series, set->fit[i].stat, &lop);
+        st = st ? st : write_table(b, dir, set, &lop, warn, ctx, progress);
+        if (st) {
+            lop_progress_done(progress);
             return st;
+        }
         ++*n_tables;
     }
+    lop_progress_done(progress);
     return LOP_OK;
 }
 

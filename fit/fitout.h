@@ -21,6 +21,7 @@
 #include "out.h"
 #include "fitter.h"
 #include "model.h"
+#include "progress.h"
 
 typedef struct {
     lop_csv_writer_t **writer; /* open temporary files, in opening order */
@@ -67,9 +68,12 @@ typedef void lop_fitout_warn_t(void *ctx, const char *msg);
  * 'extrapolated' is 1 outside the range every fit used has data for.  Warns
  * once per table when p leaves the fitted range, when L(p) or L^list(p) is
  * negative, and when draws gave no finite value; fails if a value is not
- * finite.  '*n_tables' counts the tables. */
+ * finite.  From 10^5 rows in all the cost is said through 'warn' before
+ * the work; 'progress' (NULL: none) follows the tables row by row.
+ * '*n_tables' counts the tables. */
 lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                               lop_fitout_warn_t *warn, void *ctx, size_t *n_tables);
+                               lop_fitout_warn_t *warn, void *ctx, lop_progress_t *progress,
+                               size_t *n_tables);
 
 /* DIR/curve-<series>-<quantity>-<stat>.csv for every row of 'set' but the
  * LogP lines: metadata series, quantity, stat, model, unit, then

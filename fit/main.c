@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "out.h"
@@ -454,6 +455,16 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
 
 /* ----------------------------------------------------------------- output */
 
+/* The tables' progress line, on a terminal only (a log gets the cost said up
+ * front and the warnings). */
+static lop_progress_t *tables_progress(lop_progress_t *buf)
+{
+    if (!isatty(STDERR_FILENO))
+        return NULL;
+    lop_progress_init(buf, PROG, 0, 0);
+    return buf;
+}
+
 /* params.csv (fits, then --compare lines) and the tables, all or nothing:
  * written into the staging directory of 'out' (csv.h), named after DIR. */
 static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, const result_t *res,
@@ -461,6 +472,7 @@ static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, cons
 {
     char path[4096];
     lop_fitout_batch_t batch = {0};
+    lop_progress_t progress;
     size_t n_fits = 0, n_tables;
     lop_fit_t *fits = lop_calloc(2 * n, sizeof *fits);
     if (!fits)
@@ -476,7 +488,8 @@ static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, cons
     for (size_t i = 0; i < n_fits && st == LOP_OK; i++) /* what lopredict could not read */
         st = lop_fit_check(&fits[i], fits[i].file);
     st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits, weights[o->fitter.weight]);
-    st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL, &n_tables);
+    st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL,
+                                          tables_progress(&progress), &n_tables);
     st = st ? st : lop_fitout_curves(&batch, out->stage, &set);
     st = lop_fitout_batch_end(&batch, st);
     free(fits);
@@ -511,6 +524,7 @@ static lop_status_t run_from_set(const opts_t *o)
 {
     lop_paramset_t set;
     lop_fitout_batch_t batch = {0};
+    lop_progress_t progress;
     lop_outdir_t out;
     size_t n_tables = 0;
     const char *path = o->from_params ? o->from_params : o->synth;
@@ -519,7 +533,8 @@ static lop_status_t run_from_set(const opts_t *o)
         return st;
     st = lop_outdir_begin(&out, o->out_dir);
     if (st == LOP_OK && o->from_params) {
-        st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL, &n_tables);
+        st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL,
+                               tables_progress(&progress), &n_tables);
         if (st == LOP_OK && n_tables == 0)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
         st = st ? st : lop_fitout_curves(&batch, out.stage, &set);

@@ -17,11 +17,15 @@
 
 /* Paths to remove if the process dies of a signal or exits before a commit:
  * temporary files of open writers, the staging directory and the files in
- * it.  Changed only with the signals blocked, so the handler always sees a
- * consistent list; removed newest first (files before their directory). */
+ * it, and the output directories this run created (removed while empty, so
+ * a run that failed leaves no DIR where there was none).  Changed only with
+ * the signals blocked, so the handler always sees a consistent list; removed
+ * newest first (files before their directory). */
+typedef enum { CLEANUP_FILE, CLEANUP_STAGE, CLEANUP_MADE } cleanup_kind_t;
+
 typedef struct {
     char *path;
-    int is_dir;
+    cleanup_kind_t kind;
 } cleanup_t;
 
 static cleanup_t *cleanup_list;
@@ -32,7 +36,7 @@ static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 void lop_cleanup_now(void)
 {
     for (size_t i = cleanup_n; i-- > 0;) {
-        if (cleanup_list[i].is_dir)
+        if (cleanup_list[i].kind != CLEANUP_FILE)
             rmdir(cleanup_list[i].path);
         else
             unlink(cleanup_list[i].path);
@@ -94,7 +98,7 @@ static void cleanup_install(void)
     atexit(lop_cleanup_now);
 }
 
-static lop_status_t cleanup_add(const char *path, int is_dir)
+static lop_status_t cleanup_add(const char *path, cleanup_kind_t kind)
 {
     char *copy = lop_strdup(path);
     if (!copy)
@@ -111,7 +115,7 @@ static lop_status_t cleanup_add(const char *path, int is_dir)
         }
     }
     if (grown)
-        cleanup_list[cleanup_n++] = (cleanup_t){copy, is_dir};
+        cleanup_list[cleanup_n++] = (cleanup_t){copy, kind};
     cleanup_block(0, &old);
     if (!grown)
         free(copy);
@@ -205,8 +209,8 @@ lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
     cleanup_block(1, &old); /* no window where the file exists unlisted */
     int fd = mkstemp(w->tmp_path);
     int saved = errno;
-    st = fd < 0 ? LOP_OK : cleanup_add(w->tmp_path, 0);
-    st = st || fd < 0 || !in_stage(path) ? st : cleanup_add(path, 0);
+    st = fd < 0 ? LOP_OK : cleanup_add(w->tmp_path, CLEANUP_FILE);
+    st = st || fd < 0 || !in_stage(path) ? st : cleanup_add(path, CLEANUP_FILE);
     cleanup_block(0, &old);
     if (fd < 0) {
         st = lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(saved));
@@ -291,11 +295,31 @@ int lop_mkdir_p(char *path)
     for (char *slash = path[0] ? strchr(path + 1, '/') : NULL;; slash = strchr(slash + 1, '/')) {
         if (slash)
             *slash = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+        if (mkdir(path, 0777) == 0) {
+            if (cleanup_add(path, CLEANUP_MADE) != LOP_OK) {
+                rmdir(path);
+                errno = ENOMEM;
+                return -1;
+            }
+        } else if (errno != EEXIST) {
             return -1;
+        }
         if (!slash)
             return 0;
         *slash = '/';
+    }
+}
+
+/* The directories lop_mkdir_p made: kept once a run committed files into
+ * them, removed while empty otherwise. */
+static void made_dirs_settle(int keep)
+{
+    for (size_t i = cleanup_n; i-- > 0;) {
+        if (cleanup_list[i].kind != CLEANUP_MADE)
+            continue;
+        if (!keep)
+            rmdir(cleanup_list[i].path);
+        cleanup_forget(cleanup_list[i].path);
     }
 }
 
@@ -365,7 +389,7 @@ lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
     cleanup_block(1, &old);
     if (st == LOP_OK && !mkdtemp(t->stage))
         st = lop_err(LOP_ERR_IO, "%s: cannot write in it: %s", dir, strerror(errno));
-    else if (st == LOP_OK && (st = cleanup_add(t->stage, 1)) != LOP_OK)
+    else if (st == LOP_OK && (st = cleanup_add(t->stage, CLEANUP_STAGE)) != LOP_OK)
         rmdir(t->stage);
     cleanup_stage = st == LOP_OK ? t->stage : NULL;
     cleanup_block(0, &old);
@@ -532,6 +556,7 @@ lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
     while (cleanup_n > 0 && strcmp(cleanup_list[cleanup_n - 1].path, t->stage) != 0)
         cleanup_forget(cleanup_list[cleanup_n - 1].path);
     cleanup_forget(t->stage);
+    made_dirs_settle(status == LOP_OK);
     cleanup_stage = NULL;
     cleanup_block(0, &old);
     names_free(names, n);

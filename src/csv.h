@@ -48,7 +48,9 @@ void lop_csv_writer_abort(lop_csv_writer_t *w);
 lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
 /* mkdir -p for the directory output files go in: makes 'path' and its
  * missing parents.  Returns 0, or -1 with errno set and 'path' cut after the
- * directory that could not be made (for the caller's message). */
+ * directory that could not be made (for the caller's message).  What it made
+ * is removed again (while empty) unless a lop_outdir_end() commits into it:
+ * at a failed lop_outdir_end(), a signal or the exit. */
 int lop_mkdir_p(char *path);
 
 /* ---- cells ---- */

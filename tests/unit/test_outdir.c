@@ -134,6 +134,48 @@ static void test_signal(void)
     ok(!stage_left() && !exists("d/c.csv"), "... leaving no stage and no new file");
 }
 
+/* A DIR the run made is gone again when the run fails or is interrupted
+ * (it did not exist before), kept when the run commits into it, and a
+ * directory that existed is never removed. */
+static void test_made_dirs(void)
+{
+    lop_outdir_t out;
+    ok(lop_outdir_begin(&out, fixture_path("new/deeper")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n1") == LOP_OK &&
+           lop_outdir_end(&out, lop_err(LOP_ERR_IO, "disk full")) == LOP_ERR_IO,
+       "a failed run into a new DIR/deeper");
+    ok(!exists("new"), "... leaves neither directory it made");
+    ok(lop_outdir_begin(&out, fixture_path("d/sub")) == LOP_OK &&
+           lop_outdir_end(&out, LOP_ERR_RANGE) == LOP_ERR_RANGE && !exists("d/sub") &&
+           exists("d/a.csv"),
+       "a failed run into a new d/sub removes sub, keeps d and its files");
+    ok(lop_outdir_begin(&out, fixture_path("new/kept")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n1") == LOP_OK && lop_outdir_end(&out, LOP_OK) == LOP_OK &&
+           exists("new/kept/a.csv"),
+       "a committed run keeps what it made");
+    lop_cleanup_now();
+    ok(exists("new/kept/a.csv"), "... and a later cleanup leaves it alone");
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (lop_outdir_begin(&out, fixture_path("sig/a/b")) != LOP_OK)
+            _exit(3);
+        stage_file(&out, "c.csv", "c\n1");
+        raise(SIGTERM);
+        _exit(5);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && !exists("sig"),
+       "SIGTERM mid-run removes the directories the run made");
+    pid = fork();
+    if (pid == 0)
+        exit(lop_outdir_begin(&out, fixture_path("exit/a")) == LOP_OK ? 0 : 3);
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 && !exists("exit"),
+       "an exit before the end removes them too");
+}
+
 static void test_fit_check(void)
 {
     lop_fit_t fit = {.series = "send-normal", .quantity = "rtt", .stat = "min",
@@ -224,6 +266,7 @@ int main(void)
     test_marker();
     test_not_regular();
     test_signal();
+    test_made_dirs();
     test_fit_check();
     fixture_dir_remove();
     return tap_done();
