@@ -483,8 +483,8 @@ lop_status_t lop_fitout_curves(lop_fitout_batch_t *b, const char *dir, const lop
     return st;
 }
 
-/* From this many rows on, the cost is said before the work (about a
- * minute here with intervals). */
+/* From this many rows with intervals on, the cost is said before the work
+ * (minutes at about 2 ms a row, fit/README.md). */
 #define BIG_TABLES_ROWS 100000
 
 /* Does fit i start a table (the first rtt fit of its series and stat, with
@@ -497,17 +497,30 @@ static int starts_table(const lop_paramset_t *set, size_t i)
            lop_paramset_find(set, f->series, "os", f->stat) != NULL;
 }
 
-/* Rows of every table (p = 1..pmax each), for the cost said up front and the
- * progress line. */
-static double tables_rows(const lop_paramset_t *set, int *n_tables)
+/* Does any fit of the table draw intervals (the slow part)? */
+static int table_draws(const lop_lop_t *lop)
+{
+    const lop_fit_t *used[4] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
+    for (int i = 0; i < 4; i++)
+        if (used[i] && used[i]->has_cov)
+            return 1;
+    return 0;
+}
+
+/* Rows of every table (p = 1..pmax each) and how many draw intervals, for
+ * the cost said up front and the progress line. */
+static double tables_rows(const lop_paramset_t *set, int *n_tables, double *rows_drawn)
 {
     double rows = 0;
     *n_tables = 0;
+    *rows_drawn = 0;
     for (size_t i = 0; i < set->n; i++) {
         lop_lop_t lop;
         if (starts_table(set, i) &&
             lop_lop_from_set(set, set->fit[i].series, set->fit[i].stat, &lop) == LOP_OK) {
-            rows += lop.pmax > 1 ? floor(lop.pmax) : 1;
+            double n = lop.pmax > 1 ? floor(lop.pmax) : 1;
+            rows += n;
+            *rows_drawn += table_draws(&lop) ? n : 0;
             ++*n_tables;
         }
     }
@@ -519,10 +532,11 @@ lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop
                                size_t *n_tables)
 {
     int n_planned;
-    double rows = tables_rows(set, &n_planned);
-    if (rows >= BIG_TABLES_ROWS)
-        warn_line(warn, ctx, "%d tables, %.0f rows in all, each row's interval from %zu "
-                  "draws: this takes a while", n_planned, rows, lop_uncert_defaults.n_draws);
+    double drawn, rows = tables_rows(set, &n_planned, &drawn);
+    if (drawn >= BIG_TABLES_ROWS)
+        warn_line(warn, ctx, "%d tables, %.0f rows in all, %.0f of them with intervals of %zu "
+                  "draws (some 2 ms of CPU a row): this takes a while", n_planned, rows, drawn,
+                  lop_uncert_defaults.n_draws);
     lop_progress_plan(progress, rows, n_planned);
     *n_tables = 0;
     for (size_t i = 0; i < set->n; i++) {

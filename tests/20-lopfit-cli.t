@@ -319,4 +319,29 @@ for f in "$nl" "$T/a,b-rtt.csv" "$long/send-normal-rtt.csv"; do
     check "without -o the same file is fitted (no cell is written): $(printf '%s' "$f" | tail -c 20 | tr '\n' '?')" test $? -eq 0
 done
 
+# ---- long tables say their cost up front and show progress on a terminal
+# (issue 17: 10^6-row tables ran half an hour with no word).  The fitted set
+# has covariances; with pmax 10^5 its two tables draw intervals for 2 x 10^5
+# rows: the note comes before the work, the run is stopped once it is there.
+awk -F, 'BEGIN { OFS = "," } /^#/ || /^file/ { print; next } { $8 = 100000; print }' \
+    "$T/out/params.csv" >"$T/big.csv"
+"$LOPFIT" --from-params "$T/big.csv" -o "$T/bigout" 2>"$T/bigerr" &
+pid=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q 'rows in all' "$T/bigerr"; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid 2>/dev/null; { wait $pid; } 2>/dev/null
+check "--from-params with 2 x 10^5 rows of intervals says so before the work" \
+    grep -q '^lopfit: warning: 2 tables, 200000 rows in all, 200000 of them with intervals of 4000 draws' "$T/bigerr"
+check "... and SIGTERM then leaves no output directory (it made it)" test ! -e "$T/bigout"
+awk -F, 'BEGIN { OFS = "," } /^#/ || /^file/ { print; next } { $8 = 20000; print }' \
+    "$ROOT/data/mozart-2005/params.csv" >"$T/mz.csv"
+script -qec "$(shquote "$LOPFIT") --from-params $(shquote "$T/mz.csv") -o $(shquote "$T/mzout")" \
+    /dev/null </dev/null >"$T/tty.txt" 2>&1
+check "on a terminal a progress line follows the tables ([8/8] lop-rdmaw-inline-avg.csv)" \
+    grep -q 'lopfit: \[8/8\] lop-rdmaw-inline-avg.csv: ' "$T/tty.txt"
+check "... and without intervals (no covariance) no cost note" sh -c "! grep -q 'rows in all' '$T/tty.txt'"
+check "... the tables are written" test -f "$T/mzout/lop-rdmaw-inline-avg.csv"
+"$LOPFIT" --from-params "$T/mz.csv" -o "$T/mzlog" 2>"$T/mzlog.err"
+check "not on a terminal: no progress line" sh -c "! grep -q '% done' '$T/mzlog.err'"
+
 done_testing
