@@ -414,7 +414,7 @@ static lop_status_t write_csv(const session_t *s, const char *stage)
     lop_csv_meta(&w, "warmup", "%ld", s->m->opts->warmup);
     lop_csv_meta(&w, "timer", "%s", meta->timer);
     lop_csv_meta(&w, "date", "%s", meta->date);
-    lop_csv_meta(&w, "host", "%s", meta->host);
+    lop_run_meta_hosts_write(&w, meta);
     lop_csv_meta(&w, "unit", "us");
     return lop_csv_writer_end(&w, csv_rows(s, &w));
 }
@@ -475,8 +475,9 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
+    static const char *const files[] = {"barrier.csv", NULL};
     if (st == LOP_OK && !m->opts->check)
-        st = lop_outdir_agree(m->comm, m->outdir);
+        st = lop_outdir_agree(m->comm, m->outdir, files);
     for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
         run_size(&s, s.p[i]);
     if (st == LOP_OK)

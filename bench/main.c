@@ -123,6 +123,8 @@ static void meta_fill(run_t *r)
     localtime_r(&now, &tm);
     strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%S%z", &tm);
     gethostname(m->host, sizeof m->host - 1);
+    free(m->hosts);
+    lop_mpi_hosts(r->bench.comm, &m->hosts); /* NULL: the files say 'unknown' */
 }
 
 /* Communicators, the oversubscription check and the peer lists. */
@@ -162,6 +164,8 @@ static void bench_free(run_t *r)
     lop_bench_t *b = &r->bench;
     free(b->to_other);
     free(b->star);
+    free(r->meta.hosts);
+    r->meta.hosts = NULL;
     if (b->pair != MPI_COMM_NULL)
         MPI_Comm_free(&b->pair);
     MPI_Comm_free(&b->comm);
@@ -191,7 +195,7 @@ static void outdir_choose(run_t *r)
 static lop_status_t outdir_prepare(run_t *r)
 {
     outdir_choose(r);
-    return lop_outdir_agree(r->bench.comm, r->outdir);
+    return lop_outdir_agree(r->bench.comm, r->outdir, NULL); /* names: plan_targets_check */
 }
 
 /* Rank 0, after the last task: every file of the run, all or none (csv.h).

@@ -55,6 +55,69 @@ int lop_mpi_single_node(MPI_Comm comm)
     return every;
 }
 
+typedef struct {
+    const char *name;
+    int rank;
+} host_rank_t;
+
+static int host_rank_cmp(const void *a, const void *b)
+{
+    const host_rank_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* "N: name (k ranks), ..." of the gathered names, hosts in the order of
+ * their lowest rank (sorted by name first: O(P log P) for large runs). */
+static char *hosts_list(const char (*name)[LOP_MPI_HOST_MAX], int size)
+{
+    size_t cap = 32 + (size_t)size * (LOP_MPI_HOST_MAX + 24), len = 0;
+    char *out = lop_calloc(cap, 1);
+    int *count = lop_calloc((size_t)size, sizeof *count), n_hosts = 0;
+    host_rank_t *by_name = lop_calloc((size_t)size, sizeof *by_name);
+    if (out && count && by_name) {
+        for (int r = 0; r < size; r++)
+            by_name[r] = (host_rank_t){name[r], r};
+        qsort(by_name, (size_t)size, sizeof *by_name, host_rank_cmp);
+        for (int i = 0, first = 0; i < size; i++) {
+            if (i == 0 || strcmp(by_name[i].name, by_name[i - 1].name) != 0)
+                first = by_name[i].rank, n_hosts++;
+            count[first]++;
+        }
+        len = (size_t)snprintf(out, cap, "%d:", n_hosts);
+        for (int r = 0; r < size; r++)
+            if (count[r])
+                len += (size_t)snprintf(out + len, cap - len, "%s %s (%d rank%s)", r ? "," : "",
+                                        name[r], count[r], count[r] == 1 ? "" : "s");
+    } else {
+        free(out);
+        out = NULL;
+    }
+    free(by_name);
+    free(count);
+    return out;
+}
+
+lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    char mine[LOP_MPI_HOST_MAX] = "";
+    gethostname(mine, sizeof mine - 1);
+    char (*all)[LOP_MPI_HOST_MAX] = rank == 0 ? lop_calloc((size_t)size, sizeof *all) : NULL;
+    int ok = rank != 0 || all, every;
+    MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, comm);
+    *hosts = NULL;
+    if (!every)
+        return LOP_ERR_NOMEM;
+    MPI_Gather(mine, LOP_MPI_HOST_MAX, MPI_CHAR, all, LOP_MPI_HOST_MAX, MPI_CHAR, 0, comm);
+    if (rank == 0)
+        *hosts = hosts_list((const char (*)[LOP_MPI_HOST_MAX])all, size);
+    free(all);
+    return rank != 0 || *hosts ? LOP_OK : LOP_ERR_NOMEM;
+}
+
 lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status)
 {
     int rank, size;
@@ -151,9 +214,12 @@ void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)
     nanosleep(&ts, NULL);
 }
 
-lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir)
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir, const char *const *names)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    return lop_mpi_agree(comm, rank == 0 ? lop_outdir_prepare(dir) : LOP_OK);
+    lop_status_t st = rank == 0 ? lop_outdir_prepare(dir) : LOP_OK;
+    for (size_t i = 0; rank == 0 && st == LOP_OK && names && names[i]; i++)
+        st = lop_outdir_target_check(dir, names[i]);
+    return lop_mpi_agree(comm, st);
 }

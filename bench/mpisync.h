@@ -73,6 +73,15 @@ int lop_mpi_oversubscribed(MPI_Comm comm);
 /* Do all ranks of 'comm' share one node (so shared memory reaches them all)? */
 int lop_mpi_single_node(MPI_Comm comm);
 
+/* Bytes of a host name gathered by lop_mpi_hosts, with its NUL. */
+#define LOP_MPI_HOST_MAX 256
+
+/* Collective: on rank 0, '*hosts' is a new string naming the nodes of the
+ * run, "2: node0 (2 ranks), node1 (2 ranks)" (hosts in the order of their
+ * lowest rank); NULL elsewhere.  LOP_ERR_NOMEM on rank 0 if it could not be
+ * made. */
+lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts);
+
 /* Collective: LOP_OK on every rank if 'status' is LOP_OK on every rank;
  * otherwise the status and lop_errmsg() of the lowest failing rank, on every
  * rank. */
@@ -93,9 +102,11 @@ lop_status_t lop_mpi_window(MPI_Comm comm, MPI_Aint bytes, int shared, void *bas
 void lop_mpi_fail_abort(const char *prog);
 
 /* Collective: rank 0 creates the output directory 'dir' (mkdir -p, and a
- * check that files can be made in it); every rank learns whether it could.
- * The files are written at the end of the run, all or none (csv.h). */
-lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir);
+ * check that files can be made in it) and checks that each file of 'names'
+ * (NULL-terminated, or NULL) may be replaced (csv.h: a regular file or
+ * none), before the work; every rank learns whether it could.  The files
+ * are written at the end of the run, all or none (csv.h). */
+lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir, const char *const *names);
 
 /* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls;
  * LOP_ERR_TIMEOUT naming 'what' (e.g. "the send to rank 3") at the deadline. */

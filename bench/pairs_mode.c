@@ -559,6 +559,22 @@ static lop_status_t file_write(const session_t *s, const pfile_t *f, const char 
     return lop_csv_writer_end(&w, st ? st : end);
 }
 
+/* The output directory made and every file files_write writes checked,
+ * before the rounds (collective). */
+static lop_status_t outdir_agree(const session_t *s)
+{
+    char name[MAX_FILES][64];
+    const char *names[MAX_FILES + 2];
+    int n = 0;
+    for (int f = 0; f < s->n_file; f++) {
+        file_name(&s->file[f], name[f], sizeof name[f]);
+        names[n++] = name[f];
+    }
+    names[n++] = "placement.csv";
+    names[n] = NULL;
+    return lop_outdir_agree(s->b->comm, s->m->outdir, names);
+}
+
 /* Rank 0: every file, all or none (csv.h). */
 static lop_status_t files_write(const session_t *s)
 {
@@ -641,7 +657,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
     if (st == LOP_OK && s.n_file == 0)
         st = lop_err(LOP_ERR_INVALID, "option --method: nothing to measure (no series of "
                      "--ops/--post works on the %s transport)", b->tp->ops->name);
-    st = st ? st : lop_outdir_agree(b->comm, m->outdir);
+    st = st ? st : outdir_agree(&s);
     if (st == LOP_OK) {
         int tasks = s.n_rounds + (s.file[0].method == LOP_PAIRS_ISSEND);
         lop_progress_init(b->progress, PROG, tasks, tasks);

@@ -190,7 +190,7 @@ lop_status_t lop_placement_write(const lop_placement_t *pl, const lop_run_meta_t
     lop_csv_meta(&w, "placement_note", "%s", pl->note);
     lop_csv_meta(&w, "oversubscribed", "%s", meta->oversubscribed ? "yes" : "no");
     lop_csv_meta(&w, "date", "%s", meta->date);
-    lop_csv_meta(&w, "host", "%s", meta->host);
+    lop_run_meta_hosts_write(&w, meta);
     lop_out_t o;
     st = lop_out_begin(&o, w.file, w.path, 1, placement_cols,
                        sizeof placement_cols / sizeof *placement_cols);

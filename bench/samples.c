@@ -96,6 +96,12 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
                      lop_out_format_csv(avg, m->reference.mean));
 }
 
+void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
+{
+    lop_csv_meta(w, "host", "%s", m->host);
+    lop_csv_meta(w, "hosts", "%s", m->hosts ? m->hosts : "unknown (not gathered)");
+}
+
 void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
 {
     char num[LOP_OUT_NUM_LEN]; /* metadata numbers are exact, like the cells */
@@ -111,7 +117,7 @@ void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
     lop_csv_meta(w, "timer", "%s", m->timer);
     lop_csv_meta(w, "timer_calibration_s", "%s", lop_out_format_csv(num, m->timer_calibration_s));
     lop_csv_meta(w, "date", "%s", m->date);
-    lop_csv_meta(w, "host", "%s", m->host);
+    lop_run_meta_hosts_write(w, m);
     lop_csv_meta(w, "unit", "us");
 }
 

@@ -36,10 +36,14 @@ typedef struct {
     double timer_calibration_s;   /* how long calibrating it took */
     char date[40];                /* ISO 8601, local time */
     char host[128];               /* rank 0's host name */
+    char *hosts;                  /* rank 0: every node of the run (lop_mpi_hosts) */
     int have_reference;           /* the reference ping-pong was run */
     lop_stats_t reference;        /* its RTT statistics */
 } lop_run_meta_t;
 
+/* '# host:' (rank 0's) and '# hosts:' (every node of the run), which every
+ * lopbench file carries. */
+void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
 /* The run's lines of every lopbench file (transport ... unit), in file order. */
 void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
 

@@ -322,9 +322,11 @@ static lop_status_t print_report(const opts_t *o, const result_t *res, size_t n)
     return st ? st : lop_out_end(&t);
 }
 
+/* A warning on a line of its own: 'ctx' is the progress line on the
+ * terminal (or NULL), cleared first and redrawn by its next step. */
 static void warn_stderr(void *ctx, const char *msg)
 {
-    (void)ctx;
+    lop_progress_done(ctx);
     fprintf(stderr, PROG ": warning: %s\n", msg);
 }
 
@@ -488,8 +490,8 @@ static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, cons
     for (size_t i = 0; i < n_fits && st == LOP_OK; i++) /* what lopredict could not read */
         st = lop_fit_check(&fits[i], fits[i].file);
     st = st ? st : lop_fitout_params(&batch, out->stage, fits, n_fits, weights[o->fitter.weight]);
-    st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, NULL,
-                                          tables_progress(&progress), &n_tables);
+    lop_progress_t *pr = tables_progress(&progress);
+    st = st ? st : lop_fitout_tables(&batch, out->stage, &set, warn_stderr, pr, pr, &n_tables);
     st = st ? st : lop_fitout_curves(&batch, out->stage, &set);
     st = lop_fitout_batch_end(&batch, st);
     free(fits);
@@ -533,8 +535,8 @@ static lop_status_t run_from_set(const opts_t *o)
         return st;
     st = lop_outdir_begin(&out, o->out_dir);
     if (st == LOP_OK && o->from_params) {
-        st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, NULL,
-                               tables_progress(&progress), &n_tables);
+        lop_progress_t *pr = tables_progress(&progress);
+        st = lop_fitout_tables(&batch, out.stage, &set, warn_stderr, pr, pr, &n_tables);
         if (st == LOP_OK && n_tables == 0)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
         st = st ? st : lop_fitout_curves(&batch, out.stage, &set);

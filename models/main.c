@@ -180,8 +180,10 @@ static void logp_comment(FILE *out, const logp_t *m)
 static void header_comments(FILE *out, const opts_t *o)
 {
     fprintf(out, "# lopredict: %s\n", LOP_VERSION);
-    if (o->have_set)
-        fprintf(out, "# params: %s\n# series: %s\n# stat: %s\n", o->params, o->series, o->stat);
+    if (o->have_set) {
+        lop_meta_print(out, "params", o->params);
+        fprintf(out, "# series: %s\n# stat: %s\n", o->series, o->stat);
+    }
     char cnt[LOP_OUT_NUM_LEN];
     fprintf(out, "# cnt: %s\n# links: %u\n", lop_out_format_csv(cnt, o->cost.cnt), o->cost.links);
     if (o->models & MODEL_LOGP)
@@ -1743,8 +1745,10 @@ static lop_status_t run_measured(opts_t *o)
         return st;
     }
     char cnt[LOP_OUT_NUM_LEN];
-    printf("# lopredict: %s\n# measured: %s\n# params: %s\n# stat: %s\n# cnt: %s\n",
-           LOP_VERSION, o->measured, o->params, o->stat, lop_out_format_csv(cnt, o->cost.cnt));
+    printf("# lopredict: %s\n", LOP_VERSION);
+    lop_meta_print(stdout, "measured", o->measured);
+    lop_meta_print(stdout, "params", o->params);
+    printf("# stat: %s\n# cnt: %s\n", o->stat, lop_out_format_csv(cnt, o->cost.cnt));
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

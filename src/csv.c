@@ -235,14 +235,34 @@ err_release:
     return st;
 }
 
+void lop_meta_print(FILE *f, const char *key, const char *value)
+{
+    /* A value is one line: a control character (a newline in a path) would
+     * end the metadata line, and every reader would refuse the file; it is
+     * written as \xNN, as the error messages show it. */
+    fprintf(f, "# %s: ", key);
+    for (const char *c = value; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\x%02x", (unsigned char)*c);
+        else
+            fputc(*c, f);
+    }
+    fputc('\n', f);
+}
+
 void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(w->file, "# %s: ", key);
+    char *value = NULL;
     va_start(ap, fmt);
-    vfprintf(w->file, fmt, ap);
+    int len = vasprintf(&value, fmt, ap);
     va_end(ap);
-    fputc('\n', w->file);
+    if (len < 0) { /* the commit reports it: the file is not written */
+        w->nomem = 1;
+        return;
+    }
+    lop_meta_print(w->file, key, value);
+    free(value);
 }
 
 void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
@@ -259,8 +279,9 @@ lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
     int failed = ferror(w->file) || fflush(w->file) != 0 || fsync(fileno(w->file)) != 0;
     failed |= fclose(w->file) != 0;
     w->file = NULL;
-    lop_status_t st = LOP_OK;
-    if (!failed && !in_stage(w->path)) /* again: it may have changed since the open */
+    lop_status_t st = w->nomem ? LOP_ERR_NOMEM : LOP_OK;
+    /* again: the target may have changed since the open */
+    if (st == LOP_OK && !failed && !in_stage(w->path))
         st = lop_csv_target_check(w->path);
     if (st == LOP_OK && (failed || rename(w->tmp_path, w->path) != 0))
         st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));

@@ -25,6 +25,7 @@ typedef struct {
     FILE *file;      /* the temporary file being written */
     char *path;      /* final name */
     char *tmp_path;  /* temporary name, renamed to 'path' on commit */
+    int nomem;       /* a line could not be made: the commit fails */
 } lop_csv_writer_t;
 
 /* A writer replaces only a regular file: 'path' is refused (LOP_ERR_INVALID,
@@ -33,7 +34,11 @@ typedef struct {
  * again at the commit.  lop_csv_target_check() is that test alone. */
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
 lop_status_t lop_csv_target_check(const char *path);
-/* "# key: value" */
+/* "# key: value" on 'f'; a control character in the value is written as
+ * \xNN (the line stays one line, readable by every lop reader).  The one
+ * writer of metadata lines: files (lop_csv_meta) and lopredict's tables. */
+void lop_meta_print(FILE *f, const char *key, const char *value);
+/* lop_meta_print of the formatted value into the writer's file. */
 void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A header or data row, written as given plus a newline. */

@@ -75,6 +75,22 @@ run_mpi 2 "$B" $SMALL --quiet --transport mpi --scenario 1 --ops send --post nor
 check "a symbolic link where a file goes: still a link, its target empty" \
     sh -c 'test -L "$1" && test ! -s "$2"' sh "$T/o/send-normal-os.csv" "$T/target"
 
+# --barrier and --pairs check their files before the work too (issue 17:
+# the whole table was measured and printed, then the FIFO refused).
+rm -rf "$T/o" && mkdir "$T/o" && mkfifo "$T/o/barrier.csv"
+run_mpi 2 "$B" --barrier --alg diss --executor p2p --reps 3 --warmup 1 -o "$T/o" >"$T/out" 2>&1
+check "--barrier: barrier.csv a FIFO: refused" \
+    grep -q "^lopbench: $T/o/barrier.csv: exists and is a FIFO" "$T/out"
+check "... before any barrier ran (no table, no 'wrote')" sh -c "! grep -q 'diss' '$T/out'"
+check "... the FIFO left as it was" test -p "$T/o/barrier.csv"
+rm -rf "$T/o" && mkdir "$T/o" && : >"$T/target" && ln -s "$T/target" "$T/o/placement.csv"
+run_mpi 2 "$B" --pairs --reps 3 --warmup 1 -o "$T/o" >"$T/out" 2>&1
+check "--pairs: placement.csv a symbolic link: refused" \
+    grep -q "^lopbench: $T/o/placement.csv: exists and is a symbolic link" "$T/out"
+check "... before any round ran" sh -c "! grep -q 'pairs round' '$T/out'"
+check "... the link and the directory as they were" \
+    sh -c 'test -L "$1/placement.csv" && test "$(ls -A "$1")" = placement.csv' sh "$T/o"
+
 # Without the wrapper, mpirun reports the failure in its exit status.
 run_mpi 2 "$B" --transport verbs -o "$T/o" >/dev/null 2>&1
 check "mpirun's exit status is non-zero when lopbench refuses" test $? -ne 0

@@ -21,6 +21,8 @@ check_pairs() {
             test "$(meta "$dir/pairs-$s.csv" method)" = series -a "$(meta "$dir/pairs-$s.csv" series)" = "$s" \
                  -a "$(meta "$dir/pairs-$s.csv" transport)" = mpi -a "$(meta "$dir/pairs-$s.csv" p)" = "$np"
     done
+    check "np $np: placement.csv '# hosts:' names the one node and its $np ranks" \
+        test "$(meta "$dir/placement.csv" hosts)" = "1: $(meta "$dir/placement.csv" host) ($np ranks)"
     check "np $np: pairs.csv metadata (method issend over mpi, stat median)" \
         test "$(meta "$dir/pairs.csv" method)" = issend -a "$(meta "$dir/pairs.csv" transport)" = mpi \
              -a "$(meta "$dir/pairs.csv" stat | cut -d' ' -f1)" = median -a "$(meta "$dir/pairs.csv" ranks)" = "$np"

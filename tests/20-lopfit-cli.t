@@ -319,6 +319,19 @@ for f in "$nl" "$T/a,b-rtt.csv" "$long/send-normal-rtt.csv"; do
     check "without -o the same file is fitted (no cell is written): $(printf '%s' "$f" | tail -c 20 | tr '\n' '?')" test $? -eq 0
 done
 
+# A control character in a value that becomes metadata (here a newline in
+# the --synth path, '# source:') is written as \xNN: the line stays one line,
+# and lopfit reads what lopfit wrote (issue 17 item 6: it refused line 6).
+nlset=$(printf '%s/pa\nrams.csv' "$T")
+cp "$T/truth.csv" "$nlset"
+check "--synth from a path with a newline" "$LOPFIT" --synth "$nlset" -o "$T/nlsyn"
+check "... '# source:' names it on one line, the newline as \\x0a" \
+    grep -q '^# source: lopfit --synth .*/pa\\x0arams.csv (relative noise 0, seed 1)$' "$T/nlsyn/send-normal-rtt.csv"
+check "... and lopfit reads the files back" sh -c "'$LOPFIT' '$T'/nlsyn/*.csv >/dev/null"
+check "--from-params from that path: '# params:' on one line" \
+    sh -c "'$LOPFIT' --from-params '$nlset' -o '$T/nlfp' 2>/dev/null &&
+           grep -q '^# params: .*/pa.x0arams.csv$' '$T/nlfp/lop-send-normal-min.csv'"
+
 # ---- long tables say their cost up front and show progress on a terminal
 # (issue 17: 10^6-row tables ran half an hour with no word).  The fitted set
 # has covariances; with pmax 10^5 its two tables draw intervals for 2 x 10^5
@@ -339,6 +352,8 @@ script -qec "$(shquote "$LOPFIT") --from-params $(shquote "$T/mz.csv") -o $(shqu
     /dev/null </dev/null >"$T/tty.txt" 2>&1
 check "on a terminal a progress line follows the tables ([8/8] lop-rdmaw-inline-avg.csv)" \
     grep -q 'lopfit: \[8/8\] lop-rdmaw-inline-avg.csv: ' "$T/tty.txt"
+check "... warnings on lines of their own, never after the progress line's text" \
+    sh -c "! grep -q '[^K]lopfit: warning' '$T/tty.txt'"
 check "... and without intervals (no covariance) no cost note" sh -c "! grep -q 'rows in all' '$T/tty.txt'"
 check "... the tables are written" test -f "$T/mzout/lop-rdmaw-inline-avg.csv"
 "$LOPFIT" --from-params "$T/mz.csv" -o "$T/mzlog" 2>"$T/mzlog.err"

@@ -245,6 +245,10 @@ refuses "--check-schedule --schedule: two modes" "options --check-schedule and -
     --check-schedule "$T/bad.csv" --schedule --alg diss --p 4
 refuses "--schedule --simulate: --simulate would be ignored" "option --simulate has no effect with --schedule" \
     --schedule --simulate --alg diss --p 4
+refuses "--check-schedule --best: two modes" "options --check-schedule and --best are two modes" \
+    --check-schedule "$T/bad.csv" --best
+refuses "--check-schedule --verify: two modes" "options --check-schedule and --verify are two modes" \
+    --check-schedule "$T/bad.csv" --verify
 refuses "--check-schedule --csv: --csv would be ignored" "option --csv has no effect with --check-schedule" \
     --check-schedule "$T/bad.csv" --csv
 refuses "--verify --alg hwnet: nothing to check (an empty table, exit 0)" \
@@ -254,5 +258,14 @@ refuses "--verify --alg hwnet: nothing to check (an empty table, exit 0)" \
 refuses "--verify: P = 200000 refused before any row" "P = 200000 is too large to check diss" \
     --verify --alg diss --p 4,200000 --model logp
 refuses "lopbench and lopredict word an empty range alike" "option --p: empty range '2..1'" --p 2..1
+
+# A parameter file's path is metadata: a newline in it is written as \x0a,
+# so the table's '# params:' stays one line (issue 17 item 6).
+nl=$(printf '%s/pa\nrams.csv' "$T")
+cp "$ROOT/data/mozart-2005/params.csv" "$nl"
+"$B" --params "$nl" --alg diss --p 4 --csv >"$T/nl.csv" 2>&1
+check "--params at a path with a newline: '# params:' on one line" \
+    grep -q '^# params: .*/pa\\x0arams.csv$' "$T/nl.csv"
+check "... and no line of the table is the path's tail" sh -c "! grep -q '^rams.csv' '$T/nl.csv'"
 
 done_testing

@@ -44,6 +44,8 @@ check "the intact schedule file passes --check" grep -q '^--check: all 1 runs ok
 run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/run" --quiet >"$T/timed" 2>&1
 csv=$T/run/barrier.csv
 check "timed run writes barrier.csv" test -s "$csv"
+check "... '# hosts:' names the one node and its ranks" \
+    test "$(meta "$csv" hosts)" = "1: $(meta "$csv" host) ($(meta "$csv" ranks) ranks)"
 check "header" grep -qx 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us' "$csv"
 for key in executors ranks oversubscribed timer repetitions unit; do
     check "metadata '$key'" grep -q "^# $key: " "$csv"

@@ -212,6 +212,7 @@ meta_ok() {
         [ "$(meta "$1" repetitions)" = "$REPS" ] && [ "$(meta "$1" unit)" = us ] &&
         [ -n "$(meta "$1" device)" ] && [ -n "$(meta "$1" date)" ] &&
         [ -n "$(meta "$1" host)" ] && [ -n "$(meta "$1" lopbench)" ] &&
+        [ "$(meta "$1" hosts)" = "1: $(meta "$1" host) ($4 ranks)" ] &&
         meta "$1" timer | grep -q 'MHz overhead .* ticks' &&
         meta "$1" oversubscribed | grep -Eq '^(yes|no)$'
 }
