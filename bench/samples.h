@@ -67,7 +67,9 @@ void lop_samples_file_name(char *name, const char *series, const char *quantity,
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
                                const char *dir, int raw);
 
-/* mkdir -p 'dir' and check that files can be created in it. */
+/* Check that 'dir' can be made (later, by lop_outdir_begin) and files
+ * created in it: the deepest part of it that exists is a directory we can
+ * write in.  Makes nothing. */
 lop_status_t lop_outdir_prepare(const char *dir);
 
 #endif

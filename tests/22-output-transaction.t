@@ -11,7 +11,7 @@ F=$BIN/lopfit
 M=$ROOT/data/mozart-2005/params.csv
 
 # leftovers DIR: temporary files or staging directories in DIR
-leftovers() { find "$1" \( -name '*.tmp.*' -o -name '.lop-stage.*' \) | head -3; }
+leftovers() { [ ! -e "$1" ] || find "$1" \( -name '*.tmp.*' -o -name '.lop-stage.*' \) | head -3; }
 
 # The old set: the Mozart tables.  The new set: the same names, p = 1..100000
 # (about 50 MB, long enough to be interrupted while it is written).
@@ -122,6 +122,8 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
         # all 10 when it got past the commit, else none
         check "lopbench SIG$sig after $t s: none of its files or all ($n)" \
             test "$n" -eq 0 -o "$n" -eq 10 -a ! -e "$T/b/.lop-incomplete"
+        [ $sig = INT ] && check "... and with none, no directory either (the run made it)" \
+            test "$n" -ne 0 -o ! -e "$T/b"
     done
 fi
 done_testing

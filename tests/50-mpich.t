@@ -12,13 +12,8 @@ if ! command -v mpicc.mpich >/dev/null 2>&1 || ! command -v mpirun.mpich >/dev/n
 fi
 tmpdir
 T=$_d
-OUT=build/mpich
-# Without sanitizers: the suite's sanitizer run covers the code, and MPICH's
-# own allocations are not in tests/lsan.supp.  MAKEFLAGS is dropped so that a
-# parent make's jobserver and variables do not leak in.
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$ROOT" MPICC=mpicc.mpich SANITIZE= \
-    BIN=$OUT/bin TESTBIN=$OUT/tests/bin $OUT/bin/lopbench $OUT/tests/bin/libsendbuf.so \
-    $OUT/tests/bin/broken_sends >"$T/build" 2>&1
+OUT=$MPICH_OUT
+mpich_build "$T/build"
 check "make MPICC=mpicc.mpich builds lopbench into $OUT/bin" test -x "$ROOT/$OUT/bin/lopbench"
 [ -x "$ROOT/$OUT/bin/lopbench" ] || diag "$(tail -n 20 "$T/build")"
 MPIRUN=mpirun.mpich

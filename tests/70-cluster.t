@@ -67,7 +67,7 @@ fi
 # one-sided component (MPI_Win_allocate fails): the rdmaw series and the shm
 # executor are skipped with one agreed line saying how to enable them, never
 # an abort (every mode once died in MPI_Win_allocate).
-ompi2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 $BIN/lopbench"
+ompi2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 $(shquote "$BIN/lopbench")"
 "$A" node0 "$ompi2 --reps 3 --warmup 1 --max-post 2 -o $T/s" >"$T/s.out" 2>&1
 check "2 nodes, Open MPI: scenarios exit 0" test $? -eq 0
 check "... the 7 send files (no one-sided MPI: no rdmaw)" test "$(ls "$T/s" | grep -c '^send-.*\.csv$')" -eq 7
@@ -76,6 +76,8 @@ check "... rdmaw skipped once, saying how to enable it" \
 check "... the device line says rdmaw is not available" \
     grep -q '^# device: Open MPI.*; rdmaw not available' "$T/s/send-normal-rtt.csv"
 check "... its rows are whole (p = 1, 3 repetitions)" rows_ok "$T/s/send-normal-rtt.csv" 1 3
+check "... '# hosts:' names both nodes (issue 18: one '# host:' said only rank 0's)" \
+    test "$(meta "$T/s/send-normal-rtt.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
 [ -s "$T/s/send-normal-rtt.csv" ] || diag "$(tail -n 5 "$T/s.out")"
 "$A" node0 "$ompi2 --barrier --reps 3 --warmup 1 -o $T/b" >"$T/b.out" 2>&1
 check "2 nodes, Open MPI: --barrier exit 0" test $? -eq 0
@@ -89,7 +91,59 @@ check "... p2p and MPI_Barrier rows in barrier.csv" \
 check "... --barrier --check refused in one line: its witness needs a window" \
     test "$(grep -c '^lopbench: option --check: its witness needs one-sided MPI: .*--mca osc ucx' "$T/c.out")" -eq 1
 
+# MPICH across two nodes with its defaults (ch4: TCP between the nodes):
+# every series, one-sided ones included.
+if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; then
+    mpich2="timeout 120 mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1 -n 2"
+    "$A" node0 "$mpich2 $(shquote "$ROOT/$MPICH_OUT/bin/lopbench") --reps 3 --warmup 1 --max-post 2 -o $T/m" \
+        >"$T/m.out" 2>&1
+    check "2 nodes, MPICH: scenarios exit 0" test $? -eq 0
+    check "... the 7 send and 3 rdmaw files" \
+        sh -c "test \$(ls '$T/m' | grep -c '^send-.*\.csv$') -eq 7 && test \$(ls '$T/m' | grep -c '^rdmaw-.*\.csv$') -eq 3"
+    [ -s "$T/m/send-normal-rtt.csv" ] || diag "$(tail -n 5 "$T/m.out")"
+    check "... rows whole" rows_ok "$T/m/rdmaw-normal-rtt.csv" 1 3
+    check "... '# hosts:' names both nodes" \
+        test "$(meta "$T/m/send-normal-rtt.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+else
+    skip "MPICH not installed or not built ($(tail -n 1 "$T/mpich-build" 2>/dev/null))"
+fi
+
+# Faults in the middle of a run across two nodes: lop's ranks end within
+# --timeout (3 s) plus the abort, say what they waited for, and leave no
+# output.  mpirun may then wait on for node1's stopped or cut-off daemon
+# (README: the launcher's part): the test stops it once lop has spoken, and
+# a run that never speaks ends at the 60 s hang guard and fails.
 tag=$(cat "$C/tag")
+node1_pids() { ip netns pids "$tag-1"; }
+fault() { # NAME ACTION UNDO: ACTION on node1 once the run measures, UNDO after
+    rm -rf "$T/f"
+    "$A" node0 "timeout 60 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 \
+        $(shquote "$BIN/lopbench") --scenario 2 --ops send --post normal --reps 1000000 --timeout 3 -o $T/f" \
+        >"$T/f.out" 2>&1 &
+    bg=$!
+    i=0
+    while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/' "$T/f.out"; do sleep 0.1; i=$((i + 1)); done
+    t0=$(date +%s)
+    eval "$2"
+    i=0
+    while [ $i -lt 600 ] && kill -0 $bg 2>/dev/null &&
+        ! grep -q '^lopbench: rank [0-9]*: \(timed out\|no progress\)' "$T/f.out"; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    spoke=$(($(date +%s) - t0))
+    eval "$3"
+    kill $bg 2>/dev/null
+    { wait $bg; } 2>/dev/null
+    check "$1: a rank says it timed out waiting for its peer (after ${spoke} s)" \
+        grep -q '^lopbench: rank 0: timed out after 3 s waiting for .*rank 1\|^lopbench: rank [01]: no progress for 3 s' "$T/f.out"
+    grep -q '^lopbench: rank [0-9]*: \(timed out\|no progress\)' "$T/f.out" || diag "$(tail -n 5 "$T/f.out")"
+    check "$1: no output directory" test ! -e "$T/f"
+}
+fault "node1 stopped (SIGSTOP)" 'kill -STOP $(node1_pids)' 'kill -CONT $(node1_pids); pkill -KILL -f "$T/f" 2>/dev/null'
+fault "node1's rank killed" 'pkill -KILL -n -f "lopbench.*$T/f" ' 'pkill -KILL -f "$T/f" 2>/dev/null'
+fault "node1's link down" 'ip -n "$tag-1" link set eth0 down' 'ip -n "$tag-1" link set eth0 up; pkill -KILL -f "$T/f" 2>/dev/null'
+
 "$ROOT/tests/cluster/cluster.sh" down "$C"
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"
 check "down: no cgroup of the cluster left" test ! -d "/sys/fs/cgroup/cpuset/$tag"

@@ -266,3 +266,19 @@ placement_ok() {
         { if ($1 != rows || $2 == "" || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/) bad = 1; rows++ }
         END { exit !(hdr && !bad && rows == P) }' "$1"
 }
+
+# mpich_build: the MPICH flavor of lopbench into build/mpich/ (bin/,
+# tests/bin/), without sanitizers (MPICH's own allocations are not in
+# tests/lsan.supp).  Tests that need it run concurrently (prove -j2): one
+# make at a time, the others wait and find it built.  MAKEFLAGS is dropped so
+# that a parent make's jobserver and variables do not leak in.  Output in $2.
+MPICH_OUT=build/mpich
+mpich_build() {
+    mkdir -p "$ROOT/build"
+    (
+        flock 8
+        env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -j2 -C "$ROOT" MPICC=mpicc.mpich SANITIZE= \
+            BIN=$MPICH_OUT/bin TESTBIN=$MPICH_OUT/tests/bin $MPICH_OUT/bin/lopbench \
+            $MPICH_OUT/tests/bin/libsendbuf.so $MPICH_OUT/tests/bin/broken_sends
+    ) 8>"$ROOT/build/mpich.lock" >"$1" 2>&1
+}
