@@ -95,9 +95,17 @@ down() {
     [ -f "$dir/tag" ] || return 0
     tag=$(cat "$dir/tag")
     for f in "$dir"/pid.*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; rm -f "$f"; done
-    for ns in $(ip netns list | sed -n "s/^\($tag-[^ ]*\).*/\1/p"); do ip netns del "$ns"; done
+    # Every process still on a node (a job a test stopped or cut off: its
+    # ranks, its daemons) ends with it, stopped ones too.
+    for ns in $(ip netns list | sed -n "s/^\($tag-[^ ]*\).*/\1/p"); do
+        pids=$(ip netns pids "$ns")
+        [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+        ip netns del "$ns"
+    done
     cg=$(cat "$dir/cgroup" 2>/dev/null || :)
     if [ -n "$cg" ] && [ -d "$cg" ]; then
+        i=0 # the killed leave the cgroup when they are reaped
+        while [ $i -lt 100 ] && [ -n "$(cat "$cg"/node*/tasks 2>/dev/null)" ]; do sleep 0.05; i=$((i + 1)); done
         for d in "$cg"/node*; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
         rmdir "$cg" 2>/dev/null || :
     fi
