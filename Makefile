@@ -69,9 +69,10 @@ BENCH_LIB  := $(BUILD)/liblopbench.a
 
 TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
 UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC))
-# PMPI interposers, loaded with LD_PRELOAD by the tests, and a program that
-# one of them must catch (tests/interpose/).
-INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/broken_sends
+# PMPI interposers, loaded with LD_PRELOAD by the tests (libstopat.so stops
+# rank 1 at a known MPI call), and a program that one of them must catch
+# (tests/interpose/).
+INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/broken_sends
 
 .PHONY: all check check-quick clean install tools tests deps demo figures-mozart
 .SECONDARY:

@@ -353,21 +353,31 @@ static void round_store(session_t *s, const report_t *all)
 
 /* The end of a round: every rank agrees on the next sequence value (the
  * largest any pair reached) and rank 0 collects the reports.  A rank that
- * waits here waits for the slowest pair, with no deadline of its own (the
- * measuring ranks have theirs), napping. */
-static void round_end(session_t *s, report_t *mine, report_t *all)
+ * sat the round out waits for the slowest pair with no deadline of its own
+ * (the measuring ranks have theirs), napping.  A rank that measured for
+ * 'measured_s' waits at most --timeout plus ten times that: the pairs
+ * measure alike, and a peer stopped after its last sample would otherwise
+ * hold every rank here for ever. */
+static lop_status_t round_end(session_t *s, report_t *mine, report_t *all, double measured_s,
+                              const char *name)
 {
     lop_bench_t *b = s->b;
     uint64_t seq = b->seq, most = 0;
     MPI_Request req[2];
+    char what[96];
+    double timeout_s = measured_s < 0 ? 0 : ceil(b->tp->poll.timeout_s + 10 * measured_s);
+    if (b->tp->poll.timeout_s <= 0)
+        timeout_s = 0; /* --timeout 0: no deadline anywhere */
+    snprintf(what, sizeof what, "the other ranks at the end of %s", name);
     MPI_Iallreduce(&seq, &most, 1, MPI_UINT64_T, MPI_MAX, b->comm, &req[0]);
     MPI_Igather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE, 0, b->comm,
                 &req[1]);
-    lop_bench_nap_wait(&req[0]);
-    lop_bench_nap_wait(&req[1]);
+    lop_status_t st = lop_bench_nap_wait(&req[0], timeout_s, what);
+    st = st ? st : lop_bench_nap_wait(&req[1], timeout_s, what);
     b->seq = most;
-    if (b->rank == 0)
+    if (st == LOP_OK && b->rank == 0)
         round_store(s, all);
+    return st;
 }
 
 static void round_run(session_t *s, int r, report_t *all)
@@ -382,12 +392,15 @@ static void round_run(session_t *s, int r, report_t *all)
     lop_watchdog_phase(name);
     MPI_Comm_split(b->comm, other >= 0 ? (b->rank < other ? b->rank : other) : MPI_UNDEFINED,
                    b->rank, &pair);
+    double start_s = lop_timer_clock_s(), measured_s = -1; /* -1: sat the round out */
     if (other >= 0) {
         if (pair_measure(s, pair, other, &mine) != LOP_OK)
             lop_mpi_fail_abort(PROG);
         MPI_Comm_free(&pair);
+        measured_s = lop_timer_clock_s() - start_s;
     }
-    round_end(s, &mine, all);
+    if (round_end(s, &mine, all, measured_s, name) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
     lop_progress_step(b->progress, 1);
 }
 
@@ -397,13 +410,16 @@ static void diagonal_run(session_t *s, report_t *all)
     report_t mine = {.i = s->b->rank, .j = s->b->rank};
     if (s->file[0].method != LOP_PAIRS_ISSEND)
         return;
-    lop_progress_task(s->b->progress, "pairs: O_ii of every rank");
-    lop_watchdog_phase("pairs: O_ii of every rank");
+    const char *name = "pairs: O_ii of every rank";
+    lop_progress_task(s->b->progress, name);
+    lop_watchdog_phase(name);
+    double start_s = lop_timer_clock_s();
     if (issend_diagonal(s, &mine.c[0]) != LOP_OK)
         lop_mpi_fail_abort(PROG);
     for (int f = 1; f < s->n_file; f++) /* the series have no diagonal */
         mine.c[f] = (cost_t){{NAN, NAN, NAN}, {NAN, NAN, NAN}, {NAN, NAN, NAN}};
-    round_end(s, &mine, all);
+    if (round_end(s, &mine, all, lop_timer_clock_s() - start_s, name) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
     lop_progress_step(s->b->progress, 1);
     for (int f = 1; f < s->n_file && s->b->rank == 0; f++)
         for (int i = 0; i < s->P; i++)

@@ -141,7 +141,16 @@ int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
     uint64_t now;
     MPI_Fetch_and_op(NULL, &now, MPI_UINT64_T, w->rank, (MPI_Aint)slot, MPI_NO_OP, w->win);
     MPI_Win_flush(w->rank, w->win);
-    return now >= value;
+    if (now >= value)
+        return 1;
+    /* Progress outside the read as well: Open MPI's osc ucx serves a remote
+     * accumulate (over TCP, as messages this rank must progress) only when
+     * its window's accumulate lock is free, and our own read holds that
+     * lock whenever it progresses: across two nodes the writer never got
+     * it ("timed out after 60 s waiting for write 61", issue 18). */
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, w->comm, &flag, MPI_STATUS_IGNORE);
+    return 0;
 }
 
 lop_status_t lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_poll_t *poll)

@@ -17,21 +17,27 @@ double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
  * with sleeps, so that on a shared core it does not slow them down.  It has
  * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
  * have deadlines of their own (a timeout there aborts the job). */
-void lop_bench_nap_wait(MPI_Request *req)
+lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
 {
     int done = 0;
     const struct timespec nap = {0, SIT_OUT_SLEEP_US * 1000L};
+    double deadline = lop_timer_clock_s() + timeout_s;
     for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) {
         nanosleep(&nap, NULL);
-        lop_watchdog_beat();
+        lop_watchdog_beat(); /* this wait's own deadline, if any, decides */
+        if (timeout_s > 0 && lop_timer_clock_s() > deadline) {
+            const lop_poll_t poll = {.timeout_s = timeout_s};
+            return lop_poll_timeout(&poll, "%s", what);
+        }
     }
+    return LOP_OK;
 }
 
 static void sit_out(const lop_bench_t *b)
 {
     MPI_Request req;
     MPI_Ibarrier(b->comm, &req);
-    lop_bench_nap_wait(&req);
+    lop_bench_nap_wait(&req, 0, NULL);
 }
 
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,

@@ -65,10 +65,12 @@ typedef lop_status_t (*lop_round_fn)(lop_bench_t *b, void *ctx, size_t p, long r
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
                               void *ctx);
 
-/* Wait for 'req' without a deadline, napping between tests so that ranks that
- * share our core run: for a rank with nothing to do while others measure
- * (they have deadlines of their own).  Keeps the watchdog quiet. */
-void lop_bench_nap_wait(MPI_Request *req);
+/* Wait for 'req', napping between tests so that ranks that share our core
+ * run, and keeping the watchdog quiet.  Without a deadline (timeout_s 0: a
+ * rank with nothing to do while others measure, which have deadlines of
+ * their own); with one, LOP_ERR_TIMEOUT "timed out after S s waiting for
+ * <what>" once timeout_s have passed. */
+lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what);
 
 /* Work units of one repetition with n_p rows, for the progress estimate:
  * the idle gap plus a guess of a few microseconds per round, in us. */

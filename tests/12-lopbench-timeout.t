@@ -54,8 +54,21 @@ stalls "p2p barrier" "timed out after 2 s waiting for message [0-9]* from rank 1
     --barrier --executor p2p --alg diss --reps 10000000
 # --pairs: rank 1 stops in a measurement (an MPI_Issend, the pair's barrier
 # before each sample, a scenario's repetition) or, on a slow start, in set-up.
-stalls "pairs" "\(timed out after 2 s waiting for .*MPI_Issend\|timed out after 2 s waiting for a barrier of 2 ranks\|timed out after 2 s waiting for .*(repetition [0-9]* of\|no progress for 2 s in \)" \
+stalls "pairs" "\(timed out after 2 s waiting for .*MPI_Issend\|timed out after 2 s waiting for a barrier of 2 ranks\|timed out after 2 s waiting for .*(repetition [0-9]* of\|no progress for 2 s in \|timed out after [0-9]* s waiting for the other ranks at the end of pairs\)" \
     --pairs --transport mpi --reps 100000 --idle-us 0
+# --pairs: rank 1 stopped at the end of a round, after every sample (its
+# first MPI_Igather: libstopat.so): no measuring wait guards that point, and
+# under load a random stop once landed there and held rank 0 for ever.
+run_mpi 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    LD_PRELOAD=libstopat.so LOP_STOP_AT=MPI_Igather "$B" --timeout 2 --pairs --transport mpi \
+    --reps 3 --warmup 1 -o "$T/o" >"$T/out" 2>&1
+rc=$?
+check "pairs, rank 1 stopped at a round's end: the job ends by itself, non-zero ($rc)" \
+    test $rc -ne 0 -a $rc -ne 124
+check "... rank 0 says it waited for the others at the end of the round" \
+    grep -q '^lopbench: rank 0: timed out after [0-9]* s waiting for the other ranks at the end of pairs: O_ii of every rank' "$T/out"
+grep -q '^lopbench: rank 0: timed out' "$T/out" || diag "$(grep '^lopbench' "$T/out")"
+check "... no output directory" test ! -e "$T/o"
 stalls "MPI_Barrier (watchdog)" "no progress for 2 s in --barrier, executor mpi on 2 ranks" \
     --barrier --executor mpi --reps 10000000
 done_testing

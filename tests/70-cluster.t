@@ -91,6 +91,19 @@ check "... p2p and MPI_Barrier rows in barrier.csv" \
 check "... --barrier --check refused in one line: its witness needs a window" \
     test "$(grep -c '^lopbench: option --check: its witness needs one-sided MPI: .*--mca osc ucx' "$T/c.out")" -eq 1
 
+# With Open MPI's one-sided component over TCP (--mca osc ucx) the rdmaw
+# series and --pairs run across the nodes: a rank polling its window
+# drives the progress a remote accumulate needs (issue 18: the writer never
+# got the window's lock, "timed out after 60 s waiting for write 121").
+"$A" node0 "timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1 \
+    -np 2 $(shquote "$BIN/lopbench") --pairs --reps 3 --warmup 1 --timeout 20 -o $T/pu" >"$T/pu.out" 2>&1
+check "2 nodes, Open MPI --mca osc ucx: --pairs exit 0" test $? -eq 0
+check "... with the rdmaw-normal series between the nodes" \
+    pairs_ok "$T/pu/pairs-rdmaw-normal.csv" 2 0 "" 3
+[ -s "$T/pu/pairs-rdmaw-normal.csv" ] || diag "$(grep -v '^lopbench: \[' "$T/pu.out" | tail -n 5)"
+check "... placement.csv names the two hosts" \
+    test "$(cut -d, -f2 "$T/pu/placement.csv" | grep -c '^node[01]$')" -eq 2
+
 # MPICH across two nodes with its defaults (ch4: TCP between the nodes):
 # every series, one-sided ones included.
 if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; then
