@@ -103,6 +103,17 @@ check "... with the rdmaw-normal series between the nodes" \
 [ -s "$T/pu/pairs-rdmaw-normal.csv" ] || diag "$(grep -v '^lopbench: \[' "$T/pu.out" | tail -n 5)"
 check "... placement.csv names the two hosts" \
     test "$(cut -d, -f2 "$T/pu/placement.csv" | grep -c '^node[01]$')" -eq 2
+# ... and the shm executor (RMA between the nodes; once it hung past
+# --timeout, issue 18 item 3), timed and with --check.
+ucx2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1 -np 2 $(shquote "$BIN/lopbench")"
+"$A" node0 "$ucx2 --barrier --executor shm --alg diss,tour,mcs --reps 5 --warmup 1 --timeout 20 -o $T/bu" \
+    >"$T/bu.out" 2>&1
+check "2 nodes, osc ucx: the shm executor's timed run, exit 0" test $? -eq 0
+check "... its three rows" test "$(grep -c '^shm,' "$T/bu/barrier.csv" 2>/dev/null)" -eq 3
+"$A" node0 "$ucx2 --barrier --check --executor p2p,shm --alg diss,tour,mcs --reps 4 --timeout 20" \
+    >"$T/cu.out" 2>&1
+check "2 nodes, osc ucx: --check of p2p and shm passes" grep -q '^--check: all 6 runs ok' "$T/cu.out"
+grep -q '^--check: all' "$T/cu.out" || diag "$(grep -v '^lopbench: \[' "$T/cu.out" | tail -n 5)"
 
 # MPICH across two nodes with its defaults (ch4: TCP between the nodes):
 # every series, one-sided ones included.
