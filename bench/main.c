@@ -564,6 +564,8 @@ int main(int argc, char **argv)
      * tests/lsan.supp cannot tell them from ours. */
     __lsan_do_leak_check();
 #endif
+    fflush(stdout); /* a bark in MPI_Finalize ends the process without stdio */
+    lop_watchdog_finalize(code);
     MPI_Finalize();
     /* every write to stdout checked: one line, unless an error was printed already */
     if (lop_stdout_close(PROG, code != EXIT_SUCCESS) && code == EXIT_SUCCESS)

@@ -17,7 +17,8 @@ static struct {
     int rank;
     double timeout_s;
     char phase[128];   /* written by the main thread, read only to print */
-} dog;
+    int exit_code;     /* of a bark */
+} dog = {.exit_code = LOP_EXIT_FAILED};
 
 /* Last words: write(2) of a line made before, then _exit (no stdio, no
  * atexit handlers that could wait on MPI). */
@@ -29,7 +30,7 @@ static void bark(void)
                      dog.timeout_s, dog.phase[0] ? dog.phase : "start-up");
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
         n = 0; /* nothing more to be done about it */
-    _exit(LOP_EXIT_FAILED);
+    _exit(dog.exit_code);
 }
 
 static void *watch(void *unused)
@@ -65,6 +66,14 @@ void lop_watchdog_start(const char *prog, int rank, double timeout_s)
         fprintf(stderr, "%s: rank %d: note: no watchdog thread; a stopped peer may hang a "
                 "blocking MPI call\n", prog, rank);
     pthread_attr_destroy(&attr);
+}
+
+void lop_watchdog_finalize(int code)
+{
+    snprintf(dog.phase, sizeof dog.phase, "MPI_Finalize, after the run ended (exit status %d, "
+             "its output written)", code);
+    dog.exit_code = code;
+    lop_watchdog_beat();
 }
 
 void lop_watchdog_phase(const char *what)
