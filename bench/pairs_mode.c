@@ -365,9 +365,8 @@ static lop_status_t round_end(session_t *s, report_t *mine, report_t *all, doubl
     uint64_t seq = b->seq, most = 0;
     MPI_Request req[2];
     char what[96];
-    double timeout_s = measured_s < 0 ? 0 : ceil(b->tp->poll.timeout_s + 10 * measured_s);
-    if (b->tp->poll.timeout_s <= 0)
-        timeout_s = 0; /* --timeout 0: no deadline anywhere */
+    double limit_s = b->tp->poll.timeout_s; /* 0: --timeout 0, no deadline anywhere */
+    double timeout_s = measured_s < 0 || limit_s <= 0 ? 0 : ceil(limit_s + 10 * measured_s);
     snprintf(what, sizeof what, "the other ranks at the end of %s", name);
     MPI_Iallreduce(&seq, &most, 1, MPI_UINT64_T, MPI_MAX, b->comm, &req[0]);
     MPI_Igather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE, 0, b->comm,

@@ -13,10 +13,6 @@ double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
     return b->idle_us + (double)n_p * ROUND_GUESS_US;
 }
 
-/* A rank with nothing to measure waits for the others in a barrier it polls
- * with sleeps, so that on a shared core it does not slow them down.  It has
- * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
- * have deadlines of their own (a timeout there aborts the job). */
 lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
 {
     int done = 0;
@@ -33,6 +29,10 @@ lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *
     return LOP_OK;
 }
 
+/* A rank with nothing to measure waits for the others in a barrier it polls
+ * with sleeps, so that on a shared core it does not slow them down.  It has
+ * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
+ * have deadlines of their own (a timeout there aborts the job). */
 static void sit_out(const lop_bench_t *b)
 {
     MPI_Request req;

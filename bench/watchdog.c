@@ -70,8 +70,12 @@ void lop_watchdog_start(const char *prog, int rank, double timeout_s)
 
 void lop_watchdog_finalize(int code)
 {
-    snprintf(dog.phase, sizeof dog.phase, "MPI_Finalize, after the run ended (exit status %d, "
-             "its output written)", code);
+    if (code == 0)
+        snprintf(dog.phase, sizeof dog.phase, "MPI_Finalize, after the run succeeded (its "
+                 "output is written; exit status 0)");
+    else
+        snprintf(dog.phase, sizeof dog.phase, "MPI_Finalize, after the run failed (exit "
+                 "status %d)", code);
     dog.exit_code = code;
     lop_watchdog_beat();
 }

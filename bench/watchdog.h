@@ -31,7 +31,7 @@ void lop_watchdog_start(const char *prog, int rank, double timeout_s);
 
 /* Name what the process is doing now (copied; for the message). */
 void lop_watchdog_phase(const char *what);
-/* The run is over with exit status 'code' and its output written: a bark
+/* The run is over with exit status 'code' (0: its output written): a bark
  * now (MPI_Finalize that never returns: MPICH 4.0 over UCX across two nodes
  * did, one run in 20 under load) says so and exits with 'code'. */
 void lop_watchdog_finalize(int code);

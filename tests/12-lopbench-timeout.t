@@ -72,6 +72,19 @@ check "... rank 0 says it waited for the others at the end of the round" \
     grep -q '^lopbench: rank 0: timed out after [0-9]* s waiting for the other ranks at the end of pairs: O_ii of every rank' "$T/out"
 grep -q '^lopbench: rank 0: timed out' "$T/out" || diag "$(grep -v '^lopbench: \[' "$T/out" | tail -n 8)"
 check "... no output directory" test ! -e "$T/o"
+# A run that succeeded, then hangs in MPI_Finalize (rank 1 stopped before
+# it; MPICH over UCX across nodes did so by itself): the watchdog ends rank 0
+# with the run's own exit status and says the output is written.
+rm -rf "$T/o"
+run_mpi 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+    LD_PRELOAD=libstopat.so LOP_STOP_AT=MPI_Finalize "$B" --timeout 2 --transport mpi \
+    --scenario 2 --ops send --post normal --reps 3 --warmup 1 -o "$T/o" >"$T/out" 2>&1
+rc=$?
+check "a run held in MPI_Finalize ends ($rc), rank 0 saying its run succeeded" \
+    grep -q '^lopbench: rank 0: no progress for 2 s in MPI_Finalize, after the run succeeded (its output is written; exit status 0)' "$T/out"
+grep -q 'MPI_Finalize' "$T/out" || diag "$(grep -v '^lopbench: \[' "$T/out" | tail -n 8)"
+check "... and its output is whole" rows_ok "$T/o/send-normal-rtt.csv" 1 3
 stalls "MPI_Barrier (watchdog)" "no progress for 2 s in --barrier, executor mpi on 2 ranks" \
     --barrier --executor mpi --reps 10000000
 done_testing

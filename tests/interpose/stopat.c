@@ -3,10 +3,12 @@
  * its first call of one MPI function, for tests of what the other ranks do
  * when a peer stops at a known point rather than at a random time.
  *
- *   LOP_STOP_AT=MPI_Igather   the function (MPI_Igather or MPI_Iallreduce)
+ *   LOP_STOP_AT=MPI_Igather   the function (MPI_Igather, MPI_Iallreduce or
+ *                             MPI_Finalize)
  *
- * --pairs calls both only at the end of a round, after its measurements:
- * there no wait of the measuring code guards the others.
+ * --pairs calls the first two only at the end of a round, after its
+ * measurements: there no wait of the measuring code guards the others.  A
+ * rank stopped before MPI_Finalize holds the others inside theirs.
  *
  * Build: mpicc -shared -fPIC -o libstopat.so stopat.c
  * Use:   mpirun -np 2 env LD_PRELOAD=.../libstopat.so LOP_STOP_AT=MPI_Igather prog ...
@@ -42,4 +44,10 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     maybe_stop("MPI_Iallreduce");
     return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+int MPI_Finalize(void)
+{
+    maybe_stop("MPI_Finalize");
+    return PMPI_Finalize();
 }
