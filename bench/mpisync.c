@@ -67,35 +67,71 @@ static int host_rank_cmp(const void *a, const void *b)
     return c ? c : (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* "N: name (k ranks), ..." of the gathered names, hosts in the order of
- * their lowest rank (sorted by name first: O(P log P) for large runs). */
-static char *hosts_list(const char (*name)[LOP_MPI_HOST_MAX], int size)
+/* Every rank's node, on every rank, for messages that name the peer they
+ * waited for (lop_mpi_host_of): a node number per rank and the node names. */
+static struct {
+    int size, n_hosts;
+    int *host;                       /* [rank] -> node number */
+    char (*name)[LOP_MPI_HOST_MAX];  /* [node] */
+} peer_hosts;
+
+/* Rank 0: number the gathered names' nodes in the order of their lowest
+ * rank (sorted by name first: O(P log P) for large runs) into peer_hosts. */
+static int hosts_number(const char (*name)[LOP_MPI_HOST_MAX], int size)
 {
-    size_t cap = 32 + (size_t)size * (LOP_MPI_HOST_MAX + 24), len = 0;
-    char *out = lop_calloc(cap, 1);
-    int *count = lop_calloc((size_t)size, sizeof *count), n_hosts = 0;
     host_rank_t *by_name = lop_calloc((size_t)size, sizeof *by_name);
-    if (out && count && by_name) {
-        for (int r = 0; r < size; r++)
-            by_name[r] = (host_rank_t){name[r], r};
-        qsort(by_name, (size_t)size, sizeof *by_name, host_rank_cmp);
-        for (int i = 0, first = 0; i < size; i++) {
-            if (i == 0 || strcmp(by_name[i].name, by_name[i - 1].name) != 0)
-                first = by_name[i].rank, n_hosts++;
-            count[first]++;
+    if (!by_name)
+        return 0;
+    for (int r = 0; r < size; r++)
+        by_name[r] = (host_rank_t){name[r], r};
+    qsort(by_name, (size_t)size, sizeof *by_name, host_rank_cmp);
+    for (int i = 0, first = 0; i < size; i++) { /* first: the node's lowest rank */
+        if (i == 0 || strcmp(by_name[i].name, by_name[i - 1].name) != 0)
+            first = by_name[i].rank;
+        peer_hosts.host[by_name[i].rank] = -1 - first;
+    }
+    for (int r = 0; r < size; r++) { /* -1 - first rank -> node number */
+        int first = -1 - peer_hosts.host[r];
+        if (first == r) {
+            memmove(peer_hosts.name[peer_hosts.n_hosts], name[r], LOP_MPI_HOST_MAX);
+            peer_hosts.host[r] = peer_hosts.n_hosts++;
+        } else {
+            peer_hosts.host[r] = peer_hosts.host[first];
         }
-        len = (size_t)snprintf(out, cap, "%d:", n_hosts);
+    }
+    free(by_name);
+    return 1;
+}
+
+/* "N: name (k ranks), ..." of peer_hosts. */
+static char *hosts_list(void)
+{
+    int size = peer_hosts.size;
+    size_t cap = 32 + (size_t)peer_hosts.n_hosts * (LOP_MPI_HOST_MAX + 24), len;
+    char *out = lop_calloc(cap, 1);
+    int *count = lop_calloc((size_t)peer_hosts.n_hosts, sizeof *count);
+    if (out && count) {
         for (int r = 0; r < size; r++)
-            if (count[r])
-                len += (size_t)snprintf(out + len, cap - len, "%s %s (%d rank%s)", r ? "," : "",
-                                        name[r], count[r], count[r] == 1 ? "" : "s");
+            count[peer_hosts.host[r]]++;
+        len = (size_t)snprintf(out, cap, "%d:", peer_hosts.n_hosts);
+        for (int h = 0; h < peer_hosts.n_hosts; h++)
+            len += (size_t)snprintf(out + len, cap - len, "%s %s (%d rank%s)", h ? "," : "",
+                                    peer_hosts.name[h], count[h], count[h] == 1 ? "" : "s");
     } else {
         free(out);
         out = NULL;
     }
-    free(by_name);
     free(count);
     return out;
+}
+
+static void peer_hosts_free(void)
+{
+    free(peer_hosts.host);
+    free(peer_hosts.name);
+    peer_hosts.host = NULL;
+    peer_hosts.name = NULL;
+    peer_hosts.size = peer_hosts.n_hosts = 0;
 }
 
 lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts)
@@ -105,17 +141,44 @@ lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts)
     MPI_Comm_size(comm, &size);
     char mine[LOP_MPI_HOST_MAX] = "";
     gethostname(mine, sizeof mine - 1);
+    peer_hosts_free();
+    peer_hosts.size = size;
+    peer_hosts.host = lop_calloc((size_t)size, sizeof *peer_hosts.host);
     char (*all)[LOP_MPI_HOST_MAX] = rank == 0 ? lop_calloc((size_t)size, sizeof *all) : NULL;
-    int ok = rank != 0 || all, every;
+    int ok = peer_hosts.host && (rank != 0 || all), every;
     MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, comm);
     *hosts = NULL;
-    if (!every)
-        return LOP_ERR_NOMEM;
-    MPI_Gather(mine, LOP_MPI_HOST_MAX, MPI_CHAR, all, LOP_MPI_HOST_MAX, MPI_CHAR, 0, comm);
-    if (rank == 0)
-        *hosts = hosts_list((const char (*)[LOP_MPI_HOST_MAX])all, size);
-    free(all);
-    return rank != 0 || *hosts ? LOP_OK : LOP_ERR_NOMEM;
+    if (every) {
+        MPI_Gather(mine, LOP_MPI_HOST_MAX, MPI_CHAR, all, LOP_MPI_HOST_MAX, MPI_CHAR, 0, comm);
+        peer_hosts.name = all; /* rank 0: at most 'size' nodes, numbered in place */
+        ok = rank != 0 || hosts_number((const char (*)[LOP_MPI_HOST_MAX])all, size);
+        MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, comm);
+    }
+    if (every) { /* every rank learns every rank's node */
+        MPI_Bcast(&peer_hosts.n_hosts, 1, MPI_INT, 0, comm);
+        MPI_Bcast(peer_hosts.host, size, MPI_INT, 0, comm);
+        if (rank != 0)
+            peer_hosts.name = lop_calloc((size_t)peer_hosts.n_hosts, sizeof *peer_hosts.name);
+        ok = peer_hosts.name != NULL;
+        MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, comm);
+    }
+    if (every)
+        MPI_Bcast(peer_hosts.name, peer_hosts.n_hosts * LOP_MPI_HOST_MAX, MPI_CHAR, 0, comm);
+    if (every && rank == 0)
+        *hosts = hosts_list();
+    if (!every) {
+        if (peer_hosts.name != all)
+            free(all);
+        peer_hosts_free();
+    }
+    return !every || (rank == 0 && !*hosts) ? LOP_ERR_NOMEM : LOP_OK;
+}
+
+const char *lop_mpi_host_of(int rank)
+{
+    if (rank < 0 || rank >= peer_hosts.size || !peer_hosts.host)
+        return "host unknown";
+    return peer_hosts.name[peer_hosts.host[rank]];
 }
 
 lop_status_t lop_mpi_agree(MPI_Comm comm, lop_status_t status)

@@ -78,9 +78,13 @@ int lop_mpi_single_node(MPI_Comm comm);
 
 /* Collective: on rank 0, '*hosts' is a new string naming the nodes of the
  * run, "2: node0 (2 ranks), node1 (2 ranks)" (hosts in the order of their
- * lowest rank); NULL elsewhere.  LOP_ERR_NOMEM on rank 0 if it could not be
- * made. */
+ * lowest rank); NULL elsewhere.  Every rank also learns every rank's node,
+ * for lop_mpi_host_of.  LOP_ERR_NOMEM if it could not be made. */
 lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts);
+
+/* The node of 'rank' of the last lop_mpi_hosts communicator ("node1"), for
+ * messages naming the peer a wait waited for; "host unknown" before it. */
+const char *lop_mpi_host_of(int rank);
 
 /* Collective: LOP_OK on every rank if 'status' is LOP_OK on every rank;
  * otherwise the status and lop_errmsg() of the lowest failing rank, on every

@@ -175,7 +175,7 @@ static lop_status_t issend_sample(session_t *s, MPI_Comm pair, int sender, int r
 {
     lop_bench_t *b = s->b;
     lop_poll_t *poll = &b->tp->poll;
-    char what[96];
+    char what[160];
     int me_sends = b->rank == sender;
     for (int k = 0; k < count && !me_sends; k++)
         MPI_Irecv(s->recvbuf, bytes, MPI_BYTE, sender, TAG_ISSEND, b->comm, &s->req[k]);
@@ -183,12 +183,12 @@ static lop_status_t issend_sample(session_t *s, MPI_Comm pair, int sender, int r
     if (st != LOP_OK)
         return st;
     if (!me_sends) {
-        snprintf(what, sizeof what, "%d MPI_Issend of %d bytes from rank %d", count, bytes,
-                 sender);
+        snprintf(what, sizeof what, "%d MPI_Issend of %d bytes from rank %d on %.64s", count,
+                 bytes, sender, lop_mpi_host_of(sender));
         return lop_mpi_wait_all(count, s->req, poll, what);
     }
-    snprintf(what, sizeof what, "%d MPI_Issend of %d bytes to rank %d to complete", count, bytes,
-             receiver);
+    snprintf(what, sizeof what, "%d MPI_Issend of %d bytes to rank %d on %.64s to complete",
+             count, bytes, receiver, lop_mpi_host_of(receiver));
     uint64_t t0 = lop_timer_now(b->timer);
     for (int k = 0; k < count; k++)
         MPI_Issend(s->sendbuf, bytes, MPI_BYTE, receiver, TAG_ISSEND, b->comm, &s->req[k]);

@@ -158,7 +158,7 @@ lop_status_t lop_rmawin_wait(lop_rmawin_t *w, size_t slot, uint64_t value, lop_p
     lop_wait_t wait = {0};
     while (!lop_rmawin_reached(w, slot, value))
         if (lop_poll_pause(poll, &wait))
-            return lop_poll_timeout(poll, "write %llu from rank %zu into our window",
-                                    (unsigned long long)value, slot);
+            return lop_poll_timeout(poll, "write %llu from rank %zu on %.64s into our window",
+                                    (unsigned long long)value, slot, lop_mpi_host_of((int)slot));
     return LOP_OK;
 }

@@ -265,7 +265,7 @@ static lop_status_t verbs_idle(lop_transport_t *t, lop_wait_t *wait, const char 
 {
     verbs_state_t *s = t->priv;
     if (lop_poll_pause(&t->poll, wait))
-        return lop_poll_timeout(&t->poll, "%s rank %d", what, peer);
+        return lop_poll_timeout(&t->poll, "%s rank %d on %.64s", what, peer, lop_mpi_host_of(peer));
     return wait->checks % ASYNC_EVERY == 0 ? lop_ib_async_check(&s->dev) : LOP_OK;
 }
 
@@ -298,8 +298,8 @@ static lop_status_t reap_send(lop_transport_t *t, verbs_state_t *s, lop_wait_t *
     for (int i = 0; i < got; i++) {
         int peer = (int)(wc[i].wr_id & ((1u << WR_PEER_BITS) - 1));
         if (wc[i].status != IBV_WC_SUCCESS) {
-            char what[48];
-            snprintf(what, sizeof what, "send to rank %d", peer);
+            char what[128];
+            snprintf(what, sizeof what, "send to rank %d on %.64s", peer, lop_mpi_host_of(peer));
             return lop_ib_wc_error(&wc[i], what);
         }
         uint64_t index = wc[i].wr_id >> WR_PEER_BITS;
@@ -463,8 +463,9 @@ static lop_status_t reap_recv(lop_transport_t *t, verbs_state_t *s, lop_wait_t *
     for (int i = 0; i < got; i++) {
         s->recv_pending--;
         if (wc[i].status != IBV_WC_SUCCESS) {
-            char what[48];
-            snprintf(what, sizeof what, "receive from rank %d", (int)wc[i].wr_id);
+            char what[128];
+            snprintf(what, sizeof what, "receive from rank %d on %.64s", (int)wc[i].wr_id,
+                     lop_mpi_host_of((int)wc[i].wr_id));
             return lop_ib_wc_error(&wc[i], what);
         }
         s->arrived[wc[i].wr_id]++;

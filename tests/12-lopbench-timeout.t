@@ -50,7 +50,8 @@ stalls() {
 # completion) or the blocking MPI_Recv of the reference ping-pong.
 stalls "scenarios" "\(timed out after 2 s waiting for .*(repetition [0-9]* of\|no progress for 2 s in \)" \
     --transport mpi --scenario 1,2 --reps 100000
-stalls "p2p barrier" "timed out after 2 s waiting for message [0-9]* from rank 1.*; at op [0-9]* of rank 0's schedule" \
+# The message names the rank waited for and its node.
+stalls "p2p barrier" "timed out after 2 s waiting for message [0-9]* from rank 1 on $(hostname) .*; at op [0-9]* of rank 0's schedule" \
     --barrier --executor p2p --alg diss --reps 10000000
 # --pairs: rank 1 stops in a measurement (an MPI_Issend, the pair's barrier
 # before each sample, a scenario's repetition) or, on a slow start, in set-up.
