@@ -39,7 +39,8 @@ enum {
 static const lop_cli_opt_t options[] = {
     {"alg", 'a', "NAMES", "algorithms, comma-separated, or all (default: all)"},
     {"n", 'n', "LIST", "n of the algorithms that take one: 2, 1,4 or 1..8 (default: theirs)"},
-    {"p", 'p', "LIST", "process counts: 64, 2,4,8 or 2..64 (default: 2..64)"},
+    {"p", 'p', "LIST", "process counts: 64, 2,4,8 or 2..64 (default: 2..64; with --costs or "
+                       "--topology, the ranks they describe)"},
     {"model", 'm', "MODEL", "logp, lop or both (default: both)"},
     {"params", OPT_PARAMS, "FILE", "parameter set (default: the shipped mozart-2005/params.csv)"},
     {"series", OPT_SERIES, "NAME", "series of the set for LoP (default: rdmaw-inline)"},
@@ -437,10 +438,14 @@ static void opts_free(opts_t *o)
         lop_paramset_free(&o->set);
 }
 
-/* The default P list, 2..64. */
+/* The default P list: the ranks that per-pair costs describe (the machine
+ * they were measured or built for), else 2..64. */
 static lop_status_t default_p(opts_t *o)
 {
-    return o->p ? LOP_OK : lop_cli_long_list("p", "2..64", 1, INT32_MAX, &o->p, &o->n_p);
+    char all[32];
+    snprintf(all, sizeof all, "%u", o->have_pairs ? o->pairs.p : 0);
+    return o->p ? LOP_OK : lop_cli_long_list("p", o->have_pairs ? all : "2..64", 1, INT32_MAX,
+                                             &o->p, &o->n_p);
 }
 
 /* ------------------------------------------------------- parameter set */
@@ -1230,6 +1235,7 @@ static lop_status_t setup_pairs(opts_t *o)
         return lop_err(LOP_ERR_INVALID, "option --verify: hybrid has no closed form (use "
                                         "--simulate; hybrid schedules are checked when built)");
     lop_status_t st = pairs_from_opts(&o->pairs_opts, &o->pairs, &o->have_pairs);
+    st = st ? st : default_p(o); /* the costs' ranks, before the checks against them */
     if (st)
         return st;
     if (o->write_costs && !o->have_pairs)
@@ -1852,12 +1858,11 @@ static lop_status_t run_mode(opts_t *o, int *failed)
 static lop_status_t run(opts_t *o, int *failed)
 {
     lop_status_t st = load_params(o);
-    st = st ? st : default_p(o);
-    st = st ? st : check_p_list(o);
     if (st)
         return st;
     logp_setup(o);
     st = setup_pairs(o);
+    st = st ? st : check_p_list(o);
     st = st ? st : pred_setup(o);
     if (st)
         return st;

@@ -16,6 +16,8 @@ check "a pair across nodes costs the outer level" grep -qx '0,8,0.5,3' "$T/pairs
 a=$(grep '^diss' "$T/m.out" | cut -d, -f11)
 b=$("$B" --alg diss --p 64 $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f11)
 check "--costs of the written file simulates as --topology ($a = $b us)" test "$a" = "$b"
+ps=$("$B" --alg diss $S --costs "$T/pairs.csv" | grep '^diss' | cut -d, -f3 | tr '\n' ' ')
+check "without --p, P is the ranks the costs describe ($ps)" test "$ps" = "64 "
 # --write-costs replaces only a regular file: a FIFO, a symbolic link and a
 # directory once became regular files (the link's target untouched).
 : >"$T/link-target" && mkfifo "$T/wc-fifo" && ln -s "$T/link-target" "$T/wc-link" && mkdir "$T/wc-dir"
