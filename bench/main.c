@@ -410,7 +410,15 @@ static void task_run(run_t *r, const task_t *t)
     snprintf(name, sizeof name, "%s %s", t->kind == TASK_SCENARIO1 ? "scenario 1" :
              t->kind == TASK_SCENARIO2 ? "scenario 2" : "reference", t->series);
     lop_progress_task(r->bench.progress, name);
-    lop_watchdog_phase(name);
+    const char *phase = name;
+    char with_peer[160]; /* the reference's blocking MPI_Recv waits for one peer: name it */
+    if (t->kind == TASK_REFERENCE && r->bench.rank <= 1) {
+        int peer = 1 - r->bench.rank;
+        snprintf(with_peer, sizeof with_peer, "%s with rank %d on %.64s", name, peer,
+                 lop_mpi_host_of(peer));
+        phase = with_peer;
+    }
+    lop_watchdog_phase(phase);
     st = task_measure(r, t, set, n_sets);
     if (st == LOP_OK && r->bench.rank == 0)
         st = task_output(r, t, set, n_sets);

@@ -254,15 +254,33 @@ lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const c
     return LOP_OK;
 }
 
+/* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */
+static int world_rank(MPI_Comm comm, int rank)
+{
+    MPI_Group group, world;
+    int out = MPI_UNDEFINED;
+    MPI_Comm_group(comm, &group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_translate_ranks(group, 1, &rank, world, &out);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world);
+    return out;
+}
+
 lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
 {
     MPI_Request req;
-    int size;
-    char what[64];
-    MPI_Comm_size(comm, &size); /* all of them, or a pair of them (scenario 1, --pairs) */
-    snprintf(what, sizeof what, "a barrier of %d ranks", size);
     MPI_Ibarrier(comm, &req);
-    return lop_mpi_wait_all(1, &req, poll, what);
+    lop_status_t st = lop_mpi_wait_all(1, &req, poll, "a barrier");
+    if (st != LOP_ERR_TIMEOUT)
+        return st;
+    int size, me;
+    MPI_Comm_size(comm, &size); /* all of them, or a pair of them (scenario 1, --pairs) */
+    MPI_Comm_rank(comm, &me);
+    if (size != 2)
+        return lop_poll_timeout(poll, "a barrier of %d ranks", size);
+    int other = world_rank(comm, 1 - me);
+    return lop_poll_timeout(poll, "a barrier with rank %d on %.64s", other, lop_mpi_host_of(other));
 }
 
 void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)
