@@ -12,12 +12,15 @@
 
 volatile unsigned long lop_watchdog_beats;
 
+/* MPI_Finalize after the run ended waits at most this long (watchdog.h). */
+#define FINALIZE_LIMIT_S 10.0
+
 static struct {
     char prog[32];
     int rank;
-    double timeout_s;
-    char phase[128];   /* written by the main thread, read only to print */
-    int exit_code;     /* of a bark */
+    volatile double limit_s; /* --timeout; at most FINALIZE_LIMIT_S in MPI_Finalize */
+    char phase[128];         /* written by the main thread, read only to print */
+    int exit_code;           /* of a bark */
 } dog = {.exit_code = LOP_EXIT_FAILED};
 
 /* Last words: write(2) of a line made before, then _exit (no stdio, no
@@ -27,7 +30,7 @@ static void bark(void)
     char line[320];
     int n = snprintf(line, sizeof line, "%s: rank %d: no progress for %g s in %s (is a peer "
                      "stopped or dead? --timeout sets the limit)\n", dog.prog, dog.rank,
-                     dog.timeout_s, dog.phase[0] ? dog.phase : "start-up");
+                     dog.limit_s, dog.phase[0] ? dog.phase : "start-up");
     if (n > 0 && write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line) < 0)
         n = 0; /* nothing more to be done about it */
     _exit(dog.exit_code);
@@ -36,16 +39,16 @@ static void bark(void)
 static void *watch(void *unused)
 {
     (void)unused;
-    double period = dog.timeout_s / 4;
+    double period = (dog.limit_s < FINALIZE_LIMIT_S ? dog.limit_s : FINALIZE_LIMIT_S) / 4;
     struct timespec nap = {(time_t)period, (long)((period - (double)(time_t)period) * 1e9)};
     unsigned long seen = lop_watchdog_beats;
-    int quiet = 0; /* periods without a beat */
+    double quiet_s = 0; /* without a beat */
     for (;;) {
         nanosleep(&nap, NULL);
         unsigned long now = lop_watchdog_beats;
-        quiet = now == seen ? quiet + 1 : 0;
+        quiet_s = now == seen ? quiet_s + period : 0;
         seen = now;
-        if (quiet > 4)
+        if (quiet_s > dog.limit_s)
             bark();
     }
     return NULL;
@@ -55,7 +58,7 @@ void lop_watchdog_start(const char *prog, int rank, double timeout_s)
 {
     snprintf(dog.prog, sizeof dog.prog, "%s", prog);
     dog.rank = rank;
-    dog.timeout_s = timeout_s;
+    dog.limit_s = timeout_s;
     if (timeout_s <= 0)
         return;
     pthread_t thread;
@@ -77,6 +80,8 @@ void lop_watchdog_finalize(int code)
         snprintf(dog.phase, sizeof dog.phase, "MPI_Finalize, after the run failed (exit "
                  "status %d)", code);
     dog.exit_code = code;
+    if (dog.limit_s > FINALIZE_LIMIT_S)
+        dog.limit_s = FINALIZE_LIMIT_S;
     lop_watchdog_beat();
 }
 

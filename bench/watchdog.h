@@ -24,16 +24,19 @@ static inline void lop_watchdog_beat(void)
 }
 
 /* Start watching: 'prog' and 'rank' for the message; no thread when
- * timeout_s is 0.  The verdict comes between timeout_s and 1.25 timeout_s
- * after the last beat, so a poll loop's own deadline (timeout_s, with a
- * better message) fires first where there is one. */
+ * timeout_s is 0.  The verdict comes one to two watchdog periods (a quarter
+ * of timeout_s, at most 2.5 s) after timeout_s without a beat, so a poll
+ * loop's own deadline (timeout_s, with a better message) fires first where
+ * there is one. */
 void lop_watchdog_start(const char *prog, int rank, double timeout_s);
 
 /* Name what the process is doing now (copied; for the message). */
 void lop_watchdog_phase(const char *what);
 /* The run is over with exit status 'code' (0: its output written): a bark
- * now (MPI_Finalize that never returns: MPICH 4.0 over UCX across two nodes
- * did, one run in 20 under load) says so and exits with 'code'. */
+ * now says so and exits with 'code', after --timeout but at most 10 s, as
+ * nothing is left to lose.  MPI_Finalize that never returns: MPICH 4.0 over
+ * UCX 1.13's TCP transport across nodes (openucx/ucx#8738: a rank closing
+ * its endpoints waits for peers that sit in the final PMI barrier). */
 void lop_watchdog_finalize(int code);
 
 #endif
