@@ -408,7 +408,11 @@ static lop_status_t fit_all(const opts_t *o, const lop_fitdata_list_t *data, res
         lop_status_t st = d->family ? select_one(o, d, r)
                                     : fit_one(d, d->model, &o->fitter, &r->fit, &r->stats,
                                               &r->fit_ms);
-        r->has_line = o->compare && r->fit.model != &lop_model_linear;
+        int line_fits = d->n >= (size_t)lop_model_linear.n_params;
+        r->has_line = o->compare && r->fit.model != &lop_model_linear && line_fits;
+        if (st == LOP_OK && o->compare && !line_fits) /* two nodes: RTT(1) alone */
+            fprintf(stderr, PROG ": note: %s: %s: --compare: %zu point, the LogP line needs %d: "
+                    "not compared\n", d->file, d->stat, d->n, lop_model_linear.n_params);
         if (st == LOP_OK && r->has_line)
             st = fit_one(d, &lop_model_linear, &o->fitter, &r->line, NULL, &r->line_ms);
         if (st)
