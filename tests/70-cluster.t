@@ -6,22 +6,7 @@
 # keep single-host runs on loopback).  Under the suite's machine-wide lock,
 # as the VM test: one of them runs at a time.
 . "$(dirname "$0")/lib.sh"
-if [ "$(id -u)" != 0 ] || ! command -v nsenter >/dev/null 2>&1; then
-    echo "1..0 # SKIP the cluster needs root (network namespaces) and nsenter"
-    exit 0
-fi
-for v in $(env | sed -n 's/^\(OMPI_MCA_[^=]*\)=.*/\1/p'); do unset "$v"; done
-tmpdir
-T=$_d
-C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
-A=$C/agent
-trap '"$ROOT/tests/cluster/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
-exec 9>/tmp/lop-vm.lock
-flock 9
-
-"$ROOT/tests/cluster/cluster.sh" up "$C" 3 2>"$T/up.err"
-check "three nodes come up" test -x "$A"
-[ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
+cluster_start 3
 
 for i in 0 1 2; do
     check "node$i: its hostname" test "$("$A" node$i hostname)" = node$i
@@ -115,6 +100,47 @@ check "... its three rows" test "$(grep -c '^shm,' "$T/bu/barrier.csv" 2>/dev/nu
 check "2 nodes, osc ucx: --check of p2p and shm passes" grep -q '^--check: all 6 runs ok' "$T/cu.out"
 grep -q '^--check: all' "$T/cu.out" || diag "$(grep -v '^lopbench: \[' "$T/cu.out" | tail -n 5)"
 
+# --barrier --check at 3 nodes x 1 rank: every algorithm with p2p, shm
+# (osc ucx) and MPI_Barrier, then the hybrid from the run's own placement.
+ucx3="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1,node2:1 \
+    -np 3 $(shquote "$BIN/lopbench") --barrier --check --reps 4 --timeout 20"
+"$A" node0 "$ucx3" >"$T/c3.out" 2>&1
+check "3 x 1, Open MPI (osc ucx): --check of every algorithm, executors p2p, shm, mpi" \
+    grep -q '^--check: all 25 runs ok' "$T/c3.out"
+grep -q '^--check: all' "$T/c3.out" || diag "$(grep -v '^lopbench: \[' "$T/c3.out" | tail -n 5)"
+"$A" node0 "$ucx3 --alg hybrid" >"$T/c3h.out" 2>&1
+check "3 x 1, Open MPI (osc ucx): --check of the hybrid from the run's placement" \
+    grep -q '^--check: all 3 runs ok' "$T/c3h.out"
+grep -q '^--check: all' "$T/c3h.out" || diag "$(grep -v '^lopbench: \[' "$T/c3h.out" | tail -n 5)"
+
+# The README's "Running on a real cluster" commands, verbatim but for the
+# number of nodes (64 -> 2) and the series over MPI (rdmaw-inline ->
+# send-normal, as its comment says), from a directory with a hostfile and
+# bin/: measure, fit, predict, time the barriers, join.  The launchers reach
+# the nodes through the agent (Open MPI's OMPI_MCA_plm_rsh_agent, hydra's
+# HYDRA_LAUNCHER_EXEC), as through ssh.
+readme_cmds() { # the command lines of the section's sh blocks, for 2 nodes
+    sed -n '/^## Running on a real cluster/,/^## Figures/p' "$ROOT/README.md" |
+        sed -n '/^```sh/,/^```/p' | grep -v '^```\|^#' | sed 's/ 64 / 2 /; s/rdmaw-inline/send-normal/'
+}
+mkdir -p "$T/rc"
+printf 'node0\nnode1\n' >"$T/rc/hosts"
+ln -s "$BIN" "$T/rc/bin"
+readme_cmds | grep -v '^mpiexec' >"$T/rc/cmds"
+check "README: the section's commands found (two runs, a fit, two predictions)" \
+    test "$(grep -c '^mpirun .*bin/lopbench' "$T/rc/cmds")" -eq 2 -a "$(grep -c '^bin/lop' "$T/rc/cmds")" -eq 3
+while read -r cmd; do
+    case $cmd in
+    mpirun*) (cd "$T/rc" && OMPI_MCA_plm_rsh_agent=$A "$A" node0 "timeout 120 $cmd") ;;
+    *) (cd "$T/rc" && eval "$cmd") ;;
+    esac </dev/null >"$T/rc.out" 2>&1
+    rc=$?
+    check "README, Open MPI: '$cmd' exits 0" test $rc -eq 0
+    [ $rc -eq 0 ] || diag "$(grep -v '^lopbench: \[' "$T/rc.out" | tail -n 5)"
+done <"$T/rc/cmds"
+check "... the files name both nodes" \
+    test "$(meta "$T/rc/data/mycluster/barrier.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+
 # MPICH across two nodes with its defaults (ch4: TCP between the nodes):
 # every series, one-sided ones included.
 if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; then
@@ -133,31 +159,60 @@ if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; the
     check "... rows whole" rows_ok "$T/m/rdmaw-normal-rtt.csv" 1 3
     check "... '# hosts:' names both nodes" \
         test "$(meta "$T/m/send-normal-rtt.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+
+    mpich3="timeout 120 mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1,node2 -n 3 \
+        $(shquote "$ROOT/$MPICH_OUT/bin/lopbench") --barrier --check --reps 4 --timeout 5"
+    "$A" node0 "$mpich3" >"$T/m3.out" 2>&1
+    check "3 x 1, MPICH: --check of every algorithm, executors p2p, shm, mpi" \
+        grep -q '^--check: all 25 runs ok' "$T/m3.out"
+    grep -q '^--check: all' "$T/m3.out" || diag "$(grep -v '^lopbench: \[' "$T/m3.out" | tail -n 5)"
+    "$A" node0 "$mpich3 --alg hybrid" >"$T/m3h.out" 2>&1
+    check "3 x 1, MPICH: --check of the hybrid from the run's placement" \
+        grep -q '^--check: all 3 runs ok' "$T/m3h.out"
+
+    # README's MPICH line: 'mpiexec' is hydra here (Debian's default is
+    # Open MPI's), and hydra finds its proxy beside the real executable.
+    mkdir -p "$T/rcm/path"
+    cp "$T/rc/hosts" "$T/rcm/hosts"
+    ln -s "$ROOT/$MPICH_OUT/bin" "$T/rcm/bin"
+    printf '#!/bin/sh\nexec mpiexec.hydra "$@"\n' >"$T/rcm/path/mpiexec"
+    chmod +x "$T/rcm/path/mpiexec"
+    cmd=$(readme_cmds | grep '^mpiexec')
+    (cd "$T/rcm" && PATH=$T/rcm/path:$PATH HYDRA_LAUNCHER=ssh HYDRA_LAUNCHER_EXEC=$A \
+        "$A" node0 "timeout 120 $cmd") >"$T/rcm.out" 2>&1
+    rc=$?
+    check "README, MPICH: '$cmd' succeeds ($rc)" \
+        sh -c "test $rc -eq 0 || grep -q 'in MPI_Finalize, after the run succeeded' '$T/rcm.out'"
+    check "... and writes the files of both nodes" \
+        test "$(meta "$T/rcm/data/mycluster/send-normal-rtt.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+    [ -s "$T/rcm/data/mycluster/send-normal-rtt.csv" ] || diag "$cmd: $(tail -n 5 "$T/rcm.out")"
 else
     skip "MPICH not installed or not built ($(tail -n 1 "$T/mpich-build" 2>/dev/null))"
 fi
 
-# Faults in the middle of a run across two nodes: the job ends, or lop's
-# ranks say within --timeout (3 s) what they waited for, and no output is
-# left.  Either lop speaks (a wait that gave up, then MPI_Abort) or mpirun
-# noticed first (a killed rank, a lost daemon).  mpirun may then wait on for
-# node1's stopped daemon (README: the launcher's part): the test stops it
-# once lop has spoken; a run that does neither ends at the 60 s hang guard
-# and fails.
+# Faults in the middle of a run across two nodes, with each MPI: the job
+# ends, or lop's ranks say within --timeout (3 s) what they waited for, and
+# no output is left.  Either lop speaks (a wait that gave up, naming the
+# rank and its node, then MPI_Abort) or the launcher noticed first (a killed
+# rank, a lost daemon).  The launcher may then wait on for node1's stopped
+# daemon or proxy (README: the launcher's part): the test stops it once lop
+# has spoken; a run that does neither ends at the 60 s hang guard and fails.
 tag=$(cat "$C/tag")
 node1_pids() { ip netns pids "$tag-1"; }
 node1_lopbench() { for p in $(node1_pids); do grep -q lopbench "/proc/$p/cmdline" 2>/dev/null && echo $p; done; }
 LOP_SAID='^lopbench: rank [0-9]*: \(timed out after 3 s waiting for\|no progress for 3 s\)'
-fault() { # NAME ACTION UNDO: ACTION on node1 once the run measures, UNDO after
+LAUNCHER_SAID='exited on signal 9\|connection back to mpirun\|lost\|unreachable\|KILLED BY SIGNAL'
+# fault MPI NAME ACTION UNDO NAMED: ACTION on node1 once the run measures,
+# UNDO after; NAMED: what lop's line must name when lop speaks ('' any).
+fault() {
     rm -rf "$T/f" "$T/f.out" # not the last run's progress line: its ranks are gone
-    "$A" node0 "timeout 60 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 \
-        $(shquote "$BIN/lopbench") --scenario 2 --ops send --post normal --reps 1000000 --timeout 3 -o $T/f" \
-        >"$T/f.out" 2>&1 &
+    "$A" node0 "timeout 60 $(eval echo \$fault_$1) --scenario 2 --ops send --post normal \
+        --reps 1000000 --timeout 3 -o $T/f" >"$T/f.out" 2>&1 &
     bg=$!
     i=0
     while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/' "$T/f.out" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
     t0=$(date +%s)
-    eval "$2"
+    eval "$3"
     i=0
     while [ $i -lt 600 ] && kill -0 $bg 2>/dev/null && ! grep -q "$LOP_SAID" "$T/f.out"; do
         sleep 0.1
@@ -166,18 +221,35 @@ fault() { # NAME ACTION UNDO: ACTION on node1 once the run measures, UNDO after
     took=$(($(date +%s) - t0))
     ended=0 # by itself, before the hang guard
     [ $i -ge 600 ] || kill -0 $bg 2>/dev/null || ended=1
-    eval "$3"
+    eval "$4"
     kill $bg 2>/dev/null
     { wait $bg; } 2>/dev/null
-    why=$(grep -m 1 "$LOP_SAID\|exited on signal 9\|connection back to mpirun\|lost\|unreachable" "$T/f.out")
-    check "$1: the job ended or lop said why, after ${took} s: $why" \
+    why=$(grep -m 1 "$LOP_SAID\|$LAUNCHER_SAID" "$T/f.out")
+    check "$1, $2: the job ended or lop said why, after ${took} s: $why" \
         test $ended = 1 -o -n "$why" -a $i -lt 600
     [ -n "$why" ] || diag "$(tail -n 8 "$T/f.out")"
-    check "$1: no output directory" test ! -e "$T/f"
+    if [ -n "$5" ]; then
+        check "$1, $2: lop's line names the rank and node it waited for" \
+            grep -q "$LOP_SAID.*\($5\)" "$T/f.out"
+    fi
+    check "$1, $2: no output directory" test ! -e "$T/f"
 }
-fault "node1 stopped (SIGSTOP)" 'kill -STOP $(node1_pids)' 'kill -CONT $(node1_pids); pkill -KILL -f "$T/f"'
-fault "node1's rank killed" 'r=$(node1_lopbench); [ -n "$r" ] || diag "no lopbench on node1: $(node1_pids)"; kill -KILL $r' 'pkill -KILL -f "$T/f"'
-fault "node1's link down" 'ip -n "$tag-1" link set eth0 down' 'ip -n "$tag-1" link set eth0 up; pkill -KILL -f "$T/f"'
+fault_ompi="mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 $(shquote "$BIN/lopbench")"
+fault_mpich="mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1 -n 2 \
+    $(shquote "$ROOT/$MPICH_OUT/bin/lopbench")"
+for mpi in ompi mpich; do
+    if [ $mpi = mpich ] && ! [ -x "$ROOT/$MPICH_OUT/bin/lopbench" ]; then
+        skip "MPICH faults: MPICH not installed or not built"
+        continue
+    fi
+    fault $mpi "node1 stopped (SIGSTOP)" 'kill -STOP $(node1_pids)' \
+        'kill -CONT $(node1_pids); pkill -KILL -f "$T/f"' 'rank 1 on node1'
+    fault $mpi "node1's rank killed" \
+        'r=$(node1_lopbench); [ -n "$r" ] || diag "no lopbench on node1: $(node1_pids)"; kill -KILL $r' \
+        'pkill -KILL -f "$T/f"' ''
+    fault $mpi "node1's link down" 'ip -n "$tag-1" link set eth0 down' \
+        'ip -n "$tag-1" link set eth0 up; pkill -KILL -f "$T/f"' 'rank 1 on node1\|rank 0 on node0'
+done
 
 "$ROOT/tests/cluster/cluster.sh" down "$C"
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"

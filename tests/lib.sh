@@ -14,6 +14,8 @@
 #   tmpdir                         sets $_d to a fresh directory removed at exit
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
+#   cluster_start N [shared]       the virtual cluster (tests/cluster/cluster.sh):
+#                                  $T a work directory, $A its agent, $C its state
 set -u
 ROOT=${LOP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # LOP_ROOT: for scripts outside tests/
 BIN=$ROOT/bin
@@ -281,4 +283,27 @@ mpich_build() {
             BIN=$MPICH_OUT/bin TESTBIN=$MPICH_OUT/tests/bin $MPICH_OUT/bin/lopbench \
             $MPICH_OUT/tests/bin/libsendbuf.so $MPICH_OUT/tests/bin/broken_sends
     ) 8>"$ROOT/build/mpich.lock" >"$1" 2>&1
+}
+
+# ---- the virtual cluster (70-cluster.t, 71-cluster-levels.t)
+# cluster_start N [shared]: N nodes (cluster.sh up), under the suite's
+# machine-wide lock (one VM or cluster at a time), removed at exit with $T;
+# MPI jobs across them run with each MPI's defaults (none of the OMPI_MCA_*
+# variables above, which keep single-host runs on loopback).  Skips the
+# whole file without root or nsenter.  The first test point: the nodes came up.
+cluster_start() {
+    if [ "$(id -u)" != 0 ] || ! command -v nsenter >/dev/null 2>&1; then
+        echo "1..0 # SKIP the cluster needs root (network namespaces) and nsenter"
+        exit 0
+    fi
+    for _v in $(env | sed -n 's/^\(OMPI_MCA_[^=]*\)=.*/\1/p'); do unset "$_v"; done
+    T=$(mktemp -d /tmp/lop-test.XXXXXX)
+    C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
+    A=$C/agent
+    trap '"$ROOT/tests/cluster/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
+    exec 9>/tmp/lop-vm.lock
+    flock 9
+    "$ROOT/tests/cluster/cluster.sh" up "$C" "$@" 2>"$T/up.err"
+    check "$1 nodes come up${2:+ ($2 cores)}" test -x "$A"
+    [ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
 }

@@ -2,8 +2,10 @@
 # cluster.sh - a cluster of N nodes on this machine, for multi-node MPI tests
 # (run as root; iproute2 and util-linux).
 #
-#   cluster.sh up DIR N    make nodes node0..node<N-1>; DIR (no spaces: MPI
-#                          launchers split their agent's path) gets the state
+#   cluster.sh up DIR N [shared]
+#                          make nodes node0..node<N-1>; DIR (no spaces: MPI
+#                          launchers split their agent's path) gets the state;
+#                          'shared': every node may use every core
 #   cluster.sh down DIR    remove them (idempotent)
 #   DIR/agent [-x] HOST CMD...   run the command line CMD on HOST, as ssh
 #                          would (Open MPI's plm_rsh_agent, hydra's -launcher-exec)
@@ -14,7 +16,9 @@
 # and /etc/hosts naming every node; and, where cgroup v1 cpusets exist, its
 # own core (node i gets core i mod ncores): MPI libraries bind ranks by the
 # topology hwloc sees, and nodes sharing one core would bind their ranks to
-# the same one.  A "holder" process per node keeps the namespaces; the agent
+# the same one.  With 'shared' every node sees every core, for runs that
+# need two busy ranks on one node (an intra-node ping-pong) and do not let
+# MPI bind (Open MPI --bind-to none; hydra binds nothing by default).  A "holder" process per node keeps the namespaces; the agent
 # enters them with nsenter, so every process of a node shares them.
 set -eu
 
@@ -36,7 +40,7 @@ node_setup() {
 }
 
 up() {
-    dir=$1 n=$2
+    dir=$1 n=$2 shared=${3:-}
     case $dir in *[!A-Za-z0-9_./-]*) die "$dir: the state directory must have no spaces" ;; esac
     [ "$n" -ge 1 ] 2>/dev/null || die "N must be a whole number >= 1"
     mkdir -p "$dir"
@@ -69,7 +73,7 @@ up() {
         if [ -n "$cg" ]; then
             mkdir "$cg/$node"
             cp "$cg/cpuset.mems" "$cg/$node/cpuset.mems"
-            echo $((i % cores)) >"$cg/$node/cpuset.cpus"
+            if [ -n "$shared" ]; then cp "$cg/cpuset.cpus" "$cg/$node/cpuset.cpus"; else echo $((i % cores)) >"$cg/$node/cpuset.cpus"; fi
         fi
         (
             [ -z "$cg" ] || echo $$ >"$cg/$node/tasks"
@@ -113,8 +117,11 @@ down() {
 }
 
 case ${1:-} in
-up) [ $# -eq 3 ] || die "usage: cluster.sh up DIR N"; up "$2" "$3" ;;
+up)
+    [ $# -eq 3 ] || { [ $# -eq 4 ] && [ "$4" = shared ]; } || die "usage: cluster.sh up DIR N [shared]"
+    up "$2" "$3" "${4:-}"
+    ;;
 down) [ $# -eq 2 ] || die "usage: cluster.sh down DIR"; down "$2" ;;
 node-setup) node_setup "$2" "$3" "$4" ;;
-*) die "usage: cluster.sh up DIR N | down DIR" ;;
+*) die "usage: cluster.sh up DIR N [shared] | down DIR" ;;
 esac

@@ -1,0 +1,114 @@
+#!/bin/sh
+# 71-cluster-levels.t - a two-level machine on the virtual cluster: two nodes
+# that may each use both cores ('shared'), two ranks on each.  The harness is
+# real (a plain MPI ping-pong inside a node is at least 10x faster than
+# between nodes, with Open MPI and MPICH); --pairs at 2 x 2 shows the two
+# levels and lopredict builds a hybrid barrier's host tier from them; every
+# barrier algorithm runs under --check with every executor that can run,
+# and the hybrid from the run's own placement.  Timed runs keep two busy
+# ranks on the two cores: the ping-pongs run two ranks, and --pairs-sample
+# measures one pair at a time while the others sleep.  Each MPI with its
+# defaults, except Open MPI's one-sided component over TCP (--mca osc ucx)
+# for the shm executor, and --bind-to none where two nodes' single ranks
+# would both be bound to core 0.
+. "$(dirname "$0")/lib.sh"
+cluster_start 2 shared
+
+ompi="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A"
+have_mpich=0
+command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build" && have_mpich=1
+mpich="timeout 120 mpiexec.hydra -launcher ssh -launcher-exec $A"
+MPICH_BIN=$ROOT/$MPICH_OUT/bin
+
+# MPICH 4.0 over UCX 1.13's TCP transport may never return from
+# MPI_Finalize (README); lopbench's watchdog then ends each rank after
+# --timeout with the run's own status, and hydra may report the early exits
+# (255).  mpich_ran OUT RC: the run succeeded, whichever way it ended.
+mpich_ran() {
+    [ "$2" -eq 0 ] || grep -q "in MPI_Finalize, after the run succeeded" "$1"
+}
+
+# ---- the harness is real: shared memory inside a node, TCP between nodes
+# ratio_ok NAME INTRA INTER: inter >= 10 x intra, both numbers
+ratio_ok() {
+    check "$1: least ping-pong round trip inside a node $2 us, between nodes $3 us: >= 10x" \
+        awk -v a="$2" -v b="$3" 'BEGIN { exit !(a > 0 && b >= 10 * a) }'
+}
+mpicc.openmpi -std=c11 -O2 -Wall -Wextra -Werror "$ROOT/tests/cluster/pingpong.c" -o "$T/pp-ompi"
+intra=$("$A" node0 "$ompi --host node0:2 -np 2 $T/pp-ompi" 2>"$T/pp.err")
+inter=$("$A" node0 "$ompi --bind-to none --host node0:1,node1:1 -np 2 $T/pp-ompi" 2>>"$T/pp.err")
+ratio_ok "Open MPI" "$intra" "$inter"
+[ -n "$intra" ] && [ -n "$inter" ] || diag "$(cat "$T/pp.err")"
+if [ $have_mpich = 1 ]; then
+    mpicc.mpich -std=c11 -O2 -Wall -Wextra -Werror "$ROOT/tests/cluster/pingpong.c" -o "$T/pp-mpich"
+    pp="timeout 20 mpiexec.hydra -launcher ssh -launcher-exec $A" # its number comes before MPI_Finalize
+    intra=$("$A" node0 "$pp -hosts node0:2 -n 2 $T/pp-mpich" 2>"$T/pp.err")
+    inter=$("$A" node0 "$pp -hosts node0,node1 -n 2 $T/pp-mpich" 2>>"$T/pp.err")
+    ratio_ok "MPICH" "$(echo "$intra" | head -n 1)" "$(echo "$inter" | head -n 1)"
+else
+    skip "MPICH not installed or not built ($(tail -n 1 "$T/mpich-build" 2>/dev/null))"
+fi
+
+# ---- --pairs at 2 x 2: the two levels, and a hybrid barrier built on them
+# levels_ok DIR: pairs.csv's least L (L_min_us) of every pair between the
+# nodes is at least 5x that of every pair inside a node (placement.csv's
+# hosts); prints the two.
+levels_ok() {
+    awk -F, 'FNR == 1 { f++ } /^#/ { next }
+        f == 1 && $1 ~ /^[0-9]+$/ { host[$1] = $2 }
+        f == 2 && $1 ~ /^[0-9]+$/ && $1 != $2 {
+            if (host[$1] == host[$2]) { if ($9 > intra) intra = $9 } else if (!n++ || $9 < inter) inter = $9 }
+        END { printf "intra-node L <= %.3f us, inter-node L >= %.3f us\n", intra, inter
+              exit !(n > 0 && intra > 0 && inter >= 5 * intra) }' "$1/placement.csv" "$1/pairs.csv"
+}
+# pairs_2x2 NAME DIR OUT: the checks of one MPI's run into DIR
+pairs_2x2() {
+    hosts=$(awk -F, '!/^#/ && $1 ~ /^[0-9]+$/ { print $2 }' "$2/placement.csv" | sort -u | tr '\n' ' ')
+    check "$1: --pairs at 2 x 2 writes placement.csv naming two hosts ($hosts)" test "$hosts" = "node0 node1 "
+    check "$1: ... placement.csv whole" placement_ok "$2/placement.csv" 4
+    check "$1: ... pairs.csv whole (sampled: one pair per class)" pairs_ok "$2/pairs.csv" 4 1 1 200
+    two=0
+    levels=$(levels_ok "$2") && two=1
+    check "$1: ... the matrix shows the two levels: $levels" test $two = 1
+    [ -s "$2/pairs.csv" ] || diag "$(grep -v '^lopbench: \[' "$3" | tail -n 8)"
+    "$BIN/lopredict" --costs "$2/pairs.csv" --placement "$2/placement.csv" --alg hybrid \
+        --hybrid-report >"$2/hybrid.txt" 2>&1
+    check "$1: lopredict --hybrid-report builds a host tier from them" \
+        grep -q '^4  *[23] .* host:[a-z]' "$2/hybrid.txt"
+    grep -q '^4  *[23] .* host:' "$2/hybrid.txt" || diag "$(cat "$2/hybrid.txt")"
+}
+"$A" node0 "$ompi --host node0:2,node1:2 -np 4 $(shquote "$BIN/lopbench") --pairs --pairs-sample \
+    --reps 200 --timeout 20 -o $T/po" >"$T/po.out" 2>&1
+check "Open MPI: --pairs --pairs-sample at 2 x 2 exits 0" test $? -eq 0
+pairs_2x2 "Open MPI" "$T/po" "$T/po.out"
+if [ $have_mpich = 1 ]; then
+    "$A" node0 "$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench") --pairs \
+        --pairs-sample --reps 200 --timeout 5 -o $T/pm" >"$T/pm.out" 2>&1
+    check "MPICH: --pairs --pairs-sample at 2 x 2 succeeds" mpich_ran "$T/pm.out" $?
+    pairs_2x2 "MPICH" "$T/pm" "$T/pm.out"
+else
+    skip "MPICH not installed or not built"
+fi
+
+# ---- --barrier --check at 2 x 2: every algorithm with p2p, shm and
+# MPI_Barrier, then the hybrid from the run's own placement
+# checked NAME OUT RUNS: lopbench's verdict line
+checked() {
+    check "$1" grep -q "^--check: all $3 runs ok" "$2"
+    grep -q "^--check: all $3 runs ok" "$2" || diag "$(grep -v '^lopbench: \[' "$2" | tail -n 6)"
+}
+ucx4="$ompi --mca osc ucx --host node0:2,node1:2 -np 4 $(shquote "$BIN/lopbench")"
+"$A" node0 "$ucx4 --barrier --check --reps 4 --timeout 20" >"$T/co.out" 2>&1
+checked "Open MPI (osc ucx), 2 x 2: --check of every algorithm, executors p2p, shm, mpi" "$T/co.out" 25
+"$A" node0 "$ucx4 --barrier --check --alg hybrid --reps 4 --timeout 20" >"$T/ch.out" 2>&1
+checked "Open MPI (osc ucx), 2 x 2: --check of the hybrid from the run's placement" "$T/ch.out" 3
+if [ $have_mpich = 1 ]; then
+    mpich4="$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench")"
+    "$A" node0 "$mpich4 --barrier --check --reps 4 --timeout 5" >"$T/cm.out" 2>&1
+    checked "MPICH, 2 x 2: --check of every algorithm, executors p2p, shm, mpi" "$T/cm.out" 25
+    "$A" node0 "$mpich4 --barrier --check --alg hybrid --reps 4 --timeout 5" >"$T/cmh.out" 2>&1
+    checked "MPICH, 2 x 2: --check of the hybrid from the run's placement" "$T/cmh.out" 3
+else
+    skip "MPICH not installed or not built"
+fi
+done_testing
