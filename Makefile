@@ -143,7 +143,7 @@ VM_TEST := tests/50-verbs-vm.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 PAR_TESTS := $(filter-out $(VM_TEST),$(ALL_TESTS))
 # The edit loop leaves out the Soft-RoCE VM, the demo and the fuzzers.
-SLOW_TESTS := tests/50-verbs-vm.t tests/90-demo.t tests/95-fuzz.t
+SLOW_TESTS := tests/50-verbs-vm.t tests/90-demo.t tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
 ifneq ($(TESTS),)
@@ -155,8 +155,9 @@ check-quick: deps
 	@$(MAKE) --no-print-directory tools tests
 	$(PROVE) -j2 $(filter-out $(SLOW_TESTS),$(ALL_TESTS))
 
-# The main job end to end on local ranks (scripts/demo.sh; NP, OVER_NP, OUT, REPS,
-# MODEL: given on make's command line they reach the script's environment).
+# The main job end to end on local ranks, or on a virtual cluster of NODES
+# nodes (scripts/demo.sh; NP, OVER_NP, OUT, REPS, MODEL, NODES: given on
+# make's command line they reach the script's environment).
 demo:
 	sh scripts/demo.sh
 

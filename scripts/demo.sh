@@ -15,17 +15,26 @@
 #   OUT=out/demo-<date>   where everything goes
 #   REPS=1000   repetitions of every measurement
 #   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp
+#   NODES=0     0: local ranks.  N >= 2: a virtual cluster of N nodes on this
+#               machine (scripts/cluster.sh: network namespaces, TCP between
+#               nodes, shared memory inside one; root): the timed runs put one
+#               rank on each node (NP = N, at most the cores), --pairs puts two
+#               on each and measures one pair at a time (the heat map's two
+#               levels), and the hybrid barrier is built from those costs and
+#               checked on them.  Open MPI's mpirun (or hydra's) starts them.
 # Every command's failure stops the demo (set -e): the tools exit non-zero on
 # bad input and on any failed write (a full disk), so no step works on the
 # half output of the one before.
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CORES=$(nproc)
+NP_ASKED=${NP:-}
 NP=${NP:-$CORES}
 OVER_NP=${OVER_NP:-8}
 REPS=${REPS:-1000}
 MODEL=${MODEL:-lop}
 OUT=${OUT:-out/demo-$(date +%Y%m%d-%H%M%S)}
+NODES=${NODES:-0}
 BIN=$ROOT/bin
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and containers run as root
 
@@ -43,9 +52,42 @@ run_mpi() {
         mpirun -np "$np" "$@"
     fi
 }
+# The virtual cluster (NODES >= 2): cluster_mpi PPN PROG ARGS... runs PROG on
+# PPN ranks of each node, started on node0 as through ssh; --bind-to none:
+# every node may use every core ('shared'), and Open MPI would bind each
+# node's first rank to the same core 0.
+CLUSTER=
+quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+cluster_mpi() {
+    ppn=$1; shift
+    hosts= cmd=
+    i=0
+    while [ $i -lt "$NODES" ]; do hosts=$hosts${hosts:+,}node$i:$ppn; i=$((i + 1)); done
+    for a in "$@"; do cmd="$cmd $(quote "$a")"; done
+    if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
+        launch="mpirun --mca plm_rsh_agent $CLUSTER/agent --bind-to none --host $hosts"
+    else
+        launch="mpirun -launcher ssh -launcher-exec $CLUSTER/agent -hosts $hosts"
+    fi
+    "$CLUSTER/agent" node0 "$launch -np $((NODES * ppn))$cmd"
+}
+ranks() { # PROG ARGS...: on the timed runs' ranks
+    if [ "$NODES" -ge 2 ]; then cluster_mpi 1 "$@"; else run_mpi "$NP" "$@"; fi
+}
 # oversubscribed DIR: did lopbench record more ranks than cores in DIR?
 oversubscribed() { grep -qx '# oversubscribed: yes' "$1"/*.csv 2>/dev/null; }
 
+case $NODES in '' | *[!0-9]*) die "NODES=$NODES: expected a number of nodes (0: local ranks)" ;; esac
+if [ "$NODES" -ge 1 ]; then
+    [ "$NODES" -ge 2 ] || die "NODES=1: a cluster needs at least 2 nodes (NODES=0: local ranks)"
+    [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null 2>&1 ||
+        die "NODES=$NODES: the virtual cluster needs root (network namespaces) and nsenter (util-linux)"
+    [ "${NP_ASKED:-$NODES}" = "$NODES" ] ||
+        die "NP=$NP with NODES=$NODES: on the cluster the timed runs put one rank on each node"
+    [ "$NODES" -le "$CORES" ] ||
+        die "NODES=$NODES: more nodes than the $CORES cores; each node's timed rank needs a core of its own"
+    NP=$NODES
+fi
 case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
 case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
 case $MODEL in logp | lop | sim_logp | sim_lop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop or sim_logp" ;; esac
@@ -53,6 +95,7 @@ case $MODEL in logp | lop | sim_logp | sim_lop) ;; *) die "MODEL=$MODEL: expecte
 [ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
 [ "$NP" -le "$CORES" ] ||
     die "NP=$NP: more ranks than the $CORES cores; predictions from oversubscribed fits describe the scheduler, not the network (OVER_NP=$NP runs the scenarios oversubscribed for their figures only)"
+[ "$NODES" -eq 0 ] || OVER_NP=0 # the oversubscribed run is a local one
 
 start=$(date +%s)
 step 1/9 "dependencies and build"
@@ -62,9 +105,17 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 D=$OUT/data
 mkdir -p "$D"
+if [ "$NODES" -ge 2 ]; then
+    CLUSTER=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
+    trap 'sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"' EXIT
+    sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared
+    say "a virtual cluster of $NODES nodes (node0..node$((NODES - 1))): one rank on each for the timed runs"
+fi
 
-step 2/9 "lopbench scenarios 1 and 2 on $NP local ranks ($CORES cores) -> $D"
-run_mpi "$NP" "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
+WHERE="$NP local ranks ($CORES cores)"
+[ "$NODES" -eq 0 ] || WHERE="$NODES nodes, one rank each"
+step 2/9 "lopbench scenarios 1 and 2 on $WHERE -> $D"
+ranks "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
     >"$OUT/bench.txt"
 oversubscribed "$D" && say "warning: lopbench found $NP ranks oversubscribed on this machine; the fits describe the scheduler"
 
@@ -92,9 +143,24 @@ for cnt in 2 5000; do
 done
 predict --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv >"$D/ndiss.csv"
 
-step 5/9 "lopbench --barrier on the same $NP local ranks"
-run_mpi "$NP" "$BIN/lopbench" --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \
+step 5/9 "lopbench --barrier on the same $WHERE"
+ranks "$BIN/lopbench" --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \
     --quiet >"$OUT/barrier.txt"
+
+if [ "$NODES" -ge 2 ]; then
+    # Two ranks a node, one pair measured at a time (--pairs-sample: a pair
+    # per placement class), so the measuring pair has the two cores.
+    say "[5/9] lopbench --pairs --pairs-sample on $NODES nodes x 2 ranks: the two levels"
+    cluster_mpi 2 "$BIN/lopbench" --pairs --pairs-sample --reps "$REPS" --warmup $((REPS / 10)) \
+        -o "$D" --quiet >"$OUT/pairs.txt"
+    predict --costs "$D/pairs.csv" --placement "$D/placement.csv" --alg hybrid --hybrid-report \
+        >"$OUT/hybrid.txt"
+    # Four busy ranks on two cores: a correctness run, not a timed one; the
+    # witness of --check needs Open MPI's one-sided component over TCP.
+    say "[5/9] the hybrid barrier built from those costs, under --check on the $((NODES * 2)) ranks"
+    OMPI_MCA_osc=ucx cluster_mpi 2 "$BIN/lopbench" --barrier --check --alg hybrid \
+        --pairs-file "$D/pairs.csv" --placement "$D/placement.csv" --reps 20 >"$OUT/hybrid-check.txt"
+fi
 
 step 6/9 "lopredict --measured: measured vs predicted, with 95 % intervals"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat min \
@@ -141,7 +207,7 @@ step 9/9 "summary"
 secs=$(($(date +%s) - start))
 {
     echo "lop demo, $(date '+%Y-%m-%d %H:%M'), host $(hostname), $secs s"
-    echo "scenarios and barriers on $NP ranks, $CORES cores, $REPS repetitions"
+    echo "scenarios and barriers on $WHERE, $CORES cores, $REPS repetitions"
     echo
     echo "== Measured (lopbench, $D) =="
     cat "$OUT/bench.txt"
@@ -163,6 +229,15 @@ secs=$(($(date +%s) - start))
     echo "== Barriers measured (lopbench --barrier) =="
     cat "$OUT/barrier.txt"
     echo
+    if [ "$NODES" -ge 2 ]; then
+        echo "== Two levels (lopbench --pairs --pairs-sample, $NODES nodes x 2 ranks) =="
+        cat "$OUT/pairs.txt"
+        echo
+        echo "== The hybrid barrier from the measured costs (lopredict --hybrid-report, simulated LogP) =="
+        cat "$OUT/hybrid.txt"
+        grep '^--check' "$OUT/hybrid-check.txt"
+        echo
+    fi
     echo "== Model errors (lopredict --measured) =="
     grep '^#' "$OUT/measured.txt" | grep -v -e '^# lopredict' -e '^# measured'
     echo
@@ -191,3 +266,4 @@ say "  figures/     $(ls "$OUT/figures" 2>/dev/null | tr '\n' ' ')"
 say "  figures-mozart/  the thesis's figures 2.36, 2.38, 2.39 from its published parameters"
 [ -z "$OV" ] || say "  $(basename "$OV")/  the oversubscribed run's data and figures (no predictions)"
 say "  bench.txt fit.txt models.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"
+[ "$NODES" -eq 0 ] || say "  pairs.txt hybrid.txt hybrid-check.txt  the two levels and the hybrid barrier"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 70-cluster.t - the virtual cluster of tests/cluster/cluster.sh: three nodes
+# 70-cluster.t - the virtual cluster of scripts/cluster.sh: three nodes
 # on this machine that are separate where MPI looks (hostname, network, IPC,
 # /dev/shm, cores), and MPI jobs across them with Open MPI and MPICH, each
 # with its default settings (none of lib.sh's OMPI_MCA_* variables, which
@@ -251,7 +251,7 @@ for mpi in ompi mpich; do
         'ip -n "$tag-1" link set eth0 up; pkill -KILL -f "$T/f"' 'rank 1 on node1\|rank 0 on node0'
 done
 
-"$ROOT/tests/cluster/cluster.sh" down "$C"
+"$ROOT/scripts/cluster.sh" down "$C"
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$tag-'"
 check "down: no cgroup of the cluster left" test ! -d "/sys/fs/cgroup/cpuset/$tag"
 done_testing

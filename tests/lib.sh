@@ -14,7 +14,7 @@
 #   tmpdir                         sets $_d to a fresh directory removed at exit
 #                                  (call it plainly, not as $(tmpdir): a subshell
 #                                  would run the exit trap at once)
-#   cluster_start N [shared]       the virtual cluster (tests/cluster/cluster.sh):
+#   cluster_start N [shared]       the virtual cluster (scripts/cluster.sh):
 #                                  $T a work directory, $A its agent, $C its state
 set -u
 ROOT=${LOP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # LOP_ROOT: for scripts outside tests/
@@ -300,10 +300,10 @@ cluster_start() {
     T=$(mktemp -d /tmp/lop-test.XXXXXX)
     C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
     A=$C/agent
-    trap '"$ROOT/tests/cluster/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
+    trap '"$ROOT/scripts/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
     exec 9>/tmp/lop-vm.lock
     flock 9
-    "$ROOT/tests/cluster/cluster.sh" up "$C" "$@" 2>"$T/up.err"
+    "$ROOT/scripts/cluster.sh" up "$C" "$@" 2>"$T/up.err"
     check "$1 nodes come up${2:+ ($2 cores)}" test -x "$A"
     [ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# cluster.sh - a cluster of N nodes on this machine, for multi-node MPI tests
+# cluster.sh - a cluster of N nodes on this machine, for multi-node MPI runs
+# (the tests, make demo NODES=N)
 # (run as root; iproute2 and util-linux).
 #
 #   cluster.sh up DIR N [shared]
@@ -90,7 +91,7 @@ up() {
         [ $waited -le 200 ] || die "node$i did not come up within 10 s"
         sleep 0.05
     done
-    sed "s|@DIR@|$dir|" "$(dirname "$0")/agent.in" >"$dir/agent"
+    sed "s|@DIR@|$dir|" "$(dirname "$0")/cluster-agent.in" >"$dir/agent"
     chmod +x "$dir/agent"
 }
 

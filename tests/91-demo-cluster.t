@@ -1,0 +1,53 @@
+#!/bin/sh
+# 91-demo-cluster.t - make demo NODES=2: the main job end to end on a virtual
+# cluster of two nodes (scripts/cluster.sh): scenarios and timed barriers
+# with one rank on each node, --pairs with two on each showing the two
+# levels in its heat map, the hybrid barrier built from those costs and
+# checked; the cluster is gone afterwards.  Under the suite's machine-wide
+# lock, as the VM and the other cluster tests.
+. "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" != 0 ] || ! command -v nsenter >/dev/null 2>&1 || [ "$(nproc)" -lt 2 ]; then
+    echo "1..0 # SKIP the cluster demo needs root, nsenter and 2 cores"
+    exit 0
+fi
+for v in $(env | sed -n 's/^\(OMPI_MCA_[^=]*\)=.*/\1/p'); do unset "$v"; done
+tmpdir
+T=$_d
+exec 9>/tmp/lop-vm.lock
+flock 9
+
+# refused before anything runs, in one line, nothing written
+for bad in "NODES=1:NODES=1: a cluster needs at least 2 nodes" \
+    "NODES=2 NP=1:NP=1 with NODES=2: on the cluster the timed runs put one rank on each node" \
+    "NODES=x:NODES=x: expected a number of nodes"; do
+    env ${bad%%:*} make -s -C "$ROOT" demo OUT="$T/bad" >"$T/log" 2>&1 &&
+        fail "make demo ${bad%%:*} fails" || pass "make demo ${bad%%:*} fails"
+    check "... saying why in one line ($(grep -c '^demo: ' "$T/log") lines)" \
+        test "$(grep -c "^demo: ${bad#*:}" "$T/log")" -eq 1
+    check "... and writes nothing" test ! -e "$T/bad"
+done
+
+before=$(ip netns list | grep -c '^lopc')
+make -s -C "$ROOT" demo NODES=2 REPS=200 OUT="$T/demo out" >"$T/log" 2>&1
+rc=$?
+check "make demo NODES=2 REPS=200 succeeds" test $rc -eq 0
+[ $rc -eq 0 ] || diag "$(tail -20 "$T/log")"
+D="$T/demo out/data"
+check "the scenarios ran one rank on each node" \
+    test "$(meta "$D/send-normal-rtt.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+check "... and so did the timed barriers" \
+    test "$(meta "$D/barrier.csv" hosts)" = "2: node0 (1 rank), node1 (1 rank)"
+check "--pairs ran two ranks on each node" \
+    test "$(meta "$D/pairs.csv" hosts)" = "2: node0 (2 ranks), node1 (2 ranks)"
+check "... placement.csv whole" placement_ok "$D/placement.csv" 4
+check "the heat map of the pairs is a PNG" sh -c \
+    "head -c 8 '$T/demo out/figures/pairs.png' | od -An -c | grep -q 'P   N   G'"
+S="$T/demo out/summary.txt"
+check "summary: the two levels" grep -q '^== Two levels (lopbench --pairs --pairs-sample, 2 nodes x 2 ranks)' "$S"
+check "summary: the hybrid barrier built from the measured costs, with a host tier" \
+    grep -q '^4  *[23] .* host:' "$S"
+check "... from this run's fits, not the shipped set" grep -qx "# params: $D/params.csv" "$T/demo out/hybrid.txt"
+check "summary: the hybrid passed --check on the 4 ranks" grep -q '^--check: all 3 runs ok' "$S"
+check "summary: measured vs predicted" test -s "$T/demo out/final.txt"
+check "the cluster is gone" test "$(ip netns list | grep -c '^lopc')" -eq "$before"
+done_testing
