@@ -104,14 +104,7 @@ grep -q '^--check: all' "$T/cu.out" || diag "$(grep -v '^lopbench: \[' "$T/cu.ou
 # (osc ucx) and MPI_Barrier, then the hybrid from the run's own placement.
 ucx3="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1,node2:1 \
     -np 3 $(shquote "$BIN/lopbench") --barrier --check --reps 4 --timeout 20"
-"$A" node0 "$ucx3" >"$T/c3.out" 2>&1
-check "3 x 1, Open MPI (osc ucx): --check of every algorithm, executors p2p, shm, mpi" \
-    grep -q '^--check: all 25 runs ok' "$T/c3.out"
-grep -q '^--check: all' "$T/c3.out" || diag "$(grep -v '^lopbench: \[' "$T/c3.out" | tail -n 5)"
-"$A" node0 "$ucx3 --alg hybrid" >"$T/c3h.out" 2>&1
-check "3 x 1, Open MPI (osc ucx): --check of the hybrid from the run's placement" \
-    grep -q '^--check: all 3 runs ok' "$T/c3h.out"
-grep -q '^--check: all' "$T/c3h.out" || diag "$(grep -v '^lopbench: \[' "$T/c3h.out" | tail -n 5)"
+barrier_checks "3 x 1, Open MPI (osc ucx)" "$ucx3"
 
 # The README's "Running on a real cluster" commands, verbatim but for the
 # number of nodes (64 -> 2) and the series over MPI (rdmaw-inline ->
@@ -162,13 +155,7 @@ if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; the
 
     mpich3="timeout 120 mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1,node2 -n 3 \
         $(shquote "$ROOT/$MPICH_OUT/bin/lopbench") --barrier --check --reps 4 --timeout 5"
-    "$A" node0 "$mpich3" >"$T/m3.out" 2>&1
-    check "3 x 1, MPICH: --check of every algorithm, executors p2p, shm, mpi" \
-        grep -q '^--check: all 25 runs ok' "$T/m3.out"
-    grep -q '^--check: all' "$T/m3.out" || diag "$(grep -v '^lopbench: \[' "$T/m3.out" | tail -n 5)"
-    "$A" node0 "$mpich3 --alg hybrid" >"$T/m3h.out" 2>&1
-    check "3 x 1, MPICH: --check of the hybrid from the run's placement" \
-        grep -q '^--check: all 3 runs ok' "$T/m3h.out"
+    barrier_checks "3 x 1, MPICH" "$mpich3"
 
     # README's MPICH line: 'mpiexec' is hydra here (Debian's default is
     # Open MPI's), and hydra finds its proxy beside the real executable.

@@ -92,22 +92,11 @@ fi
 
 # ---- --barrier --check at 2 x 2: every algorithm with p2p, shm and
 # MPI_Barrier, then the hybrid from the run's own placement
-# checked NAME OUT RUNS: lopbench's verdict line
-checked() {
-    check "$1" grep -q "^--check: all $3 runs ok" "$2"
-    grep -q "^--check: all $3 runs ok" "$2" || diag "$(grep -v '^lopbench: \[' "$2" | tail -n 6)"
-}
 ucx4="$ompi --mca osc ucx --host node0:2,node1:2 -np 4 $(shquote "$BIN/lopbench")"
-"$A" node0 "$ucx4 --barrier --check --reps 4 --timeout 20" >"$T/co.out" 2>&1
-checked "Open MPI (osc ucx), 2 x 2: --check of every algorithm, executors p2p, shm, mpi" "$T/co.out" 25
-"$A" node0 "$ucx4 --barrier --check --alg hybrid --reps 4 --timeout 20" >"$T/ch.out" 2>&1
-checked "Open MPI (osc ucx), 2 x 2: --check of the hybrid from the run's placement" "$T/ch.out" 3
+barrier_checks "Open MPI (osc ucx), 2 x 2" "$ucx4 --barrier --check --reps 4 --timeout 20"
 if [ $have_mpich = 1 ]; then
-    mpich4="$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench")"
-    "$A" node0 "$mpich4 --barrier --check --reps 4 --timeout 5" >"$T/cm.out" 2>&1
-    checked "MPICH, 2 x 2: --check of every algorithm, executors p2p, shm, mpi" "$T/cm.out" 25
-    "$A" node0 "$mpich4 --barrier --check --alg hybrid --reps 4 --timeout 5" >"$T/cmh.out" 2>&1
-    checked "MPICH, 2 x 2: --check of the hybrid from the run's placement" "$T/cmh.out" 3
+    barrier_checks "MPICH, 2 x 2" "$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench") \
+        --barrier --check --reps 4 --timeout 5"
 else
     skip "MPICH not installed or not built"
 fi

@@ -16,6 +16,8 @@
 #                                  would run the exit trap at once)
 #   cluster_start N [shared]       the virtual cluster (scripts/cluster.sh):
 #                                  $T a work directory, $A its agent, $C its state
+#   barrier_checks NAME CMD        on it, lopbench --barrier --check of every
+#                                  algorithm, then of the hybrid
 set -u
 ROOT=${LOP_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # LOP_ROOT: for scripts outside tests/
 BIN=$ROOT/bin
@@ -306,4 +308,19 @@ cluster_start() {
     "$ROOT/scripts/cluster.sh" up "$C" "$@" 2>"$T/up.err"
     check "$1 nodes come up${2:+ ($2 cores)}" test -x "$A"
     [ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
+}
+
+# barrier_checks NAME CMD: on node0 of the cluster, CMD (a launcher and
+# lopbench --barrier --check ...) once for every algorithm with every
+# executor that can run here (25 runs: 8 algorithms with p2p and shm, 4
+# with their n, MPI_Barrier) and once for the hybrid from the run's own
+# placement (p2p, shm, MPI_Barrier): lopbench's verdict line says all ok.
+barrier_checks() {
+    for _alg in "all 25" "hybrid 3"; do
+        "$A" node0 "$2 --alg ${_alg% *}" >"$T/checks.out" 2>&1
+        check "$1: --check of --alg ${_alg% *}, executors p2p, shm, mpi" \
+            grep -q "^--check: all ${_alg#* } runs ok" "$T/checks.out"
+        grep -q "^--check: all ${_alg#* } runs ok" "$T/checks.out" ||
+            diag "$(grep -v '^lopbench: \[' "$T/checks.out" | tail -n 6)"
+    done
 }
