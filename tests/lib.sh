@@ -8,7 +8,8 @@
 #                                  exit 0, no send buffer changed while pending
 #   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
 #   rows_ok FILE P REPS, meta FILE KEY, meta_ok FILE SERIES QUANTITY RANKS
-#                                  lopbench's scenario files
+#                                  lopbench's scenario files; scenarios_ok DIR
+#                                  RANKS REPS MAX_POST HOSTS all of a run's
 #   pairs_ok FILE P DIAG SAMPLED REPS, placement_ok FILE P
 #                                  lopbench --pairs files
 #   tmpdir                         sets $_d to a fresh directory removed at exit
@@ -210,13 +211,13 @@ cov_set() { # FILE VAR_RTT VAR_OS
 meta() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 # meta_ok FILE SERIES QUANTITY RANKS: the metadata lopfit and people rely on,
 # for a run over $TRANSPORT (default mpi) with $REPS repetitions
-meta_ok() {
+meta_ok() { # FILE SERIES QUANTITY RANKS [HOSTS: default this host alone]
     [ "$(meta "$1" series)" = "$2" ] && [ "$(meta "$1" quantity)" = "$3" ] &&
         [ "$(meta "$1" ranks)" = "$4" ] && [ "$(meta "$1" transport)" = "${TRANSPORT:-mpi}" ] &&
         [ "$(meta "$1" repetitions)" = "$REPS" ] && [ "$(meta "$1" unit)" = us ] &&
         [ -n "$(meta "$1" device)" ] && [ -n "$(meta "$1" date)" ] &&
         [ -n "$(meta "$1" host)" ] && [ -n "$(meta "$1" lopbench)" ] &&
-        [ "$(meta "$1" hosts)" = "1: $(meta "$1" host) ($4 ranks)" ] &&
+        [ "$(meta "$1" hosts)" = "${5:-1: $(meta "$1" host) ($4 ranks)}" ] &&
         meta "$1" timer | grep -q 'MHz overhead .* ticks' &&
         meta "$1" oversubscribed | grep -Eq '^(yes|no)$'
 }
@@ -323,4 +324,28 @@ barrier_checks() {
         grep -q "^--check: all ${_alg#* } runs ok" "$T/checks.out" ||
             diag "$(grep -v '^lopbench: \[' "$T/checks.out" | tail -n 6)"
     done
+}
+
+# scenarios_ok DIR RANKS REPS MAX_POST HOSTS: every RTT, o_s and o_r file of
+# a scenario run in DIR whole, as on one node (rows_ok: p = 1..RANKS-1 or
+# k = 1..MAX_POST, REPS repetitions; meta_ok), '# hosts: HOSTS'.
+scenarios_ok() {
+    _n=0 REPS=$3
+    for _f in "$1"/*-rtt.csv "$1"/*-os.csv "$1"/*-or.csv; do
+        [ -f "$_f" ] || continue
+        _b=${_f##*/} && _b=${_b%.csv}
+        case $_b in *-rtt) _rows=$(($2 - 1)) ;; *) _rows=$4 ;; esac
+        meta_ok "$_f" "${_b%-*}" "${_b##*-}" "$2" "$5" && rows_ok "$_f" "$_rows" "$3" ||
+            { diag "scenarios_ok: $_f: hosts '$(meta "$_f" hosts)'"; return 1; }
+        _n=$((_n + 1))
+    done
+    [ $_n -gt 0 ]
+}
+
+# mpich_ran OUT RC: a run with MPICH across the cluster's nodes succeeded
+# (RC 0), or its ranks said so before MPI_Finalize hung (MPICH 4.0 over UCX
+# 1.13's TCP transport, README) and the watchdog ended them, hydra then
+# perhaps reporting the early exits (255).
+mpich_ran() {
+    [ "$2" -eq 0 ] || grep -q "in MPI_Finalize, after the run succeeded" "$1"
 }
