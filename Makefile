@@ -2,7 +2,7 @@
 #
 #   make                 build bin/lopbench, bin/lopfit, bin/lopredict
 #   make check           build and run the TAP suite with prove
-#   make check-quick     the same without the VM, the demo and the fuzzers
+#   make check-quick     the same without the VM, the cluster, the demos and the fuzzers
 #   make check TESTS="tests/10-lopbench-mpi.t ./tests/bin/test_stats"  some of it
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan
 #   make fuzz FUZZ_S=60  libFuzzer harnesses of every reader, N seconds each (fuzz/README.md)
@@ -142,8 +142,10 @@ PROVE = LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':p
 VM_TEST := tests/50-verbs-vm.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 PAR_TESTS := $(filter-out $(VM_TEST),$(ALL_TESTS))
-# The edit loop leaves out the Soft-RoCE VM, the demo and the fuzzers.
-SLOW_TESTS := tests/50-verbs-vm.t tests/90-demo.t tests/91-demo-cluster.t tests/95-fuzz.t
+# The edit loop leaves out the Soft-RoCE VM, the virtual cluster, the demos
+# and the fuzzers.
+SLOW_TESTS := tests/50-verbs-vm.t tests/70-cluster.t tests/71-cluster-levels.t tests/90-demo.t \
+	tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
 ifneq ($(TESTS),)
