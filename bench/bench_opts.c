@@ -66,7 +66,7 @@ static const lop_cli_opt_t options[] = {
     {"sl", OPT_SL, "S", "verbs: service level, 0..15 (lossless classes on PFC fabrics) (default: 0)"},
     {"rma", OPT_RMA, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)"},
     {"barrier", OPT_BARRIER, NULL, "run barrier algorithms instead of scenarios 1 and 2"},
-    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names), or all (default: all)"},
+    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names; all: every one with a schedule, e.g. all,hybrid) (default: all)"},
     {"n", OPT_N, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)"},
     {"p", OPT_P, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)"},
     {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},
@@ -158,23 +158,38 @@ static lop_status_t parse_scenarios(const char *arg, int *scenario)
     return LOP_OK;
 }
 
-/* --alg: "all" (every algorithm with a schedule) or a list of names. */
+/* One algorithm onto --alg's list, once ("all" may have named it). */
+static lop_status_t alg_add(lop_bench_opts_t *o, const char *name)
+{
+    for (size_t i = 0; i < o->n_alg; i++)
+        if (strcmp(o->alg[i]->name, name) == 0)
+            return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is named twice (all names every "
+                           "algorithm with a schedule)", name);
+    lop_status_t st = barrier_alg_list_add("alg", name, o->alg, &o->n_alg, LOP_BENCH_MAX_LIST);
+    if (st == LOP_OK && (o->alg[o->n_alg - 1]->flags & BARRIER_COST_ONLY))
+        return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no "
+                       "schedule to run", name);
+    return st;
+}
+
+/* --alg: a list of names, "all" among them standing for every algorithm
+ * with a schedule (e.g. all,hybrid, as lopredict takes it). */
 static lop_status_t alg_item(void *ctx, char *name)
 {
     lop_bench_opts_t *o = ctx;
-    lop_status_t st = barrier_alg_list_add("alg", name, o->alg, &o->n_alg, LOP_BENCH_MAX_LIST);
-    if (st == LOP_OK && (o->alg[o->n_alg - 1]->flags & BARRIER_COST_ONLY))
-        return lop_err(LOP_ERR_INVALID, "option --alg: '%s' is a cost model only, there is no schedule to run", name);
+    lop_status_t st = LOP_OK;
+    if (strcmp(name, "all") != 0)
+        return alg_add(o, name);
+    for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)
+        if (!((*a)->flags & BARRIER_COST_ONLY))
+            st = alg_add(o, (*a)->name);
     return st;
 }
 
 static lop_status_t parse_algs(const char *arg, lop_bench_opts_t *o)
 {
     o->n_alg = 0;
-    for (const barrier_alg_t *const *a = barrier_algs; *a && !strcmp(arg, "all"); a++)
-        if (!((*a)->flags & BARRIER_COST_ONLY))
-            o->alg[o->n_alg++] = *a;
-    return o->n_alg ? LOP_OK : lop_cli_items("alg", arg, alg_item, o);
+    return lop_cli_items("alg", arg, alg_item, o);
 }
 
 /* A list of integers "1,3..5" into a fixed array. */

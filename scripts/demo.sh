@@ -109,7 +109,7 @@ if [ "$NODES" -ge 2 ]; then
     CLUSTER=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
     trap 'sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"' EXIT
     sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared
-    say "a virtual cluster of $NODES nodes (node0..node$((NODES - 1))): one rank on each for the timed runs"
+    say "a virtual cluster of $NODES nodes (node0..node$((NODES - 1)), network namespaces $(cat "$CLUSTER/tag")-*): one rank on each for the timed runs"
 fi
 
 WHERE="$NP local ranks ($CORES cores)"

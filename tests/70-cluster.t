@@ -4,7 +4,7 @@
 # /dev/shm, cores), and MPI jobs across them with Open MPI and MPICH, each
 # with its default settings (none of lib.sh's OMPI_MCA_* variables, which
 # keep single-host runs on loopback).  Under the suite's machine-wide lock,
-# as the VM test: one of them runs at a time.
+# never beside the VM test (lib.sh cluster_start).
 . "$(dirname "$0")/lib.sh"
 cluster_start 3
 

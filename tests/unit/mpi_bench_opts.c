@@ -75,6 +75,13 @@ static void test_everything(void)
        "an item named twice is refused, as in every list: %s", lop_errmsg());
     char *overlap[] = {"lopbench", "--scenario", "1,1..2", NULL};
     ok(parse(&o, overlap) == LOP_ERR_INVALID, "... also inside a range");
+    char *all_hybrid[] = {"lopbench", "--barrier", "--alg", "all,hybrid", NULL};
+    ok(parse(&o, all_hybrid) == LOP_OK && o.n_alg == 13 &&
+           strcmp(o.alg[12]->name, "hybrid") == 0,
+       "--alg all,hybrid: the 12 algorithms with a schedule, then hybrid");
+    char *all_diss[] = {"lopbench", "--barrier", "--alg", "all,diss", NULL};
+    ok(parse(&o, all_diss) == LOP_ERR_INVALID && strstr(lop_errmsg(), "'diss' is named twice"),
+       "--alg all,diss: refused, all names diss: %s", lop_errmsg());
 }
 
 static void test_errors(void)
