@@ -107,7 +107,7 @@ grep -q '^--check: all' "$T/cu.out" || diag "$(grep -v '^lopbench: \[' "$T/cu.ou
 # --barrier --check at 3 nodes x 1 rank: every algorithm with p2p, shm
 # (osc ucx) and MPI_Barrier, then the hybrid from the run's own placement.
 ucx3="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1,node2:1 \
-    -np 3 $(shquote "$BIN/lopbench") --barrier --check --reps 4 --timeout 20"
+    -np 3 $(shquote "$BIN/lopbench") --barrier --check --reps 2 --timeout 20"
 barrier_checks "3 x 1, Open MPI (osc ucx)" "$ucx3"
 
 # The README's "Running on a real cluster" commands, verbatim but for the
@@ -158,7 +158,7 @@ if command -v mpiexec.hydra >/dev/null 2>&1 && mpich_build "$T/mpich-build"; the
     done
 
     mpich3="timeout 120 mpiexec.hydra -launcher ssh -launcher-exec $A -hosts node0,node1,node2 -n 3 \
-        $(shquote "$ROOT/$MPICH_OUT/bin/lopbench") --barrier --check --reps 4 --timeout 5"
+        $(shquote "$ROOT/$MPICH_OUT/bin/lopbench") --barrier --check --reps 2 --timeout 5"
     barrier_checks "3 x 1, MPICH" "$mpich3"
 
     # README's MPICH line: 'mpiexec' is hydra here (Debian's default is

@@ -317,6 +317,8 @@ cluster_start() {
 # lopbench --barrier --check ...) for every algorithm with every executor
 # that can run here, and the hybrid from the run's own placement (27 runs:
 # 13 algorithms with p2p and shm, MPI_Barrier): lopbench's verdict, all ok.
+# More ranks than cores here: each checked barrier takes time slices, so
+# the tests ask for few repetitions (the single-node tests check more).
 barrier_checks() {
     "$A" node0 "$2 --alg all,hybrid" >"$T/checks.out" 2>&1
     check "$1: --check of every algorithm and the hybrid, executors p2p, shm, mpi" \
