@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 # Under SANITIZE=1: unwind malloc stacks fully, so that allocations made inside
 # the MPI library are attributed to it (and suppressed by tests/lsan.supp).
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir >/dev/null
 T=$_d
 B=$BIN/lopbench

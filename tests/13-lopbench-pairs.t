@@ -6,7 +6,6 @@
 # errors; lopredict --costs reads every file.  Tiny repetition counts: this
 # checks the output, not the machine.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir >/dev/null   # not T=$(tmpdir): the trap would remove it at once
 T=$_d
 B=$BIN/lopbench

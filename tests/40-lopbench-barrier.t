@@ -3,7 +3,6 @@
 # p2p and shm at -np 2, 3, 4 (oversubscribed here), a broken schedule is
 # caught, a timed run writes barrier.csv, and bad input stops every rank.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir
 T=$_d
 B=$BIN/lopbench

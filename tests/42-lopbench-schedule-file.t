@@ -6,7 +6,6 @@
 # named "file:<name>" and lopredict --measured reads them back, simulating the
 # schedule file found beside barrier.csv.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir
 T=$_d
 B=$BIN/lopbench

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 # The interposer comes first in the library list; under SANITIZE=1 ASan would
 # otherwise refuse to start.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0:verify_asan_link_order=0"
+export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
 tmpdir
 T=$_d
 B=$BIN/lopbench

@@ -5,7 +5,6 @@
 # --check on every executor that runs here at -np 2, 3, 4 (oversubscribed
 # above 2), a timed run records its rows, and bad input stops every rank.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir
 T=$_d
 B=$BIN/lopbench

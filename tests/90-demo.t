@@ -5,7 +5,6 @@
 # ends with the table of measured vs predicted times; its output directory
 # has a space in its name.
 . "$(dirname "$0")/lib.sh"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 tmpdir
 T=$_d
 CORES=$(nproc)

@@ -26,6 +26,14 @@ export LANG=C LC_ALL=C
 # Quoted: the sanitizers' option parser splits at spaces, and the checkout's
 # path may have one.
 export LSAN_OPTIONS="suppressions='$ROOT/tests/lsan.supp':print_suppressions=0"
+# Under SANITIZE=1, leaks inside the MPI stack (libpmix's vasprintf) are
+# suppressed only when the whole stack is unwound: fast unwinding stops at
+# frames without a frame pointer and leaves "<unknown module>".
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+# ... and LeakSanitizer's check (bench/main.c, before MPI_Finalize) faults
+# ("Tracer caught signal 11") in a process whose UCX installed its memory
+# event hooks (Open MPI's osc ucx): not under the sanitizers.
+[ -z "${LOP_SANITIZE:-}" ] || export UCX_MEM_EVENTS=no
 # Open MPI refuses root without these; harmless elsewhere.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # No RDMA device here: keep Open MPI from probing for one noisily.
@@ -343,10 +351,10 @@ scenarios_ok() {
     [ $_n -gt 0 ]
 }
 
-# mpich_ran OUT RC: a run with MPICH across the cluster's nodes succeeded
-# (RC 0), or its ranks said so before MPI_Finalize hung (MPICH 4.0 over UCX
-# 1.13's TCP transport, README) and the watchdog ended them, hydra then
-# perhaps reporting the early exits (255).
-mpich_ran() {
+# ucx_ran OUT RC: a run over UCX across the cluster's nodes (MPICH, Open
+# MPI's osc ucx) succeeded (RC 0), or its ranks said so before MPI_Finalize
+# hung in UCX 1.13's TCP transport (README) and the watchdog ended them, the
+# launcher then perhaps reporting the early exits (hydra 255, mpirun 1).
+ucx_ran() {
     [ "$2" -eq 0 ] || grep -q "in MPI_Finalize, after the run succeeded" "$1"
 }
