@@ -52,7 +52,7 @@ check "... every file whole, '# hosts:' naming both nodes" scenarios_ok "$T/so" 
 if [ $have_mpich = 1 ]; then
     "$A" node0 "$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench") --reps 3 --warmup 1 \
         --max-post 2 --timeout 5 -o $T/sm" >"$T/sm.out" 2>&1
-    check "MPICH, 2 x 2: scenarios succeed" mpich_ran "$T/sm.out" $?
+    check "MPICH, 2 x 2: scenarios succeed" ucx_ran "$T/sm.out" $?
     check "... with the rdmaw series" test -s "$T/sm/rdmaw-normal-rtt.csv"
     check "... every file whole, '# hosts:' naming both nodes" scenarios_ok "$T/sm" 4 3 2 "$HOSTS22"
 else
@@ -94,7 +94,7 @@ pairs_2x2 "Open MPI" "$T/po" "$T/po.out"
 if [ $have_mpich = 1 ]; then
     "$A" node0 "$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench") --pairs \
         --pairs-sample --reps 200 --timeout 5 -o $T/pm" >"$T/pm.out" 2>&1
-    check "MPICH: --pairs --pairs-sample at 2 x 2 succeeds" mpich_ran "$T/pm.out" $?
+    check "MPICH: --pairs --pairs-sample at 2 x 2 succeeds" ucx_ran "$T/pm.out" $?
     pairs_2x2 "MPICH" "$T/pm" "$T/pm.out"
 else
     skip "MPICH not installed or not built"
