@@ -66,7 +66,8 @@ static const lop_cli_opt_t options[] = {
     {"sl", OPT_SL, "S", "verbs: service level, 0..15 (lossless classes on PFC fabrics) (default: 0)"},
     {"rma", OPT_RMA, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)"},
     {"barrier", OPT_BARRIER, NULL, "run barrier algorithms instead of scenarios 1 and 2"},
-    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names; all: every one with a schedule, e.g. all,hybrid) (default: all)"},
+    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names; all: every one with a "
+                             "schedule, e.g. all,hybrid) (default: all)"},
     {"n", OPT_N, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)"},
     {"p", OPT_P, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)"},
     {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},

@@ -245,10 +245,11 @@ static lop_status_t mpi_wait_recv(lop_transport_t *t, lop_op_t op, int peer, uin
     lop_status_t st = lop_recv_ring_take(&s->ring, peer, &slot);
     if (st != LOP_OK)
         return st;
-    char what[128];
-    snprintf(what, sizeof what, "message %llu from rank %d on %.64s", (unsigned long long)seq,
-             peer, lop_mpi_host_of(peer));
-    st = lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll, what);
+    /* Named only if it gives up: no formatting inside the timed round trip. */
+    st = lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll, "a message");
+    if (st == LOP_ERR_TIMEOUT)
+        return lop_poll_timeout(&t->poll, "message %llu from rank %d on %.64s",
+                                (unsigned long long)seq, peer, lop_mpi_host_of(peer));
     if (st != LOP_OK)
         return st;
     return lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq);

@@ -442,10 +442,10 @@ static void opts_free(opts_t *o)
  * they were measured or built for), else 2..64. */
 static lop_status_t default_p(opts_t *o)
 {
-    char all[32];
-    snprintf(all, sizeof all, "%u", o->have_pairs ? o->pairs.p : 0);
-    return o->p ? LOP_OK : lop_cli_long_list("p", o->have_pairs ? all : "2..64", 1, INT32_MAX,
-                                             &o->p, &o->n_p);
+    char list[32] = "2..64";
+    if (o->have_pairs)
+        snprintf(list, sizeof list, "%u", o->pairs.p);
+    return o->p ? LOP_OK : lop_cli_long_list("p", list, 1, INT32_MAX, &o->p, &o->n_p);
 }
 
 /* ------------------------------------------------------- parameter set */

@@ -21,7 +21,7 @@
 #               rank on each node (NP = N, at most the cores), --pairs puts two
 #               on each and measures one pair at a time (the heat map's two
 #               levels), and the hybrid barrier is built from those costs and
-#               checked on them.  Open MPI's mpirun (or hydra's) starts them.
+#               checked on them.  Open MPI's mpirun starts them.
 # Every command's failure stops the demo (set -e): the tools exit non-zero on
 # bad input and on any failed write (a full disk), so no step works on the
 # half output of the one before.
@@ -64,12 +64,8 @@ cluster_mpi() {
     i=0
     while [ $i -lt "$NODES" ]; do hosts=$hosts${hosts:+,}node$i:$ppn; i=$((i + 1)); done
     for a in "$@"; do cmd="$cmd $(quote "$a")"; done
-    if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
-        launch="mpirun --mca plm_rsh_agent $CLUSTER/agent --bind-to none --host $hosts"
-    else
-        launch="mpirun -launcher ssh -launcher-exec $CLUSTER/agent -hosts $hosts"
-    fi
-    "$CLUSTER/agent" node0 "$launch -np $((NODES * ppn))$cmd"
+    "$CLUSTER/agent" node0 "mpirun --mca plm_rsh_agent $CLUSTER/agent --bind-to none --host $hosts \
+        -np $((NODES * ppn))$cmd"
 }
 ranks() { # PROG ARGS...: on the timed runs' ranks
     if [ "$NODES" -ge 2 ]; then cluster_mpi 1 "$@"; else run_mpi "$NP" "$@"; fi
@@ -82,6 +78,8 @@ if [ "$NODES" -ge 1 ]; then
     [ "$NODES" -ge 2 ] || die "NODES=1: a cluster needs at least 2 nodes (NODES=0: local ranks)"
     [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null 2>&1 ||
         die "NODES=$NODES: the virtual cluster needs root (network namespaces) and nsenter (util-linux)"
+    mpirun --version 2>/dev/null | grep -q 'Open MPI' ||
+        die "NODES=$NODES: the cluster demo starts its ranks with Open MPI's mpirun (mpirun here: $(mpirun --version 2>&1 | head -n 1))"
     [ "${NP_ASKED:-$NODES}" = "$NODES" ] ||
         die "NP=$NP with NODES=$NODES: on the cluster the timed runs put one rank on each node"
     [ "$NODES" -le "$CORES" ] ||
