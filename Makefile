@@ -136,22 +136,22 @@ deps:
 # path is quoted for the sanitizers' option parser, which splits at spaces.
 PROVE = LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':print_suppressions=0" \
 	  LOP_SANITIZE=$(SANITIZE) prove $(PROVE_FLAGS)
-# make check runs two files at a time, then the Soft-RoCE VM alone: the
-# emulator's busy-polling ranks need both cores (beside other tests it took
-# 383 s instead of 165 s here).
-VM_TEST := tests/50-verbs-vm.t
+# make check runs two files at a time, then the Soft-RoCE VMs alone, one
+# after the other: the emulator's busy-polling ranks need both cores (beside
+# other tests the one-VM file took 383 s instead of 165 s here).
+VM_TESTS := tests/50-verbs-vm.t tests/51-verbs-hosts.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
-PAR_TESTS := $(filter-out $(VM_TEST),$(ALL_TESTS))
+PAR_TESTS := $(filter-out $(VM_TESTS),$(ALL_TESTS))
 # The edit loop leaves out the Soft-RoCE VM, the virtual cluster, the demos
 # and the fuzzers.
-SLOW_TESTS := tests/50-verbs-vm.t tests/70-cluster.t tests/71-cluster-levels.t tests/90-demo.t \
+SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/90-demo.t \
 	tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
 ifneq ($(TESTS),)
 	$(PROVE) $(TESTS)
 else
-	@rc=0; $(PROVE) -j2 $(PAR_TESTS) || rc=1; $(PROVE) $(VM_TEST) || rc=1; exit $$rc
+	@rc=0; $(PROVE) -j2 $(PAR_TESTS) || rc=1; $(PROVE) $(VM_TESTS) || rc=1; exit $$rc
 endif
 check-quick: deps
 	@$(MAKE) --no-print-directory tools tests

@@ -330,6 +330,16 @@ static lop_status_t check_remote(const lop_ib_dev_t *dev, const lop_ib_conn_t *c
                        "%d): choose GID indexes of one type (--gid-index)", dev->name, c->peer,
                        lop_ib_gid_type_name(c->remote.gid_type, eth),
                        lop_ib_gid_type_name(c->local.gid_type, eth), dev->gid_index);
+    /* RoCE v2 carries the GIDs as IP addresses: an IPv4-mapped one and an
+     * IPv6 one cannot address each other (nothing routes between them). */
+    union ibv_gid remote;
+    memcpy(remote.raw, c->remote.gid, sizeof remote.raw);
+    int v4_local = lop_ib_gid_is_ipv4(&dev->gid), v4_remote = lop_ib_gid_is_ipv4(&remote);
+    if (c->local.use_grh && v4_remote != v4_local)
+        return lop_err(LOP_ERR_INVALID, "%s: rank %d routes by an %s GID, we by an %s one (GID "
+                       "index %d): choose GID indexes of one kind (--gid-index)", dev->name,
+                       c->peer, v4_remote ? "IPv4-mapped" : "IPv6",
+                       v4_local ? "IPv4-mapped" : "IPv6", dev->gid_index);
     return LOP_OK;
 }
 

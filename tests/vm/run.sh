@@ -1,54 +1,78 @@
 #!/bin/sh
-# run.sh - run a command inside a small qemu VM that has a Soft-RoCE device,
+# run.sh - run a command inside small qemu VMs that have a Soft-RoCE device,
 # so lopbench's verbs code runs for real on a machine without RDMA hardware.
 #
-#   tests/vm/run.sh [--timeout S] [--share DIR] -- CMD [ARG...]
+#   tests/vm/run.sh [--timeout S] [--share DIR] [--hosts N] -- CMD [ARG...]
 #
 # The guest boots Debian's own kernel (downloaded with apt-get download,
 # unpacked into a cache, never installed on the host) under qemu's software
 # emulation (TCG: /dev/kvm here cannot boot a stock kernel), with an
-# initramfs of busybox and the modules for 9p, virtio, a dummy netdev and
-# rdma_rxe.  The host's / is its root, shared read-only over 9p, so the
-# host's libibverbs, rxe provider, MPI and the built binaries run unchanged.
-# The checkout is shared read-only and DIR (default: the current directory)
-# writable, each at its own path (whatever it is: under /tmp, with spaces),
-# so CMD finds the checkout and can leave files for the host.  Inside: /tmp,
-# /run and /dev/shm are tmpfs (over the host's: the shares are mounted on
-# top), rxe0 runs over dummy0 (GID 0, IPv6 link-local, RoCE v2), nothing
-# leaves the VM.  CMD runs in the current directory (which must be inside a
-# share, or outside /tmp, /run and /dev/shm) with `ulimit -l
-# unlimited`; its output is streamed, and run.sh exits with CMD's status,
-# 124 when the VM outlived --timeout (default 600 s), 125 when the VM could
-# not be prepared or started (with one line saying why).
+# initramfs of busybox and the modules for 9p, virtio, networking, rdma_rxe
+# and the RDMA connection manager (multicast joins).  The host's / is its
+# root, shared read-only over 9p, so the host's libibverbs, rxe provider,
+# MPI and the built binaries run unchanged.  The checkout is shared
+# read-only and DIR (default: the current directory) writable, each at its
+# own path (whatever it is: under /tmp, with spaces), so CMD finds the
+# checkout and can leave files for the host.  Inside: /tmp, /run and
+# /dev/shm are tmpfs (over the host's: the shares are mounted on top),
+# /etc/hosts names the VMs, nothing leaves the VMs.  CMD runs in the current
+# directory (which must be inside a share, or outside /tmp, /run and
+# /dev/shm) with `ulimit -l unlimited`; its output is streamed, and run.sh
+# exits with CMD's status, 124 when the VMs outlived --timeout (default
+# 600 s), 125 when they could not be prepared or started (with one line
+# saying why).
 #
-# Times inside are emulated (no invariant TSC): use the VM for correctness,
+# One VM (the default): host lopvm, rxe0 over dummy0 with 10.78.0.1/24 (GID
+# 0 IPv6 link-local, GID 1 IPv4-mapped, both RoCE v2).
+# --hosts N (2 or 3): N VMs lopvm0..lopvmN-1, each with one vCPU, its own
+# virtio NIC eth0 (10.78.0.<i+1>/24) and rxe0 over it, on one virtual wire
+# (two: a qemu socket stream between them; three: a vde_switch from
+# Debian's vde2, qemu's stream netdev being point to point), multicast
+# routed to eth0.  CMD runs on lopvm0 once every VM is up, with
+#   LOP_HOSTS      lopvm0,lopvm1[,...]
+#   LOP_AGENT      a program that runs a command line on a VM as ssh would
+#                  (tests/vm/agent: `$LOP_AGENT lopvm1 CMD`)
+#   LOP_HOSTFILE   every VM, one line each, as Open MPI's --hostfile reads it
+#   LOP_MPIRUN_OPENMPI, LOP_MPIRUN_MPICH  each MPI's launcher reaching the
+#                  VMs through LOP_AGENT (add -np and --host/-hosts)
+# in its environment; the other VMs end when it has.
+#
+# Times inside are emulated (no invariant TSC): use the VMs for correctness,
 # never for LoP parameters.  Environment: LOP_VM_CACHE (default
-# ~/.cache/lop-vm, or $XDG_CACHE_HOME/lop-vm), LOP_VM_SMP (vCPUs, default 2: never more than host cores, busy
-# polling ranks make TCG crawl), LOP_VM_MEM (default 2G).  The first run
-# prepares kernel and initramfs (about 10 s, a 70 MB package); later runs
-# reuse them.
+# ~/.cache/lop-vm, or $XDG_CACHE_HOME/lop-vm), LOP_VM_SMP (vCPUs of one VM,
+# default 2; 1 each with --hosts: never more than host cores, busy polling
+# ranks make TCG crawl), LOP_VM_MEM (default 2G, 1G each with --hosts).  The
+# first run prepares kernel and initramfs (about 10 s, a 70 MB package);
+# later runs reuse them.  One VM set at a time on a machine: callers hold
+# /tmp/lop-vm.lock (tests/50-verbs-vm.t, 51-verbs-hosts.t).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TIMEOUT=600
 SHARE=$(pwd)
+HOSTS=0
+USAGE="usage: run.sh [--timeout S] [--share DIR] [--hosts N] -- CMD..."
 while [ $# -gt 0 ]; do
     case $1 in
     --timeout) TIMEOUT=$2; shift 2 ;;
     --share) SHARE=$(cd "$2" && pwd); shift 2 ;;
+    --hosts)
+        case $2 in 2 | 3) HOSTS=$2 ;; *) echo "run.sh: --hosts takes 2 or 3, not '$2'" >&2; exit 125 ;; esac
+        shift 2 ;;
     --) shift; break ;;
-    *) echo "run.sh: unknown option '$1' (usage: run.sh [--timeout S] [--share DIR] -- CMD...)" >&2; exit 125 ;;
+    *) echo "run.sh: unknown option '$1' ($USAGE)" >&2; exit 125 ;;
     esac
 done
-[ $# -gt 0 ] || { echo "run.sh: no command (usage: run.sh [--timeout S] [--share DIR] -- CMD...)" >&2; exit 125; }
+[ $# -gt 0 ] || { echo "run.sh: no command ($USAGE)" >&2; exit 125; }
 # Shared by every checkout of this user (a fresh clone then does not fetch
 # the kernel again); run.sh is called under 50-verbs-vm.t's lock, so one
 # prepares it at a time.
 CACHE=${LOP_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-$ROOT/build}/.cache}/lop-vm}
-SMP=${LOP_VM_SMP:-2}
-MEM=${LOP_VM_MEM:-2G}
+if [ "$HOSTS" -gt 0 ]; then SMP=${LOP_VM_SMP:-1} MEM=${LOP_VM_MEM:-1G}; else SMP=${LOP_VM_SMP:-2} MEM=${LOP_VM_MEM:-2G}; fi
 # Loaded in this order; crc32_generic before rdma_rxe, or `rdma link add`
-# fails with "No such file or directory" (rxe computes its ICRC with it).
-MODULES="virtio_pci 9pnet_virtio 9p dummy crc32_generic rdma_rxe ib_uverbs"
+# fails with "No such file or directory" (rxe computes its ICRC with it);
+# rdma_ucm for librdmacm's multicast joins (on RoCE they join the IP group,
+# without which the kernel drops the group's packets).
+MODULES="virtio_pci virtio_net 9pnet_virtio 9p dummy crc32_generic rdma_rxe ib_uverbs rdma_ucm"
 
 die() { echo "run.sh: $*" >&2; exit 125; }
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 is missing (scripts/deps.sh installs it)"; }
@@ -70,7 +94,7 @@ prepare() {
     need apt-get; need dpkg-deb; need depmod; need modprobe; need gzip
     [ -x /bin/busybox ] || die "/bin/busybox is missing (package busybox-static)"
     pkg=$(kernel_package)
-    dir=$CACHE/$pkg
+    dir=$CACHE/$pkg-$(echo "$MODULES" | cksum | cut -d' ' -f1) # a new module list unpacks anew
     KERNEL=$dir/vmlinuz
     [ -s "$KERNEL" ] || unpack_kernel "$pkg" "$dir"
     INITRD=$dir/initrd-$(cksum <"$ROOT/tests/vm/init" | cut -d' ' -f1).gz
@@ -97,7 +121,7 @@ unpack_kernel() { # PACKAGE DIR
             cp "$path" modules/ && echo "$base" >>modules/order
         done
     done
-    [ "$(wc -l <modules/order)" -ge 7 ] || die "modules missing from $1: $MODULES"
+    [ "$(wc -l <modules/order)" -ge 9 ] || die "modules missing from $1: $MODULES"
     cp tree/boot/vmlinuz-"$kver" vmlinuz
     rm -rf tree deb
     cd / && rm -rf "$2" && mv "$2.tmp" "$2"
@@ -138,7 +162,96 @@ quote() {
     done
 }
 
+# The environment every command in the VMs starts with: what the tests rely
+# on (MPI settings, LSAN/ASAN options), the set's launcher settings,
+# memlock unlimited.
+write_env() {
+    env | grep -E '^(OMPI_|LSAN_|ASAN_|UBSAN_|LOP_|LANG=|LC_ALL=)' | grep -v '^LOP_VM_' |
+        while IFS= read -r kv; do echo "export $(quote "$kv")"; done
+    if [ "$HOSTS" -gt 0 ]; then
+        hosts=lopvm0 i=1
+        while [ $i -lt "$HOSTS" ]; do hosts=$hosts,lopvm$i i=$((i + 1)); done
+        echo "export LOP_HOSTS=$hosts"
+        echo "export LOP_AGENT=$CTL/agent LOP_HOSTFILE=$CTL/hostfile"
+        echo "export LOP_MPIRUN_OPENMPI='mpirun.openmpi --mca plm_rsh_agent $CTL/agent'"
+        echo "export LOP_MPIRUN_MPICH='mpiexec.hydra -launcher ssh -launcher-exec $CTL/agent'"
+    fi
+    echo "ulimit -l unlimited"
+}
+
+# /etc/hosts of the VMs, and the MPI hostfile.
+write_hosts() {
+    echo "127.0.0.1 localhost"
+    if [ "$HOSTS" -eq 0 ]; then
+        echo "10.78.0.1 lopvm"
+        return
+    fi
+    i=0
+    while [ $i -lt "$HOSTS" ]; do
+        echo "10.78.0.$((i + 1)) lopvm$i"
+        echo "lopvm$i" >>"$CTL/hostfile"
+        mkdir -p "$CTL/jobs/lopvm$i"
+        i=$((i + 1))
+    done
+}
+
+# The NIC of VM $1 of a set: a stream socket between two, a switch port for three.
+vm_nic() {
+    mac=52:54:00:78:00:$(printf %02x $(($1 + 1)))
+    if [ "$HOSTS" -eq 0 ]; then
+        echo "-nic none"
+    elif [ "$HOSTS" -eq 2 ]; then
+        [ "$1" -eq 0 ] && server=on || server=off
+        echo "-netdev stream,id=n0,server=$server,addr.type=unix,addr.path=$CTL/wire -device virtio-net-pci,netdev=n0,mac=$mac"
+    else
+        echo "-netdev vde,id=n0,sock=$CTL/switch -device virtio-net-pci,netdev=n0,mac=$mac"
+    fi
+}
+
+# Boot VM $1 (0 for a single VM); its console on stdout, qemu's status in
+# CTL/qemu.$1.
+vm_boot() {
+    host_args=
+    [ "$HOSTS" -eq 0 ] || host_args=" lop_host=$1"
+    # shellcheck disable=SC2046 # vm_nic's words
+    { timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+        -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
+        -nographic -no-reboot -monitor none $(vm_nic "$1") \
+        -kernel "$KERNEL" -initrd "$INITRD" \
+        -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL$host_args" \
+        -virtfs "$(virtfs hostroot / ,readonly=on)" \
+        -virtfs "$(virtfs ctl "$CTL")" \
+        -virtfs "$(virtfs checkout "$ROOT" ,readonly=on)" \
+        -virtfs "$(virtfs share "$SHARE")" \
+        </dev/null; echo $? >"$CTL/qemu.$1"; } | tr -d '\r'
+}
+
+# VMs 1.. of a set, in the background (consoles in CTL/console.I), once the
+# wire is there.
+boot_others() {
+    if [ "$HOSTS" -eq 2 ]; then
+        i=0
+        while [ ! -S "$CTL/wire" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+        [ -S "$CTL/wire" ] || die "the first VM did not open the wire ($CTL/wire)"
+    fi
+    i=1
+    while [ $i -lt "$HOSTS" ]; do
+        vm_boot $i >"$CTL/console.$i" 2>&1 &
+        PIDS="$PIDS $!"
+        i=$((i + 1))
+    done
+}
+
+# After the first VM: the others power off (CTL/halt), or are stopped.
+stop_others() {
+    : >"$CTL/halt"
+    i=0
+    while [ $i -lt 200 ] && [ -n "$PIDS" ] && kill -0 $PIDS 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    [ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :
+}
+
 need qemu-system-x86_64
+[ "$HOSTS" -le 2 ] || need vde_switch
 case $(pwd)/ in
 "$ROOT"/* | "$SHARE"/*) ;;
 /tmp/* | /run/* | /dev/shm/*) die "the current directory $(pwd) would be hidden in the VM (its /tmp, /run and /dev/shm are its own): run from the checkout or the --share directory" ;;
@@ -149,33 +262,30 @@ for dir in "$ROOT" "$SHARE"; do
 "*) die "a newline in the path '$dir' cannot be shared with the VM" ;; esac
 done
 CTL=$(mktemp -d /tmp/lop-vm.XXXXXX)
-trap 'rm -rf "$CTL"' EXIT
+PIDS=
+trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null; [ ! -s "$CTL/switch.pid" ] || kill "$(cat "$CTL/switch.pid")" 2>/dev/null; rm -rf "$CTL"' EXIT
 share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
-# The command as a script the guest runs: same directory, the environment
-# the tests rely on (MPI settings, LSAN/ASAN options), memlock unlimited.
+write_hosts >"$CTL/hosts"
+write_env >"$CTL/env.sh"
+cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$CTL/"
 {
     echo "cd $(quote "$(pwd)") || exit 125"
-    env | grep -E '^(OMPI_|LSAN_|ASAN_|UBSAN_|LOP_|LANG=|LC_ALL=)' | while IFS= read -r kv; do
-        echo "export $(quote "$kv")"
-    done
-    echo "ulimit -l unlimited"
+    echo ". $CTL/env.sh"
     echo "exec $(quote "$@")"
 } >"$CTL/cmd.sh"
-
-timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-    -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
-    -nographic -no-reboot -nic none -monitor none \
-    -kernel "$KERNEL" -initrd "$INITRD" \
-    -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL" \
-    -virtfs "$(virtfs hostroot / ,readonly=on)" \
-    -virtfs "$(virtfs ctl "$CTL")" \
-    -virtfs "$(virtfs checkout "$ROOT" ,readonly=on)" \
-    -virtfs "$(virtfs share "$SHARE")" \
-    </dev/null | tr -d '\r'
-qemu_rc=$?
+if [ "$HOSTS" -eq 3 ]; then
+    vde_switch --sock "$CTL/switch" --daemon --pidfile "$CTL/switch.pid" >/dev/null 2>&1 ||
+        die "vde_switch could not start"
+fi
+vm_boot 0 &
+first=$!
+[ "$HOSTS" -eq 0 ] || boot_others
+wait $first || :
+[ "$HOSTS" -eq 0 ] || stop_others
+qemu_rc=$(cat "$CTL/qemu.0" 2>/dev/null || echo 125)
 if [ ! -s "$CTL/rc" ]; then
     [ -s "$CTL/why" ] && die "the VM could not start the command: $(cat "$CTL/why")"
-    [ $qemu_rc -eq 124 ] && { echo "run.sh: the VM outlived --timeout $TIMEOUT s" >&2; exit 124; }
+    [ "$qemu_rc" -eq 124 ] && { echo "run.sh: the VM outlived --timeout $TIMEOUT s" >&2; exit 124; }
     die "the VM stopped without the command's exit status (qemu exit $qemu_rc)"
 fi
 exit "$(cat "$CTL/rc")"

@@ -56,8 +56,8 @@ for np in 2 3; do
         check "np $np: $s-rtt.csv has rows 1..$((np - 1))" rows_ok "$dir/$s-rtt.csv" $((np - 1)) $REPS
         check "np $np: $s-rtt.csv metadata" meta_ok "$dir/$s-rtt.csv" "$s" rtt "$np"
     done
-    check "np $np: the device line names rxe0, its inline grant and the GID chosen" \
-        grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*max inline [1-9][0-9]* bytes.*GID index 0 (RoCE v2, auto)' \
+    check "np $np: the device line names rxe0, its inline grant and the GID chosen (IPv4-mapped)" \
+        grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*max inline [1-9][0-9]* bytes.*GID index 1 (RoCE v2 IPv4, auto)' \
         "$dir/send-normal-rtt.csv"
     check "np $np: 18 files, no temporary ones" test "$(ls "$dir" | wc -l)" -eq 18
 done

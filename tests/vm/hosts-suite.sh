@@ -1,0 +1,97 @@
+#!/bin/sh
+# hosts-suite.sh W - the checks of tests/51-verbs-hosts.t, run on lopvm0 of
+# a set of two Soft-RoCE VMs on one wire (tests/vm/run.sh --hosts 2 --share
+# W): lopbench's verbs code between hosts, each rank on its own VM and rxe
+# device, RoCE v2 packets crossing the wire.  As in verbs-suite.sh, only
+# the runs happen here; the checks are recorded in W/checks.sh and run on
+# the host afterwards, each run's output in W/<name>.out, this script's in
+# W/log.  Times here are emulated: nothing below asserts one.
+LOP_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$LOP_ROOT/tests/lib.sh"
+# Each MPI with its defaults between the VMs: none of lib.sh's OMPI_MCA_*
+# (they keep single-host runs on loopback).
+for _v in $(env | sed -n 's/^\(OMPI_MCA_[^=]*\)=.*/\1/p'); do unset "$_v"; done
+W=$1
+B=$BIN/lopbench
+exec >"$W/log" 2>&1
+
+record() { { shquote "$@" && echo; } >>"$W/checks.sh"; }
+check() { record check "$@"; }
+diag() { record diag "$@"; }
+done_testing() { record vm_suite_done; }
+
+# timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
+timed() {
+    _n=$1; shift
+    _t0=$(date +%s)
+    "$@" >"$W/$_n.out" 2>&1
+    _rc=$?
+    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
+    return $_rc
+}
+
+OMPI="$LOP_MPIRUN_OPENMPI --host lopvm0:1,lopvm1:1"
+HOSTS2="2: lopvm0 (1 rank), lopvm1 (1 rank)"
+# What each host's device offers (the closing note reports the GIDs).
+for h in lopvm0 lopvm1; do
+    "$LOP_AGENT" $h "rdma link show; ibv_devinfo -v | grep -E 'GID\\[|max_mcast'" >"$W/gids.$h" 2>&1
+done
+
+# ---- scenarios 1 and 2 across the hosts: every op and post rxe grants
+REPS=6
+K=4
+TRANSPORT=verbs
+record export "REPS=$REPS" "TRANSPORT=$TRANSPORT" # meta_ok reads them
+timed scenarios $OMPI -np 2 "$B" --transport verbs --reps $REPS --warmup 2 --max-post $K \
+    --idle-us 20 -o "$W/s"
+check "2 hosts: verbs scenarios exit 0" test $? -eq 0
+check "2 hosts: every file whole, '# hosts:' names both" scenarios_ok "$W/s" 2 $REPS $K "$HOSTS2"
+check "2 hosts: 18 files (send and rdmaw, normal, inline and list)" \
+    test "$(ls "$W/s" | wc -l)" -eq 18
+check "2 hosts: --gid-index auto chose the IPv4-mapped RoCE v2 GID (index 1)" \
+    grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*GID index 1 (RoCE v2 IPv4, auto)' \
+    "$W/s/send-normal-rtt.csv"
+
+# ---- the peers' GIDs must be of one kind: lopvm0 by its IPv6 link-local
+# GID (index 0), lopvm1 by its IPv4-mapped one (index 1)
+timed mixed $OMPI -np 1 "$B" --transport verbs --gid-index 0 --scenario 2 --reps 2 -o "$W/mixed" \
+    : -np 1 "$B" --transport verbs --gid-index 1 --scenario 2 --reps 2 -o "$W/mixed"
+check "GIDs of two kinds: refused (exit $?)" test $? -ne 0
+check "GIDs of two kinds: one line naming the peer and both kinds" \
+    grep -q '^lopbench: .*rank 1 routes by an IPv4-mapped GID, we by an IPv6 one (GID index 0)' \
+    "$W/mixed.out"
+check "GIDs of two kinds: no output" test ! -e "$W/mixed"
+
+# ---- barriers across the hosts
+timed check2 $OMPI -np 2 "$B" --barrier --check --executor verbs --n 1..2 --reps 8 --warmup 1 \
+    --quiet
+check "2 hosts: --check passes for every algorithm on verbs" \
+    grep -q '^--check: all 18 runs ok' "$W/check2.out"
+timed timed2 $OMPI -np 2 "$B" --barrier --executor verbs --alg diss,bfly,tour --reps 20 \
+    --warmup 2 -o "$W/bar" --quiet
+check "2 hosts: timed verbs barrier exit 0" test $? -eq 0
+check "2 hosts: a row per algorithm, series rdmaw-inline" \
+    test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 3
+check "2 hosts: barrier.csv's '# hosts:' names both" \
+    test "$(meta "$W/bar/barrier.csv" hosts)" = "$HOSTS2"
+
+# ---- a fault: lopvm1's link goes down in the middle of a run.  lop's
+# ranks end by themselves within --timeout (5 s), the line naming the peer
+# and what verbs said (a failed completion, an async event, or the wait).
+"$LOP_AGENT" lopvm0 true # warm the agent up: the fault run's start is timed below
+timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 2 --ops rdmaw --post inline \
+    --reps 1000000 --timeout 5 -o "$W/f" >"$W/fault.out" 2>&1 &
+bg=$!
+i=0
+while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/' "$W/fault.out" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
+t0=$(date +%s)
+"$LOP_AGENT" lopvm1 "ip link set eth0 down"
+wait $bg
+rc=$?
+echo "fault $(($(date +%s) - t0))" >>"$W/times"
+check "link down: the run failed by itself, before the 150 s guard (exit $rc)" \
+    test $rc -ne 0 -a $rc -ne 124
+check "link down: lop's line names the peer's rank and host" \
+    grep -q '^lopbench: rank [01]: .*rank [01] on lopvm[01]' "$W/fault.out"
+check "link down: no output directory" test ! -e "$W/f"
+done_testing
