@@ -508,7 +508,7 @@ static void logp_setup(opts_t *o)
 static lop_status_t pred_setup(opts_t *o)
 {
     sched_sim_t sim = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, o->have_pairs ? &o->pairs : NULL,
-                       o->recv_order};
+                       o->recv_order, 0};
     if (o->have_pred && strcmp(o->pred_series, o->series) == 0)
         return LOP_OK;
     if (o->have_pred)
@@ -631,7 +631,7 @@ static lop_status_t check_p_list(const opts_t *o)
  * what the search found and gained over greedy on stderr. */
 static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
 {
-    sched_sim_t par = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, &o->pairs, o->recv_order};
+    sched_sim_t par = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, &o->pairs, o->recv_order, 0};
     char a[LOP_OUT_NUM_LEN], b[LOP_OUT_NUM_LEN], c[LOP_OUT_NUM_LEN], d[LOP_OUT_NUM_LEN];
     lop_status_t st = hybrid_build(&o->place, (uint32_t)p, &par,
                                    o->hybrid_algs_given ? o->hybrid_algs : NULL, res);
@@ -690,7 +690,7 @@ static void sim_timing(const opts_t *o, const sched_t *s, int model, const sched
 static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 {
     sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg,
-                       o->have_pairs ? &o->pairs : NULL, o->recv_order};
+                       o->have_pairs ? &o->pairs : NULL, o->recv_order, 0};
     sched_sim_result_t res;
     lop_status_t st = sched_sim_run(s, &par, 0, &res);
     if (st)
