@@ -1087,7 +1087,8 @@ lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl,
     else
         st = hybrid_place_costs(pl, p < pl->p ? p : pl->p, L, o, &c);
     if (st == LOP_OK) {
-        sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &c, SCHED_RECV_PROGRAM};
+        sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &c, SCHED_RECV_PROGRAM,
+                           0}; /* o_r = 0, not the pair's o: the paper's O has none */
         st = hybrid_build(pl, p, &sim, NULL, res);
         pairs_free(&c);
     }

@@ -41,14 +41,15 @@ static const lop_cli_opt_t options[] = {
     {"n", 'n', "LIST", "n of the algorithms that take one: 2, 1,4 or 1..8 (default: theirs)"},
     {"p", 'p', "LIST", "process counts: 64, 2,4,8 or 2..64 (default: 2..64; with --costs or "
                        "--topology, the ranks they describe)"},
-    {"model", 'm', "MODEL", "logp, lop or both (default: both)"},
+    {"model", 'm', "MODEL", "logp, lop or both (default: both; logp with --costs or --topology)"},
     {"params", OPT_PARAMS, "FILE", "parameter set (default: the shipped mozart-2005/params.csv)"},
     {"series", OPT_SERIES, "NAME", "series of the set for LoP (default: rdmaw-inline)"},
     {"stat", OPT_STAT, "STAT", "min or avg (default: min)"},
     {"L", OPT_L, "US", "LogP latency L (default: L(1) of the series)"},
     {"o", OPT_O, "US", "LogP overhead, o_s = o_r = o"},
     {"os", OPT_OS, "US", "LogP send overhead o_s (default: o_s(1) of the series)"},
-    {"or", OPT_OR, "US", "LogP receive overhead o_r (default: o_r(1), else o_s(1))"},
+    {"or", OPT_OR, "US", "LogP receive overhead o_r (default: o_r(1), else o_s(1); with "
+                         "--costs or --topology the pair's o)"},
     {"g", OPT_G, "US", "LogP gap g (default: 0; thesis 2.1.4.5: g << o)"},
     {"cnt", OPT_CNT, "C", "barriers run back to back, thesis 2.3.7.1 (default: 1)"},
     {"links", OPT_LINKS, "M", "independent links m of thesis 2.2.6 (default: 1)"},
@@ -70,10 +71,10 @@ static const lop_cli_opt_t options[] = {
      "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
      "(default: 200)"},
     {"seed", OPT_SEED, "S", "seed of the draws of the intervals (default: 1)"},
-    {"costs", OPT_COSTS, "FILE", "LogP simulation with per-pair o_s and L from pairs.csv"},
+    {"costs", OPT_COSTS, "FILE", "LogP with per-pair o and L from pairs.csv"},
     {"topology", OPT_TOPOLOGY, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4"},
     {"level-L", OPT_LEVEL_L, "LIST", "--topology: L per level in us, outermost first: 3,0.8,0.2"},
-    {"level-o", OPT_LEVEL_O, "LIST", "--topology: o_s per level in us, outermost first"},
+    {"level-o", OPT_LEVEL_O, "LIST", "--topology: o per level in us, outermost first"},
     {"map", OPT_MAP, "MAP", "--topology: rank placement, block or rr (default: block)"},
     {"write-costs", OPT_WRITE_COSTS, "FILE", "save the per-pair costs as pairs.csv"},
     {"goal", OPT_GOAL, NULL, "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
@@ -87,6 +88,9 @@ static const lop_cli_opt_t options[] = {
 
 enum { MODEL_LOGP = 1, MODEL_LOP = 2 };
 
+/* The LogP parameters, in the order of opts_t.logp_opt and of "# machine:". */
+enum { LOGP_L, LOGP_OS, LOGP_OR, LOGP_G, LOGP_PARAMS };
+
 #define MAX_ALGS 32
 
 typedef struct {
@@ -96,12 +100,14 @@ typedef struct {
     long *n, *p;                        /* --n (NULL: each algorithm's default), --p */
     size_t n_n, n_p;                    /* their lengths */
     int models;                         /* MODEL_LOGP | MODEL_LOP */
+    int model_given;                    /* --model was given (else per-pair costs imply LogP) */
     const char *params;                 /* parameter set path (NULL: the shipped one) */
     const char *series, *stat;          /* the LoP fits to use */
     const char *check_file;             /* --check-schedule */
     const char *measured;               /* --measured FILE */
     int series_named;                   /* --series given (else --measured picks per executor) */
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
+    const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
     int csv, schedule, simulate, verify, best, timing; /* flags */
     barrier_cost_t cost;                /* what the formulas use */
@@ -112,6 +118,8 @@ typedef struct {
     pairs_opts_t pairs_opts;            /* --costs, --topology, --level-L/-o, --map */
     pairs_t pairs;                      /* per-pair costs they describe */
     int have_pairs;                     /* were per-pair costs asked for? */
+    uint32_t uniform_p;                 /* ranks 0..uniform_p-1 of them all cost alike
+                                           (pairs_uniform_p): LogP's closed forms hold */
     const char *write_costs;            /* --write-costs FILE */
     int goal;                           /* --goal */
     sched_recv_order_t recv_order;      /* --recv-order */
@@ -178,6 +186,82 @@ static void logp_comment(FILE *out, const logp_t *m)
     fputs(" us\n", out);
 }
 
+/* Append to the text in buf (truncated at len). */
+static void text_add(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    size_t used = strlen(buf);
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Where LogP parameter i (LOGP_L..LOGP_G) came from: its option and value,
+ * the per-pair costs, the parameter set at p = 1, or g's default. */
+static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
+{
+    const double given[LOGP_PARAMS] = {o->L, o->os, o->or, o->g};
+    const char *set = o->params != o->params_buf ? "--params" : "the shipped set";
+    char num[LOP_OUT_NUM_LEN];
+    if (o->logp_opt[i])
+        snprintf(buf, len, "%s %s", o->logp_opt[i], lop_out_format_csv(num, given[i]));
+    else if (i == LOGP_G)
+        snprintf(buf, len, "the default 0 (thesis 2.1.4.5: g << o)");
+    else if (o->have_pairs && o->pairs_opts.costs)
+        snprintf(buf, len, "--costs %s (per pair)", o->pairs_opts.costs);
+    else if (o->have_pairs)
+        snprintf(buf, len, "--topology %s %s (per level)", o->pairs_opts.topology,
+                 o->pairs_opts.map == PAIRS_RR ? "rr" : "block");
+    else if (i == LOGP_OR && o->cost.lop && !o->cost.lop->orecv)
+        snprintf(buf, len, "o_s(1) of %s (%s %s has no o_r fit)", set, o->series, o->stat);
+    else
+        snprintf(buf, len, "%s (%s %s at p = 1)", set, o->series, o->stat);
+    return buf;
+}
+
+/* Which rows of per-pair costs have closed forms, and with what L and o. */
+static void machine_closed(const opts_t *o, char *text, size_t len)
+{
+    char L[LOP_OUT_NUM_LEN], os[LOP_OUT_NUM_LEN];
+    lop_out_format_csv(L, o->cost.logp.L_us);
+    lop_out_format_csv(os, o->cost.logp.os_us);
+    if (o->uniform_p >= 2 && o->uniform_p == o->pairs.p)
+        text_add(text, len, "; logp_us: every pair costs L = %s, o_s = %s", L, os);
+    else if (o->uniform_p >= 2)
+        text_add(text, len, "; logp_us where ranks 0..P-1 all cost the same, P <= %u (L = %s, "
+                 "o_s = %s), else empty (logp_us=unequal-costs)", o->uniform_p, L, os);
+    else
+        text_add(text, len, "; logp_us empty: the pairs cost differently (logp_us=unequal-costs)");
+}
+
+/* "# machine:": where every parameter of the rows came from, parameters of
+ * one source named together (issue 21: a row describes one machine). */
+static void machine_comment(FILE *out, const opts_t *o)
+{
+    static const char *const name[LOGP_PARAMS] = {"L", "o_s", "o_r", "g"};
+    char src[LOGP_PARAMS][PATH_MAX + 128], text[LOGP_PARAMS * (PATH_MAX + 160)] = "";
+    int done[LOGP_PARAMS] = {0};
+    for (int i = 0; i < LOGP_PARAMS && (o->models & MODEL_LOGP); i++)
+        logp_source(o, i, src[i], sizeof src[i]);
+    for (int i = 0; i < LOGP_PARAMS && (o->models & MODEL_LOGP); i++) {
+        if (done[i])
+            continue;
+        text_add(text, sizeof text, "%s%s", *text ? "; " : "", name[i]);
+        for (int j = i + 1; j < LOGP_PARAMS; j++)
+            if (!done[j] && strcmp(src[j], src[i]) == 0) {
+                text_add(text, sizeof text, ", %s", name[j]);
+                done[j] = 1;
+            }
+        text_add(text, sizeof text, " from %s", src[i]);
+    }
+    if (o->have_pairs && !o->best && !o->hybrid_report) /* the modes with a logp_us column */
+        machine_closed(o, text, sizeof text);
+    if (o->models & MODEL_LOP)
+        text_add(text, sizeof text, "%sLoP o(p), L(p) from %s (%s %s)", *text ? "; " : "",
+                 o->params != o->params_buf ? "--params" : "the shipped set", o->series, o->stat);
+    lop_meta_print(out, "machine", text);
+}
+
 static void header_comments(FILE *out, const opts_t *o)
 {
     fprintf(out, "# lopredict: %s\n", LOP_VERSION);
@@ -187,8 +271,11 @@ static void header_comments(FILE *out, const opts_t *o)
     }
     char cnt[LOP_OUT_NUM_LEN];
     fprintf(out, "# cnt: %s\n# links: %u\n", lop_out_format_csv(cnt, o->cost.cnt), o->cost.links);
-    if (o->models & MODEL_LOGP)
+    /* per-pair costs: one o and one L only when every pair costs the same */
+    if ((o->models & MODEL_LOGP) && (!o->have_pairs || (o->uniform_p >= 2 &&
+                                                        o->uniform_p == o->pairs.p)))
         logp_comment(out, &o->cost.logp);
+    machine_comment(out, o);
     interval_comment(out, o);
 }
 
@@ -308,6 +395,7 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     case 'm':
         st = lop_cli_choice("model", arg, model_names, &i);
         o->models = model_bits[i];
+        o->model_given = 1;
         return st;
     case OPT_STAT:
         st = lop_cli_choice("stat", arg, stat_names, &i);
@@ -392,8 +480,21 @@ static lop_status_t parse_sim_option(opts_t *o, int key, const char *arg)
     return lop_err(LOP_ERR_INVALID, "option %d not handled", key);
 }
 
+/* Which option gave a LogP parameter, for "# machine:" (--o gives two). */
+static void logp_opt_note(opts_t *o, int key)
+{
+    static const int keys[LOGP_PARAMS] = {OPT_L, OPT_OS, OPT_OR, OPT_G};
+    static const char *const names[LOGP_PARAMS] = {"--L", "--os", "--or", "--g"};
+    for (int i = 0; i < LOGP_PARAMS; i++)
+        if (keys[i] == key)
+            o->logp_opt[i] = names[i];
+    if (key == OPT_O)
+        o->logp_opt[LOGP_OS] = o->logp_opt[LOGP_OR] = "--o";
+}
+
 static lop_status_t parse_option(opts_t *o, int key, const char *arg)
 {
+    logp_opt_note(o, key);
     for (size_t i = 0; i < COUNT(double_opts); i++)
         if (double_opts[i].key == key)
             return lop_cli_double(double_opts[i].name, arg, double_opts[i].min, 1e9,
@@ -477,10 +578,12 @@ static const char *default_params(char *buf, size_t len)
     return buf;
 }
 
-/* Read the set when LoP or a LogP default needs it (or --params names one). */
+/* Read the set when LoP or a LogP default needs it (or --params names one);
+ * per-pair costs give every LogP parameter (logp_setup). */
 static lop_status_t load_params(opts_t *o)
 {
-    int logp_defaults = isnan(o->L) || isnan(o->os) || isnan(o->or);
+    int per_pair = o->pairs_opts.costs || o->pairs_opts.topology;
+    int logp_defaults = !per_pair && (isnan(o->L) || isnan(o->os) || isnan(o->or));
     if (!(o->models & MODEL_LOP) && !logp_defaults && !o->params)
         return LOP_OK;
     if (!o->params)
@@ -496,19 +599,37 @@ static lop_status_t load_params(opts_t *o)
     return st;
 }
 
-/* LogP parameters: the options, else the set at p = 1 (thesis 2.3.7: t_1:1). */
+/* LogP parameters: the options, else the set at p = 1 (thesis 2.3.7: t_1:1).
+ * With per-pair costs: L and o of the leading ranks that all cost the same
+ * (the closed forms' machine, pairs_uniform_p), o_r that o unless --or
+ * gives it (LogP has one o), never a parameter set's. */
 static void logp_setup(opts_t *o)
 {
-    /* without a set (--measured: set per row) the given values, NaN where none */
-    predict_logp(o->cost.lop, o->L, o->os, o->or, o->g, &o->cost.logp);
+    double pair_o, pair_L;
+    if (!o->have_pairs) {
+        /* without a set (--measured: set per row) the given values, NaN where none */
+        predict_logp(o->cost.lop, o->L, o->os, o->or, o->g, &o->cost.logp);
+        return;
+    }
+    o->uniform_p = pairs_uniform_p(&o->pairs, &pair_o, &pair_L);
+    predict_logp(NULL, pair_L, pair_o, isnan(o->or) ? pair_o : o->or, o->g, &o->cost.logp);
+}
+
+/* How schedules are simulated under 'model': on the per-pair costs when
+ * given, each receive then charged its own pair's o unless --or gave o_r. */
+static sched_sim_t sim_params(opts_t *o, int model)
+{
+    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost,
+                       o->lop_arg, o->have_pairs ? &o->pairs : NULL, o->recv_order,
+                       o->have_pairs && isnan(o->or)};
+    return par;
 }
 
 /* The predictor over o->cost: draws of the fits of the series, if they
  * have a covariance (again whenever --measured changes the series). */
 static lop_status_t pred_setup(opts_t *o)
 {
-    sched_sim_t sim = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, o->have_pairs ? &o->pairs : NULL,
-                       o->recv_order};
+    sched_sim_t sim = sim_params(o, MODEL_LOGP);
     if (o->have_pred && strcmp(o->pred_series, o->series) == 0)
         return LOP_OK;
     if (o->have_pred)
@@ -631,7 +752,7 @@ static lop_status_t check_p_list(const opts_t *o)
  * what the search found and gained over greedy on stderr. */
 static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
 {
-    sched_sim_t par = {SCHED_SIM_LOGP, &o->cost, o->lop_arg, &o->pairs, o->recv_order};
+    sched_sim_t par = sim_params(o, MODEL_LOGP);
     char a[LOP_OUT_NUM_LEN], b[LOP_OUT_NUM_LEN], c[LOP_OUT_NUM_LEN], d[LOP_OUT_NUM_LEN];
     lop_status_t st = hybrid_build(&o->place, (uint32_t)p, &par,
                                    o->hybrid_algs_given ? o->hybrid_algs : NULL, res);
@@ -689,8 +810,7 @@ static void sim_timing(const opts_t *o, const sched_t *s, int model, const sched
 /* Simulated time of s under one model. */
 static lop_status_t simulate(opts_t *o, const sched_t *s, int model, double *us)
 {
-    sched_sim_t par = {model == MODEL_LOGP ? SCHED_SIM_LOGP : SCHED_SIM_LOP, &o->cost, o->lop_arg,
-                       o->have_pairs ? &o->pairs : NULL, o->recv_order};
+    sched_sim_t par = sim_params(o, model);
     sched_sim_result_t res;
     lop_status_t st = sched_sim_run(s, &par, 0, &res);
     if (st)
@@ -828,6 +948,23 @@ static lop_status_t predict_hybrid_row(opts_t *o, lop_out_t *t, long p)
     return st ? st : lop_out_row(t);
 }
 
+/* The LogP closed form's cells.  Its forms assume one o and one L, so with
+ * per-pair costs it is computed only where ranks 0..P-1 all cost the same,
+ * else left empty and flagged: never another machine's number (issue 21). */
+static lop_status_t logp_cells(opts_t *o, lop_out_t *t, flags_t *f, const barrier_alg_t *a,
+                               uint32_t n, long p)
+{
+    const predict_time_t *out = NULL;
+    predict_time_t v;
+    lop_status_t st = LOP_OK;
+    if (o->have_pairs && p > (long)o->uniform_p)
+        flag_add(f, "logp_us", "unequal-costs");
+    else
+        st = predict_one(o, PREDICT_LOGP, a, n, p, NULL, &v, &out);
+    time_out(t, f, "logp_us", out);
+    return st;
+}
+
 static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a, uint32_t n,
                                 long p)
 {
@@ -840,8 +977,7 @@ static lop_status_t predict_row(opts_t *o, lop_out_t *t, const barrier_alg_t *a,
     n_out(t, a, n);
     lop_out_int(t, p);
     lop_out_int(t, a->rounds((uint32_t)p, n));
-    lop_status_t st = predict_one(o, PREDICT_LOGP, a, n, p, NULL, &v, &out);
-    time_out(t, &f, "logp_us", out);
+    lop_status_t st = logp_cells(o, t, &f, a, n, p);
     st = st ? st : predict_one(o, PREDICT_LOP, a, n, p, NULL, &v, &out);
     time_out(t, &f, "lop_us", st ? NULL : out);
     st = st ? st : o->simulate ? predict_sim(o, t, &f, a, n, p) : LOP_OK;
@@ -1251,9 +1387,6 @@ static lop_status_t setup_pairs(opts_t *o)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
                                         "--best and --alg hybrid (and saved by --write-costs)",
                        from);
-    if (o->have_pairs && (o->models & MODEL_LOP) && (o->simulate || o->best))
-        return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are LogP parameters: add "
-                                        "--model logp", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
         if (o->p[i] > (long)o->pairs.p)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
@@ -1855,14 +1988,43 @@ static lop_status_t run_mode(opts_t *o, int *failed)
     return run_predict(o);
 }
 
+/* Per-pair costs are LogP parameters (Meyer and Elster's O and L): LogP is
+ * implied, and an option that would bring a second machine into a row (LoP,
+ * a parameter set, one L or o_s for every pair) is refused before anything
+ * is read or written (issue 21).  --or and --g stay: the costs have no gap,
+ * and o_r defaults to the pair's o. */
+static lop_status_t per_pair_model(opts_t *o)
+{
+    const char *from = o->pairs_opts.costs ? "--costs" : "--topology";
+    const char *twice = o->logp_opt[LOGP_L] ? o->logp_opt[LOGP_L] : o->logp_opt[LOGP_OS];
+    if (!o->pairs_opts.costs && !o->pairs_opts.topology)
+        return LOP_OK;
+    if (o->verify || o->measured)
+        return LOP_OK; /* closed forms of a set: setup_pairs refuses the costs, saying why */
+    if (o->model_given && (o->models & MODEL_LOP))
+        return lop_err(LOP_ERR_INVALID, "option --model: LoP is not defined on per-pair costs "
+                       "(%s gives LogP's o and L per pair): LogP is implied, leave --model out",
+                       from);
+    if (twice)
+        return lop_err(LOP_ERR_INVALID, "option %s: %s gives L and o_s per pair (--or and --g "
+                       "set the receive overhead and the gap)", twice, from);
+    if (o->params || o->series_named)
+        return lop_err(LOP_ERR_INVALID, "option --%s: no parameter set is used with %s (its "
+                       "costs give LogP's parameters; LoP is not defined on them)",
+                       o->params ? "params" : "series", from);
+    o->models = MODEL_LOGP;
+    return LOP_OK;
+}
+
 static lop_status_t run(opts_t *o, int *failed)
 {
-    lop_status_t st = load_params(o);
+    lop_status_t st = per_pair_model(o);
+    st = st ? st : load_params(o);
+    st = st ? st : setup_pairs(o);
     if (st)
         return st;
     logp_setup(o);
-    st = setup_pairs(o);
-    st = st ? st : check_p_list(o);
+    st = check_p_list(o);
     st = st ? st : pred_setup(o);
     if (st)
         return st;

@@ -19,6 +19,51 @@ uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j)
     return k;
 }
 
+/* A machine: level k joins the pairs of ranks 0..q-1 once q > stride[k]
+ * (rank stride[k] is the first placed apart from rank 0 there, under block
+ * and round robin alike), so q ends at the stride of the first level, in
+ * that order, that costs otherwise than the first one. */
+static uint32_t machine_uniform_p(const pairs_t *c, double *o_us, double *L_us)
+{
+    int first = -1;
+    for (uint32_t k = 0; k < c->n_levels; k++)
+        if (c->size[k] > 1 && (first < 0 || c->stride[k] < c->stride[first]))
+            first = (int)k;
+    if (first < 0)
+        return c->p; /* one place: no pair */
+    *o_us = c->level_o_us[first];
+    *L_us = c->level_L_us[first];
+    uint32_t q = c->p;
+    for (uint32_t k = 0; k < c->n_levels; k++)
+        if (c->size[k] > 1 && c->stride[k] < q &&
+            (c->level_o_us[k] != *o_us || c->level_L_us[k] != *L_us))
+            q = c->stride[k];
+    return q;
+}
+
+/* Does the pair i -> j cost o, L? */
+static int pair_costs(const pairs_t *c, uint32_t i, uint32_t j, double o_us, double L_us)
+{
+    double o, L;
+    pairs_cost(c, i, j, &o, &L);
+    return o == o_us && L == L_us;
+}
+
+uint32_t pairs_uniform_p(const pairs_t *c, double *o_us, double *L_us)
+{
+    *o_us = *L_us = NAN;
+    if (c->p < 2)
+        return c->p;
+    if (!c->o_us && !c->rank)
+        return machine_uniform_p(c, o_us, L_us);
+    pairs_cost(c, 0, 1, o_us, L_us);
+    for (uint32_t r = 1; r < c->p; r++) /* ranks 0..r-1 cost alike: add rank r */
+        for (uint32_t i = 0; i < r; i++)
+            if (!pair_costs(c, i, r, *o_us, *L_us) || !pair_costs(c, r, i, *o_us, *L_us))
+                return r;
+    return c->p;
+}
+
 lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, pairs_t *view)
 {
     if (c->rank)

@@ -10,9 +10,11 @@
  *     a cost per level, and a rank placement.  The cost of a pair is that of
  *     the outermost level where the two ranks' places differ; no P x P matrix
  *     is built, the level follows from the two ranks.
- * The receive overhead o_r stays one number (the simulator's cost->logp): the
- * paper's O has none, so its model is o_r = 0.  O_ii (the paper's cost of an
- * empty send) has no use in a schedule: no op addresses its own rank.
+ * The receive overhead is the o of the message's pair (LogP has one o;
+ * sched_sim_t.or_per_pair) or one number for every message (cost->logp:
+ * the paper's O has no receive overhead, so its model is o_r = 0).  O_ii
+ * (the paper's cost of an empty send) has no use in a schedule: no op
+ * addresses its own rank.
  */
 #ifndef LOP_PAIRS_H
 #define LOP_PAIRS_H
@@ -75,6 +77,15 @@ static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *
 /* The outermost level where ranks i and j are placed apart (machine form;
  * the innermost level for i == j). */
 uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j);
+
+/* How many leading ranks cost alike: the largest q <= c->p such that every
+ * ordered pair of ranks 0..q-1 costs what the pair 0 -> 1 costs (its o and
+ * L into *o_us, *L_us; NaN when c->p < 2).  LogP's closed forms (thesis
+ * 2.2.5) assume one o and one L, so they describe a schedule on ranks
+ * 0..P-1 of these costs exactly when P <= q (issue 21).  A machine's q
+ * follows from its levels, without visiting pairs; a matrix is scanned until
+ * the first pair that differs. */
+uint32_t pairs_uniform_p(const pairs_t *c, double *o_us, double *L_us);
 
 /* A view of 'c' on n of its ranks: rank i of the view is ranks[i] of 'c'
  * (e.g. a group of the hybrid barrier, simulated with a schedule for n

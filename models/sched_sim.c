@@ -27,6 +27,13 @@ typedef struct {
     double leave, L_us;
 } arrival_t;
 
+/* LogP in arrival order: a message of a run of RECVs. */
+typedef struct {
+    double at_us; /* its arrival */
+    double or_us; /* its receive overhead */
+    uint32_t k;   /* its place in the run: equal arrivals are taken in program order */
+} logp_arrival_t;
+
 typedef struct {
     const sched_t *s;
     const sched_sim_t *par;
@@ -35,7 +42,7 @@ typedef struct {
     uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1] */
     uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
     arrival_t *pending; /* LoP: one receive batch */
-    double *arrival;    /* LogP in arrival order: one run's arrival times */
+    logp_arrival_t *arrival; /* LogP in arrival order: one run's messages */
     lop_memo_t memo[MEMO_SIZE];
 } sim_t;
 
@@ -61,13 +68,18 @@ static double send_overhead(const sim_t *sim, uint32_t rank, uint32_t op)
     return most;
 }
 
-/* L from 'sender' to 'rank': the pair's with per-pair costs, else L. */
-static double latency(const sim_t *sim, uint32_t sender, uint32_t rank)
+/* L from 'sender' to 'rank' and the receive overhead of that message: the
+ * pair's L (with or_per_pair its o as o_r too: LogP has one o) with per-pair
+ * costs, else L and o_r. */
+static double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_us)
 {
     double os, L;
+    *or_us = sim->par->cost->logp.or_us;
     if (!sim->par->pairs)
         return sim->par->cost->logp.L_us;
     pairs_cost(sim->par->pairs, sender, rank, &os, &L);
+    if (sim->par->or_per_pair)
+        *or_us = os;
     return L;
 }
 
@@ -84,39 +96,48 @@ static double logp_post(void *ctx, uint32_t rank, uint32_t op)
 }
 
 /* A receive starts at max{CPU free, arrival, previous receive start + g}. */
-static void logp_charge(rank_state_t *st, const logp_t *m, double arrival)
+static void logp_charge(rank_state_t *st, double g_us, const logp_arrival_t *a)
 {
-    double start = fmax(fmax(st->cpu, arrival), st->rx + m->g_us);
+    double start = fmax(fmax(st->cpu, a->at_us), st->rx + g_us);
     st->rx = start;
-    st->cpu = start + m->or_us;
+    st->cpu = start + a->or_us;
 }
 
-static int time_cmp(const void *a, const void *b)
+/* Earlier arrival first; equal ones in program order (with per-pair o_r
+ * and g > 0 their order can change the time, so the sort is made stable). */
+static int arrival_time_cmp(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    const logp_arrival_t *x = a, *y = b;
+    if (x->at_us != y->at_us)
+        return (x->at_us > y->at_us) - (x->at_us < y->at_us);
+    return (x->k > y->k) - (x->k < y->k);
 }
 
 /* Program order: each RECV when the rank reaches it.  Arrival order: the
- * run's messages by arrival time (equal times charge alike, so the sort
- * need not be stable). */
+ * run's messages by arrival time. */
 static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
                           const sched_msg_t *msg)
 {
     sim_t *sim = ctx;
-    const logp_t *m = &sim->par->cost->logp;
+    const double g_us = sim->par->cost->logp.g_us;
     rank_state_t *st = &sim->rank[rank];
     uint32_t n = last - first + 1;
     if (sim->par->recv_order == SCHED_RECV_PROGRAM) {
-        for (uint32_t k = 0; k < n; k++)
-            logp_charge(st, m, msg[k].value + latency(sim, msg[k].from, rank));
+        for (uint32_t k = 0; k < n; k++) {
+            logp_arrival_t a = {0, 0, k};
+            a.at_us = msg[k].value + latency(sim, msg[k].from, rank, &a.or_us);
+            logp_charge(st, g_us, &a);
+        }
         return;
     }
+    for (uint32_t k = 0; k < n; k++) {
+        logp_arrival_t *a = &sim->arrival[k];
+        a->k = k;
+        a->at_us = msg[k].value + latency(sim, msg[k].from, rank, &a->or_us);
+    }
+    qsort(sim->arrival, n, sizeof *sim->arrival, arrival_time_cmp);
     for (uint32_t k = 0; k < n; k++)
-        sim->arrival[k] = msg[k].value + latency(sim, msg[k].from, rank);
-    qsort(sim->arrival, n, sizeof *sim->arrival, time_cmp);
-    for (uint32_t k = 0; k < n; k++)
-        logp_charge(st, m, sim->arrival[k]);
+        logp_charge(st, g_us, &sim->arrival[k]);
 }
 
 static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};

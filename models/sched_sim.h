@@ -16,7 +16,8 @@
  *   receiver's enqueueing f_r of 2.2.5.1, and t_r = max{g, o_s + L + o_r}.
  *   With per-pair costs (sched_sim_t.pairs, pairs.h) o_s and L are those of
  *   the message's sender and receiver (Meyer and Elster's O and L; an MCAST
- *   charges the largest o over its receivers).  SCHED_RECV_ARRIVAL takes the
+ *   charges the largest o over its receivers), and with or_per_pair so is
+ *   o_r (each receiver its own pair's o).  SCHED_RECV_ARRIVAL takes the
  *   messages of a run of consecutive RECVs in arrival order (as LogGOPSim),
  *   SCHED_RECV_PROGRAM (the default) in program order.
  *
@@ -69,6 +70,8 @@ typedef struct {
     sched_lop_arg_t lop_arg;       /* LoP only */
     const struct pairs *pairs;     /* LogP only: per-pair o_s and L (NULL: cost->logp's) */
     sched_recv_order_t recv_order; /* LogP only */
+    int or_per_pair;               /* LogP with pairs: a receive costs its message's o_ij
+                                      (LogP's one o) instead of cost->logp.or_us */
 } sched_sim_t;
 
 typedef struct {

@@ -198,6 +198,16 @@ check "'# logp:' holds the parameters exactly, in the table and in --csv" \
            '$B' --alg diss --p 2 --L 0.00001 --o 0.000012345 --model logp --csv |
            grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us'"
 
+# '# machine:' names where every parameter of the rows came from (issue 21).
+check "'# machine:' of the shipped set: L, o_s at p = 1, o_r = o_s(1), g's default, LoP's fits" \
+    sh -c "'$B' --alg diss --p 4 | grep -qx '# machine: L, o_s from the shipped set (rdmaw-inline min at p = 1); o_r from o_s(1) of the shipped set (rdmaw-inline min has no o_r fit); g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (rdmaw-inline min)'"
+check "'# machine:' of a row mixing options and --params names each source" \
+    sh -c "'$B' --alg diss --p 4 --L 5 --g 0.5 --params '$ROOT/data/mozart-2005/params.csv' --model logp |
+           grep -qx '# machine: L from --L 5; o_s from --params (rdmaw-inline min at p = 1); o_r from o_s(1) of --params (rdmaw-inline min has no o_r fit); g from --g 0.5'"
+check "'# machine:' of explicit LogP parameters: --o gives o_s and o_r" \
+    sh -c "'$B' --alg diss --p 4 --L 5 --o 1 --model logp --csv |
+           grep -qx '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o)'"
+
 check "'# cnt:' is exact (%g made --cnt 1234567 1.23457e+06)" \
     sh -c "'$B' --alg diss --p 4 --cnt 1234567 2>/dev/null | grep -qx '# cnt: 1234567'"
 

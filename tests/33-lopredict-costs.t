@@ -28,11 +28,48 @@ done
 check "... the FIFO, the link and the directory left as they were" \
     sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
 
-# Equal levels: the homogeneous time.
+# Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
-e=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv --topology 4x4x4 \
+e=$("$B" --alg tour --p 48 --simulate --g 0 --csv --topology 4x4x4 \
     --level-L 2,2,2 --level-o 0.5,0.5,0.5 --map rr | grep '^tour' | cut -d, -f11)
 check "equal levels reproduce the homogeneous time ($h = $e us)" test "$h" = "$e"
+
+# One machine per row (issue 21): every pair costs L = 5, o = 1, so diss at
+# P = 8 is 3 (o + L + o) = 21 us in both columns (it printed the shipped
+# set's closed form 21.626 and simulated o_r = 1.5326 of it: 22.598).
+"$B" --topology 2x2x2 --level-L 5,5,5 --level-o 1,1,1 --write-costs "$T/eq.csv" --p 8 \
+    --alg diss --csv >"$T/eqw.out"
+check "equal costs, no --model: the closed form of that machine (21 us)" \
+    grep -qx 'diss,,8,3,21,,,,,,' "$T/eqw.out"
+"$B" --costs "$T/eq.csv" --alg diss --p 8 --simulate --csv >"$T/eq.out"
+check "--costs of equal pairs: logp_us = sim_us = 21 us, LogP implied" \
+    grep -qx 'diss,,8,3,21,,,,,,21,,,' "$T/eq.out"
+check "... '# logp:' is that machine's L and o, not the shipped set's" \
+    grep -qx '# logp: L=5 os=1 or=1 g=0 us' "$T/eq.out"
+check "... '# machine:' names the source of every parameter" \
+    grep -qx "# machine: L, o_s, o_r from --costs $T/eq.csv (per pair); g from the default 0 (thesis 2.1.4.5: g << o); logp_us: every pair costs L = 5, o_s = 1" "$T/eq.out"
+check "... and no parameter set is read" sh -c "! grep -q '^# params:' '$T/eq.out'"
+"$B" --topology 4x2x4 --level-L 5,5,5 --level-o 1,1,1 --alg diss --p 32 --simulate --csv >"$T/eq32.out"
+check "--topology of equal levels, P = 32: 5 (o + L + o) = 35 us in both columns" \
+    grep -qx 'diss,,32,5,35,,,,,,35,,,' "$T/eq32.out"
+# Unequal levels: a closed form only where ranks 0..P-1 all cost the same
+# (times in binary fractions: the sums are exact).
+"$B" --alg diss --p 4,5 --simulate --csv --topology 8x2x4 --level-L 3,1,0.5 \
+    --level-o 0.5,0.25,0.125 >"$T/uneq.out"
+check "unequal levels, P = 4 in one socket: the closed form of its pairs, 2 (o + L + o) = 1.5 us" \
+    grep -qx 'diss,,4,2,1.5,,,,,,1.5,,,' "$T/uneq.out"
+check "unequal levels, P = 5 across sockets: logp_us empty, flagged logp_us=unequal-costs" \
+    grep -qx 'diss,,5,3,,,,,,,3.75,,,logp_us=unequal-costs' "$T/uneq.out"
+check "... no '# logp:' line (there is no one L and o), '# machine:' says up to which P" \
+    sh -c "! grep -q '^# logp:' '$T/uneq.out' && grep -q '^# machine: .*logp_us where ranks 0..P-1 all cost the same, P <= 4 (L = 0.5, o_s = 0.125), else empty (logp_us=unequal-costs)\$' '$T/uneq.out'"
+# The receive overhead is the pair's o (2x2, diss P = 4: 0.1 + 5 + 1 for the
+# cross-node exchange after a local send: 14 us); --or overrides it (12 us).
+D="--topology 2x2 --level-L 5,0.2 --level-o 1,0.1 --alg diss --p 4 --simulate --csv"
+a=$("$B" $D | csvcol /dev/stdin sim_us)
+b=$("$B" $D --or 0 | csvcol /dev/stdin sim_us)
+check "o_r is the pair's o (14 us), --or 0 gives 12 us ($a, $b)" test "$a/$b" = "diss,14/diss,12"
+check "... '# machine:' names --or" \
+    sh -c "'$B' $D --or 0 | grep -qx '# machine: L, o_s from --topology 2x2 block (per level); o_r from --or 0; g from the default 0 (thesis 2.1.4.5: g << o); logp_us where ranks 0..P-1 all cost the same, P <= 2 (L = 0.2, o_s = 0.1), else empty (logp_us=unequal-costs)'"
 # Block against round robin differ for diss at P = 12 (the paper's oscillation).
 bl=$("$B" --alg diss --p 12 $S $M | grep '^diss' | cut -d, -f11)
 rr=$("$B" --alg diss --p 12 $S $M --map rr | grep '^diss' | cut -d, -f11)
@@ -61,8 +98,19 @@ refuses_one_line "--level-L count not the levels" 2 "option --level-L: 2 values 
     "$B" --alg diss --p 8 $S --topology 8x2x4 --level-L 1,1 --level-o 1,1,1
 refuses_one_line "--level-o without --topology" 2 "option --level-o: only with --topology" \
     "$B" --alg diss --p 8 $S --level-o 1,1,1
-refuses_one_line "per-pair costs with LoP" 2 "add --model logp" \
-    "$B" --alg diss --p 8 --simulate $M
+refuses_one_line "per-pair costs with --model lop" 2 "option --model: LoP is not defined on per-pair costs (--topology" \
+    "$B" --alg diss --p 8 --simulate --model lop $M
+refuses_one_line "per-pair costs with --model both" 2 "option --model: LoP is not defined on per-pair costs (--costs" \
+    "$B" --alg diss --p 8 --simulate --model both --costs "$T/eq.csv"
+refuses_one_line "--model lop refused before --write-costs writes" 2 "option --model: LoP" \
+    "$B" --alg diss --p 8 --model lop $M --write-costs "$T/not-written.csv"
+check "... no costs file written" test ! -e "$T/not-written.csv"
+refuses_one_line "--L with per-pair costs (a second L)" 2 "option --L: --topology gives L and o_s per pair" \
+    "$B" --alg diss --p 8 --simulate --L 2 $M
+refuses_one_line "--o with per-pair costs (a second o_s)" 2 "option --o: --costs gives L and o_s per pair (--or" \
+    "$B" --alg diss --p 8 --simulate --o 1 --costs "$T/eq.csv"
+refuses_one_line "--params with per-pair costs (no set is used)" 2 "option --params: no parameter set is used with --costs" \
+    "$B" --alg diss --p 8 --simulate --params "$ROOT/data/mozart-2005/params.csv" --costs "$T/eq.csv"
 refuses_one_line "per-pair costs with --verify" 2 "option --topology: --verify works with closed forms" \
     "$B" --alg diss --p 8 --verify --model logp $M
 refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \

@@ -59,6 +59,18 @@ check "--hybrid-report: hybrid_us <= greedy_us and flat_us, gain_us >= 0 (63 row
     sh -c "test \$(grep -c '^[0-9]' '$T/report.csv') -eq 63 && test $bad -eq 0"
 check "--best with per-pair costs includes the hybrid" \
     sh -c "'$B' --best --model logp --alg all,hybrid --p 32 $M --csv | grep -q '^32,logp,hybrid,'"
+check "--best with per-pair costs: LogP implied, no --model needed" \
+    sh -c "'$B' --best --alg all,hybrid --p 32 $M --csv | grep -q '^32,logp,hybrid,'"
+# Without --or the hybrid's receives cost their pair's o, never the shipped set's o_r.
+"$B" --hybrid-report --p 16 --topology 8x2x4 --level-L 3.0,0.8,0.2 --level-o 0.5,0.3,0.1 >"$T/or.txt"
+E="--topology 2x2x2 --level-L 5,5,5 --level-o 1,1,1 --alg hybrid --p 8 --simulate --csv"
+a=$("$B" $E | csvcol /dev/stdin sim_us)
+b=$("$B" $E --or 1 | csvcol /dev/stdin sim_us)
+c=$("$B" $E --or 0 | csvcol /dev/stdin sim_us)
+check "the hybrid's receives cost the level's o: as --or 1, not as --or 0 ($a, $b, $c)" \
+    test -n "$a" -a "$a" = "$b" -a "$a" != "$c"
+check "--hybrid-report without --or: '# machine:' says o_r comes from the levels" \
+    grep -qx '# machine: L, o_s, o_r from --topology 8x2x4 block (per level); g from the default 0 (thesis 2.1.4.5: g << o)' "$T/or.txt"
 "$B" --goal --alg hybrid --p 16 $M >"$T/h.goal"
 check "--goal --alg hybrid writes 16 rank blocks" test "$(grep -c '^rank [0-9]* {$' "$T/h.goal")" -eq 16
 "$B" --alg hybrid --p 16 $S $M --hybrid-algs cc,tour >"$T/ct.csv"

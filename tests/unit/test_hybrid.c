@@ -21,7 +21,7 @@ static barrier_cost_t cost; /* o_r = 0, g = 0: the paper's O has no receive part
 
 static sched_sim_t sim_of(const pairs_t *c)
 {
-    return (sched_sim_t){SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, c, SCHED_RECV_PROGRAM};
+    return (sched_sim_t){SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, c, SCHED_RECV_PROGRAM, 0};
 }
 
 /* A synthetic machine and the placement of all its places. */

@@ -21,8 +21,8 @@ static const logp_t hom = {5, 1, 1.5, 0.3};
 
 static int same_run(const sched_t *s, barrier_cost_t *c, const pairs_t *pairs)
 {
-    sched_sim_t a = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
-    sched_sim_t b = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, pairs, SCHED_RECV_PROGRAM};
+    sched_sim_t a = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
+    sched_sim_t b = {SCHED_SIM_LOGP, c, SCHED_LOP_STREAM, pairs, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t ra, rb;
     if (sched_sim_run(s, &a, 1, &ra) || sched_sim_run(s, &b, 1, &rb))
         return 0;
@@ -93,8 +93,8 @@ static void placement(void)
     c.logp = (logp_t){3, 0.5, 0, 0};
     sched_t s;
     sched_build(barrier_alg_find("diss"), 4, 0, &s);
-    sched_sim_t homo = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
-    sched_sim_t per = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &view, SCHED_RECV_PROGRAM};
+    sched_sim_t homo = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
+    sched_sim_t per = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &view, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t r1, r2;
     sched_sim_run(&s, &homo, 0, &r1);
     sched_sim_run(&s, &per, 0, &r2);
@@ -235,7 +235,7 @@ static void critical_path(void)
                 incidence_t m;
                 c.logp = (logp_t){0, 0, p % 2 ? 0.0 : 0.7, 0}; /* o_r = 0 and not */
                 sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &machine,
-                                   SCHED_RECV_PROGRAM};
+                                   SCHED_RECV_PROGRAM, 0};
                 sched_sim_result_t r;
                 sched_build(barrier_alg_find(algs[k]), p, 0, &s);
                 incidence_from_sched(&s, &m);
@@ -251,9 +251,152 @@ static void critical_path(void)
     }
 }
 
+/* pairs_uniform_p against every pair: the largest q whose ranks 0..q-1 all
+ * cost what 0 -> 1 costs. */
+static uint32_t uniform_by_pairs(const pairs_t *c)
+{
+    double o0, L0;
+    if (c->p < 2)
+        return c->p;
+    pairs_cost(c, 0, 1, &o0, &L0);
+    for (uint32_t q = 2; q <= c->p; q++)
+        for (uint32_t i = 0; i < q; i++)
+            for (uint32_t j = 0; j < q; j++) {
+                double o, L;
+                if (i == j)
+                    continue;
+                pairs_cost(c, i, j, &o, &L);
+                if (o != o0 || L != L0)
+                    return q - 1;
+            }
+    return c->p;
+}
+
+/* A machine's uniform prefix follows from its levels (no pair visited):
+ * the same as every pair says, for both placements, levels of size 1, and
+ * levels that cost alike; a matrix is scanned. */
+static void uniform_prefix(void)
+{
+    static const char *const specs[] = {"8x2x4", "2x1x3", "1x4", "3x3x2", "4", "2x2x2"};
+    static const double cost[][3] = {{3, 0.8, 0.2}, {3, 0.8, 3}, {5, 5, 5}, {1, 1, 2}};
+    uint32_t agree = 0, total = 0;
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
+        for (size_t c = 0; c < sizeof cost / sizeof *cost; c++)
+            for (int map = 0; map < 2; map++) {
+                pairs_t m;
+                double o, L;
+                pairs_machine(&m, specs[k], cost[c], (uint32_t)(strlen(specs[k]) + 1) / 2,
+                              cost[c], (uint32_t)(strlen(specs[k]) + 1) / 2,
+                              map ? PAIRS_RR : PAIRS_BLOCK);
+                agree += pairs_uniform_p(&m, &o, &L) == uniform_by_pairs(&m);
+                total++;
+            }
+    ok(agree == total, "machines: the uniform prefix from the levels = from every pair (%u of %u)",
+       agree, total);
+    pairs_t b;
+    double L[3] = {3, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1}, uo, uL;
+    pairs_machine(&b, "8x2x4", L, 3, o, 3, PAIRS_BLOCK);
+    ok(pairs_uniform_p(&b, &uo, &uL) == 4 && uo == 0.1 && uL == 0.2,
+       "8x2x4 block: ranks 0..3 share a socket (o 0.1, L 0.2)");
+    pairs_machine(&b, "8x2x4", L, 3, o, 3, PAIRS_RR);
+    ok(pairs_uniform_p(&b, &uo, &uL) == 8 && uo == 0.5 && uL == 3,
+       "8x2x4 rr: ranks 0..7 are on 8 nodes (o 0.5, L 3)");
+    pairs_t mat = {.p = 4};
+    mat.o_us = calloc(16, sizeof(double));
+    mat.L_us = calloc(16, sizeof(double));
+    for (int k = 0; k < 16; k++)
+        mat.o_us[k] = 1, mat.L_us[k] = 5;
+    ok(pairs_uniform_p(&mat, &uo, &uL) == 4 && uo == 1 && uL == 5, "a matrix of equal pairs: all 4");
+    mat.L_us[3 * 4 + 2] = 6; /* 3 -> 2 */
+    ok(pairs_uniform_p(&mat, &uo, &uL) == 3, "3 -> 2 costs more: ranks 0..2");
+    mat.o_us[1 * 4 + 0] = 2; /* 1 -> 0: not symmetric */
+    ok(pairs_uniform_p(&mat, &uo, &uL) == 1, "1 -> 0 differs from 0 -> 1: rank 0 alone");
+    pairs_free(&mat);
+}
+
+/* or_per_pair: a receive costs its pair's o.  Equal pairs then reproduce
+ * LogP with o_r = o bit for bit (cost->logp.or_us is not read: 99 here), in
+ * both receive orders; on 2x2 diss P = 4 each receive costs its own pair's o. */
+static void receive_overhead(void)
+{
+    barrier_cost_t hom_c, per_c;
+    barrier_cost_init(&hom_c);
+    barrier_cost_init(&per_c);
+    hom_c.logp = (logp_t){5, 1, 1, 0.3};
+    per_c.logp = (logp_t){5, 1, 99, 0.3};
+    pairs_t m;
+    double L[3] = {5, 5, 5}, o[3] = {1, 1, 1};
+    pairs_machine(&m, "4x4x4", L, 3, o, 3, PAIRS_BLOCK);
+    uint32_t same = 0, total = 0;
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
+        for (uint32_t p = 2; p <= 64 && !((*a)->flags & BARRIER_COST_ONLY); p++)
+            for (int order = 0; order < 2; order++) {
+                sched_recv_order_t ro = order ? SCHED_RECV_ARRIVAL : SCHED_RECV_PROGRAM;
+                sched_sim_t h = {SCHED_SIM_LOGP, &hom_c, SCHED_LOP_STREAM, NULL, ro, 0};
+                sched_sim_t q = {SCHED_SIM_LOGP, &per_c, SCHED_LOP_STREAM, &m, ro, 1};
+                sched_sim_result_t rh, rq;
+                sched_t s;
+                sched_build(*a, p, (*a)->default_n, &s);
+                same += sched_sim_run(&s, &h, 0, &rh) == LOP_OK &&
+                        sched_sim_run(&s, &q, 0, &rq) == LOP_OK && rh.max_us == rq.max_us;
+                total++;
+                sched_free(&s);
+            }
+    ok(same == total, "equal pairs with o_r per pair = LogP with o_r = o, bit for bit (%u of %u)",
+       same, total);
+    double L2[2] = {5, 0.25}, o2[2] = {1, 0.125};
+    pairs_machine(&m, "2x2", L2, 2, o2, 2, PAIRS_BLOCK);
+    per_c.logp = (logp_t){0, 0, 0, 0};
+    sched_t s;
+    sched_build(barrier_alg_find("diss"), 4, 0, &s);
+    sched_sim_t q = {SCHED_SIM_LOGP, &per_c, SCHED_LOP_STREAM, &m, SCHED_RECV_PROGRAM, 1};
+    sched_sim_result_t r1, r0;
+    sched_sim_run(&s, &q, 0, &r1);
+    q.or_per_pair = 0;
+    sched_sim_run(&s, &q, 0, &r0);
+    /* round 0: local send 0.125, cross-node message arrives at 1 + 5, o_r 1;
+     * round 1: cross-node send 1, arrives 5 later, o_r 1 */
+    ok(r1.max_us == 14 && r0.max_us == 12,
+       "2x2 diss P = 4: o_r of each pair 14 us, o_r = 0 12 us (%g, %g)", r1.max_us, r0.max_us);
+    sched_free(&s);
+}
+
+/* Arrival order with per-pair o_r and g > 0: messages arriving together are
+ * taken in program order, so the time does not depend on the sort. */
+static void arrival_ties(void)
+{
+    pairs_t mat = {.p = 3};
+    mat.o_us = calloc(9, sizeof(double));
+    mat.L_us = calloc(9, sizeof(double));
+    mat.o_us[1 * 3 + 0] = 1, mat.L_us[1 * 3 + 0] = 2; /* 1 -> 0 arrives at 3, o_r 1 */
+    mat.o_us[2 * 3 + 0] = 2, mat.L_us[2 * 3 + 0] = 1; /* 2 -> 0 arrives at 3, o_r 2 */
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp.g_us = 5;
+    sched_t s;
+    sched_init(&s, 3);
+    sched_push(&s, SCHED_RECV, 1, 0);
+    sched_push(&s, SCHED_RECV, 2, 0);
+    sched_end_rank(&s, 0);
+    sched_push(&s, SCHED_SEND, 0, 0);
+    sched_end_rank(&s, 1);
+    sched_push(&s, SCHED_SEND, 0, 0);
+    sched_end_rank(&s, 2);
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, &mat, SCHED_RECV_ARRIVAL, 1};
+    sched_sim_result_t r;
+    /* from 1 at 3 (CPU to 4), from 2 at max(4, 3 + g) = 8 (to 10); reversed: 9 */
+    ok(sched_sim_run(&s, &par, 0, &r) == LOP_OK && r.max_us == 10,
+       "equal arrivals taken in program order: 10 us (%g)", r.max_us);
+    sched_free(&s);
+    pairs_free(&mat);
+}
+
 int main(void)
 {
     equal_costs();
+    uniform_prefix();
+    receive_overhead();
+    arrival_ties();
     placement();
     csv_files();
     paper_figures();

@@ -60,7 +60,7 @@ static int world_init(world_t *w, const lop_fit_t *rtt, const lop_fit_t *os, dou
     barrier_cost_init(&w->cost);
     w->cost.lop = &w->lop;
     predict_logp(&w->lop, L, o, o, NAN, &w->cost.logp);
-    sched_sim_t sim = {SCHED_SIM_LOGP, &w->cost, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t sim = {SCHED_SIM_LOGP, &w->cost, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
     return predict_init(&w->pr, &w->cost, L, o, o, &sim, &uo, 100) == LOP_OK;
 }
 

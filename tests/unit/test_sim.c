@@ -113,7 +113,7 @@ static void sweep_one(barrier_cost_t *c, sched_sim_model_t model, const barrier_
     *k = (sweep_count_t){.rmin = INFINITY, .rmax = -INFINITY};
     for (uint32_t p = 1; p <= 200; p++) {
         sched_t s;
-        sched_sim_t par = {model, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+        sched_sim_t par = {model, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
         sched_sim_result_t r = {0};
         sched_build(a, p, n, &s);
         sched_sim_run(&s, &par, 0, &r);
@@ -190,7 +190,7 @@ static void cc_ranks(void)
     double fr = logp_fr(m), fs = logp_fs(m), t1 = logp_t1(m);
     uint32_t p = 7;
     sched_t s;
-    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t r;
     sched_build(barrier_alg_find("cc"), p, 0, &s);
     ok(sched_sim_run(&s, &par, 1, &r) == LOP_OK && r.events == s.n_ops, "cc P=7: events = ops");
@@ -275,7 +275,7 @@ static void lop_batch(void)
     barrier_cost_init(&c);
     c.lop = &lop;
     c.cnt = 2;
-    sched_sim_t par = {SCHED_SIM_LOP, &c, SCHED_LOP_BATCH, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t par = {SCHED_SIM_LOP, &c, SCHED_LOP_BATCH, NULL, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t r;
     sched_t s;
     sched_build(barrier_alg_find("cc"), 13, 0, &s);
@@ -301,7 +301,7 @@ static void deadlock(void)
     sched_push(&s, SCHED_RECV, 0, 0);
     sched_push(&s, SCHED_SEND, 0, 0);
     sched_end_rank(&s, 1);
-    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t r;
     ok(sched_sim_run(&s, &par, 0, &r) != LOP_OK && strstr(lop_errmsg(), "deadlock"),
        "a deadlock is an error, not a time: %s", lop_errmsg());
@@ -316,7 +316,7 @@ static void reverse_fan_in(void)
     barrier_cost_t c;
     barrier_cost_init(&c);
     c.logp = (logp_t){5, 1, 1.5, 0.25};
-    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM};
+    sched_sim_t par = {SCHED_SIM_LOGP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t fwd, rev;
     for (uint32_t p = 8; p <= 4096; p *= 8) {
         sched_t s;

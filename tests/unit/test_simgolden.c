@@ -48,7 +48,7 @@ static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const
         cost.logp = configs[c].logp;
         cost.lop = lop;
         cost.cnt = configs[c].cnt;
-        sched_sim_t par = {configs[c].model, &cost, configs[c].arg, NULL, SCHED_RECV_PROGRAM};
+        sched_sim_t par = {configs[c].model, &cost, configs[c].arg, NULL, SCHED_RECV_PROGRAM, 0};
         sched_sim_result_t r;
         double sum = 0;
         if (sched_sim_run(&s, &par, 1, &r) != LOP_OK) {
