@@ -292,6 +292,12 @@ static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
     lop_status_t st = witness_open(&c, run, w->rank);
     if (st != LOP_OK)
         return st;
+    /* Across nodes the witness's counter on rank 0 is reached with MPI RMA,
+     * which (Open MPI's osc ucx over TCP) moves only while rank 0 calls into
+     * MPI: the verbs executor's waits poll the device instead, and rank 1's
+     * witness_enter waited for ever (two Soft-RoCE VMs, 51-verbs-hosts.t). */
+    if (!c.shared && run->tp)
+        run->tp->poll.progress = &run->comm;
     long early = 0;
     for (long i = 0; i < run->reps && !st; i++) {
         witness_enter(&c, run, run->poll.yield_every != 0);
@@ -299,6 +305,8 @@ static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
         early += witness_left_early(&c, i, w->size);
         lop_watchdog_beat();
     }
+    if (run->tp)
+        run->tp->poll.progress = NULL;
     lop_poll_t poll = run->poll;
     if (st == LOP_OK)
         st = lop_mpi_barrier(run->comm, &poll);

@@ -132,7 +132,7 @@ static lop_transport_t transport_template(const session_t *s, MPI_Comm comm, siz
 {
     lop_transport_t t = {.comm = comm, .max_post = max_recv, .all_pairs = 1,
                          .poll = {0, s->m->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
-                                  s->m->opts->timeout_s}};
+                                  s->m->opts->timeout_s, NULL}};
     MPI_Comm_rank(comm, &t.rank);
     MPI_Comm_size(comm, &t.size);
     return t;
@@ -303,7 +303,7 @@ static void run_size(session_t *s, uint32_t p)
         MPI_Comm_free(&comm);
     }
     /* Ranks left out of this size wait the whole run for it: no deadline. */
-    lop_poll_t poll = {0, LOP_POLL_YIELD_EVERY, 0};
+    lop_poll_t poll = {0, LOP_POLL_YIELD_EVERY, 0, NULL};
     if (lop_mpi_barrier(s->m->comm, &poll) != LOP_OK)
         lop_mpi_fail_abort(PROG);
 }

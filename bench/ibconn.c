@@ -316,8 +316,7 @@ static lop_status_t qp_create(lop_ib_dev_t *dev, const lop_ib_cfg_t *cfg,
     return LOP_OK;
 }
 
-/* Both ends of a connection must address each other the same way. */
-static lop_status_t check_remote(const lop_ib_dev_t *dev, const lop_ib_conn_t *c)
+lop_status_t lop_ib_conn_check(const lop_ib_dev_t *dev, const lop_ib_conn_t *c)
 {
     int eth = dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET;
     if (c->remote.use_grh != c->local.use_grh)
@@ -347,7 +346,7 @@ static lop_status_t check_remote(const lop_ib_dev_t *dev, const lop_ib_conn_t *c
 static lop_status_t qp_connect(lop_ib_dev_t *dev, lop_ib_conn_t *c)
 {
     const lop_ib_addr_t *r = &c->remote;
-    lop_status_t st = check_remote(dev, c);
+    lop_status_t st = lop_ib_conn_check(dev, c);
     if (st != LOP_OK)
         return st;
     struct ibv_qp_attr attr = {

@@ -105,6 +105,12 @@ lop_status_t lop_ib_connect(lop_ib_dev_t *dev, const lop_ib_cfg_t *cfg, MPI_Comm
                             lop_ib_conn_t *conn);
 void lop_ib_disconnect(lop_ib_conn_t *conn, size_t n);
 
+/* Both ends of c must address each other the same way (c->local and
+ * c->remote as swapped): both with a global route header or neither, GIDs
+ * of one type (RoCE v1/v2) and one kind (IPv4-mapped or IPv6).
+ * LOP_ERR_INVALID naming the peer and both ends otherwise. */
+lop_status_t lop_ib_conn_check(const lop_ib_dev_t *dev, const lop_ib_conn_t *c);
+
 /* Bytes of an enum ibv_mtu value. */
 int lop_ib_mtu_bytes(enum ibv_mtu mtu);
 

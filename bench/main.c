@@ -155,7 +155,7 @@ static lop_status_t bench_init(run_t *r)
     r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
                               .max_post = b->max_post, .all_pairs = r->opts.pairs,
                               .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
-                                       r->opts.timeout_s}};
+                                       r->opts.timeout_s, NULL}};
     return LOP_OK;
 }
 

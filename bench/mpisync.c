@@ -267,6 +267,12 @@ static int world_rank(MPI_Comm comm, int rank)
     return out;
 }
 
+void lop_mpi_progress(MPI_Comm comm)
+{
+    int flag;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+}
+
 lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
 {
     MPI_Request req;

@@ -26,6 +26,9 @@ typedef struct {
     unsigned count;       /* unsuccessful checks since the last yield */
     unsigned yield_every; /* yield after this many checks; 0 = never (a core per rank) */
     double timeout_s;     /* a wait gives up after this long; 0 = never */
+    const MPI_Comm *progress; /* non-NULL: drive MPI's progress on it now and then
+                               * (lop_mpi_progress), for one-sided MPI aimed at
+                               * this rank while it waits outside MPI */
 } lop_poll_t;
 
 /* One wait in progress: declare it zeroed before the loop (lop_wait_t w = {0}). */
@@ -39,6 +42,11 @@ typedef struct {
 /* Checks between two readings of the clock: reading it costs some 20 ns,
  * a check of a completion queue or a memory word a few. */
 #define LOP_POLL_CLOCK_EVERY 1024u
+
+/* Let MPI progress on comm (MPI_Iprobe): over a network, one-sided
+ * operations aimed at this rank (Open MPI's osc ucx over TCP) are applied
+ * only while it calls into MPI. */
+void lop_mpi_progress(MPI_Comm comm);
 
 /* Called after each unsuccessful check of a wait; nonzero once the wait has
  * lasted poll->timeout_s.  The clock is first read at the first miss, so a
@@ -54,7 +62,11 @@ static inline int lop_poll_pause(lop_poll_t *poll, lop_wait_t *wait)
     unsigned check = wait->checks++;
     if (poll->timeout_s <= 0)
         lop_watchdog_beat();
-    if (poll->timeout_s <= 0 || check % LOP_POLL_CLOCK_EVERY != 0)
+    if (check % LOP_POLL_CLOCK_EVERY != 0)
+        return 0;
+    if (poll->progress)
+        lop_mpi_progress(*poll->progress);
+    if (poll->timeout_s <= 0)
         return 0;
     double now = lop_timer_clock_s();
     if (wait->checks == 1)

@@ -148,8 +148,7 @@ int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
      * its window's accumulate lock is free, and our own read holds that
      * lock whenever it progresses: across two nodes the writer never got
      * it ("timed out after 60 s waiting for write 61", issue 18). */
-    int flag;
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, w->comm, &flag, MPI_STATUS_IGNORE);
+    lop_mpi_progress(w->comm);
     return 0;
 }
 

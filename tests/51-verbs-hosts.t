@@ -3,8 +3,8 @@
 # with its own Soft-RoCE device on its own NIC, on one virtual wire
 # (tests/vm/run.sh --hosts 2): scenarios 1 and 2 at 2 hosts x 1 rank with
 # the IPv4-mapped RoCE v2 GID chosen on both, GIDs of two kinds refused,
-# --check of every algorithm and a timed barrier on the verbs executor, and
-# a link taken down mid-run.  The runs happen on the first VM
+# --check of every algorithm (Open MPI) and a timed barrier (MPICH) on the
+# verbs executor, and a link taken down mid-run.  The runs happen on the first VM
 # (tests/vm/hosts-suite.sh), which records its checks; this script boots
 # the set once and runs them.  A set that cannot start is a failure, never
 # a skip.  The checkout is handed over at a path with spaces under /tmp, as
@@ -18,6 +18,8 @@ C="$TOP/check out"
 W="$TOP/work dir"
 ln -s "$ROOT" "$C" && mkdir "$W" || exit 1
 
+# MPICH runs there too: its flavor of lopbench (deps.sh installs MPICH).
+check "the MPICH flavor builds" mpich_build "$TOP/mpich-build"
 # One VM set at a time on this machine (50-verbs-vm.t takes the same lock).
 t0=$(date +%s)
 cd "$W" && flock /tmp/lop-vm.lock "$C/tests/vm/run.sh" --hosts 2 --timeout 600 --share "$W" \

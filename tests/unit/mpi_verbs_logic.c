@@ -1,5 +1,6 @@
 /* The parts of the verbs code that need no device (bench/ibconn.c): the
- * --gid-index auto choice and GID naming; and the deadline every wait loop
+ * --gid-index auto choice and GID naming, the check of a peer's address;
+ * and the deadline every wait loop
  * has (bench/mpisync.h lop_poll_pause).  No MPI_Init, no RDMA device. */
 #include <string.h>
 
@@ -58,16 +59,51 @@ static void test_gid_choice(void)
        "GID type names (type IB on an Ethernet port is RoCE v1)");
 }
 
+/* A connection of a RoCE device routing by 'ours' to rank 1 routing by 'theirs'. */
+static lop_status_t conn_check(struct ibv_gid_entry ours, struct ibv_gid_entry theirs)
+{
+    lop_ib_dev_t dev;
+    lop_ib_conn_t c;
+    memset(&dev, 0, sizeof dev);
+    memset(&c, 0, sizeof c);
+    strcpy(dev.name, "rxe0");
+    dev.port_attr.link_layer = IBV_LINK_LAYER_ETHERNET;
+    dev.gid_index = (int)ours.gid_index;
+    dev.gid = ours.gid;
+    c.peer = 1;
+    c.local = (lop_ib_addr_t){.gid_type = (uint8_t)ours.gid_type, .use_grh = 1};
+    c.remote = (lop_ib_addr_t){.gid_type = (uint8_t)theirs.gid_type, .use_grh = 1};
+    memcpy(c.local.gid, ours.gid.raw, 16);
+    memcpy(c.remote.gid, theirs.gid.raw, 16);
+    return lop_ib_conn_check(&dev, &c);
+}
+
+static void test_conn_check(void)
+{
+    struct ibv_gid_entry v2_ll = gid(1, 0, IBV_GID_TYPE_ROCE_V2, 0);
+    struct ibv_gid_entry v2_v4 = gid(1, 1, IBV_GID_TYPE_ROCE_V2, 1);
+    struct ibv_gid_entry v1_v4 = gid(1, 2, IBV_GID_TYPE_ROCE_V1, 1);
+    ok(conn_check(v2_v4, v2_v4) == LOP_OK, "peers routing by IPv4-mapped RoCE v2 GIDs connect");
+    ok(conn_check(v2_ll, v2_ll) == LOP_OK, "so do peers routing by IPv6 ones");
+    ok(conn_check(v2_ll, v2_v4) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "rank 1 routes by an IPv4-mapped GID, we by an IPv6 one "
+                                "(GID index 0)") != NULL,
+       "an IPv4-mapped GID against an IPv6 one is refused, naming both: %s", lop_errmsg());
+    ok(conn_check(v2_v4, v1_v4) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "rank 1 routes by a RoCE v1 GID, we by RoCE v2") != NULL,
+       "RoCE v1 against v2 is refused: %s", lop_errmsg());
+}
+
 static void test_deadline(void)
 {
-    lop_poll_t never = {0, 0, 0};
+    lop_poll_t never = {0, 0, 0, NULL};
     lop_wait_t w = {0};
     int expired = 0;
     for (int i = 0; i < 100000 && !expired; i++)
         expired = lop_poll_pause(&never, &w);
     ok(!expired && w.checks == 100000, "--timeout 0: a wait never gives up");
 
-    lop_poll_t soon = {0, 0, 0.002};
+    lop_poll_t soon = {0, 0, 0.002, NULL};
     lop_wait_t w2 = {0};
     long checks = 0;
     while (!lop_poll_pause(&soon, &w2))
@@ -83,6 +119,7 @@ static void test_deadline(void)
 int main(void)
 {
     test_gid_choice();
+    test_conn_check();
     test_deadline();
     return tap_done();
 }

@@ -62,36 +62,50 @@ check "GIDs of two kinds: one line naming the peer and both kinds" \
     "$W/mixed.out"
 check "GIDs of two kinds: no output" test ! -e "$W/mixed"
 
-# ---- barriers across the hosts
-timed check2 $OMPI -np 2 "$B" --barrier --check --executor verbs --n 1..2 --reps 8 --warmup 1 \
-    --quiet
+# ---- barriers across the hosts: --check with Open MPI (its witness is
+# one-sided MPI: osc ucx between nodes, as in 70-cluster.t), the timed
+# barrier with MPICH (ucx_ran: its MPI_Finalize may hang across nodes over
+# UCX 1.13's TCP transport, README)
+timed check2 $OMPI --mca osc ucx -np 2 "$B" --barrier --check --executor verbs --n 1..2 \
+    --reps 8 --warmup 1 --quiet
 check "2 hosts: --check passes for every algorithm on verbs" \
     grep -q '^--check: all 18 runs ok' "$W/check2.out"
-timed timed2 $OMPI -np 2 "$B" --barrier --executor verbs --alg diss,bfly,tour --reps 20 \
-    --warmup 2 -o "$W/bar" --quiet
-check "2 hosts: timed verbs barrier exit 0" test $? -eq 0
+timed timed2 $LOP_MPIRUN_MPICH -hosts lopvm0,lopvm1 -n 2 "$ROOT/$MPICH_OUT/bin/lopbench" \
+    --barrier --executor verbs --alg diss,bfly,tour --reps 20 --warmup 2 -o "$W/bar" --quiet
+check "2 hosts, MPICH: timed verbs barrier ran" ucx_ran "$W/timed2.out" $?
 check "2 hosts: a row per algorithm, series rdmaw-inline" \
     test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 3
 check "2 hosts: barrier.csv's '# hosts:' names both" \
     test "$(meta "$W/bar/barrier.csv" hosts)" = "$HOSTS2"
 
-# ---- a fault: lopvm1's link goes down in the middle of a run.  lop's
-# ranks end by themselves within --timeout (5 s), the line naming the peer
-# and what verbs said (a failed completion, an async event, or the wait).
-"$LOP_AGENT" lopvm0 true # warm the agent up: the fault run's start is timed below
-timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 2 --ops rdmaw --post inline \
+# ---- a fault: lopvm1's link goes down while the ranks measure over verbs.
+# lop's ranks give up by themselves within --timeout (5 s), the line naming
+# the peer's rank and host and what it waited for or what verbs said (a
+# failed completion, an async event).  Open MPI's mpirun may then wait on
+# for lopvm1's daemon, which it can no longer reach (README: the launcher's
+# part): once lop has spoken the link comes back and the job is stopped; a
+# run where lop never speaks fails at the 150 s guard.
+LOP_SAID='^lopbench: rank [01]: \(timed out after 5 s\|no progress for 5 s\|.*verbs\)'
+# Scenario 1 (no MPI ping-pong first): rank 0 posts RDMA writes to rank 1.
+timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
     --reps 1000000 --timeout 5 -o "$W/f" >"$W/fault.out" 2>&1 &
 bg=$!
 i=0
-while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/' "$W/fault.out" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
+while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/fault.out" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
 t0=$(date +%s)
 "$LOP_AGENT" lopvm1 "ip link set eth0 down"
-wait $bg
-rc=$?
+i=0
+while [ $i -lt 600 ] && kill -0 $bg 2>/dev/null && ! grep -q "$LOP_SAID" "$W/fault.out"; do
+    sleep 0.2
+    i=$((i + 1))
+done
 echo "fault $(($(date +%s) - t0))" >>"$W/times"
-check "link down: the run failed by itself, before the 150 s guard (exit $rc)" \
-    test $rc -ne 0 -a $rc -ne 124
+"$LOP_AGENT" lopvm1 "ip link set eth0 up"
+kill $bg 2>/dev/null
+wait $bg
+said=$(grep -m 1 "$LOP_SAID" "$W/fault.out")
+check "link down: lop's ranks gave up by themselves: $said" test -n "$said"
 check "link down: lop's line names the peer's rank and host" \
-    grep -q '^lopbench: rank [01]: .*rank [01] on lopvm[01]' "$W/fault.out"
+    grep -q "$LOP_SAID.*rank [01] on lopvm[01]" "$W/fault.out"
 check "link down: no output directory" test ! -e "$W/f"
 done_testing

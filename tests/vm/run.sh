@@ -35,6 +35,8 @@
 #   LOP_HOSTFILE   every VM, one line each, as Open MPI's --hostfile reads it
 #   LOP_MPIRUN_OPENMPI, LOP_MPIRUN_MPICH  each MPI's launcher reaching the
 #                  VMs through LOP_AGENT (add -np and --host/-hosts)
+#   UCX_NET_DEVICES=eth0  MPI's own traffic over TCP (UCX gives up on the
+#                  emulated rxe0; lopbench's verbs code uses it directly)
 # in its environment; the other VMs end when it has.
 #
 # Times inside are emulated (no invariant TSC): use the VMs for correctness,
@@ -175,6 +177,10 @@ write_env() {
         echo "export LOP_AGENT=$CTL/agent LOP_HOSTFILE=$CTL/hostfile"
         echo "export LOP_MPIRUN_OPENMPI='mpirun.openmpi --mca plm_rsh_agent $CTL/agent'"
         echo "export LOP_MPIRUN_MPICH='mpiexec.hydra -launcher ssh -launcher-exec $CTL/agent'"
+        # MPI's own traffic over TCP on eth0: UCX (MPICH's ch4, Open MPI's
+        # osc ucx) would take rxe0 too, and its UD transport gives up on the
+        # emulated device ("ud_ep.c: unhandled timeout error", both MPIs).
+        echo "export UCX_NET_DEVICES=eth0"
     fi
     echo "ulimit -l unlimited"
 }
