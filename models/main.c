@@ -121,6 +121,8 @@ typedef struct {
     uint32_t uniform_p;                 /* ranks 0..uniform_p-1 of them all cost alike
                                            (pairs_uniform_p): LogP's closed forms hold */
     const char *write_costs;            /* --write-costs FILE */
+    lop_csv_writer_t costs_w;           /* its temporary file, renamed into place last */
+    int costs_open;                     /* costs_w holds it */
     int goal;                           /* --goal */
     sched_recv_order_t recv_order;      /* --recv-order */
     lop_uncert_opts_t uncert;           /* --seed; draws of the closed forms' intervals */
@@ -1287,11 +1289,22 @@ static lop_status_t run_best(opts_t *o, int *none)
 
 /* ---------------------------------------------------------- schedules */
 
+/* --schedule and --goal print one schedule (--goal may print
+ * --check-schedule's instead): refused with the run's other checks, before
+ * a file is written. */
+static lop_status_t check_one_schedule(const opts_t *o)
+{
+    if (!o->schedule && !(o->goal && !o->check_file))
+        return LOP_OK;
+    if (!o->alg_all && o->n_alg == 1 && o->n_n <= 1 && o->n_p == 1)
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "option %s: needs one --alg, at most one --n and one --p%s",
+                   o->schedule ? "--schedule" : "--goal",
+                   o->schedule ? "" : ", or --check-schedule FILE");
+}
+
 static lop_status_t run_schedule(opts_t *o)
 {
-    if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
-        return lop_err(LOP_ERR_INVALID, "option --schedule: needs one --alg, at most one --n "
-                                        "and one --p");
     sched_t s;
     const barrier_alg_t *a = o->alg[0];
     lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
@@ -1312,10 +1325,7 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     lop_status_t st;
     if (o->check_file) /* a schedule file (read, not checked) */
         st = sched_csv_read(o->check_file, &s);
-    else if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
-        return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
-                                        "one --p, or --check-schedule FILE");
-    else
+    else /* one --alg, --n and --p: check_one_schedule */
         st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
     if (st)
         return st;
@@ -1392,14 +1402,35 @@ static lop_status_t setup_pairs(opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
-    st = setup_place(o);
-    if (st)
-        return st;
-    char source[256];
+    return setup_place(o);
+}
+
+/* --write-costs, after every check of the run: the file is written to a
+ * temporary file beside it, which costs_end() renames into place only when
+ * the run and its output succeeded.  A refused or failed run leaves no file
+ * (README, "A run's files are all or nothing"). */
+static lop_status_t costs_begin(opts_t *o)
+{
+    char source[PATH_MAX + 64];
+    if (!o->write_costs)
+        return LOP_OK;
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
-    return o->write_costs ? pairs_write(&o->pairs, o->pairs.p, o->write_costs, source) : LOP_OK;
+    lop_status_t st = pairs_write_begin(&o->pairs, o->pairs.p, o->write_costs, source,
+                                        &o->costs_w);
+    o->costs_open = st == LOP_OK;
+    return st;
+}
+
+/* Rename the --write-costs file into place when 'status' is LOP_OK, else
+ * remove it; returns the outcome (LOP_OK without --write-costs). */
+static lop_status_t costs_end(opts_t *o, lop_status_t status)
+{
+    if (!o->costs_open)
+        return LOP_OK;
+    o->costs_open = 0;
+    return lop_csv_writer_end(&o->costs_w, status);
 }
 
 /* --hybrid-report: per P what the hybrid search found against greedy and
@@ -2016,16 +2047,20 @@ static lop_status_t per_pair_model(opts_t *o)
     return LOP_OK;
 }
 
+/* Every check of the options first, then --write-costs' temporary file,
+ * then the mode (renamed into place by main, after stdout: costs_end). */
 static lop_status_t run(opts_t *o, int *failed)
 {
     lop_status_t st = per_pair_model(o);
     st = st ? st : load_params(o);
     st = st ? st : setup_pairs(o);
+    st = st ? st : check_one_schedule(o);
     if (st)
         return st;
     logp_setup(o);
     st = check_p_list(o);
     st = st ? st : pred_setup(o);
+    st = st ? st : costs_begin(o);
     if (st)
         return st;
     if (o->goal) /* may be large: straight out, like --schedule */
@@ -2053,8 +2088,14 @@ int main(int argc, char **argv)
     st = st ? st : run(&o, &failed);
     if (st)
         lop_err_print(prog);
-    opts_free(&o);
     int write_failed = lop_stdout_close(prog, st != LOP_OK);
+    /* --write-costs last: its file appears only when the rest succeeded */
+    lop_status_t saved = costs_end(&o, st ? st : write_failed ? LOP_ERR_IO : LOP_OK);
+    if (st == LOP_OK && !write_failed && saved) {
+        lop_err_print(prog);
+        st = saved;
+    }
+    opts_free(&o);
     if (st)
         return lop_exit_code(st);
     return write_failed ? LOP_EXIT_FAILED : failed ? LOP_EXIT_NO : LOP_EXIT_OK;

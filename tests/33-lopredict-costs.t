@@ -27,6 +27,28 @@ for x in "wc-fifo:a FIFO" "wc-link:a symbolic link" "wc-dir:a directory"; do
 done
 check "... the FIFO, the link and the directory left as they were" \
     sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
+# --write-costs comes after every check: its rows go to a temporary file that
+# is renamed into place only when the run and its output succeeded, so a run
+# refused by a --p check (it once wrote the file first), by a later check or
+# failing on stdout leaves neither the file nor a partial one.
+mkdir "$T/wc"
+refuses_one_line "--schedule with two P: refused (--p), --write-costs not written" 2 \
+    "option --schedule: needs one --alg, at most one --n and one --p" \
+    "$B" --schedule --alg diss --p 4,8 $M --write-costs "$T/wc/schedule.csv"
+refuses_one_line "--goal with two P: refused (--p), --write-costs not written" 2 \
+    "option --goal: needs one --alg, at most one --n and one --p" \
+    "$B" --goal --alg hybrid --p 4,8 $M --write-costs "$T/wc/goal.csv"
+printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/wc-two.csv"
+"$B" --schedule --alg diss --p 4 >"$T/wc-d4.csv"
+refuses_one_line "--check-schedule refused after the costs were staged: not written" 2 \
+    "per-pair costs for 2 ranks, the schedule has P = 4" \
+    "$B" --check-schedule "$T/wc-d4.csv" --simulate --costs "$T/wc-two.csv" --write-costs "$T/wc/check.csv"
+"$B" --alg diss --p 8 $S $M --write-costs "$T/wc/full.csv" >/dev/full 2>"$T/wc-full.err"
+rc=$?
+check "stdout failing: exit 3 ($rc), --write-costs not written" \
+    sh -c "test $rc -eq 3 && grep -q 'error writing standard output' '$T/wc-full.err'"
+check "... the directory holds no file, no temporary file ($(ls -A "$T/wc" | tr '\n' ' '))" \
+    test -z "$(ls -A "$T/wc")"
 
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
