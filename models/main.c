@@ -106,6 +106,7 @@ typedef struct {
     const char *check_file;             /* --check-schedule */
     const char *measured;               /* --measured FILE */
     int series_named;                   /* --series given (else --measured picks per executor) */
+    int stat_named;                     /* --stat given (refused with per-pair costs) */
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
     const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
@@ -402,6 +403,7 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     case OPT_STAT:
         st = lop_cli_choice("stat", arg, stat_names, &i);
         o->stat = stat_names[i];
+        o->stat_named = 1;
         return st;
     case OPT_LOP_ARG:
         st = lop_cli_choice("lop-arg", arg, arg_names, &i);
@@ -2021,9 +2023,11 @@ static lop_status_t run_mode(opts_t *o, int *failed)
 
 /* Per-pair costs are LogP parameters (Meyer and Elster's O and L): LogP is
  * implied, and an option that would bring a second machine into a row (LoP,
- * a parameter set, one L or o_s for every pair) is refused before anything
- * is read or written (issue 21).  --or and --g stay: the costs have no gap,
- * and o_r defaults to the pair's o. */
+ * a parameter set, its series or statistic, one L or o_s for every pair) is
+ * refused before anything is read or written (issue 21).  --or and --g stay:
+ * the costs have no gap, and o_r defaults to the pair's o.  --stat chooses
+ * among a set's fits (min, avg) and had no effect here; a pairs.csv has its
+ * statistic in o_us, L_us already (lopbench --pairs-stat, "# stat:"). */
 static lop_status_t per_pair_model(opts_t *o)
 {
     const char *from = o->pairs_opts.costs ? "--costs" : "--topology";
@@ -2039,10 +2043,13 @@ static lop_status_t per_pair_model(opts_t *o)
     if (twice)
         return lop_err(LOP_ERR_INVALID, "option %s: %s gives L and o_s per pair (--or and --g "
                        "set the receive overhead and the gap)", twice, from);
-    if (o->params || o->series_named)
+    if (o->params || o->series_named || o->stat_named)
         return lop_err(LOP_ERR_INVALID, "option --%s: no parameter set is used with %s (its "
-                       "costs give LogP's parameters; LoP is not defined on them)",
-                       o->params ? "params" : "series", from);
+                       "costs give LogP's parameters; LoP is not defined on them)%s",
+                       o->params ? "params" : o->series_named ? "series" : "stat", from,
+                       o->params || o->series_named || !o->pairs_opts.costs ? ""
+                       : "; pairs.csv's o_us and L_us are already the statistic lopbench "
+                         "--pairs-stat chose");
     o->models = MODEL_LOGP;
     return LOP_OK;
 }

@@ -133,6 +133,15 @@ refuses_one_line "--o with per-pair costs (a second o_s)" 2 "option --o: --costs
     "$B" --alg diss --p 8 --simulate --o 1 --costs "$T/eq.csv"
 refuses_one_line "--params with per-pair costs (no set is used)" 2 "option --params: no parameter set is used with --costs" \
     "$B" --alg diss --p 8 --simulate --params "$ROOT/data/mozart-2005/params.csv" --costs "$T/eq.csv"
+# --stat chooses among a parameter set's fits: with per-pair costs it was
+# ignored without a word (nothing recorded that it was named).
+refuses_one_line "--stat with --costs (no set: no statistic to choose)" 2 \
+    "option --stat: no parameter set is used with --costs .*already the statistic lopbench --pairs-stat chose" \
+    "$B" --alg diss --p 8 --simulate --stat avg --costs "$T/eq.csv"
+refuses_one_line "--stat min (the default, named) with --topology, before --write-costs writes" 2 \
+    "option --stat: no parameter set is used with --topology" \
+    "$B" --alg diss --p 8 --simulate --stat min $M --write-costs "$T/stat-not-written.csv"
+check "... no costs file written" test ! -e "$T/stat-not-written.csv"
 refuses_one_line "per-pair costs with --verify" 2 "option --topology: --verify works with closed forms" \
     "$B" --alg diss --p 8 --verify --model logp $M
 refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \
