@@ -222,14 +222,19 @@ static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
     return buf;
 }
 
-/* Which rows of per-pair costs have closed forms, and with what L and o. */
+/* Which rows of per-pair costs have closed forms, and with what L and o
+ * (--verify: every row, check_p_list refuses a P beyond them). */
 static void machine_closed(const opts_t *o, char *text, size_t len)
 {
     char L[LOP_OUT_NUM_LEN], os[LOP_OUT_NUM_LEN];
     lop_out_format_csv(L, o->cost.logp.L_us);
     lop_out_format_csv(os, o->cost.logp.os_us);
     if (o->uniform_p >= 2 && o->uniform_p == o->pairs.p)
-        text_add(text, len, "; logp_us: every pair costs L = %s, o_s = %s", L, os);
+        text_add(text, len, "; %s: every pair costs L = %s, o_s = %s",
+                 o->verify ? "closed_us" : "logp_us", L, os);
+    else if (o->verify)
+        text_add(text, len, "; closed_us: ranks 0..P-1 all cost L = %s, o_s = %s (P <= %u)", L,
+                 os, o->uniform_p);
     else if (o->uniform_p >= 2)
         text_add(text, len, "; logp_us where ranks 0..P-1 all cost the same, P <= %u (L = %s, "
                  "o_s = %s), else empty (logp_us=unequal-costs)", o->uniform_p, L, os);
@@ -741,6 +746,12 @@ static lop_status_t check_p_list(const opts_t *o)
                        "model only)", o->alg[0]->name, o->n_alg > 1 ? "and the others have" : "has");
     for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
         double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
+        if (o->verify && o->have_pairs && o->p[i] > (long)o->uniform_p)
+            return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but ranks 0..%ld of --%s do "
+                           "not all cost the same (ranks 0..P-1 do for P <= %u): --verify "
+                           "compares LogP's closed forms, which assume one L and one o",
+                           o->p[i], o->p[i] - 1, o->pairs_opts.costs ? "costs" : "topology",
+                           o->uniform_p);
         if (o->p[i] > SCHED_MAX_P)
             return p_too_large(o->p[i]);
         if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
@@ -1389,16 +1400,16 @@ static lop_status_t setup_pairs(opts_t *o)
     if (o->write_costs && !o->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
     const char *from = o->pairs_opts.costs ? "costs" : "topology";
-    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best ||
+    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best || o->verify ||
                                          (hybrid && (o->schedule || o->goal || o->hybrid_report));
-    if (o->have_pairs && (o->verify || o->measured))
-        return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
-                                        "no per-pair costs (use --simulate)",
-                       from, o->verify ? "verify" : "measured");
+    if (o->have_pairs && o->measured)
+        return lop_err(LOP_ERR_INVALID, "option --%s: --measured compares each row with the "
+                                        "fits of its series in a parameter set, not with "
+                                        "per-pair costs (use --simulate)", from);
     if (o->have_pairs && !uses)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
-                                        "--best and --alg hybrid (and saved by --write-costs)",
-                       from);
+                                        "--best, --verify and --alg hybrid (and saved by "
+                                        "--write-costs)", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
         if (o->p[i] > (long)o->pairs.p)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
@@ -2034,8 +2045,8 @@ static lop_status_t per_pair_model(opts_t *o)
     const char *twice = o->logp_opt[LOGP_L] ? o->logp_opt[LOGP_L] : o->logp_opt[LOGP_OS];
     if (!o->pairs_opts.costs && !o->pairs_opts.topology)
         return LOP_OK;
-    if (o->verify || o->measured)
-        return LOP_OK; /* closed forms of a set: setup_pairs refuses the costs, saying why */
+    if (o->measured)
+        return LOP_OK; /* each row's series of a set: setup_pairs refuses the costs, saying why */
     if (o->model_given && (o->models & MODEL_LOP))
         return lop_err(LOP_ERR_INVALID, "option --model: LoP is not defined on per-pair costs "
                        "(%s gives LogP's o and L per pair): LogP is implied, leave --model out",
