@@ -199,6 +199,13 @@ static void text_add(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The series of the set the rows use: --series (or the default), or with
+ * --measured without --series each row's own (its series column). */
+static const char *rows_series(const opts_t *o)
+{
+    return o->measured && !o->series_named ? "each row's series," : o->series;
+}
+
 /* Where LogP parameter i (LOGP_L..LOGP_G) came from: its option and value,
  * the per-pair costs, the parameter set at p = 1, or g's default. */
 static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
@@ -217,8 +224,11 @@ static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
                  o->pairs_opts.map == PAIRS_RR ? "rr" : "block");
     else if (i == LOGP_OR && o->cost.lop && !o->cost.lop->orecv)
         snprintf(buf, len, "o_s(1) of %s (%s %s has no o_r fit)", set, o->series, o->stat);
+    else if (i == LOGP_OR && o->measured && !o->cost.lop) /* each row's series: may have none */
+        snprintf(buf, len, "%s (%s %s at p = 1; o_s(1) where it has no o_r fit)", set,
+                 rows_series(o), o->stat);
     else
-        snprintf(buf, len, "%s (%s %s at p = 1)", set, o->series, o->stat);
+        snprintf(buf, len, "%s (%s %s at p = 1)", set, rows_series(o), o->stat);
     return buf;
 }
 
@@ -266,7 +276,8 @@ static void machine_comment(FILE *out, const opts_t *o)
         machine_closed(o, text, sizeof text);
     if (o->models & MODEL_LOP)
         text_add(text, sizeof text, "%sLoP o(p), L(p) from %s (%s %s)", *text ? "; " : "",
-                 o->params != o->params_buf ? "--params" : "the shipped set", o->series, o->stat);
+                 o->params != o->params_buf ? "--params" : "the shipped set", rows_series(o),
+                 o->stat);
     lop_meta_print(out, "machine", text);
 }
 
@@ -1932,6 +1943,7 @@ static lop_status_t run_measured(opts_t *o)
     lop_meta_print(stdout, "measured", o->measured);
     lop_meta_print(stdout, "params", o->params);
     printf("# stat: %s\n# cnt: %s\n", o->stat, lop_out_format_csv(cnt, o->cost.cnt));
+    machine_comment(stdout, o);
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
