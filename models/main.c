@@ -163,7 +163,7 @@ static void interval_comment(FILE *out, const opts_t *o)
                 u->model->name, u->n);
         return;
     }
-    if (!o->pred.closed && !o->measured) {
+    if (!o->pred.closed && (!o->measured || !o->have_set)) {
         if (o->cost.lop)
             fprintf(out, "# intervals: none (the fits of %s %s have no covariance)\n",
                     o->series, o->stat);
@@ -1574,8 +1574,9 @@ static lop_status_t use_series(opts_t *o, const char *series)
                        sizeof o->series_buf - 1);
     snprintf(o->series_buf, sizeof o->series_buf, "%s", series);
     o->series = o->series_buf;
-    lop_status_t st = lop_lop_from_set(&o->set, series, o->stat, &o->lop);
-    o->cost.lop = st ? NULL : &o->lop;
+    /* no set read (--model logp with --L, --os, --or): the series is a label */
+    lop_status_t st = o->have_set ? lop_lop_from_set(&o->set, series, o->stat, &o->lop) : LOP_OK;
+    o->cost.lop = st || !o->have_set ? NULL : &o->lop;
     if (st == LOP_OK)
         logp_setup(o);
     return st ? st : pred_setup(o);
@@ -1905,7 +1906,7 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
         if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
             (void)file_row_schedule(csv, r, m, p, &st);
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
-        if (st == LOP_OK && !o->series_named &&
+        if (st == LOP_OK && !o->series_named && o->have_set &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
     }
@@ -1941,8 +1942,11 @@ static lop_status_t run_measured(opts_t *o)
     char cnt[LOP_OUT_NUM_LEN];
     printf("# lopredict: %s\n", LOP_VERSION);
     lop_meta_print(stdout, "measured", o->measured);
-    lop_meta_print(stdout, "params", o->params);
-    printf("# stat: %s\n# cnt: %s\n", o->stat, lop_out_format_csv(cnt, o->cost.cnt));
+    if (o->have_set) { /* else LogP from --L, --os, --or alone */
+        lop_meta_print(stdout, "params", o->params);
+        printf("# stat: %s\n", o->stat);
+    }
+    printf("# cnt: %s\n", lop_out_format_csv(cnt, o->cost.cnt));
     machine_comment(stdout, o);
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
