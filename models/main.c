@@ -106,6 +106,7 @@ typedef struct {
     const char *check_file;             /* --check-schedule */
     const char *measured;               /* --measured FILE */
     int series_named;                   /* --series given (else --measured picks per executor) */
+    int stat_named;                     /* --stat given (refused with per-pair costs) */
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
     const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
@@ -121,6 +122,8 @@ typedef struct {
     uint32_t uniform_p;                 /* ranks 0..uniform_p-1 of them all cost alike
                                            (pairs_uniform_p): LogP's closed forms hold */
     const char *write_costs;            /* --write-costs FILE */
+    lop_csv_writer_t costs_w;           /* its temporary file, renamed into place last */
+    int costs_open;                     /* costs_w holds it */
     int goal;                           /* --goal */
     sched_recv_order_t recv_order;      /* --recv-order */
     lop_uncert_opts_t uncert;           /* --seed; draws of the closed forms' intervals */
@@ -160,7 +163,7 @@ static void interval_comment(FILE *out, const opts_t *o)
                 u->model->name, u->n);
         return;
     }
-    if (!o->pred.closed && !o->measured) {
+    if (!o->pred.closed && (!o->measured || !o->have_set)) {
         if (o->cost.lop)
             fprintf(out, "# intervals: none (the fits of %s %s have no covariance)\n",
                     o->series, o->stat);
@@ -196,6 +199,13 @@ static void text_add(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The series of the set the rows use: --series (or the default), or with
+ * --measured without --series each row's own (its series column). */
+static const char *rows_series(const opts_t *o)
+{
+    return o->measured && !o->series_named ? "each row's series," : o->series;
+}
+
 /* Where LogP parameter i (LOGP_L..LOGP_G) came from: its option and value,
  * the per-pair costs, the parameter set at p = 1, or g's default. */
 static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
@@ -214,19 +224,27 @@ static const char *logp_source(const opts_t *o, int i, char *buf, size_t len)
                  o->pairs_opts.map == PAIRS_RR ? "rr" : "block");
     else if (i == LOGP_OR && o->cost.lop && !o->cost.lop->orecv)
         snprintf(buf, len, "o_s(1) of %s (%s %s has no o_r fit)", set, o->series, o->stat);
+    else if (i == LOGP_OR && o->measured && !o->cost.lop) /* each row's series: may have none */
+        snprintf(buf, len, "%s (%s %s at p = 1; o_s(1) where it has no o_r fit)", set,
+                 rows_series(o), o->stat);
     else
-        snprintf(buf, len, "%s (%s %s at p = 1)", set, o->series, o->stat);
+        snprintf(buf, len, "%s (%s %s at p = 1)", set, rows_series(o), o->stat);
     return buf;
 }
 
-/* Which rows of per-pair costs have closed forms, and with what L and o. */
+/* Which rows of per-pair costs have closed forms, and with what L and o
+ * (--verify: every row, check_p_list refuses a P beyond them). */
 static void machine_closed(const opts_t *o, char *text, size_t len)
 {
     char L[LOP_OUT_NUM_LEN], os[LOP_OUT_NUM_LEN];
     lop_out_format_csv(L, o->cost.logp.L_us);
     lop_out_format_csv(os, o->cost.logp.os_us);
     if (o->uniform_p >= 2 && o->uniform_p == o->pairs.p)
-        text_add(text, len, "; logp_us: every pair costs L = %s, o_s = %s", L, os);
+        text_add(text, len, "; %s: every pair costs L = %s, o_s = %s",
+                 o->verify ? "closed_us" : "logp_us", L, os);
+    else if (o->verify)
+        text_add(text, len, "; closed_us: ranks 0..P-1 all cost L = %s, o_s = %s (P <= %u)", L,
+                 os, o->uniform_p);
     else if (o->uniform_p >= 2)
         text_add(text, len, "; logp_us where ranks 0..P-1 all cost the same, P <= %u (L = %s, "
                  "o_s = %s), else empty (logp_us=unequal-costs)", o->uniform_p, L, os);
@@ -258,7 +276,8 @@ static void machine_comment(FILE *out, const opts_t *o)
         machine_closed(o, text, sizeof text);
     if (o->models & MODEL_LOP)
         text_add(text, sizeof text, "%sLoP o(p), L(p) from %s (%s %s)", *text ? "; " : "",
-                 o->params != o->params_buf ? "--params" : "the shipped set", o->series, o->stat);
+                 o->params != o->params_buf ? "--params" : "the shipped set", rows_series(o),
+                 o->stat);
     lop_meta_print(out, "machine", text);
 }
 
@@ -400,6 +419,7 @@ static lop_status_t parse_word(opts_t *o, int key, const char *arg)
     case OPT_STAT:
         st = lop_cli_choice("stat", arg, stat_names, &i);
         o->stat = stat_names[i];
+        o->stat_named = 1;
         return st;
     case OPT_LOP_ARG:
         st = lop_cli_choice("lop-arg", arg, arg_names, &i);
@@ -737,6 +757,12 @@ static lop_status_t check_p_list(const opts_t *o)
                        "model only)", o->alg[0]->name, o->n_alg > 1 ? "and the others have" : "has");
     for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
         double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
+        if (o->verify && o->have_pairs && o->p[i] > (long)o->uniform_p)
+            return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but ranks 0..%ld of --%s do "
+                           "not all cost the same (ranks 0..P-1 do for P <= %u): --verify "
+                           "compares LogP's closed forms, which assume one L and one o",
+                           o->p[i], o->p[i] - 1, o->pairs_opts.costs ? "costs" : "topology",
+                           o->uniform_p);
         if (o->p[i] > SCHED_MAX_P)
             return p_too_large(o->p[i]);
         if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
@@ -1287,11 +1313,22 @@ static lop_status_t run_best(opts_t *o, int *none)
 
 /* ---------------------------------------------------------- schedules */
 
+/* --schedule and --goal print one schedule (--goal may print
+ * --check-schedule's instead): refused with the run's other checks, before
+ * a file is written. */
+static lop_status_t check_one_schedule(const opts_t *o)
+{
+    if (!o->schedule && !(o->goal && !o->check_file))
+        return LOP_OK;
+    if (!o->alg_all && o->n_alg == 1 && o->n_n <= 1 && o->n_p == 1)
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "option %s: needs one --alg, at most one --n and one --p%s",
+                   o->schedule ? "--schedule" : "--goal",
+                   o->schedule ? "" : ", or --check-schedule FILE");
+}
+
 static lop_status_t run_schedule(opts_t *o)
 {
-    if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
-        return lop_err(LOP_ERR_INVALID, "option --schedule: needs one --alg, at most one --n "
-                                        "and one --p");
     sched_t s;
     const barrier_alg_t *a = o->alg[0];
     lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
@@ -1312,10 +1349,7 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     lop_status_t st;
     if (o->check_file) /* a schedule file (read, not checked) */
         st = sched_csv_read(o->check_file, &s);
-    else if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
-        return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
-                                        "one --p, or --check-schedule FILE");
-    else
+    else /* one --alg, --n and --p: check_one_schedule */
         st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
     if (st)
         return st;
@@ -1377,29 +1411,50 @@ static lop_status_t setup_pairs(opts_t *o)
     if (o->write_costs && !o->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
     const char *from = o->pairs_opts.costs ? "costs" : "topology";
-    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best ||
+    int hybrid = wants_hybrid(o), uses = o->simulate || o->write_costs || o->best || o->verify ||
                                          (hybrid && (o->schedule || o->goal || o->hybrid_report));
-    if (o->have_pairs && (o->verify || o->measured))
-        return lop_err(LOP_ERR_INVALID, "option --%s: --%s works with closed forms, which have "
-                                        "no per-pair costs (use --simulate)",
-                       from, o->verify ? "verify" : "measured");
+    if (o->have_pairs && o->measured)
+        return lop_err(LOP_ERR_INVALID, "option --%s: --measured compares each row with the "
+                                        "fits of its series in a parameter set, not with "
+                                        "per-pair costs (use --simulate)", from);
     if (o->have_pairs && !uses)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
-                                        "--best and --alg hybrid (and saved by --write-costs)",
-                       from);
+                                        "--best, --verify and --alg hybrid (and saved by "
+                                        "--write-costs)", from);
     for (size_t i = 0; i < o->n_p && o->have_pairs && !o->check_file; i++)
         if (o->p[i] > (long)o->pairs.p)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
-    st = setup_place(o);
-    if (st)
-        return st;
-    char source[256];
+    return setup_place(o);
+}
+
+/* --write-costs, after every check of the run: the file is written to a
+ * temporary file beside it, which costs_end() renames into place only when
+ * the run and its output succeeded.  A refused or failed run leaves no file
+ * (README, "A run's files are all or nothing"). */
+static lop_status_t costs_begin(opts_t *o)
+{
+    char source[PATH_MAX + 64];
+    if (!o->write_costs)
+        return LOP_OK;
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
-    return o->write_costs ? pairs_write(&o->pairs, o->pairs.p, o->write_costs, source) : LOP_OK;
+    lop_status_t st = pairs_write_begin(&o->pairs, o->pairs.p, o->write_costs, source,
+                                        &o->costs_w);
+    o->costs_open = st == LOP_OK;
+    return st;
+}
+
+/* Rename the --write-costs file into place when 'status' is LOP_OK, else
+ * remove it; returns the outcome (LOP_OK without --write-costs). */
+static lop_status_t costs_end(opts_t *o, lop_status_t status)
+{
+    if (!o->costs_open)
+        return LOP_OK;
+    o->costs_open = 0;
+    return lop_csv_writer_end(&o->costs_w, status);
 }
 
 /* --hybrid-report: per P what the hybrid search found against greedy and
@@ -1519,8 +1574,9 @@ static lop_status_t use_series(opts_t *o, const char *series)
                        sizeof o->series_buf - 1);
     snprintf(o->series_buf, sizeof o->series_buf, "%s", series);
     o->series = o->series_buf;
-    lop_status_t st = lop_lop_from_set(&o->set, series, o->stat, &o->lop);
-    o->cost.lop = st ? NULL : &o->lop;
+    /* no set read (--model logp with --L, --os, --or): the series is a label */
+    lop_status_t st = o->have_set ? lop_lop_from_set(&o->set, series, o->stat, &o->lop) : LOP_OK;
+    o->cost.lop = st || !o->have_set ? NULL : &o->lop;
     if (st == LOP_OK)
         logp_setup(o);
     return st ? st : pred_setup(o);
@@ -1850,7 +1906,7 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
         if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
             (void)file_row_schedule(csv, r, m, p, &st);
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
-        if (st == LOP_OK && !o->series_named &&
+        if (st == LOP_OK && !o->series_named && o->have_set &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
     }
@@ -1886,8 +1942,12 @@ static lop_status_t run_measured(opts_t *o)
     char cnt[LOP_OUT_NUM_LEN];
     printf("# lopredict: %s\n", LOP_VERSION);
     lop_meta_print(stdout, "measured", o->measured);
-    lop_meta_print(stdout, "params", o->params);
-    printf("# stat: %s\n# cnt: %s\n", o->stat, lop_out_format_csv(cnt, o->cost.cnt));
+    if (o->have_set) { /* else LogP from --L, --os, --or alone */
+        lop_meta_print(stdout, "params", o->params);
+        printf("# stat: %s\n", o->stat);
+    }
+    printf("# cnt: %s\n", lop_out_format_csv(cnt, o->cost.cnt));
+    machine_comment(stdout, o);
     interval_comment(stdout, o);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
@@ -1990,17 +2050,19 @@ static lop_status_t run_mode(opts_t *o, int *failed)
 
 /* Per-pair costs are LogP parameters (Meyer and Elster's O and L): LogP is
  * implied, and an option that would bring a second machine into a row (LoP,
- * a parameter set, one L or o_s for every pair) is refused before anything
- * is read or written (issue 21).  --or and --g stay: the costs have no gap,
- * and o_r defaults to the pair's o. */
+ * a parameter set, its series or statistic, one L or o_s for every pair) is
+ * refused before anything is read or written (issue 21).  --or and --g stay:
+ * the costs have no gap, and o_r defaults to the pair's o.  --stat chooses
+ * among a set's fits (min, avg) and had no effect here; a pairs.csv has its
+ * statistic in o_us, L_us already (lopbench --pairs-stat, "# stat:"). */
 static lop_status_t per_pair_model(opts_t *o)
 {
     const char *from = o->pairs_opts.costs ? "--costs" : "--topology";
     const char *twice = o->logp_opt[LOGP_L] ? o->logp_opt[LOGP_L] : o->logp_opt[LOGP_OS];
     if (!o->pairs_opts.costs && !o->pairs_opts.topology)
         return LOP_OK;
-    if (o->verify || o->measured)
-        return LOP_OK; /* closed forms of a set: setup_pairs refuses the costs, saying why */
+    if (o->measured)
+        return LOP_OK; /* each row's series of a set: setup_pairs refuses the costs, saying why */
     if (o->model_given && (o->models & MODEL_LOP))
         return lop_err(LOP_ERR_INVALID, "option --model: LoP is not defined on per-pair costs "
                        "(%s gives LogP's o and L per pair): LogP is implied, leave --model out",
@@ -2008,24 +2070,31 @@ static lop_status_t per_pair_model(opts_t *o)
     if (twice)
         return lop_err(LOP_ERR_INVALID, "option %s: %s gives L and o_s per pair (--or and --g "
                        "set the receive overhead and the gap)", twice, from);
-    if (o->params || o->series_named)
+    if (o->params || o->series_named || o->stat_named)
         return lop_err(LOP_ERR_INVALID, "option --%s: no parameter set is used with %s (its "
-                       "costs give LogP's parameters; LoP is not defined on them)",
-                       o->params ? "params" : "series", from);
+                       "costs give LogP's parameters; LoP is not defined on them)%s",
+                       o->params ? "params" : o->series_named ? "series" : "stat", from,
+                       o->params || o->series_named || !o->pairs_opts.costs ? ""
+                       : "; pairs.csv's o_us and L_us are already the statistic lopbench "
+                         "--pairs-stat chose");
     o->models = MODEL_LOGP;
     return LOP_OK;
 }
 
+/* Every check of the options first, then --write-costs' temporary file,
+ * then the mode (renamed into place by main, after stdout: costs_end). */
 static lop_status_t run(opts_t *o, int *failed)
 {
     lop_status_t st = per_pair_model(o);
     st = st ? st : load_params(o);
     st = st ? st : setup_pairs(o);
+    st = st ? st : check_one_schedule(o);
     if (st)
         return st;
     logp_setup(o);
     st = check_p_list(o);
     st = st ? st : pred_setup(o);
+    st = st ? st : costs_begin(o);
     if (st)
         return st;
     if (o->goal) /* may be large: straight out, like --schedule */
@@ -2053,8 +2122,14 @@ int main(int argc, char **argv)
     st = st ? st : run(&o, &failed);
     if (st)
         lop_err_print(prog);
-    opts_free(&o);
     int write_failed = lop_stdout_close(prog, st != LOP_OK);
+    /* --write-costs last: its file appears only when the rest succeeded */
+    lop_status_t saved = costs_end(&o, st ? st : write_failed ? LOP_ERR_IO : LOP_OK);
+    if (st == LOP_OK && !write_failed && saved) {
+        lop_err_print(prog);
+        st = saved;
+    }
+    opts_free(&o);
     if (st)
         return lop_exit_code(st);
     return write_failed ? LOP_EXIT_FAILED : failed ? LOP_EXIT_NO : LOP_EXIT_OK;

@@ -281,16 +281,16 @@ static const char *exact(double v, char *buf, size_t len)
     return buf;
 }
 
-lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source)
+lop_status_t pairs_write_begin(const pairs_t *c, uint32_t p, const char *path,
+                               const char *source, lop_csv_writer_t *w)
 {
-    lop_csv_writer_t w;
-    lop_status_t st = lop_csv_writer_open(&w, path);
+    lop_status_t st = lop_csv_writer_open(w, path);
     if (st)
         return st;
-    lop_csv_meta(&w, "lopredict", "%s", LOP_VERSION);
-    lop_csv_meta(&w, "source", "%s", source);
-    lop_csv_meta(&w, "p", "%u", p);
-    lop_csv_line(&w, "i,j,o_us,L_us");
+    lop_csv_meta(w, "lopredict", "%s", LOP_VERSION);
+    lop_csv_meta(w, "source", "%s", source);
+    lop_csv_meta(w, "p", "%u", p);
+    lop_csv_line(w, "i,j,o_us,L_us");
     for (uint32_t i = 0; i < p; i++)
         for (uint32_t j = 0; j < p; j++) {
             double o, L;
@@ -298,9 +298,16 @@ lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const c
             if (i == j)
                 continue;
             pairs_cost(c, i, j, &o, &L);
-            lop_csv_line(&w, "%u,%u,%s,%s", i, j, exact(o, ob, sizeof ob), exact(L, Lb, sizeof Lb));
+            lop_csv_line(w, "%u,%u,%s,%s", i, j, exact(o, ob, sizeof ob), exact(L, Lb, sizeof Lb));
         }
-    return lop_csv_writer_end(&w, LOP_OK);
+    return LOP_OK;
+}
+
+lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source)
+{
+    lop_csv_writer_t w;
+    lop_status_t st = pairs_write_begin(c, p, path, source, &w);
+    return st ? st : lop_csv_writer_end(&w, LOP_OK);
 }
 
 void pairs_free(pairs_t *c)

@@ -21,6 +21,7 @@
 
 #include <stdint.h>
 
+#include "csv.h"
 #include "lop.h"
 
 #define PAIRS_MAX_LEVELS 8
@@ -107,8 +108,13 @@ lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uin
 lop_status_t pairs_read(const char *path, pairs_t *c);
 
 /* Write the costs of ranks 0..p-1 (p <= c->p) as pairs.csv, atomically;
- * 'tool' and 'source' go into the metadata. */
+ * 'source' goes into the metadata. */
 lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source);
+/* The same file written into the temporary file of 'w' and left there: the
+ * caller renames it into place with lop_csv_writer_end() once its run has
+ * succeeded (or removes it), so a refused or failed run leaves no file. */
+lop_status_t pairs_write_begin(const pairs_t *c, uint32_t p, const char *path,
+                               const char *source, lop_csv_writer_t *w);
 
 void pairs_free(pairs_t *c);
 

@@ -27,6 +27,28 @@ for x in "wc-fifo:a FIFO" "wc-link:a symbolic link" "wc-dir:a directory"; do
 done
 check "... the FIFO, the link and the directory left as they were" \
     sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
+# --write-costs comes after every check: its rows go to a temporary file that
+# is renamed into place only when the run and its output succeeded, so a run
+# refused by a --p check (it once wrote the file first), by a later check or
+# failing on stdout leaves neither the file nor a partial one.
+mkdir "$T/wc"
+refuses_one_line "--schedule with two P: refused (--p), --write-costs not written" 2 \
+    "option --schedule: needs one --alg, at most one --n and one --p" \
+    "$B" --schedule --alg diss --p 4,8 $M --write-costs "$T/wc/schedule.csv"
+refuses_one_line "--goal with two P: refused (--p), --write-costs not written" 2 \
+    "option --goal: needs one --alg, at most one --n and one --p" \
+    "$B" --goal --alg hybrid --p 4,8 $M --write-costs "$T/wc/goal.csv"
+printf 'i,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/wc-two.csv"
+"$B" --schedule --alg diss --p 4 >"$T/wc-d4.csv"
+refuses_one_line "--check-schedule refused after the costs were staged: not written" 2 \
+    "per-pair costs for 2 ranks, the schedule has P = 4" \
+    "$B" --check-schedule "$T/wc-d4.csv" --simulate --costs "$T/wc-two.csv" --write-costs "$T/wc/check.csv"
+"$B" --alg diss --p 8 $S $M --write-costs "$T/wc/full.csv" >/dev/full 2>"$T/wc-full.err"
+rc=$?
+check "stdout failing: exit 3 ($rc), --write-costs not written" \
+    sh -c "test $rc -eq 3 && grep -q 'error writing standard output' '$T/wc-full.err'"
+check "... the directory holds no file, no temporary file ($(ls -A "$T/wc" | tr '\n' ' '))" \
+    test -z "$(ls -A "$T/wc")"
 
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
@@ -111,8 +133,40 @@ refuses_one_line "--o with per-pair costs (a second o_s)" 2 "option --o: --costs
     "$B" --alg diss --p 8 --simulate --o 1 --costs "$T/eq.csv"
 refuses_one_line "--params with per-pair costs (no set is used)" 2 "option --params: no parameter set is used with --costs" \
     "$B" --alg diss --p 8 --simulate --params "$ROOT/data/mozart-2005/params.csv" --costs "$T/eq.csv"
-refuses_one_line "per-pair costs with --verify" 2 "option --topology: --verify works with closed forms" \
-    "$B" --alg diss --p 8 --verify --model logp $M
+# --stat chooses among a parameter set's fits: with per-pair costs it was
+# ignored without a word (nothing recorded that it was named).
+refuses_one_line "--stat with --costs (no set: no statistic to choose)" 2 \
+    "option --stat: no parameter set is used with --costs .*already the statistic lopbench --pairs-stat chose" \
+    "$B" --alg diss --p 8 --simulate --stat avg --costs "$T/eq.csv"
+refuses_one_line "--stat min (the default, named) with --topology, before --write-costs writes" 2 \
+    "option --stat: no parameter set is used with --topology" \
+    "$B" --alg diss --p 8 --simulate --stat min $M --write-costs "$T/stat-not-written.csv"
+check "... no costs file written" test ! -e "$T/stat-not-written.csv"
+# --verify on per-pair costs: refused even where every pair costs the same;
+# now the closed forms of those costs against their simulation, for P up to
+# where ranks 0..P-1 all cost the same.
+"$B" --verify --costs "$T/eq.csv" --p 2..8 --csv >"$T/v-eq.out"
+"$B" --verify --model logp --L 5 --o 1 --p 2..8 --csv >"$T/v-h.out"
+check "--verify --costs of equal pairs: the table of --L 5 --o 1 (every algorithm, P = 2..8)" \
+    sh -c "grep -v '^# machine:' '$T/v-eq.out' >'$T/v-eq.t' && grep -v '^# machine:' '$T/v-h.out' | cmp -s - '$T/v-eq.t'"
+check "... diss at P = 8: closed 21 us = simulated, exact, a barrier" \
+    grep -qx 'diss,,8,logp,3,21,21,0,exact,yes' "$T/v-eq.out"
+check "... '# machine:' names the costs and their L and o" \
+    grep -qx "# machine: L, o_s, o_r from --costs $T/eq.csv (per pair); g from the default 0 (thesis 2.1.4.5: g << o); closed_us: every pair costs L = 5, o_s = 1" "$T/v-eq.out"
+U="--topology 8x2x4 --level-L 3,1,0.5 --level-o 0.5,0.25,0.125"
+"$B" --verify $U --p 2..4 --csv >"$T/v-u.out"
+"$B" --verify --model logp --L 0.5 --o 0.125 --p 2..4 --csv >"$T/v-uh.out"
+check "--verify on unequal levels, P = 2..4 in one socket: the table of --L 0.5 --o 0.125" \
+    sh -c "grep -v '^# \(machine\|logp\):' '$T/v-u.out' >'$T/v-u.t' && grep -v '^# \(machine\|logp\):' '$T/v-uh.out' | cmp -s - '$T/v-u.t'"
+check "... '# machine:' says up to which P" \
+    grep -q '^# machine: .*; closed_us: ranks 0..P-1 all cost L = 0.5, o_s = 0.125 (P <= 4)$' "$T/v-u.out"
+refuses_one_line "--verify beyond the ranks that cost the same: refused, naming --p" 2 \
+    "option --p: P = 5, but ranks 0..4 of --topology do not all cost the same (ranks 0..P-1 do for P <= 4)" \
+    "$B" --verify $U --alg diss --p 4,5
+refuses_one_line "--verify with per-pair costs, --model lop" 2 "option --model: LoP is not defined on per-pair costs" \
+    "$B" --verify --model lop --costs "$T/eq.csv" --p 8
+refuses_one_line "per-pair costs with --measured" 2 "option --costs: --measured compares each row with the fits of its series" \
+    "$B" --measured "$ROOT/tests/data/nonexistent-barrier.csv" --costs "$T/eq.csv"
 refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \
     "$B" --alg diss --p 8 --model logp $M
 printf '# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n1,2,1,2\n2,0,1,2\n' >"$T/missing.csv"

@@ -40,6 +40,9 @@ check "no intervals for the shipped set: inside_* empty" \
              END { exit bad }' "$T/out.csv"
 check "the verdict names the closest model" grep -q '^# closest to the measurements: the ' \
     "$T/out.csv"
+check "'# machine:' names the source of every parameter, the series each row's own" grep -qx \
+    "# machine: L, o_s from the shipped set (each row's series, min at p = 1); o_r from the shipped set (each row's series, min at p = 1; o_s(1) where it has no o_r fit); g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (each row's series, min)" \
+    "$T/out.csv"
 check "an old file without a series column: one warning naming the old mapping" \
     test "$(grep -c 'has no series column .*p2p is compared with send-normal' "$T/err")" -eq 1
 
@@ -57,6 +60,16 @@ check "... and no warning" test ! -s "$T/series.err"
 "$P" --measured "$T/barrier.csv" --series rdmaw-inline --csv >"$T/fixed.csv"
 check "--series fixes the series for every row" \
     test "$(grep -c ',rdmaw-inline,' "$T/fixed.csv")" -eq 2
+# LogP from --L, --o alone reads no set: the rows' series are labels (it
+# crashed with --series, and printed "(null): no rtt fit" without).
+for x in "" "--series send-normal"; do
+    "$P" --measured "$T/barrier.csv" --model logp --L 5 --o 1 $x --csv >"$T/logp.out" 2>/dev/null
+    rc=$?
+    check "--model logp --L 5 --o 1 ${x:-(no --series)}: exit 0 ($rc), diss at p = 4 2 (o + L + o) = 14 us, no set named" \
+        sh -c "test $rc -eq 0 && grep -q '^p2p,diss,,4,send-normal,10,14,,,,,,14,' '$T/logp.out' && ! grep -q '^# params:' '$T/logp.out' && grep -qx '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o)' '$T/logp.out'"
+done
+check "... '# machine:' names it, and --L, --o" sh -c "'$P' --measured '$T/barrier.csv' --series rdmaw-inline --L 5 --o 1 --csv | grep -qx \
+    '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (rdmaw-inline min)'"
 
 # inside_*: with a set that has covariance (formats.md's appended columns;
 # RTT 20 us and o_s 1 us, variances 4 and 0.01: diss LoP at P = 64 is 54 us,

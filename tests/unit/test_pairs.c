@@ -4,10 +4,12 @@
  * file:line; the paper's figures 2-4 come out of lop's cc, diss and tour at
  * P = 4; its validity test agrees with lop's checker; its critical path
  * equals the LogP simulation where the models agree. */
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "barrier.h"
 #include "fixture.h"
@@ -110,6 +112,18 @@ static void placement(void)
            strstr(lop_errmsg(), "--level-L"), "2 latencies for 3 levels: %s", lop_errmsg());
 }
 
+/* Files in the fixture directory whose name starts with 'prefix'. */
+static int files_named(const char *prefix)
+{
+    DIR *d = opendir(fixture_dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
 static void csv_files(void)
 {
     pairs_t c, back;
@@ -130,6 +144,19 @@ static void csv_files(void)
             same &= o1 == o2 && L1 == L2;
         }
     ok(same, "every pair's costs survive the file exactly");
+    pairs_free(&back);
+    /* pairs_write_begin: nothing at the target until the caller commits */
+    lop_csv_writer_t w;
+    ok(pairs_write_begin(&c, 6, fixture_path("staged.csv"), "test", &w) == LOP_OK &&
+           access(fixture_path("staged.csv"), F_OK) != 0 && files_named("staged.csv") == 1,
+       "pairs_write_begin: a temporary file, nothing at the target before the commit");
+    ok(lop_csv_writer_end(&w, LOP_ERR_INVALID) == LOP_ERR_INVALID &&
+           files_named("staged.csv") == 0,
+       "... ended with an error (a refused run): no file, no temporary file");
+    ok(pairs_write_begin(&c, 6, fixture_path("staged.csv"), "test", &w) == LOP_OK &&
+           lop_csv_writer_end(&w, LOP_OK) == LOP_OK &&
+           pairs_read(fixture_path("staged.csv"), &back) == LOP_OK && back.p == 6,
+       "... committed: the file pairs_write writes");
     pairs_free(&back);
     fixture_file_write("missing.csv", "# p: 3\ni,j,o_us,L_us\n0,1,1,2\n0,2,1,2\n1,0,1,2\n"
                                       "1,2,1,2\n2,0,1,2\n");
