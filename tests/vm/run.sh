@@ -267,7 +267,8 @@ for dir in "$ROOT" "$SHARE"; do
 done
 CTL=$(mktemp -d /tmp/lop-vm.XXXXXX)
 PIDS=
-trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null; rm -rf "$CTL"' EXIT
+# (set -e: a kill of VMs already gone must not become the exit status)
+trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :; rm -rf "$CTL"' EXIT
 share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
 write_hosts >"$CTL/hosts"
 write_env >"$CTL/env.sh"
