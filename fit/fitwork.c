@@ -73,7 +73,6 @@ int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double p
 
 void fit_work_free(fit_work_t *w)
 {
-    free(w->sw);
     gsl_matrix_free(w->basis);
     gsl_vector_free(w->yv);
     gsl_vector_free(w->coef);
@@ -85,19 +84,17 @@ void fit_work_free(fit_work_t *w)
         gsl_vector_free(w->step);
 }
 
-lop_status_t fit_work_init(fit_work_t *w, const fit_shape_t *s, const double *p,
-                              const double *y, size_t n, lop_weight_t weight)
+lop_status_t fit_work_init(fit_work_t *w, const fit_shape_t *s, const double *p, const double *y,
+                           const double *sw, size_t n, double pmin, double pmax)
 {
     memset(w, 0, sizeof *w);
     w->shape = s;
     w->p = p;
     w->y = y;
+    w->sw = sw;
     w->n = n;
-    w->pmin = w->pmax = p[0];
-    for (size_t i = 1; i < n; i++) {
-        w->pmin = fmin(w->pmin, p[i]);
-        w->pmax = fmax(w->pmax, p[i]);
-    }
+    w->pmin = pmin;
+    w->pmax = pmax;
     w->rate_max = LOP_MODEL_EXP_MAX / (w->pmax - w->pmin);
     w->rate_min = -LOP_MODEL_EXP_MIN / (w->pmax - w->pmin);
     w->pole_max = LOP_MODEL_POLE_MAX * w->pmax;
@@ -108,16 +105,13 @@ lop_status_t fit_work_init(fit_work_t *w, const fit_shape_t *s, const double *p,
     w->coef_cov = gsl_matrix_alloc((size_t)s->n_linear, (size_t)s->n_linear);
     w->lin = gsl_multifit_linear_alloc(n, (size_t)s->n_linear);
     w->step = s->n_search ? gsl_vector_alloc((size_t)s->n_search) : NULL;
-    w->sw = malloc(n * sizeof *w->sw);
     if (!w->basis || !w->yv || !w->coef || !w->resid || !w->coef_cov || !w->lin ||
-        (s->n_search && !w->step) || !w->sw) {
+        (s->n_search && !w->step)) {
         fit_work_free(w);
         return lop_err(LOP_ERR_NOMEM, "out of memory for a fit of %zu points", n);
     }
-    for (size_t i = 0; i < n; i++) { /* relative: σ_i ∝ y_i, weight 1/y_i² */
-        w->sw[i] = weight == LOP_WEIGHT_REL ? 1.0 / y[i] : 1.0;
-        gsl_vector_set(w->yv, i, w->sw[i] * y[i]);
-    }
+    for (size_t i = 0; i < n; i++)
+        gsl_vector_set(w->yv, i, sw[i] * y[i]);
     return LOP_OK;
 }
 

@@ -13,10 +13,15 @@
 #error "fitwork.h is private to the fitter's files (fitter.c, fitwork.c, search.c, polish.c): include fitter.h"
 /* --------------------------------------------- Levenberg-Marquardt, errors */
 
-/* LM polish of λ, then the errors of the free parameters into 'fit' (se NaN
- * and covariance 0 for the gauge; a parameter whose se exceeds |λ| is weak). */
-lop_status_t fit_polish_and_errors(fit_work_t *w, double *lambda, double *ssr, lop_fit_t *fit,
-                                   lop_fitter_stats_t *st);
+/* λ and its SSR replaced by the LM polish's result where that lowers the SSR;
+ * with ssr_rtol > 0 the iterations end once one lowers it by less than
+ * ssr_rtol of it. */
+lop_status_t fit_polish(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr);
+/* LM polish of λ as fit_polish, then the errors of the free parameters into
+ * 'fit' (se NaN and covariance 0 for the gauge; a parameter whose se exceeds
+ * |λ| is weak). */
+lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr,
+                                   lop_fit_t *fit, lop_fitter_stats_t *st);
 
 #endif
 
@@ -59,7 +64,7 @@ int fit_n_free(const fit_shape_t *s);
 typedef struct {
     const fit_shape_t *shape;
     const double *p, *y;   /* the data, n points */
-    double *sw;            /* sqrt of each point's weight: residuals are sw·(y − t) */
+    const double *sw;      /* sqrt of each point's weight: residuals are sw·(y − t) */
     size_t n;
     double pmin, pmax;
     double rate_max;       /* λ5 <= rate_max = EXP_MAX/(pmax−pmin) */
@@ -75,8 +80,12 @@ typedef struct {
     long n_evals;
 } fit_work_t;
 
+/* A workspace over the n points (p, y) with residuals sw·(y − t) (sw: the
+ * square roots of the weights; the arrays stay the caller's), searched within
+ * the constraints of the range [pmin, pmax]: the data's own, also for a
+ * summary of them (summary.h), so that both search the same λ. */
 lop_status_t fit_work_init(fit_work_t *w, const fit_shape_t *s, const double *p, const double *y,
-                           size_t n, lop_weight_t weight);
+                           const double *sw, size_t n, double pmin, double pmax);
 void fit_work_free(fit_work_t *w);
 /* SSR of λ, by the model function itself. */
 double fit_ssr_of(const fit_work_t *w, const double *lambda);
@@ -91,15 +100,26 @@ double fit_profile_ssr(fit_work_t *w, const double *z, double *lambda);
 
 /* ----------------------------------------------------- global Nelder-Mead */
 
-/* Many starts, then restarts from the best point; the best z and its SSR. */
-lop_status_t fit_search_global(fit_work_t *w, const lop_fitter_opts_t *opts, double *z_best,
-                               double *ssr_best, lop_fitter_stats_t *st);
+/* Many starts, then restarts from the best point; the best z and its SSR.
+ * The starts' results are ranked on the points of 'judge': w itself, or the
+ * finer points w summarises (a coarse summary can rank two minima the other
+ * way round: 63 points in 16 did, 1.4 % above the optimum). */
+lop_status_t fit_search_global(fit_work_t *w, fit_work_t *judge, const lop_fitter_opts_t *opts,
+                               double *z_best, double *ssr_best, lop_fitter_stats_t *st);
+/* Fresh simplices from z (updated, *ssr its SSR) while they improve it: the
+ * search's restarts, also on finer points than the search ran on. */
+lop_status_t fit_search_refine(fit_work_t *w, double *z, double *ssr, lop_fitter_stats_t *st);
 
 /* --------------------------------------------- Levenberg-Marquardt, errors */
 
-/* LM polish of λ, then the errors of the free parameters into 'fit' (se NaN
- * and covariance 0 for the gauge; a parameter whose se exceeds |λ| is weak). */
-lop_status_t fit_polish_and_errors(fit_work_t *w, double *lambda, double *ssr, lop_fit_t *fit,
-                                   lop_fitter_stats_t *st);
+/* λ and its SSR replaced by the LM polish's result where that lowers the SSR;
+ * with ssr_rtol > 0 the iterations end once one lowers it by less than
+ * ssr_rtol of it. */
+lop_status_t fit_polish(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr);
+/* LM polish of λ as fit_polish, then the errors of the free parameters into
+ * 'fit' (se NaN and covariance 0 for the gauge; a parameter whose se exceeds
+ * |λ| is weak). */
+lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr,
+                                   lop_fit_t *fit, lop_fitter_stats_t *st);
 
 #endif

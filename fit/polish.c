@@ -50,25 +50,90 @@ static int lm_residuals(const gsl_vector *x, void *params, gsl_vector *f)
     return GSL_SUCCESS;
 }
 
-/* Replace λ by the LM optimum started from it if that lowers the SSR (by
- * more than rounding) and is feasible; returns 1 if it did. */
-static int lm_polish(fit_work_t *w, gsl_multifit_nlinear_workspace *lm,
-                     gsl_multifit_nlinear_fdf *fdf, gsl_vector *x, double *lambda, double *ssr)
+/* A Levenberg-Marquardt solver of the free λ on a workspace's points. */
+typedef struct {
+    gsl_multifit_nlinear_fdf fdf;       /* residuals by lm_residuals */
+    gsl_multifit_nlinear_workspace *lm; /* trust region, central differences */
+    gsl_vector *x;                      /* the free λ */
+} lm_t;
+
+static void lm_free(lm_t *l)
 {
+    if (l->lm)
+        gsl_multifit_nlinear_free(l->lm);
+    if (l->x)
+        gsl_vector_free(l->x);
+}
+
+static lop_status_t lm_alloc(fit_work_t *w, lm_t *l)
+{
+    size_t k = (size_t)fit_n_free(w->shape);
+    gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
+    par.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
+    l->fdf = (gsl_multifit_nlinear_fdf){.f = lm_residuals, .n = w->n, .p = k, .params = w};
+    l->lm = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, w->n, k);
+    l->x = gsl_vector_alloc(k);
+    if (l->lm && l->x)
+        return LOP_OK;
+    lm_free(l);
+    return lop_err(LOP_ERR_NOMEM, "out of memory for the LM polish of %zu points", w->n);
+}
+
+/* LM iterations from λ as gsl_multifit_nlinear_driver runs them (its tests
+ * with xtol = gtol = 1e-12; no progress in the first iteration ends them),
+ * but ending at the first iterate outside the constraints: LM knows no
+ * bounds, and when the optimum lies on one (a saturation faster than the
+ * exponent's bound allows over 10^6 points) its iterates only move farther
+ * out (53 of them, a second each, all thrown away).  With ssr_rtol > 0 they
+ * also end at the first one that lowers the SSR by less than ssr_rtol of
+ * it.  λ: the last feasible iterate. */
+static void lm_iterate(fit_work_t *w, lm_t *l, double ssr_rtol, double *lambda)
+{
+    double prev = INFINITY, now, candidate[LOP_MODEL_MAX_PARAMS];
     int info;
+    for (int it = 0; it < LM_MAX_ITER; it++) {
+        if (gsl_multifit_nlinear_iterate(l->lm) == GSL_ENOPROG && it == 0)
+            return;
+        free_to_lambda(w, gsl_multifit_nlinear_position(l->lm), candidate);
+        if (!lop_fitter_feasible(w->shape->model, candidate, w->pmin, w->pmax))
+            return;
+        memcpy(lambda, candidate, sizeof candidate);
+        gsl_blas_ddot(gsl_multifit_nlinear_residual(l->lm), gsl_multifit_nlinear_residual(l->lm),
+                      &now);
+        if (gsl_multifit_nlinear_test(1e-12, 1e-12, 1e-14, &info, l->lm) != GSL_CONTINUE ||
+            prev - now < ssr_rtol * now)
+            return;
+        prev = now;
+    }
+}
+
+/* Replace λ by the LM result started from it if that lowers the SSR (by
+ * more than rounding); returns 1 if it did. */
+static int lm_polish(fit_work_t *w, lm_t *l, double ssr_rtol, double *lambda, double *ssr)
+{
     double candidate[LOP_MODEL_MAX_PARAMS];
-    lambda_to_free(w, lambda, x);
-    if (gsl_multifit_nlinear_init(x, fdf, lm) != GSL_SUCCESS)
+    memcpy(candidate, lambda, sizeof candidate);
+    lambda_to_free(w, lambda, l->x);
+    if (gsl_multifit_nlinear_init(l->x, &l->fdf, l->lm) != GSL_SUCCESS)
         return 0;
-    gsl_multifit_nlinear_driver(LM_MAX_ITER, 1e-12, 1e-12, 1e-14, NULL, NULL, &info, lm);
-    free_to_lambda(w, gsl_multifit_nlinear_position(lm), candidate);
+    lm_iterate(w, l, ssr_rtol, candidate);
     double candidate_ssr = fit_ssr_of(w, candidate);
-    if (!(candidate_ssr < *ssr * (1 - 1e-12)) ||
-        !lop_fitter_feasible(w->shape->model, candidate, w->pmin, w->pmax))
+    if (!(candidate_ssr < *ssr * (1 - 1e-12)))
         return 0;
     memcpy(lambda, candidate, sizeof candidate);
     *ssr = candidate_ssr;
     return 1;
+}
+
+lop_status_t fit_polish(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr)
+{
+    lm_t l;
+    lop_status_t status = lm_alloc(w, &l);
+    if (status != LOP_OK)
+        return status;
+    lm_polish(w, &l, ssr_rtol, lambda, ssr);
+    lm_free(&l);
+    return LOP_OK;
 }
 
 /* Covariance, standard errors and weak flags of the free parameters, free
@@ -164,18 +229,12 @@ out:
 
 /* LM polish of λ, then the errors of the free parameters into 'fit' (se NaN
  * and covariance 0 for the gauge; a parameter whose se exceeds |λ| is weak). */
-lop_status_t fit_polish_and_errors(fit_work_t *w, double *lambda, double *ssr, lop_fit_t *fit,
-                                   lop_fitter_stats_t *st)
+lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambda, double *ssr,
+                                   lop_fit_t *fit, lop_fitter_stats_t *st)
 {
     size_t k = (size_t)fit_n_free(w->shape);
-    gsl_multifit_nlinear_parameters par = gsl_multifit_nlinear_default_parameters();
-    par.fdtype = GSL_MULTIFIT_NLINEAR_CTRDIFF;
-    gsl_multifit_nlinear_fdf fdf = {.f = lm_residuals, .n = w->n, .p = k, .params = w};
-    gsl_multifit_nlinear_workspace *lm =
-        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &par, w->n, k);
-    gsl_vector *x = gsl_vector_alloc(k);
     int idx[LOP_MODEL_MAX_PARAMS];
-    lop_status_t status = LOP_OK;
+    lm_t l;
     for (int j = 0, i = 0; j < w->shape->model->n_params; j++)
         if (j != w->shape->gauge)
             idx[i++] = j;
@@ -184,26 +243,22 @@ lop_status_t fit_polish_and_errors(fit_work_t *w, double *lambda, double *ssr, l
     memset(fit->cov, 0, sizeof fit->cov);
     memset(fit->weak, 0, sizeof fit->weak);
     fit->has_cov = 0;
-    if (!lm || !x) {
-        status = lop_err(LOP_ERR_NOMEM, "out of memory for the LM polish");
-        goto out;
-    }
-    st->polished = lm_polish(w, lm, &fdf, x, lambda, ssr);
-    lambda_to_free(w, lambda, x);
+    lop_status_t status = lm_alloc(w, &l);
+    if (status != LOP_OK)
+        return status;
+    st->polished = lm_polish(w, &l, ssr_rtol, lambda, ssr);
+    lambda_to_free(w, lambda, l.x);
     errors_out_t eo = {idx, fit};
-    if (gsl_multifit_nlinear_init(x, &fdf, lm) != GSL_SUCCESS) {
+    if (gsl_multifit_nlinear_init(l.x, &l.fdf, l.lm) != GSL_SUCCESS) {
         for (size_t i = 0; i < k; i++)
             fit->weak[idx[i]] |= LOP_FIT_WEAK_SINGULAR;
-        goto out;
+        lm_free(&l);
+        return LOP_OK;
     }
-    status = covariance(gsl_multifit_nlinear_jac(lm), *ssr, &eo);
+    status = covariance(gsl_multifit_nlinear_jac(l.lm), *ssr, &eo);
     for (size_t i = 0; i < k; i++)
         if (fit->se[idx[i]] > fabs(lambda[idx[i]]))
             fit->weak[idx[i]] |= LOP_FIT_WEAK_SE;
-out:
-    if (lm)
-        gsl_multifit_nlinear_free(lm);
-    if (x)
-        gsl_vector_free(x);
+    lm_free(&l);
     return status;
 }

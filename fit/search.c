@@ -173,10 +173,10 @@ static void restart_from_best(fit_work_t *w, gsl_multimin_fminimizer *nm, double
     }
 }
 
-/* Many starts, then restarts from the best point; the best z and its SSR. */
-lop_status_t fit_search_global(fit_work_t *w, const lop_fitter_opts_t *opts, double *z_best,
-                                  double *ssr_best, lop_fitter_stats_t *st)
+lop_status_t fit_search_global(fit_work_t *w, fit_work_t *judge, const lop_fitter_opts_t *opts,
+                               double *z_best, double *ssr_best, lop_fitter_stats_t *st)
 {
+    double lambda[LOP_MODEL_MAX_PARAMS];
     size_t dim = (size_t)w->shape->n_search;
     gsl_multimin_fminimizer *nm =
         gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, dim);
@@ -201,15 +201,30 @@ lop_status_t fit_search_global(fit_work_t *w, const lop_fitter_opts_t *opts, dou
         else
             random_start(w, rng, z);
         double ssr = nm_run(w, nm, z, NM_START_STEP, NM_START_TOL);
+        if (judge != w)
+            ssr = fit_profile_ssr(judge, z, lambda);
         if (ssr < *ssr_best) {
             *ssr_best = ssr;
             memcpy(z_best, z, dim * sizeof *z);
         }
     }
+    if (status == LOP_OK && judge != w)
+        *ssr_best = fit_profile_ssr(w, z_best, lambda);
     if (status == LOP_OK)
         restart_from_best(w, nm, z_best, ssr_best, st);
     gsl_multimin_fminimizer_free(nm);
     gsl_rng_free(rng);
     free(scanned);
     return status;
+}
+
+lop_status_t fit_search_refine(fit_work_t *w, double *z, double *ssr, lop_fitter_stats_t *st)
+{
+    gsl_multimin_fminimizer *nm = gsl_multimin_fminimizer_alloc(
+        gsl_multimin_fminimizer_nmsimplex2, (size_t)w->shape->n_search);
+    if (!nm)
+        return lop_err(LOP_ERR_NOMEM, "out of memory for the simplex search");
+    restart_from_best(w, nm, z, ssr, st);
+    gsl_multimin_fminimizer_free(nm);
+    return LOP_OK;
 }
