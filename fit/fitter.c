@@ -142,7 +142,7 @@ static lop_status_t check_points(const lop_model_t *model, const double *p, cons
     for (size_t i = 0; i < n; i++) { /* relative: σ_i ∝ y_i, weight 1/y_i² */
         if (weight == LOP_WEIGHT_REL && !(y[i] > 0))
             return lop_err(LOP_ERR_INVALID, "point %zu: y = %g, relative weights 1/y^2 need "
-                           "y > 0", i + 1, y[i]);
+                           "y > 0 (lopfit --weight none fits it)", i + 1, y[i]);
         pt->sw[i] = weight == LOP_WEIGHT_REL ? 1.0 / y[i] : 1.0;
     }
     return sort_points(p, n, pt);
