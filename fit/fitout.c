@@ -585,27 +585,40 @@ static double noise_factor(double noise, gsl_rng *rng)
     return f;
 }
 
-/* One stat cell: the fit's value with relative noise, empty without a fit. */
-static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p, double noise,
-                               gsl_rng *rng)
+/* The additive noise S·N(0,1) of a value v > 0, redrawn until v stays
+ * positive; none (and no draw) when S is 0. */
+static double noise_added(double v, double s, gsl_rng *rng)
+{
+    double e = 0;
+    if (s > 0)
+        do
+            e = gsl_ran_gaussian(rng, s);
+        while (!(v + e > 0));
+    return v + e;
+}
+
+/* One stat cell: the fit's value with noise, empty without a fit. */
+static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p,
+                               const lop_synth_noise_t *noise, gsl_rng *rng)
 {
     if (!fit) {
         lop_out_empty(t);
         return LOP_OK;
     }
-    double v = lop_fit_eval(fit, p) * noise_factor(noise, rng);
+    double v = lop_fit_eval(fit, p) * noise_factor(noise->rel, rng);
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
                        fit->series, fit->quantity, fit->stat, p);
     if (v < 0)
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the time at p = %d is negative (%g)",
                        fit->series, fit->quantity, fit->stat, p, v);
-    lop_out_num(t, v);
+    lop_out_num(t, noise_added(v, noise->us, rng));
     return LOP_OK;
 }
 
 static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                               const lop_fit_t *f, double noise, unsigned long seed, gsl_rng *rng)
+                               const lop_fit_t *f, const lop_synth_noise_t *noise,
+                               unsigned long seed, gsl_rng *rng)
 {
     const lop_fit_t *by_stat[8] = {NULL};
     double lo = INFINITY, hi = -INFINITY;
@@ -626,9 +639,14 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     lop_csv_meta(w, "quantity", "%s", f->quantity);
     lop_csv_meta(w, "series", "%s", f->series);
     lop_csv_meta(w, "unit", "us");
-    char noise_s[LOP_OUT_NUM_LEN];
-    lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, seed %lu)", set->path,
-                 lop_out_format_csv(noise_s, noise), seed);
+    char rel_s[LOP_OUT_NUM_LEN], us_s[LOP_OUT_NUM_LEN];
+    lop_out_format_csv(rel_s, noise->rel);
+    if (noise->us > 0)
+        lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, additive noise %s us, "
+                     "seed %lu)", set->path, rel_s, lop_out_format_csv(us_s, noise->us), seed);
+    else
+        lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, seed %lu)", set->path,
+                     rel_s, seed);
     st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, sizeof synth_cols / sizeof *synth_cols);
     if (st)
         return st;
@@ -665,7 +683,7 @@ static lop_status_t check_synth_stats(const lop_paramset_t *set)
 }
 
 lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                              double noise, unsigned long seed)
+                              const lop_synth_noise_t *noise, unsigned long seed)
 {
     lop_status_t checked = check_synth_stats(set);
     if (checked)

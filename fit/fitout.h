@@ -81,11 +81,20 @@ lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop
  * the 95 % interval (src/uncert.h), empty without a covariance. */
 lop_status_t lop_fitout_curves(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set);
 
+/* The noise of lopfit --synth's values: fit(p)·(1 + rel·N(0,1)) + us·N(0,1),
+ * each part redrawn until it keeps the time positive. */
+typedef struct {
+    double rel; /* relative: its standard deviation as a fraction of the value (--noise) */
+    double us;  /* additive: its standard deviation in us (--noise-us) */
+} lop_synth_noise_t;
+
 /* DIR/<series>-<quantity>.csv for every series and quantity of 'set', in
  * lopbench's format, rows p = pmin..pmax (over its stats): the column of
- * each stat with a fit is the fit's value times (1 + noise·N(0,1)) from a
- * GSL generator seeded with 'seed'; the other columns are empty. */
+ * each stat with a fit is the fit's value with 'noise' from a GSL generator
+ * seeded with 'seed' (no additive draw when noise->us is 0, so a relative
+ * noise alone gives the values it always gave); the other columns are
+ * empty. */
 lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                              double noise, unsigned long seed);
+                              const lop_synth_noise_t *noise, unsigned long seed);
 
 #endif

@@ -36,13 +36,21 @@ typedef enum {
                         and the covariance σ²·(JᵀWJ)⁻¹ with σ² = weighted SSR/(n − f) */
 } lop_weight_t;
 
+/* A series of more points than this is searched on a summary of this many
+ * (fit/summary.h: at most pmax/pmin = 10^6, 18 of its bins per e-fold of p
+ * resolve every bend the constrained model can make), then polished by
+ * Levenberg-Marquardt on all of its points. */
+#define LOP_FITTER_SEARCH_POINTS 512
+
 typedef struct {
     unsigned long seed; /* seed of the GSL generator that draws start points */
     int n_starts;       /* Nelder-Mead starts: a data-driven grid first, then random ones */
     lop_weight_t weight;
+    size_t search_points; /* more points than this: the global search runs on a summary
+                             of this many; 0: on all points, however many (before issue 21) */
 } lop_fitter_opts_t;
 
-/* seed 1, 16 starts, unweighted */
+/* seed 1, 16 starts, unweighted, search on LOP_FITTER_SEARCH_POINTS */
 extern const lop_fitter_opts_t lop_fitter_defaults;
 
 /* What the search did, for reports. */

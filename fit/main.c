@@ -4,7 +4,8 @@
  *
  *   lopfit [options] FILE...                fit, print a report, -o DIR writes files
  *   lopfit --from-params FILE -o DIR        the tables of an existing parameter set
- *   lopfit --synth FILE -o DIR [--noise R]  lopbench-format data from a parameter set
+ *   lopfit --synth FILE -o DIR [--noise R] [--noise-us S]  lopbench-format data from a
+ *                                           parameter set
  *
  * Reading, checking and fitting happen before any file is written; the
  * report is printed here and nowhere else.
@@ -29,7 +30,7 @@
 #define PROG "lopfit"
 
 enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE,
-       OPT_CRITERION, OPT_GNUPLOT_EXPR, OPT_WEIGHT };
+       OPT_NOISE_US, OPT_CRITERION, OPT_GNUPLOT_EXPR, OPT_WEIGHT };
 
 /* --model's help names the models of lop_models[] (filled in by main). */
 static char model_help[256];
@@ -40,8 +41,8 @@ static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t or
 static const lop_cli_opt_t options[] = {
     {"model", 'm', "SPEC", model_help},
     {"criterion", OPT_CRITERION, "C", "--model auto selects by aicc (default) or bic"},
-    {"weight", OPT_WEIGHT, "W", "least-squares weights: none (default) or rel (1/y^2, for "
-                                "noise proportional to the time)"},
+    {"weight", OPT_WEIGHT, "W", "least-squares weights: rel (default: 1/y^2, for timings that "
+                                "scatter in proportion to their size; fit/README.md) or none"},
     {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
     {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
     {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
@@ -51,6 +52,8 @@ static const lop_cli_opt_t options[] = {
     {"from-params", OPT_FROM_PARAMS, "FILE", "write the tables of parameter set FILE (needs -o)"},
     {"synth", OPT_SYNTH, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)"},
     {"noise", OPT_NOISE, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)"},
+    {"noise-us", OPT_NOISE_US, "S", "--synth: additive Gaussian noise of S us, e.g. 0.05 "
+                                    "(default: 0; with --noise, both)"},
     {"gnuplot-expr", OPT_GNUPLOT_EXPR, "MODEL",
      "print MODEL's function as a gnuplot expression in x and l1..l6, and exit"},
     {"help", 'h', NULL, "show this help"},
@@ -64,12 +67,12 @@ typedef struct {
     int compare;              /* --compare */
     int csv;                  /* --csv */
     const char *out_dir;      /* -o */
-    lop_fitter_opts_t fitter; /* --seed, --starts */
+    lop_fitter_opts_t fitter; /* --seed, --starts, --weight (default rel) */
     const char *from_params;  /* --from-params */
     const char *synth;        /* --synth */
     const lop_model_t *gnuplot_expr; /* --gnuplot-expr */
-    double noise;             /* --noise */
-    int noise_given;          /* --noise: refused without --synth */
+    lop_synth_noise_t noise;  /* --noise, --noise-us */
+    int noise_given;          /* --noise or --noise-us: refused without --synth */
     int help;
 } opts_t;
 
@@ -146,7 +149,10 @@ static lop_status_t apply_option(opts_t *o, int key, const char *arg)
     case OPT_SYNTH: o->synth = arg; return LOP_OK;
     case OPT_NOISE:
         o->noise_given = 1;
-        return lop_cli_double("noise", arg, 0, 1, &o->noise);
+        return lop_cli_double("noise", arg, 0, 1, &o->noise.rel);
+    case OPT_NOISE_US:
+        o->noise_given = 1;
+        return lop_cli_double("noise-us", arg, 0, 1e6, &o->noise.us);
     case OPT_GNUPLOT_EXPR: return model_option("gnuplot-expr", arg, &o->gnuplot_expr);
     case 'h': o->help = 1; return LOP_OK;
     default: return lop_err(LOP_ERR_INVALID, "unhandled option");
@@ -159,6 +165,7 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
     const char *arg;
     int key;
     *o = (opts_t){.stats = "min,avg", .fitter = lop_fitter_defaults};
+    o->fitter.weight = LOP_WEIGHT_REL; /* honest intervals for timing noise: fit/README.md */
     lop_status_t st = lop_cli_init(&cli, argc, argv, options);
     while (st == LOP_OK && (key = lop_cli_next(&cli, &arg)) != LOP_CLI_END)
         st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : apply_option(o, key, arg);
@@ -173,7 +180,7 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
         return lop_err(LOP_ERR_INVALID, "option --%s takes no data files",
                        o->from_params ? "from-params" : "synth");
     if (o->noise_given && !o->synth)
-        return lop_err(LOP_ERR_INVALID, "option --noise needs --synth");
+        return lop_err(LOP_ERR_INVALID, "option --noise and --noise-us need --synth");
     if (o->from_params && o->synth)
         return lop_err(LOP_ERR_INVALID, "option --from-params and --synth exclude each other");
     if (!o->from_params && !o->synth && *first_file >= argc)
@@ -287,7 +294,7 @@ static void print_fit(const result_t *r, int weighted)
         print_value(f->lambda[j], f->se[j], f->weak[j]);
     }
     printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g %s  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
-           f->pmax, f->ssr, f->rmse, weighted ? "(relative, --weight rel)" : "us", f->r2,
+           f->pmax, f->ssr, f->rmse, weighted ? "(relative: weights 1/y^2)" : "us", f->r2,
            r->fit_ms);
     print_weak_summary(f);
     if (r->has_line)
@@ -545,7 +552,7 @@ static lop_status_t run_from_set(const opts_t *o)
             st = lop_err(LOP_ERR_INVALID, "%s: no series with both an rtt and an os fit", path);
         st = st ? st : lop_fitout_curves(&batch, out.stage, &set);
     } else if (st == LOP_OK) {
-        st = lop_fitout_synth(&batch, out.stage, &set, o->noise, o->fitter.seed);
+        st = lop_fitout_synth(&batch, out.stage, &set, &o->noise, o->fitter.seed);
     }
     st = lop_outdir_end(&out, lop_fitout_batch_end(&batch, st));
     lop_paramset_free(&set);

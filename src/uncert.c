@@ -79,33 +79,154 @@ out:
     return st;
 }
 
+/* ------------------------------------------- coordinates of the draws
+ *
+ * Draws are made in coordinates u where the models are close to linear
+ * (uncert.h): a rate λr and the linear λa that scales its term become
+ * (λa·λr, λr), the term's slope at λ6 and its rate; a pole λq and its λa
+ * become (λa/(λq + pmin), ln(λq + pmin)), the term at pmin and the log of
+ * the pole's distance left of pmin.  The other λ stay as they are. */
+
+#define MAX_PAIRS 2
+
+typedef struct {
+    int n;
+    int a[MAX_PAIRS], q[MAX_PAIRS];       /* the linear λ that scales the term of λq */
+    lop_param_role_t kind[MAX_PAIRS];     /* LOP_PARAM_POLE or LOP_PARAM_RATE */
+} draw_map_t;
+
+/* The linear λ whose basis column (the model with it 1 and the other
+ * linear λ 0) changes with λq: the one that scales λq's term; -1 if none. */
+static int term_scale(const lop_fit_t *fit, int q)
+{
+    const lop_model_t *m = fit->model;
+    double probe[] = {fit->pmin, 0.5 * (fit->pmin + fit->pmax), fit->pmax};
+    for (int a = 0; a < m->n_params; a++) {
+        if (m->role[a] != LOP_PARAM_LINEAR)
+            continue;
+        double unit[LOP_MODEL_MAX_PARAMS], moved[LOP_MODEL_MAX_PARAMS];
+        memcpy(unit, fit->lambda, sizeof unit);
+        for (int j = 0; j < m->n_params; j++)
+            if (m->role[j] == LOP_PARAM_LINEAR)
+                unit[j] = j == a;
+        memcpy(moved, unit, sizeof moved);
+        moved[q] = 1.1 * unit[q] + 0.1;
+        for (size_t i = 0; i < sizeof probe / sizeof *probe; i++)
+            if (m->eval(unit, probe[i]) != m->eval(moved, probe[i]))
+                return a;
+    }
+    return -1;
+}
+
+/* The pairs of a fit that are drawn in other coordinates: those whose
+ * change of coordinates is defined at the fitted λ (a pole left of pmin, a
+ * rate that is not 0). */
+static draw_map_t draw_map(const lop_fit_t *fit)
+{
+    draw_map_t map = {0};
+    for (int q = 0; q < fit->model->n_params && map.n < MAX_PAIRS; q++) {
+        lop_param_role_t kind = fit->model->role[q];
+        int a = kind == LOP_PARAM_POLE || kind == LOP_PARAM_RATE ? term_scale(fit, q) : -1;
+        if (a < 0 || (kind == LOP_PARAM_POLE && !(fit->lambda[q] + fit->pmin > 0)) ||
+            (kind == LOP_PARAM_RATE && fit->lambda[q] == 0))
+            continue;
+        map.a[map.n] = a;
+        map.q[map.n] = q;
+        map.kind[map.n++] = kind;
+    }
+    return map;
+}
+
+/* u of λ, and with 'jac' the Jacobian ∂u/∂λ (LOP_MODEL_MAX_PARAMS square). */
+static void to_draw(const lop_fit_t *fit, const draw_map_t *map, const double *lambda, double *u,
+                    double jac[][LOP_MODEL_MAX_PARAMS])
+{
+    memcpy(u, lambda, LOP_MODEL_MAX_PARAMS * sizeof *u);
+    for (int i = 0; jac && i < LOP_MODEL_MAX_PARAMS; i++)
+        for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++)
+            jac[i][j] = i == j;
+    for (int k = 0; k < map->n; k++) {
+        int a = map->a[k], q = map->q[k];
+        double la = lambda[a], lq = lambda[q], d = lq + fit->pmin;
+        if (map->kind[k] == LOP_PARAM_RATE) {
+            u[a] = la * lq;
+            if (jac) {
+                jac[a][a] = lq;
+                jac[a][q] = la;
+            }
+        } else {
+            u[a] = la / d;
+            u[q] = log(d);
+            if (jac) {
+                jac[a][a] = 1 / d;
+                jac[a][q] = -la / (d * d);
+                jac[q][q] = 1 / d;
+            }
+        }
+    }
+}
+
+/* λ of u (a rate drawn as exactly 0 gives an infinite λa: a draw that is
+ * not finite, with probability 0). */
+static void from_draw(const lop_fit_t *fit, const draw_map_t *map, const double *u,
+                      double *lambda)
+{
+    memcpy(lambda, u, LOP_MODEL_MAX_PARAMS * sizeof *lambda);
+    for (int k = 0; k < map->n; k++) {
+        int a = map->a[k], q = map->q[k];
+        if (map->kind[k] == LOP_PARAM_RATE) {
+            lambda[a] = u[a] / u[q];
+        } else {
+            double d = exp(u[q]);
+            lambda[q] = d - fit->pmin;
+            lambda[a] = u[a] * d;
+        }
+    }
+}
+
+/* The covariance of u over the free parameters, J·cov·Jᵀ, into l (k × k). */
+static void draw_covariance(const lop_fit_t *fit, const double jac[][LOP_MODEL_MAX_PARAMS],
+                            const int *idx, int k, gsl_matrix *l)
+{
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < k; j++) {
+            double c = 0;
+            for (int s = 0; s < k; s++)
+                for (int t = 0; t < k; t++)
+                    c += jac[idx[i]][idx[s]] * fit->cov[idx[s]][idx[t]] * jac[idx[j]][idx[t]];
+            gsl_matrix_set(l, (size_t)i, (size_t)j, c);
+        }
+}
+
 /* Draw the free λ of fit f for every draw (the others stay as fitted). */
 static lop_status_t draw_fit(lop_uncert_t *u, int f, gsl_rng *rng)
 {
     const lop_fit_t *fit = &u->fit[f];
     int idx[LOP_MODEL_MAX_PARAMS], k = free_params(fit, idx);
+    double jac[LOP_MODEL_MAX_PARAMS][LOP_MODEL_MAX_PARAMS], u0[LOP_MODEL_MAX_PARAMS];
+    draw_map_t map = draw_map(fit);
     gsl_matrix *l = gsl_matrix_alloc((size_t)k, (size_t)k);
     gsl_vector *mu = gsl_vector_alloc((size_t)k), *x = gsl_vector_alloc((size_t)k);
     lop_status_t st = l && mu && x ? LOP_OK : lop_err(LOP_ERR_NOMEM, "out of memory for draws");
-    for (int i = 0; i < k && st == LOP_OK; i++) {
-        for (int j = 0; j < k; j++)
-            gsl_matrix_set(l, (size_t)i, (size_t)j, fit->cov[idx[i]][idx[j]]);
-    }
+    to_draw(fit, &map, fit->lambda, u0, jac);
+    if (st == LOP_OK)
+        draw_covariance(fit, jac, idx, k, l);
     if (st == LOP_OK && gsl_linalg_cholesky_decomp1(l) != GSL_SUCCESS) {
-        for (int i = 0; i < k; i++) /* decomp1 overwrote it: start again */
-            for (int j = 0; j < k; j++)
-                gsl_matrix_set(l, (size_t)i, (size_t)j, fit->cov[idx[i]][idx[j]]);
+        draw_covariance(fit, jac, idx, k, l); /* decomp1 overwrote it: start again */
         st = semidefinite_factor(l, fit->series[0] ? fit->series : fit->model->name);
     }
     gsl_vector_set_zero(mu);
     double nu = (double)fit->n - k; /* degrees of freedom of σ̂² */
     for (size_t d = 0; d < u->n_draws && st == LOP_OK; d++) {
         double *lambda = u->lambda + (d * (size_t)u->n_fits + (size_t)f) * LOP_MODEL_MAX_PARAMS;
+        double ud[LOP_MODEL_MAX_PARAMS];
+        memcpy(ud, u0, sizeof ud);
         gsl_ran_multivariate_gaussian(rng, mu, l, x);
         /* multivariate t: the Gaussian step scaled by sqrt(ν/χ²_ν), uncert.h */
         double w = nu >= 1 ? sqrt(nu / gsl_ran_chisq(rng, nu)) : 1.0;
         for (int i = 0; i < k; i++)
-            lambda[idx[i]] = fit->lambda[idx[i]] + w * gsl_vector_get(x, (size_t)i);
+            ud[idx[i]] = u0[idx[i]] + w * gsl_vector_get(x, (size_t)i);
+        from_draw(fit, &map, ud, lambda);
     }
     gsl_matrix_free(l);
     gsl_vector_free(mu);

@@ -232,7 +232,8 @@ opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
 opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
 opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
-opt_error noise-no-synth "option --noise needs --synth" --noise 0.1 "$T/oc.csv"
+opt_error noise-no-synth "option --noise and --noise-us need --synth" --noise 0.1 "$T/oc.csv"
+opt_error noise-us-no-synth "option --noise and --noise-us need --synth" --noise-us 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"
@@ -268,16 +269,32 @@ opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model r
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
 check "--synth with an unknown stat writes nothing" test -z "$(ls -A "$T/p99" 2>/dev/null)"
-# ---- --weight rel: 1 % relative noise, so the weighted RMSE is about 0.01
-"$LOPFIT" --weight rel --stat min -o "$T/wrel" "$T/sub63-send-normal-rtt.csv" >"$T/wrel.txt"
-check "--weight rel: relative RMSE near the 1 % noise, said in the report and params.csv" \
+# ---- weights: rel (1/y^2) by default, 1 % relative noise, so the weighted RMSE is about 0.01
+"$LOPFIT" --stat min -o "$T/wrel" "$T/sub63-send-normal-rtt.csv" >"$T/wrel.txt"
+check "default weights rel: relative RMSE near the 1 % noise, said in the report and params.csv" \
     sh -c "awk -v r='$(col "$T/wrel/params.csv" rmse ',min,')' 'BEGIN { exit !(r > 0.007 && r < 0.013) }' &&
-           grep -q 'RMSE [0-9.]* (relative, --weight rel)' '$T/wrel.txt' &&
+           grep -q 'RMSE [0-9.]* (relative: weights 1/y^2)' '$T/wrel.txt' &&
            grep -q '^# weight: rel' '$T/wrel/params.csv'"
-check "--weight rel: an unweighted params.csv says nothing of weights" sh -c "! grep -q '^# weight' '$T/out/params.csv'"
+"$LOPFIT" --weight rel --stat min -o "$T/wrel2" "$T/sub63-send-normal-rtt.csv" >/dev/null
+check "--weight rel is the default: the same params.csv" \
+    sh -c "cmp -s '$T/wrel/params.csv' '$T/wrel2/params.csv'"
+"$LOPFIT" --weight none --stat min -o "$T/wnone" "$T/sub63-send-normal-rtt.csv" >"$T/wnone.txt"
+check "--weight none: RMSE in us, params.csv says nothing of weights" \
+    sh -c "grep -q 'RMSE [0-9.]* us' '$T/wnone.txt' && ! grep -q '^# weight' '$T/wnone/params.csv'"
 printf '# quantity: os\n# series: z\np,min_us\n1,1\n2,0\n3,0.5\n4,0.4\n' >"$T/zero.csv"
-check "--weight rel: a time of 0 is an error" \
-    sh -c "! '$LOPFIT' --weight rel --stat min '$T/zero.csv' 2>'$T/e' >/dev/null && grep -q 'need y > 0' '$T/e' && test \$(wc -l <'$T/e') = 1"
+check "default weights: a time of 0 is an error that names --weight none" \
+    sh -c "! '$LOPFIT' --stat min '$T/zero.csv' 2>'$T/e' >/dev/null &&
+           grep -q 'need y > 0 (lopfit --weight none fits it)' '$T/e' && test \$(wc -l <'$T/e') = 1"
+check "--weight none fits a time of 0" "$LOPFIT" --weight none --stat min "$T/zero.csv"
+# ---- --synth --noise-us: additive noise (the data of fit/measure/coverage.sh)
+"$LOPFIT" --synth "$T/truth.csv" --noise-us 0.05 --seed 5 -o "$T/data-add" 2>/dev/null
+"$LOPFIT" --synth "$T/truth.csv" --seed 5 -o "$T/data-exact" 2>/dev/null
+check "--synth --noise-us: '# source:' names the additive noise" \
+    grep -q '^# source: lopfit --synth .* (relative noise 0, additive noise 0.05 us, seed 5)$' "$T/data-add/send-normal-rtt.csv"
+check "--synth --noise-us 0.05: deviations of one size at every p (sd near 0.05 us), none of them 0" \
+    sh -c "paste -d, '$T/data-add/send-normal-rtt.csv' '$T/data-exact/send-normal-rtt.csv' |
+           awk -F, '/^[0-9]/ { d = \$3 - \$11; s += d * d; n++; if (d == 0) zero++ }
+                    END { sd = sqrt(s / n); exit !(n == 31 && !zero && sd > 0.03 && sd < 0.07) }'"
 opt_error weight "option --weight: unknown value 'abs'" --weight abs "$T/oc.csv"
 
 # ---- gnuplot expressions of the descriptors (tests/unit/test_gnuplot_expr.c checks the values)

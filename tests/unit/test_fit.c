@@ -180,7 +180,9 @@ static void check_not_identifiable(void)
  * must find what a search with 8 times the starts finds. */
 static void check_global(void)
 {
-    const lop_fitter_opts_t many = {99, 8 * lop_fitter_defaults.n_starts, LOP_WEIGHT_NONE};
+    lop_fitter_opts_t many = lop_fitter_defaults;
+    many.seed = 99;
+    many.n_starts = 8 * lop_fitter_defaults.n_starts;
     for (size_t t = 0; t < 5; t++) {
         truth_t few = truths[t];
         few.pmax = 9;

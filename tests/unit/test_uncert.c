@@ -124,6 +124,112 @@ static void check_special(void)
        "level 1 or no fits: invalid");
 }
 
+/* ------------------------------------- the draws' coordinates (issue 21) */
+
+/* the first fit at p = *(double *)ctx, and its delta-method sd there */
+static double curve_at(const lop_fit_t *const *fits, void *ctx)
+{
+    return lop_fit_eval(fits[0], *(double *)ctx);
+}
+
+static double delta_sd(lop_fit_t f, double p)
+{
+    double g[LOP_MODEL_MAX_PARAMS] = {0}, v = 0;
+    for (int j = 0; j < f.model->n_params; j++) {
+        double keep = f.lambda[j], h = 1e-6 * fmax(fabs(keep), 1e-3);
+        f.lambda[j] = keep + h;
+        double up = lop_fit_eval(&f, p);
+        f.lambda[j] = keep - h;
+        g[j] = (up - lop_fit_eval(&f, p)) / (2 * h);
+        f.lambda[j] = keep;
+    }
+    for (int i = 0; i < f.model->n_params; i++)
+        for (int j = 0; j < f.model->n_params; j++)
+            v += g[i] * f.cov[i][j] * g[j];
+    return sqrt(v);
+}
+
+/* the pole's distance left of pmin of an ov fit */
+static double pole_distance(const lop_fit_t *const *fits, void *ctx)
+{
+    (void)ctx;
+    return fits[0]->lambda[2] + fits[0]->pmin;
+}
+
+/* Where the linearisation holds (a small covariance) the draws in the
+ * pole's and the rate's coordinates give the delta method's interval: the
+ * covariance is carried over exactly.  A pole 0.1 left of pmin with an sd
+ * of 0.1 is never drawn inside the data (in λ it was, in 16 % of draws). */
+static void check_coordinates(void)
+{
+    lop_fit_t rtt = {.model = &lop_model_rtt, .n = 40, .pmin = 1, .pmax = 40, .has_cov = 1,
+                     .lambda = {15.0, 0.05, 3.0, 6.2, -0.053, 1.0}};
+    lop_fit_t ov = {.model = &lop_model_ov, .n = 40, .pmin = 1, .pmax = 40, .has_cov = 1,
+                    .lambda = {0.5, 0.5, -0.5}};
+    const double sd_rtt[] = {0.02, 0.002, 0.01, 0.01, 0.0002}, sd_ov[] = {0.002, 0.002, 0.002};
+    for (int i = 0; i < 5; i++)
+        rtt.cov[i][i] = sd_rtt[i] * sd_rtt[i];
+    rtt.cov[2][3] = rtt.cov[3][2] = -0.9 * sd_rtt[2] * sd_rtt[3]; /* l3, l4 trade off */
+    for (int i = 0; i < 3; i++)
+        ov.cov[i][i] = sd_ov[i] * sd_ov[i];
+    ov.cov[1][2] = ov.cov[2][1] = 0.5 * sd_ov[1] * sd_ov[2];
+    const lop_fit_t *one_rtt[] = {&rtt}, *one_ov[] = {&ov};
+    double at[] = {1, 4, 30};
+    for (int k = 0; k < 3; k++) {
+        lop_interval_t iv;
+        double sd = delta_sd(rtt, at[k]);
+        interval(one_rtt, 1, curve_at, &at[k], &lop_uncert_defaults, &iv);
+        is_num(iv.hi - iv.lo, 2 * 2.03 * sd, 0.2 * sd, "rtt at p = %g: the delta method's "
+               "width (t, 35 degrees of freedom; sd %.4f)", at[k], sd);
+        sd = delta_sd(ov, at[k]);
+        interval(one_ov, 1, curve_at, &at[k], &lop_uncert_defaults, &iv);
+        is_num(iv.hi - iv.lo, 2 * 2.03 * sd, 0.2 * sd, "ov at p = %g: the delta method's width "
+               "(t, 37 degrees of freedom; sd %.4f)", at[k], sd);
+    }
+    lop_fit_t near = ov;
+    near.lambda[2] = -0.9;
+    near.cov[2][2] = 0.01;
+    near.cov[1][2] = near.cov[2][1] = 0;
+    const lop_fit_t *one_near[] = {&near};
+    lop_interval_t iv;
+    interval(one_near, 1, pole_distance, NULL, &lop_uncert_defaults, &iv);
+    ok(iv.lo > 0 && iv.n_nonfinite == 0 && iv.lo < 0.1 && iv.hi > 0.1,
+       "a pole 0.1 +- 0.1 left of pmin: drawn left of pmin (distance %.3g..%.3g)", iv.lo, iv.hi);
+}
+
+/* The saturation of an rtt fit to 15 points (the thesis's rdmaw-inline RTT,
+ * 2 % noise, seed 3) barely shows: l4 and l5 trade off along a hyperbola
+ * (l4 = 397 +- 25700, l5 = -0.0007 +- 0.048).  Drawn in λ, 95 % of the
+ * curves ran off it: RTT(4)'s interval was -25799..0.38 us around a fitted
+ * 5.21.  Drawn as slope and rate, RTT(4)'s interval holds the fit and is
+ * as wide as the delta method's, within a factor of 2. */
+static void check_ridge(void)
+{
+    const double truth[] = {14.9630, 0.0446, 3.0074, 6.1891, -0.0531, 8.2665};
+    double p[15], y[15], at = 4;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 3);
+    for (int i = 0; i < 15; i++) {
+        p[i] = i + 1;
+        y[i] = lop_model_rtt.eval(truth, p[i]) * (1 + 0.02 * gsl_ran_gaussian(rng, 1.0));
+    }
+    gsl_rng_free(rng);
+    lop_fitter_opts_t rel = lop_fitter_defaults;
+    rel.weight = LOP_WEIGHT_REL;
+    lop_fit_t fit = {0};
+    lop_interval_t iv;
+    if (!ok(lop_fitter_run(&lop_model_rtt, p, y, 15, &rel, &fit, NULL) == LOP_OK && fit.has_cov,
+            "rtt fit to 15 points with a covariance"))
+        return;
+    const lop_fit_t *fits[] = {&fit};
+    double sd = delta_sd(fit, at);
+    interval(fits, 1, curve_at, &at, &lop_uncert_defaults, &iv);
+    ok(iv.lo < iv.value && iv.value < iv.hi && iv.hi - iv.lo < 2 * 2 * 2.23 * sd &&
+           iv.hi - iv.lo > 0.5 * 2 * 2.23 * sd,
+       "RTT(4) = %.3f in %.3f..%.3f, the delta method's +-%.3f", iv.value, iv.lo, iv.hi,
+       2.23 * sd);
+}
+
 /* Fit the LogP line to COVER_N noisy points of a known line; is the truth
  * at p = 1 and p = 64 (extrapolated) inside the 95 % interval? */
 static void check_coverage(void)
@@ -168,5 +274,7 @@ int main(void)
     check_semidefinite();
     check_special();
     check_coverage();
+    check_coordinates();
+    check_ridge();
     return tap_done();
 }
