@@ -689,6 +689,26 @@ static uint32_t n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
     return a->takes_n && o->n ? (uint32_t)o->n[k] : a->default_n;
 }
 
+/* n candidates for --best: the --n list, else 1..8. */
+static size_t best_n_count(const opts_t *o, const barrier_alg_t *a)
+{
+    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
+}
+
+static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
+{
+    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
+}
+
+/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
+static int wants_hybrid(const opts_t *o)
+{
+    for (size_t i = 0; i < o->n_alg; i++)
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            return 1;
+    return o->hybrid_report;
+}
+
 /* ------------------------------------------------- schedules and runs */
 
 static lop_status_t p_too_large(long p)
@@ -697,55 +717,75 @@ static lop_status_t p_too_large(long p)
                    p, SCHED_MAX_P);
 }
 
-static lop_status_t too_large_to_check(long p, const barrier_alg_t *a, double work)
+/* A limit's message as the option's error: "option --p: ...". */
+static lop_status_t option_error(lop_status_t st, const char *opt)
 {
-    return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
-                   "(%.2g word operations, at most %.2g)", p, a->name, work,
-                   SCHED_CHECK_MAX_WORK);
+    return lop_err(st, "option --%s: %s", opt, lop_errmsg());
 }
 
-/* Every schedule the rows at P will build fits (sched_check_size), and
- * with --verify its check is not too large. */
-static lop_status_t check_sizes(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
-                                long p)
+/* Every schedule the rows build at P fits, and with --verify its check:
+ * sched_limit and sched_check_limit count ops by each algorithm's rule,
+ * nothing is built.  'best' takes --best's n list. */
+static lop_status_t limits_algs(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
+                                int best, uint32_t p)
 {
     for (size_t a = 0; a < n_algs; a++) {
         if (!algs[a]->build_rank)
-            continue; /* cost-only: its cells say so, no schedule is built */
-        for (size_t k = 0; k < n_count(o, algs[a]); k++) {
-            uint32_t n_ops;
-            lop_status_t st = sched_check_size(algs[a], (uint32_t)p, n_value(o, algs[a], k), &n_ops);
-            double work = sched_check_work_of(n_ops, (uint32_t)p);
-            if (st == LOP_OK && o->verify && work > SCHED_CHECK_MAX_WORK)
-                st = too_large_to_check(p, algs[a], work);
+            continue; /* cost-only: its cells say so; hybrid: limits_hybrid */
+        for (size_t k = 0; k < (best ? best_n_count(o, algs[a]) : n_count(o, algs[a])); k++) {
+            uint32_t n = best ? best_n_value(o, algs[a], k) : n_value(o, algs[a], k);
+            lop_status_t st = o->verify ? sched_check_limit(algs[a], p, n)
+                                        : sched_limit(algs[a], p, n, NULL);
             if (st)
-                return st;
+                return option_error(st, o->verify ? "verify" : "p");
         }
     }
     return LOP_OK;
 }
 
-/* Refuse before the first row what is sure to fail on a later one: rows are
- * streamed, so a late error would leave a cut table (with a message). */
+/* A hybrid has at least one message from every rank but 0: the work of its
+ * check (hybrid_build checks it) grows at least with these ops. */
+static uint64_t hybrid_min_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return p > 1 ? 2 * ((uint64_t)p - 1) : 0;
+}
+
+static lop_status_t limits_hybrid(uint32_t p)
+{
+    double work = sched_check_work_of((double)hybrid_min_ops(p, 0), p);
+    if (work <= SCHED_CHECK_MAX_WORK)
+        return LOP_OK;
+    return lop_err(LOP_ERR_RANGE, "option --p: hybrid at P = %u is too large to check (at least "
+                   "%.2g word operations, at most %.2g): the largest P is at most %u", p, work,
+                   SCHED_CHECK_MAX_WORK, sched_largest_p(hybrid_min_ops, 0, sched_check_work_of,
+                                                         p, SCHED_CHECK_MAX_WORK));
+}
+
+/* Refuse before the first line, and before any work, what a row would
+ * refuse: rows are streamed, so a late error would leave a cut table.  Op
+ * counts and the checker's work are non-decreasing in P, so the largest P
+ * of the list decides. */
 static lop_status_t check_p_list(const opts_t *o)
 {
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 1, algs);
-    int schedules = o->simulate || o->verify || o->schedule;
+    int builds = o->simulate || o->verify || o->schedule || o->goal || (o->best && o->have_pairs);
+    long p = 0;
+    for (size_t i = 0; i < o->n_p; i++)
+        p = o->p[i] > p ? o->p[i] : p;
     if (o->verify && n_algs == 0)
         return lop_err(LOP_ERR_INVALID, "option --verify: %s %s no schedule to check (a cost "
                        "model only)", o->alg[0]->name, o->n_alg > 1 ? "and the others have" : "has");
-    for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
-        double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
-        if (o->p[i] > SCHED_MAX_P)
-            return p_too_large(o->p[i]);
-        if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
-            return too_large_to_check(o->p[i], algs[0], work);
-        lop_status_t st = check_sizes(o, algs, n_algs, o->p[i]);
-        if (st)
-            return st;
-    }
-    return LOP_OK;
+    if (o->measured || o->check_file || !(builds || wants_hybrid(o)))
+        return LOP_OK; /* their schedules: measured_precheck, the file's reader */
+    if (p > SCHED_MAX_P)
+        return p_too_large(p);
+    if (wants_hybrid(o) && limits_hybrid((uint32_t)p) != LOP_OK)
+        return LOP_ERR_RANGE;
+    if (o->best)
+        n_algs = selection(o, o->alg_all, algs);
+    return builds ? limits_algs(o, algs, n_algs, o->best, (uint32_t)p) : LOP_OK;
 }
 
 /* The hybrid barrier at P, searched and checked (hybrid.h); with --timing
@@ -1042,18 +1082,10 @@ static lop_status_t verify_model(opts_t *o, lop_out_t *t, const sched_t *s,
 static lop_status_t verify_one(opts_t *o, lop_out_t *t, size_t ai, const barrier_alg_t *a,
                                uint32_t n, long p, verdict_t *v)
 {
-    sched_t s;
-    double work = (double)p * p / 64; /* at least one op per rank */
-    lop_status_t st = work > SCHED_CHECK_MAX_WORK ? LOP_OK : build(o, a, n, p, &s);
+    sched_t s; /* its check's size was refused up front (check_p_list) */
+    lop_status_t st = build(o, a, n, p, &s);
     if (st)
         return st;
-    if (work <= SCHED_CHECK_MAX_WORK) {
-        work = sched_check_work(&s);
-        if (work > SCHED_CHECK_MAX_WORK)
-            sched_free(&s);
-    }
-    if (work > SCHED_CHECK_MAX_WORK)
-        return too_large_to_check(p, a, work);
     st = check(o, &s);
     if (st != LOP_OK && st != LOP_ERR_INVALID) { /* trouble, not a verdict */
         sched_free(&s);
@@ -1116,17 +1148,6 @@ static lop_status_t run_verify(opts_t *o, int *failed)
 }
 
 /* --------------------------------------------------------------- best */
-
-/* n candidates for --best: the --n list, else 1..8. */
-static size_t best_n_count(const opts_t *o, const barrier_alg_t *a)
-{
-    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
-}
-
-static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
-{
-    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
-}
 
 /* us is the winner's time; tie lists the runners-up whose interval overlaps
  * the winner's ("tie within uncertainty"), cheapest first, as alg or alg:n. */
@@ -1324,18 +1345,9 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     return LOP_OK;
 }
 
-/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
-static int wants_hybrid(const opts_t *o)
-{
-    for (size_t i = 0; i < o->n_alg; i++)
-        if (o->alg[i]->flags & BARRIER_HYBRID)
-            return 1;
-    return o->hybrid_report;
-}
-
 /* The levels of the hybrid: --placement FILE (with --costs), or the
- * --topology machine's.  Errors name the option. */
-static lop_status_t setup_place(opts_t *o)
+ * --topology machine's.  Errors name the option: first the options ... */
+static lop_status_t place_options(const opts_t *o)
 {
     int hybrid = wants_hybrid(o);
     if (o->placement && !o->pairs_opts.costs)
@@ -1351,7 +1363,13 @@ static lop_status_t setup_place(opts_t *o)
     if (hybrid && !o->placement && o->pairs_opts.costs)
         return lop_err(LOP_ERR_INVALID, "option --costs: hybrid needs the levels of the ranks: "
                                         "--placement FILE");
-    if (!hybrid)
+    return LOP_OK;
+}
+
+/* ... and the levels themselves, after the limits (check_p_list). */
+static lop_status_t setup_place(opts_t *o)
+{
+    if (!wants_hybrid(o))
         return LOP_OK;
     lop_status_t st = o->placement ? hybrid_place_read(o->placement, &o->place)
                                    : hybrid_place_machine(&o->pairs, o->pairs.p, &o->place);
@@ -1363,8 +1381,7 @@ static lop_status_t setup_place(opts_t *o)
     return st;
 }
 
-/* Per-pair costs from --costs or --topology (LogP simulations only), and
- * --write-costs. */
+/* Per-pair costs from --costs or --topology (LogP simulations only). */
 static lop_status_t setup_pairs(opts_t *o)
 {
     if (wants_hybrid(o) && o->verify)
@@ -1392,7 +1409,13 @@ static lop_status_t setup_pairs(opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
-    st = setup_place(o);
+    return place_options(o);
+}
+
+/* After the limits: the hybrid's levels, and --write-costs. */
+static lop_status_t setup_outputs(opts_t *o)
+{
+    lop_status_t st = setup_place(o);
     if (st)
         return st;
     char source[256];
@@ -1849,6 +1872,8 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
         st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
         if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
             (void)file_row_schedule(csv, r, m, p, &st);
+        if (st == LOP_OK && a && a->build_rank && sched_limit(a, (uint32_t)p, n, NULL))
+            st = lop_err(LOP_ERR_RANGE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
@@ -2024,7 +2049,8 @@ static lop_status_t run(opts_t *o, int *failed)
     if (st)
         return st;
     logp_setup(o);
-    st = check_p_list(o);
+    st = check_p_list(o); /* before anything is built, written or printed */
+    st = st ? st : setup_outputs(o);
     st = st ? st : pred_setup(o);
     if (st)
         return st;

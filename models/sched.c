@@ -36,10 +36,6 @@ void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
                            s->p, SCHED_MAX_OPS);
         return;
     }
-    if (s->count_only) {
-        s->n_ops++;
-        return;
-    }
     if (s->n_ops == s->cap) {
         uint32_t cap = s->cap ? (s->cap > SCHED_MAX_OPS / 2 ? SCHED_MAX_OPS : 2 * s->cap) : 64;
         sched_op_t *grown = lop_realloc_array(s->op, cap, sizeof *grown);
@@ -57,8 +53,7 @@ void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
 
 void sched_end_rank(sched_t *s, uint32_t rank)
 {
-    if (!s->count_only)
-        s->first[rank + 1] = s->n_ops;
+    s->first[rank + 1] = s->n_ops;
 }
 
 static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
@@ -71,33 +66,64 @@ static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
     return LOP_OK;
 }
 
-lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint32_t *n_ops)
+void sched_alg_label(const barrier_alg_t *alg, uint32_t n, char *buf, size_t len)
+{
+    if (alg->takes_n)
+        snprintf(buf, len, "%s with n = %u", alg->name, barrier_alg_n(alg, n));
+    else
+        snprintf(buf, len, "%s", alg->name);
+}
+
+uint32_t sched_largest_p(uint64_t (*n_ops)(uint32_t p, uint32_t n), uint32_t n,
+                         double (*need)(double n_ops, uint32_t p), uint32_t below, double limit)
+{
+    uint32_t lo = 0, hi = below; /* lo fits (0: none known), hi does not */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        double ops = (double)n_ops(mid, n);
+        if ((need ? need(ops, mid) : ops) <= limit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+lop_status_t sched_limit(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint64_t *n_ops)
 {
     lop_status_t st = buildable(alg, n);
     if (st)
         return st;
     if (p < 1 || p > SCHED_MAX_P)
         return lop_err(LOP_ERR_RANGE, "P = %u is outside 1..%u for a schedule", p, SCHED_MAX_P);
-    sched_t s = {.p = p, .count_only = 1};
-    n = barrier_alg_n(alg, n);
-    for (uint32_t r = 0; r < p && !s.error; r++)
-        alg->build_rank(&s, p, n, r);
+    uint64_t ops = alg->n_ops(p, barrier_alg_n(alg, n));
     if (n_ops)
-        *n_ops = s.n_ops;
-    return s.error;
+        *n_ops = ops;
+    if (ops <= SCHED_MAX_OPS)
+        return LOP_OK;
+    char label[64];
+    sched_alg_label(alg, n, label, sizeof label);
+    return lop_err(LOP_ERR_RANGE, "%s at P = %u needs %llu operations, more than a schedule "
+                   "holds (%u): the largest P it does is %u", label, p, (unsigned long long)ops,
+                   SCHED_MAX_OPS, sched_largest_p(alg->n_ops, barrier_alg_n(alg, n), NULL, p, SCHED_MAX_OPS));
 }
 
 lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
 {
-    lop_status_t st = buildable(alg, n);
-    if (st)
-        return st;
-    st = sched_init(s, p);
+    uint64_t ops;
+    lop_status_t st = sched_limit(alg, p, n, &ops);
+    st = st ? st : sched_init(s, p);
     if (st)
         return st;
     n = barrier_alg_n(alg, n);
     s->n = alg->takes_n ? n : 0;
     snprintf(s->alg, sizeof s->alg, "%s", alg->name);
+    /* the exact size (no growth: no copies, no slack; sched_push grows if a
+     * count were ever short) */
+    s->op = lop_calloc(ops ? ops : 1, sizeof *s->op);
+    s->cap = (uint32_t)ops;
+    if (!s->op)
+        s->error = LOP_ERR_NOMEM;
     for (uint32_t r = 0; r < p && !s->error; r++) {
         alg->build_rank(s, p, n, r);
         sched_end_rank(s, r);

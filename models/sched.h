@@ -66,21 +66,26 @@ typedef struct {
     char *path;         /* read from a file (sched_csv_read): its name, else NULL */
     uint32_t *line;     /* ... and line[i], the line op i came from */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
-    int count_only;     /* builder: count the ops, store none (sched_check_size) */
 } sched_t;
 
 /* Build the schedule of 'alg' for 'p' ranks with parameter 'n' (ignored
- * unless the algorithm takes one).  Errors: p or n out of range, a
- * cost-only algorithm, more than SCHED_MAX_OPS operations, no memory. */
+ * unless the algorithm takes one).  Errors: those of sched_limit, no memory. */
 lop_status_t sched_build(const struct barrier_alg *alg, uint32_t p, uint32_t n, sched_t *s);
 void sched_free(sched_t *s);
 /* What sched_build would refuse for these arguments (p or n out of range, a
- * cost-only algorithm, more than SCHED_MAX_OPS operations), found by running
- * the builder with the ops counted, not stored: a table refuses a row of a
- * later P before its first line instead of stopping part-way.  '*n_ops'
- * (unless NULL) is the schedule's op count. */
-lop_status_t sched_check_size(const struct barrier_alg *alg, uint32_t p, uint32_t n,
-                              uint32_t *n_ops);
+ * cost-only algorithm, more than SCHED_MAX_OPS operations), from the
+ * algorithm's op count (barrier_alg_t.n_ops) without building anything, so a
+ * tool refuses before its first line and before any work.  A schedule too
+ * large is LOP_ERR_RANGE naming the largest P the algorithm does with this n.
+ * '*n_ops' (unless NULL) is the schedule's op count. */
+lop_status_t sched_limit(const struct barrier_alg *alg, uint32_t p, uint32_t n, uint64_t *n_ops);
+/* The largest P in 1..below-1 whose need(n_ops(P, n), P) is at most 'limit'
+ * (need NULL: the op count itself), 0 if none; both must be non-decreasing
+ * in P (barrier_alg_t.n_ops is; so is the checker's work). */
+uint32_t sched_largest_p(uint64_t (*n_ops)(uint32_t p, uint32_t n), uint32_t n,
+                         double (*need)(double n_ops, uint32_t p), uint32_t below, double limit);
+/* "diss", "ndiss with n = 2": an algorithm and its n, for messages. */
+void sched_alg_label(const struct barrier_alg *alg, uint32_t n, char *buf, size_t len);
 
 static inline const sched_op_t *sched_rank_ops(const sched_t *s, uint32_t rank)
 {

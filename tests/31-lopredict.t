@@ -222,7 +222,9 @@ refuses "unknown algorithm" "unknown algorithm 'foo'" --alg foo
 refuses "n < 1" "option --n: '0' is not in 1" --n 0
 refuses "P < 1" "option --p: '0' is not in 1" --p 0..4
 refuses "P too large to simulate" "P = 33554432 is too large for a schedule" --alg diss --p 33554432 --simulate
-refuses "P too large to check" "P = 1048576 is too large to check diss" --alg diss --p 1048576 --verify
+refuses "P too large to check, naming the largest P checked" \
+    "option --verify: P = 1048576 is too large to check diss (7e+11 word operations, at most 8e+09): the largest P it checks is 120937" \
+    --alg diss --p 1048576 --verify
 refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
 refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
 # A pole inside a fit's range (issue 17: logp_us = 0 at every P, exit 0).
@@ -237,9 +239,17 @@ refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg
 refuses "unknown model" "option --model: unknown value 'x'" --model x
 refuses "a stray operand" "unexpected argument 'extra'" extra
 # A schedule too large for a later P is refused before the table's first line
-# (it printed the header and the P = 4 row first).
-refuses "--simulate: diss at P = 2^22 needs too many operations, before any row" \
-    "schedule for P = 4194304 needs more than 134217728 operations" --alg diss --p 4,4194304 --simulate
+# (it printed the header and the P = 4 row first) and before any work (it
+# built every schedule in a counting pass first), from the algorithm's op
+# count, naming the largest P it does (issue 22).
+refuses "--simulate: nwise at P = 2^24 needs too many operations, before any row" \
+    "option --p: nwise with n = 2 at P = 16777216 needs 870647656 operations, more than a schedule holds (134217728): the largest P it does is 4782968" \
+    --alg nwise --p 4,16777216 --simulate
+refuses "--best with per-pair costs: each candidate n = 1..8 counted up front" \
+    "option --p: nwise with n = 1 at P = 16777216 needs" \
+    --best --alg nwise --topology 4096x4096 --level-L 1,0.1 --level-o 1,0.1
+refuses "--goal: a schedule too large is refused before any text" \
+    "option --p: nwise with n = 2 at P = 16777216 needs" --goal --alg nwise --p 16777216
 
 # Lists: no value twice (duplicate rows), no empty item in any list.
 refuses "--p 4,4,4: a value twice" "option --p: '4' is named twice" --alg diss --p 4,4,4
