@@ -64,7 +64,8 @@ static const lop_cli_opt_t options[] = {
     {"simulate", OPT_SIMULATE, NULL, "add the simulated time of the selected model(s)"},
     {"verify", OPT_VERIFY, NULL, "check every schedule; closed form next to simulation"},
     {"best", OPT_BEST, NULL, "the algorithm and n with the lowest predicted time per P"},
-    {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
+    {"check-schedule", OPT_CHECK, "FILE",
+     "check (and with --simulate simulate) a schedule CSV or GOAL file"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
     {"draws", OPT_DRAWS, "N",
@@ -1325,6 +1326,24 @@ static lop_status_t run_schedule(opts_t *o)
     return LOP_OK;
 }
 
+/* A schedule file, CSV or GOAL (goal.h).  Where a GOAL file leaves a send
+ * free to run before a receive written above it, lop's in-order run is
+ * stronger than the file's order: said on stderr, since the check and the
+ * times are those of the order written. */
+static lop_status_t schedule_read(const char *path, sched_t *s)
+{
+    goal_notes_t notes;
+    if (!sched_goal_sniff(path))
+        return sched_csv_read(path, s);
+    lop_status_t st = sched_goal_read(path, s, &notes);
+    if (st == LOP_OK && notes.loose)
+        fprintf(stderr, "%s: warning: %s:%u: this send and %llu more do not require every "
+                "receive written before them: lop runs a rank's ops in the order written, so "
+                "the check and the times are those of that order\n", prog, path,
+                notes.loose_line, (unsigned long long)notes.loose - 1);
+    return st;
+}
+
 /* --goal: the schedule of one algorithm, n and P (or of --check-schedule's
  * file) in LogGOPSim's GOAL format. */
 static lop_status_t run_goal(opts_t *o, FILE *out)
@@ -1332,7 +1351,7 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     sched_t s;
     lop_status_t st;
     if (o->check_file) /* a schedule file (read, not checked) */
-        st = sched_csv_read(o->check_file, &s);
+        st = schedule_read(o->check_file, &s);
     else if (o->alg_all || o->n_alg != 1 || o->n_n > 1 || o->n_p != 1)
         return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
                                         "one --p, or --check-schedule FILE");
@@ -1482,7 +1501,7 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
 {
     char num[LOP_OUT_NUM_LEN];
     sched_t s;
-    lop_status_t st = sched_csv_read(o->check_file, &s);
+    lop_status_t st = schedule_read(o->check_file, &s);
     if (st)
         return st;
     if (o->simulate && o->have_pairs && o->pairs.p < s.p) { /* before anything is printed */
@@ -1673,7 +1692,7 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
              name);
     if (!lop_name_ok(name) || access(path, R_OK) != 0)
         return NULL; /* predict_file warns */
-    *st = sched_csv_read(path, &m->file_sched);
+    *st = schedule_read(path, &m->file_sched);
     *st = *st ? *st : sched_check(&m->file_sched);
     if (*st) {
         char why[1024];

@@ -143,6 +143,18 @@ void sched_free(sched_t *s)
     memset(s, 0, sizeof *s);
 }
 
+int sched_equal(const sched_t *a, const sched_t *b)
+{
+    if (a->p != b->p || a->n_ops != b->n_ops ||
+        memcmp(a->first, b->first, ((size_t)a->p + 1) * sizeof *a->first) != 0)
+        return 0;
+    for (uint32_t i = 0; i < a->n_ops; i++)
+        if (a->op[i].peer != b->op[i].peer || a->op[i].step != b->op[i].step ||
+            a->op[i].kind != b->op[i].kind)
+            return 0;
+    return 1;
+}
+
 uint32_t sched_rank_max(const sched_t *s)
 {
     uint32_t most = 0;

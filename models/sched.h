@@ -100,6 +100,10 @@ static inline uint32_t sched_rank_count(const sched_t *s, uint32_t rank)
     return s->first[rank + 1] - s->first[rank];
 }
 
+/* Do the two hold the same ops: P, every rank's ops in order (kind, peer,
+ * step)?  Names, files and n are not compared. */
+int sched_equal(const sched_t *a, const sched_t *b);
+
 /* The largest number of ops of one rank. */
 uint32_t sched_rank_max(const sched_t *s);
 

@@ -161,20 +161,6 @@ static void limits(void)
        "P beyond SCHED_MAX_P: %s", lop_errmsg());
 }
 
-static int same(const sched_t *a, const sched_t *b)
-{
-    if (a->p != b->p || a->n_ops != b->n_ops || a->n_steps != b->n_steps)
-        return 0;
-    for (uint32_t r = 0; r <= a->p; r++)
-        if (a->first[r] != b->first[r])
-            return 0;
-    for (uint32_t i = 0; i < a->n_ops; i++)
-        if (a->op[i].peer != b->op[i].peer || a->op[i].step != b->op[i].step ||
-            a->op[i].kind != b->op[i].kind)
-            return 0;
-    return 1;
-}
-
 static void csv_round_trip(void)
 {
     static const char *const algs[] = {"ndiss", "rgm", "bfly", "mcs"};
@@ -185,7 +171,7 @@ static void csv_round_trip(void)
         sched_csv_write(&s, f);
         fclose(f);
         lop_status_t st = sched_csv_read(fixture_path("s.csv"), &back);
-        ok(st == LOP_OK && same(&s, &back) && strcmp(back.alg, algs[i]) == 0,
+        ok(st == LOP_OK && sched_equal(&s, &back) && strcmp(back.alg, algs[i]) == 0,
            "%s P=13 n=3 reads back as written %s", algs[i], st ? lop_errmsg() : "");
         if (st == LOP_OK)
             sched_free(&back);
