@@ -97,6 +97,7 @@ const barrier_alg_t barrier_alg_bfly = {
     .rounds = bfly_rounds,
     .build_rank = bfly_build_rank,
     .n_ops = bfly_n_ops,
+    .symmetry = barrier_xor_if_power_of_two, /* i XOR 2^s */
     .logp_us = bfly_logp_us,
     .lop_us = bfly_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "

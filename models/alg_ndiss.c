@@ -50,6 +50,14 @@ uint64_t ndiss_n_ops(uint32_t p, uint32_t n)
     return per_rank * p;
 }
 
+/* Rank p's peers are rank 0's moved by p: i (n+1)^r (mod P) ahead, behind. */
+sched_form_t ndiss_symmetry(uint32_t p, uint32_t n)
+{
+    (void)p;
+    (void)n;
+    return SCHED_SHIFT;
+}
+
 /* Thesis 2.2.6.1.1 for m links:
  *   rt = max{g ceil(n/m), n o_s + L ceil(n/m) + n o_r} ceil(log_{n+1} P),
  * which is n max{g, o_s + L + o_r} ceil(log_{n+1} P) (2.2.6.1) for m = 1. */
@@ -80,6 +88,7 @@ const barrier_alg_t barrier_alg_ndiss = {
     .rounds = ndiss_rounds,
     .build_rank = ndiss_build_rank,
     .n_ops = ndiss_n_ops,
+    .symmetry = ndiss_symmetry,
     .logp_us = ndiss_logp_us,
     .lop_us = ndiss_lop_us,
     .logp_note = "exact for one link and g <= o_s+L+o_r unless the last round drops offsets "

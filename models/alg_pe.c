@@ -68,6 +68,7 @@ const barrier_alg_t barrier_alg_pe = {
     .rounds = pe_rounds,
     .build_rank = pe_build_rank,
     .n_ops = pe_n_ops,
+    .symmetry = barrier_xor_if_power_of_two, /* i XOR 2^s */
     .logp_us = pe_logp_us,
     .lop_us = pe_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "

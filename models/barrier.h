@@ -75,6 +75,10 @@ typedef struct barrier_alg {
      * alone dips where its last round drops offsets (n = 2: P = 17 has 204
      * ops, P = 18 180), and there the p named fits and p + 1 does not. */
     uint64_t (*n_ops)(uint32_t p, uint32_t n);
+    /* SCHED_SHIFT or SCHED_XOR where every rank's ops are rank 0's with the
+     * peers moved by the rank (sched.h), so the simulator generates them
+     * from rank 0's (sched_generate); SCHED_STORED or NULL: none. */
+    sched_form_t (*symmetry)(uint32_t p, uint32_t n);
     /* Closed forms in microseconds. */
     double (*logp_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
     double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
@@ -160,6 +164,9 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
 uint64_t ndiss_n_ops(uint32_t p, uint32_t n);
+sched_form_t ndiss_symmetry(uint32_t p, uint32_t n);
+/* SCHED_XOR for P a power of two (bfly, pe: partners i XOR 2^s), else none. */
+sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n);
 double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 double ndiss_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 

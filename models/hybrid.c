@@ -916,7 +916,7 @@ static lop_status_t best_flat(const search_t *se, hybrid_result_t *res)
                              n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++) {
             sched_t s;
             double us;
-            st = sched_build(*a, se->p, barrier_alg_n(*a, n), &s);
+            st = sched_generate(*a, se->p, barrier_alg_n(*a, n), &s);
             st = st ? st : sim_us(se, &s, se->sim->pairs, &us);
             if (st == LOP_OK && us < res->flat_us) {
                 res->flat_us = us;

@@ -724,9 +724,10 @@ static lop_status_t option_error(lop_status_t st, const char *opt)
     return lop_err(st, "option --%s: %s", opt, lop_errmsg());
 }
 
-/* Every schedule the rows build at P fits, and with --verify its check:
- * sched_limit and sched_check_limit count ops by each algorithm's rule,
- * nothing is built.  'best' takes --best's n list. */
+/* Every schedule the rows build at P fits (stored for --schedule and --goal,
+ * generated where it can be for a simulation), and with --verify its check:
+ * the limits count ops by each algorithm's rule, nothing is built.  'best'
+ * takes --best's n list. */
 static lop_status_t limits_algs(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
                                 int best, uint32_t p)
 {
@@ -735,8 +736,9 @@ static lop_status_t limits_algs(const opts_t *o, const barrier_alg_t *const *alg
             continue; /* cost-only: its cells say so; hybrid: limits_hybrid */
         for (size_t k = 0; k < (best ? best_n_count(o, algs[a]) : n_count(o, algs[a])); k++) {
             uint32_t n = best ? best_n_value(o, algs[a], k) : n_value(o, algs[a], k);
-            lop_status_t st = o->verify ? sched_check_limit(algs[a], p, n)
-                                        : sched_limit(algs[a], p, n, NULL);
+            lop_status_t st = o->verify                 ? sched_check_limit(algs[a], p, n)
+                              : o->schedule || o->goal ? sched_limit(algs[a], p, n, NULL)
+                                                       : sched_generate_limit(algs[a], p, n, NULL);
             if (st)
                 return option_error(st, o->verify ? "verify" : "p");
         }
@@ -812,7 +814,10 @@ static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
     return LOP_OK;
 }
 
-static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, sched_t *s)
+/* The schedule of a row; 'sim': for a simulation only, so generated from
+ * rank 0's ops where the rule allows (sched_generate), else stored. */
+static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, int sim,
+                          sched_t *s)
 {
     if (p > SCHED_MAX_P)
         return p_too_large(p);
@@ -824,10 +829,10 @@ static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
         return st;
     }
     double t0 = lop_timer_clock_s();
-    lop_status_t st = sched_build(a, (uint32_t)p, n, s);
+    lop_status_t st = sim ? sched_generate(a, (uint32_t)p, n, s) : sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
-        fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops in %.3f s\n", prog, a->name, n, p,
-                s->n_ops, lop_timer_clock_s() - t0);
+        fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops%s in %.3f s\n", prog, a->name, n, p,
+                s->n_ops, s->form ? " (generated from rank 0's)" : "", lop_timer_clock_s() - t0);
     return st;
 }
 
@@ -961,7 +966,7 @@ static lop_status_t predict_sim(opts_t *o, lop_out_t *t, flags_t *f, const barri
     sched_t s;
     if (a->flags & BARRIER_COST_ONLY)
         return sim_cells(o, t, f, a, n, p, NULL);
-    lop_status_t st = build(o, a, n, p, &s);
+    lop_status_t st = build(o, a, n, p, 1, &s);
     if (st)
         return st;
     st = sim_cells(o, t, f, a, n, p, &s);
@@ -974,7 +979,7 @@ static lop_status_t predict_hybrid_row(opts_t *o, lop_out_t *t, long p)
 {
     flags_t f = {0};
     sched_t s;
-    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, &s);
+    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, 0, &s);
     if (st)
         return st;
     lop_out_str(t, barrier_alg_hybrid.name);
@@ -1084,7 +1089,7 @@ static lop_status_t verify_one(opts_t *o, lop_out_t *t, size_t ai, const barrier
                                uint32_t n, long p, verdict_t *v)
 {
     sched_t s; /* its check's size was refused up front (check_p_list) */
-    lop_status_t st = build(o, a, n, p, &s);
+    lop_status_t st = build(o, a, n, p, 0, &s);
     if (st)
         return st;
     st = check(o, &s);
@@ -1171,7 +1176,7 @@ static lop_status_t best_time(opts_t *o, const barrier_alg_t *a, int model, uint
     if (a->flags & BARRIER_COST_ONLY)
         return LOP_OK;
     sched_t s;
-    lop_status_t st = build(o, a, n, p, &s);
+    lop_status_t st = build(o, a, n, p, 1, &s);
     if (st)
         return st;
     st = predict_time(&o->pred, logp ? PREDICT_SIM_LOGP : PREDICT_SIM_LOP, a, n, (uint32_t)p, &s,
@@ -1316,7 +1321,7 @@ static lop_status_t run_schedule(opts_t *o)
                                         "and one --p");
     sched_t s;
     const barrier_alg_t *a = o->alg[0];
-    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
+    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], 0, &s);
     if (st)
         return st;
     if (a->flags & BARRIER_HYBRID) /* checked by hybrid_build */
@@ -1356,7 +1361,7 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
         return lop_err(LOP_ERR_INVALID, "option --goal: needs one --alg, at most one --n and "
                                         "one --p, or --check-schedule FILE");
     else
-        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
+        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], 0, &s);
     if (st)
         return st;
     sched_goal_write(&s, out);
@@ -1668,7 +1673,7 @@ static lop_status_t predict_alg(opts_t *o, const barrier_alg_t *a, uint32_t n, l
     }
     sched_t s;
     int sched = !(a->flags & BARRIER_COST_ONLY);
-    lop_status_t st = sched ? build(o, a, n, p, &s) : LOP_OK;
+    lop_status_t st = sched ? build(o, a, n, p, 1, &s) : LOP_OK;
     if (st)
         return st;
     st = predict_all(o, a, n, p, sched ? &s : NULL, v, pred);

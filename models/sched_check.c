@@ -98,9 +98,10 @@ typedef struct {
 
 /* A message's slot travels with it, so one pass reads events and writes
  * message copies sequentially. */
-static double record_post(void *ctx, uint32_t rank, uint32_t op)
+static double record_post(void *ctx, uint32_t rank, uint32_t k, sched_op_t op)
 {
     recorder_t *rec = ctx;
+    (void)k;
     (void)op;
     rec->event[rec->n++] = (event_t){rec->messages, rank};
     return rec->messages++;

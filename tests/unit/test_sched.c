@@ -141,6 +141,46 @@ static void op_counts(void)
     }
 }
 
+/* Where an algorithm declares its rule symmetric, sched_generate's schedule
+ * (rank 0's ops, moved by the rank) is sched_build's: every P = 1..300 and
+ * around powers, n = 1..8. */
+static void generated(void)
+{
+    static const uint32_t big[] = {512, 729, 1000, 1024, 2048, 2187, 4096};
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if (!(*a)->symmetry)
+            continue;
+        uint32_t bad = 0, forms = 0;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 8 : 1); n++)
+            for (uint32_t i = 0; i < 300 + sizeof big / sizeof *big; i++) {
+                uint32_t p = i < 300 ? i + 1 : big[i - 300];
+                sched_t g, e, s;
+                int ok_ = sched_generate(*a, p, n, &g) == LOP_OK;
+                forms += ok_ && g.form != SCHED_STORED;
+                ok_ = ok_ && sched_expand(&g, &e) == LOP_OK;
+                if (!ok_ || sched_build(*a, p, n, &s) != LOP_OK || !sched_equal(&e, &s))
+                    bad = bad ? bad : p;
+                sched_free(&g);
+                sched_free(&e);
+                sched_free(&s);
+            }
+        ok(!bad && forms > 0, "%s: %u generated schedules are the built ones", (*a)->name, forms);
+        if (bad)
+            printf("#   first wrong at P = %u\n", bad);
+    }
+    const barrier_alg_t *diss = barrier_alg_find("diss");
+    uint64_t ops;
+    int refused = sched_limit(diss, SCHED_MAX_P, 0, &ops) == LOP_ERR_RANGE &&
+                  strstr(lop_errmsg(), "(a simulation generates it from rank 0's ops at this P)");
+    ok(refused && sched_generate_limit(diss, SCHED_MAX_P, 0, &ops) == LOP_OK && ops == 48ull << 24,
+       "diss at 2^24: too large to store, generated for a simulation (%llu ops)",
+       (unsigned long long)ops);
+    const barrier_alg_t *ndiss = barrier_alg_find("ndiss");
+    refused = sched_generate_limit(ndiss, SCHED_MAX_P, 64, &ops) == LOP_ERR_RANGE;
+    ok(refused && ops > SCHED_MAX_EVENTS && strstr(lop_errmsg(), "more than a simulation runs"),
+       "ndiss n = 64 at 2^24, %llu ops: %s", (unsigned long long)ops, lop_errmsg());
+}
+
 /* Limits are said from the counts, naming the largest P that does. */
 static void limits(void)
 {
@@ -213,6 +253,7 @@ int main(void)
     shapes();
     build_errors();
     op_counts();
+    generated();
     limits();
     csv_round_trip();
     csv_errors();
