@@ -22,6 +22,7 @@ seed_files() {
     fuzz_params) ls data/mozart-2005/params.csv tests/data/plots/params.csv ;;
     fuzz_measured) ls tests/data/plots/barrier.csv ;;
     fuzz_fitdata) ls tests/data/plots/send-*-*.csv tests/data/plots/rdmaw-*-*.csv ;;
+    fuzz_sched) ls tests/data/goal/*.goal ;;
     esac
 }
 

@@ -43,6 +43,33 @@ static void bfly_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
     }
 }
 
+/* How many x in 0..x_end-1 have bit s clear. */
+static uint64_t bit_clear_below(uint64_t x_end, uint32_t s)
+{
+    uint64_t b = 1ull << s, tail = x_end & (2 * b - 1);
+    return (x_end >> (s + 1) << s) + (tail < b ? tail : b);
+}
+
+/* Two ops per partner of a rank in a stage, counted from bfly_partners:
+ * with m = P - P'/2 real ranks in the upper half, the last stage pairs ranks
+ * x < m with x + P'/2 (2m partners in all: ranks m..P'/2-1 play both ends);
+ * an earlier stage s gives every rank one partner, and a rank r in
+ * m..P'/2-1 a second one, (r XOR 2^s) + P'/2, when r XOR 2^s < m - counted
+ * as the x < m whose bit s is clear and x + 2^s >= m. */
+static uint64_t bfly_n_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    uint32_t stages = barrier_ceil_log(p, 2);
+    if (stages == 0)
+        return 0;
+    uint64_t m = p - (1ull << (stages - 1)), partners = 2 * m;
+    for (uint32_t s = 0; s + 1 < stages; s++) {
+        uint64_t b = 1ull << s;
+        partners += p + bit_clear_below(m, s) - bit_clear_below(m > b ? m - b : 0, s);
+    }
+    return 2 * partners;
+}
+
 /* Thesis 2.2.2.1.2: (L + 2o) log2 P for P = 2^k, 2 (L + 2o) ceil(log2 P) otherwise
  * (worst case); t_r for L + 2o. */
 static double bfly_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
@@ -69,6 +96,8 @@ const barrier_alg_t barrier_alg_bfly = {
     .cite = "thesis 2.2.2.1, table 2.1; Brooks 1986",
     .rounds = bfly_rounds,
     .build_rank = bfly_build_rank,
+    .n_ops = bfly_n_ops,
+    .symmetry = barrier_xor_if_power_of_two, /* i XOR 2^s */
     .logp_us = bfly_logp_us,
     .lop_us = bfly_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "

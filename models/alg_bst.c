@@ -53,6 +53,7 @@ const barrier_alg_t barrier_alg_bst = {
     .cite = "thesis 2.2.1.6 (listing 2.5), table 2.1; Tzeng and Kongmunvattana 1997",
     .rounds = bst_rounds,
     .build_rank = bst_build_rank,
+    .n_ops = tree_n_ops,
     .logp_us = bst_logp_us,
     .lop_us = bst_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",

@@ -51,6 +51,7 @@ const barrier_alg_t barrier_alg_cc = {
     .cite = "thesis 2.2.1.1 (listing 2.1), LogP 2.2.5.1, LoP 2.3.7.1.1",
     .rounds = cc_rounds,
     .build_rank = cc_build_rank,
+    .n_ops = tree_n_ops,
     .logp_us = cc_logp_us,
     .lop_us = cc_lop_us,
     .logp_note = "exact for every P and g",

@@ -52,6 +52,7 @@ const barrier_alg_t barrier_alg_comb = {
     .default_n = 4,
     .rounds = comb_rounds,
     .build_rank = comb_build_rank,
+    .n_ops = tree_n_ops,
     .logp_us = comb_logp_us,
     .lop_us = comb_lop_us,
     .logp_note = "exact when P is a power of n and of 2 (n = 2, 4, 16..) and g <= o_s+L+o_r",

@@ -14,6 +14,8 @@ const barrier_alg_t barrier_alg_diss = {
     .default_n = 1,
     .rounds = ndiss_rounds,
     .build_rank = ndiss_build_rank,
+    .n_ops = ndiss_n_ops,
+    .symmetry = ndiss_symmetry,
     .logp_us = ndiss_logp_us, /* 2.2.5.4: max{f_r, f_s, o_s + L + o_r} ceil(log2 P) */
     .lop_us = ndiss_lop_us,
     .logp_note = "exact for every P when g <= o_s+L+o_r",

@@ -62,6 +62,7 @@ const barrier_alg_t barrier_alg_mcs = {
     .default_n = 4,
     .rounds = mcs_rounds,
     .build_rank = mcs_build_rank,
+    .n_ops = tree_n_ops,
     .logp_us = mcs_logp_us,
     .lop_us = mcs_lop_us,
     .logp_note = "exact when the heap is complete and P is a power of 2 (e.g. n = 1) "

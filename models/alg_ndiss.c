@@ -39,6 +39,25 @@ void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
     }
 }
 
+/* Every rank sends and receives once per offset of every round. */
+uint64_t ndiss_n_ops(uint32_t p, uint32_t n)
+{
+    uint64_t per_rank = 0, span = 1;
+    for (uint32_t r = 0, rounds = ndiss_rounds(p, n); r < rounds; r++, span *= (uint64_t)n + 1) {
+        uint64_t period = p / gcd(span, p);
+        per_rank += 2 * (n < period - 1 ? n : period - 1);
+    }
+    return per_rank * p;
+}
+
+/* Rank p's peers are rank 0's moved by p: i (n+1)^r (mod P) ahead, behind. */
+sched_form_t ndiss_symmetry(uint32_t p, uint32_t n)
+{
+    (void)p;
+    (void)n;
+    return SCHED_SHIFT;
+}
+
 /* Thesis 2.2.6.1.1 for m links:
  *   rt = max{g ceil(n/m), n o_s + L ceil(n/m) + n o_r} ceil(log_{n+1} P),
  * which is n max{g, o_s + L + o_r} ceil(log_{n+1} P) (2.2.6.1) for m = 1. */
@@ -68,6 +87,8 @@ const barrier_alg_t barrier_alg_ndiss = {
     .default_n = 2,
     .rounds = ndiss_rounds,
     .build_rank = ndiss_build_rank,
+    .n_ops = ndiss_n_ops,
+    .symmetry = ndiss_symmetry,
     .logp_us = ndiss_logp_us,
     .lop_us = ndiss_lop_us,
     .logp_note = "exact for one link and g <= o_s+L+o_r unless the last round drops offsets "

@@ -56,6 +56,21 @@ static void nwise_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
         sched_push(s, SCHED_SEND, (int32_t)j, last);
 }
 
+/* P_m main ranks, 2n ops per round; every other rank folds in and is
+ * notified (4 ops with its partner's). */
+static uint64_t nwise_n_ops(uint32_t p, uint32_t n)
+{
+    uint32_t pm, z = main_rounds(p, n, &pm);
+    return 2ull * n * z * pm + 4ull * (p - pm);
+}
+
+/* n = 1 and P = 2^Z: no fold, and the partner differing in binary digit t
+ * is rank XOR 2^t. */
+static sched_form_t nwise_symmetry(uint32_t p, uint32_t n)
+{
+    return n == 1 ? barrier_xor_if_power_of_two(p, n) : SCHED_STORED;
+}
+
 /* Thesis 2.2.6.2: rt = (n+2) max{g, o_s + L + o_r} ceil(log_{n+1} P), the worst
  * case P_m != P; with m links each of the n+2 exchanges costs 1/n of an n-way
  * dissemination round of 2.2.6.1.1. */
@@ -89,6 +104,8 @@ const barrier_alg_t barrier_alg_nwise = {
     .default_n = 2,
     .rounds = nwise_rounds,
     .build_rank = nwise_build_rank,
+    .n_ops = nwise_n_ops,
+    .symmetry = nwise_symmetry,
     .logp_us = nwise_logp_us,
     .lop_us = nwise_lop_us,
     .logp_note = "the thesis's worst-case bound; not exact",

@@ -34,6 +34,15 @@ static void pe_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
         sched_push(s, SCHED_SEND, (int32_t)(rank + y), last);
 }
 
+/* The y = 2^floor(log2 P) ranks exchange in log2 y stages (2 ops each); each
+ * rank above y folds in and is notified (4 ops with its partner's). */
+static uint64_t pe_n_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    uint64_t z = barrier_floor_log(p, 2), y = 1ull << z;
+    return 2 * z * y + 4 * (p - y);
+}
+
 /* Thesis 2.2.2.2.2: (L + 2o) log2 P for P = 2^k, (L + 2o) floor(log2 P) + 2 (L + 2o)
  * otherwise (worst case); t_r for L + 2o. */
 static double pe_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
@@ -58,6 +67,8 @@ const barrier_alg_t barrier_alg_pe = {
     .cite = "thesis 2.2.2.2 (listing 2.6), table 2.1; Kini et al. 3.1",
     .rounds = pe_rounds,
     .build_rank = pe_build_rank,
+    .n_ops = pe_n_ops,
+    .symmetry = barrier_xor_if_power_of_two, /* i XOR 2^s */
     .logp_us = pe_logp_us,
     .lop_us = pe_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "

@@ -18,6 +18,14 @@ static void rgm_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank)
         sched_push(s, rank ? SCHED_RECV : SCHED_MCAST, rank ? 0 : -1, levels);
 }
 
+/* The gather's report per rank but 0 (a send and a receive), one MCAST and
+ * its P - 1 receives. */
+static uint64_t rgm_n_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return p > 1 ? 3 * ((uint64_t)p - 1) + 1 : 0;
+}
+
 /* Derived in the style of 2.2.5.2: a level gathers n messages,
  * o_s + L + o_r + (n-1) f_r; the multicast is one message, o_s + L + o_r. */
 static double rgm_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
@@ -47,6 +55,7 @@ const barrier_alg_t barrier_alg_rgm = {
     .default_n = 3,
     .rounds = rgm_rounds,
     .build_rank = rgm_build_rank,
+    .n_ops = rgm_n_ops,
     .logp_us = rgm_logp_us,
     .lop_us = rgm_lop_us,
     .logp_note = "exact when P is a power of n+1 and g <= o_s+L+o_r",

@@ -15,6 +15,7 @@ const barrier_alg_t barrier_alg_tour = {
     .default_n = 2,
     .rounds = comb_rounds,
     .build_rank = comb_build_rank,
+    .n_ops = tree_n_ops,
     .logp_us = comb_logp_us, /* 2.2.5.3: max{f_r, t1} ceil(log2 P) + t_bc, the same for g <= t1 */
     .lop_us = comb_lop_us,   /* 2.3.7.1.3 is 2.3.7.1.2 with n = 2 */
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",

@@ -104,6 +104,12 @@ int barrier_power_of_two(uint32_t p)
     return (p & (p - 1)) == 0;
 }
 
+sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return barrier_power_of_two(p) ? SCHED_XOR : SCHED_STORED;
+}
+
 /* ---------------------------------------- LogP constructs (thesis 2.1.4.5) */
 
 double logp_t1(const logp_t *m)

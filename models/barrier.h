@@ -69,6 +69,16 @@ typedef struct barrier_alg {
     uint32_t (*rounds)(uint32_t p, uint32_t n);
     /* Append the ops of 'rank' to s (sched_push); NULL when cost-only. */
     void (*build_rank)(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
+    /* The schedule's number of ops for p ranks, from the rule without
+     * building it, so limits are said before any work; NULL when cost-only.
+     * Non-decreasing in p, so a search finds the largest p that fits; ndiss
+     * alone dips where its last round drops offsets (n = 2: P = 17 has 204
+     * ops, P = 18 180), and there the p named fits and p + 1 does not. */
+    uint64_t (*n_ops)(uint32_t p, uint32_t n);
+    /* SCHED_SHIFT or SCHED_XOR where every rank's ops are rank 0's with the
+     * peers moved by the rank (sched.h), so the simulator generates them
+     * from rank 0's (sched_generate); SCHED_STORED or NULL: none. */
+    sched_form_t (*symmetry)(uint32_t p, uint32_t n);
     /* Closed forms in microseconds. */
     double (*logp_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
     double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
@@ -135,6 +145,9 @@ void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0);
  * stream of all levels, as 2.3.7.1.2). */
 double tree_gather_logp(barrier_cost_t *c, double levels, double fan);
 double tree_gather_lop(barrier_cost_t *c, double levels, double fan);
+/* Ops of a gather tree and the binomial broadcast: every rank but 0 sends
+ * one report and receives one release, 4 (p - 1) (cc, comb, mcs, bst, ...). */
+uint64_t tree_n_ops(uint32_t p, uint32_t n);
 /* t_bc(P) in LogP: the binomial broadcast over p ranks (2.2.5.2, see README). */
 double tree_bcast_logp(barrier_cost_t *c, uint32_t p);
 /* t_bc in LoP (thesis 2.3.7.1.2). */
@@ -150,6 +163,10 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 /* n-way dissemination (alg_ndiss.c); diss is n = 1. */
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
+uint64_t ndiss_n_ops(uint32_t p, uint32_t n);
+sched_form_t ndiss_symmetry(uint32_t p, uint32_t n);
+/* SCHED_XOR for P a power of two (bfly, pe: partners i XOR 2^s), else none. */
+sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n);
 double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 double ndiss_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 

@@ -574,20 +574,13 @@ static void cand_free(cand_t *c, uint32_t n_sizes)
     c->local = NULL;
 }
 
-static int sched_same(const sched_t *a, const sched_t *b)
-{
-    return a->p == b->p && a->n_ops == b->n_ops &&
-           !memcmp(a->first, b->first, ((size_t)a->p + 1) * sizeof *a->first) &&
-           (!a->n_ops || !memcmp(a->op, b->op, a->n_ops * sizeof *a->op));
-}
-
 /* Is candidate c the same as an earlier one on every size of the tier? */
 static int cand_repeats(const tier_cands_t *tc, const cand_t *c)
 {
     for (uint32_t e = 0; e < tc->n_cand; e++) {
         uint32_t same = tc->cand[e].choice.whole == c->choice.whole;
         for (uint32_t i = 0; i < tc->n_sizes && same; i++)
-            same = sched_same(&tc->cand[e].local[i], &c->local[i]);
+            same = sched_equal(&tc->cand[e].local[i], &c->local[i]);
         if (same)
             return 1;
     }
@@ -923,7 +916,7 @@ static lop_status_t best_flat(const search_t *se, hybrid_result_t *res)
                              n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++) {
             sched_t s;
             double us;
-            st = sched_build(*a, se->p, barrier_alg_n(*a, n), &s);
+            st = sched_generate(*a, se->p, barrier_alg_n(*a, n), &s);
             st = st ? st : sim_us(se, &s, se->sim->pairs, &us);
             if (st == LOP_OK && us < res->flat_us) {
                 res->flat_us = us;

@@ -64,7 +64,8 @@ static const lop_cli_opt_t options[] = {
     {"simulate", OPT_SIMULATE, NULL, "add the simulated time of the selected model(s)"},
     {"verify", OPT_VERIFY, NULL, "check every schedule; closed form next to simulation"},
     {"best", OPT_BEST, NULL, "the algorithm and n with the lowest predicted time per P"},
-    {"check-schedule", OPT_CHECK, "FILE", "check (and with --simulate simulate) a schedule CSV"},
+    {"check-schedule", OPT_CHECK, "FILE",
+     "check (and with --simulate simulate) a schedule CSV or GOAL file"},
     {"measured", OPT_MEASURED, "FILE", "join lopbench --barrier's barrier.csv with the predictions"},
     {"timing", OPT_TIMING, NULL, "wall time and events per second on stderr"},
     {"draws", OPT_DRAWS, "N",
@@ -709,6 +710,26 @@ static uint32_t n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
     return a->takes_n && o->n ? (uint32_t)o->n[k] : a->default_n;
 }
 
+/* n candidates for --best: the --n list, else 1..8. */
+static size_t best_n_count(const opts_t *o, const barrier_alg_t *a)
+{
+    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
+}
+
+static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
+{
+    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
+}
+
+/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
+static int wants_hybrid(const opts_t *o)
+{
+    for (size_t i = 0; i < o->n_alg; i++)
+        if (o->alg[i]->flags & BARRIER_HYBRID)
+            return 1;
+    return o->hybrid_report;
+}
+
 /* ------------------------------------------------- schedules and runs */
 
 static lop_status_t p_too_large(long p)
@@ -717,61 +738,82 @@ static lop_status_t p_too_large(long p)
                    p, SCHED_MAX_P);
 }
 
-static lop_status_t too_large_to_check(long p, const barrier_alg_t *a, double work)
+/* A limit's message as the option's error: "option --p: ...". */
+static lop_status_t option_error(lop_status_t st, const char *opt)
 {
-    return lop_err(LOP_ERR_RANGE, "option --verify: P = %ld is too large to check %s "
-                   "(%.2g word operations, at most %.2g)", p, a->name, work,
-                   SCHED_CHECK_MAX_WORK);
+    return lop_err(st, "option --%s: %s", opt, lop_errmsg());
 }
 
-/* Every schedule the rows at P will build fits (sched_check_size), and
- * with --verify its check is not too large. */
-static lop_status_t check_sizes(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
-                                long p)
+/* Every schedule the rows build at P fits (stored for --schedule and --goal,
+ * generated where it can be for a simulation), and with --verify its check:
+ * the limits count ops by each algorithm's rule, nothing is built.  'best'
+ * takes --best's n list. */
+static lop_status_t limits_algs(const opts_t *o, const barrier_alg_t *const *algs, size_t n_algs,
+                                int best, uint32_t p)
 {
     for (size_t a = 0; a < n_algs; a++) {
         if (!algs[a]->build_rank)
-            continue; /* cost-only: its cells say so, no schedule is built */
-        for (size_t k = 0; k < n_count(o, algs[a]); k++) {
-            uint32_t n_ops;
-            lop_status_t st = sched_check_size(algs[a], (uint32_t)p, n_value(o, algs[a], k), &n_ops);
-            double work = sched_check_work_of(n_ops, (uint32_t)p);
-            if (st == LOP_OK && o->verify && work > SCHED_CHECK_MAX_WORK)
-                st = too_large_to_check(p, algs[a], work);
+            continue; /* cost-only: its cells say so; hybrid: limits_hybrid */
+        for (size_t k = 0; k < (best ? best_n_count(o, algs[a]) : n_count(o, algs[a])); k++) {
+            uint32_t n = best ? best_n_value(o, algs[a], k) : n_value(o, algs[a], k);
+            lop_status_t st = o->verify                 ? sched_check_limit(algs[a], p, n)
+                              : o->schedule || o->goal ? sched_limit(algs[a], p, n, NULL)
+                                                       : sched_generate_limit(algs[a], p, n, NULL);
             if (st)
-                return st;
+                return option_error(st, o->verify ? "verify" : "p");
         }
     }
     return LOP_OK;
 }
 
-/* Refuse before the first row what is sure to fail on a later one: rows are
- * streamed, so a late error would leave a cut table (with a message). */
+/* A hybrid has at least one message from every rank but 0: the work of its
+ * check (hybrid_build checks it) grows at least with these ops. */
+static uint64_t hybrid_min_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return p > 1 ? 2 * ((uint64_t)p - 1) : 0;
+}
+
+static lop_status_t limits_hybrid(uint32_t p)
+{
+    double work = sched_check_work_of((double)hybrid_min_ops(p, 0), p);
+    if (work <= SCHED_CHECK_MAX_WORK)
+        return LOP_OK;
+    return lop_err(LOP_ERR_RANGE, "option --p: hybrid at P = %u is too large to check (at least "
+                   "%.2g word operations, at most %.2g): the largest P is at most %u", p, work,
+                   SCHED_CHECK_MAX_WORK, sched_largest_p(hybrid_min_ops, 0, sched_check_work_of,
+                                                         p, SCHED_CHECK_MAX_WORK));
+}
+
+/* Refuse before the first line, and before any work, what a row would
+ * refuse: rows are streamed, so a late error would leave a cut table.  Op
+ * counts and the checker's work are non-decreasing in P, so the largest P
+ * of the list decides. */
 static lop_status_t check_p_list(const opts_t *o)
 {
     const barrier_alg_t *algs[MAX_ALGS];
     size_t n_algs = selection(o, 1, algs);
-    int schedules = o->simulate || o->verify || o->schedule;
+    int builds = o->simulate || o->verify || o->schedule || o->goal || (o->best && o->have_pairs);
+    long p = 0;
+    for (size_t i = 0; i < o->n_p; i++)
+        p = o->p[i] > p ? o->p[i] : p;
     if (o->verify && n_algs == 0)
         return lop_err(LOP_ERR_INVALID, "option --verify: %s %s no schedule to check (a cost "
                        "model only)", o->alg[0]->name, o->n_alg > 1 ? "and the others have" : "has");
-    for (size_t i = 0; i < o->n_p && schedules && !o->measured && !o->check_file; i++) {
-        double work = (double)o->p[i] * (double)o->p[i] / 64; /* at least one op per rank */
-        if (o->verify && o->have_pairs && o->p[i] > (long)o->uniform_p)
-            return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but ranks 0..%ld of --%s do "
-                           "not all cost the same (ranks 0..P-1 do for P <= %u): --verify "
-                           "compares LogP's closed forms, which assume one L and one o",
-                           o->p[i], o->p[i] - 1, o->pairs_opts.costs ? "costs" : "topology",
-                           o->uniform_p);
-        if (o->p[i] > SCHED_MAX_P)
-            return p_too_large(o->p[i]);
-        if (o->verify && n_algs && work > SCHED_CHECK_MAX_WORK)
-            return too_large_to_check(o->p[i], algs[0], work);
-        lop_status_t st = check_sizes(o, algs, n_algs, o->p[i]);
-        if (st)
-            return st;
-    }
-    return LOP_OK;
+    if (o->verify && o->have_pairs && p > (long)o->uniform_p)
+        return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but ranks 0..%ld of --%s do "
+                       "not all cost the same (ranks 0..P-1 do for P <= %u): --verify "
+                       "compares LogP's closed forms, which assume one L and one o", p, p - 1,
+                       o->pairs_opts.costs ? "costs" : "topology", o->uniform_p);
+    if (o->measured || o->check_file || !(builds || wants_hybrid(o)))
+        return LOP_OK; /* their schedules: measured_precheck, the file's reader */
+    if (p > SCHED_MAX_P)
+        return p_too_large(p);
+    if (wants_hybrid(o) && limits_hybrid((uint32_t)p) != LOP_OK)
+        return LOP_ERR_RANGE;
+    if (o->best)
+        n_algs = selection(o, o->alg_all, algs);
+    return builds ? limits_algs(o, algs, n_algs, o->best, (uint32_t)p) : LOP_OK;
 }
 
 /* The hybrid barrier at P, searched and checked (hybrid.h); with --timing
@@ -797,7 +839,10 @@ static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
     return LOP_OK;
 }
 
-static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, sched_t *s)
+/* The schedule of a row; 'sim': for a simulation only, so generated from
+ * rank 0's ops where the rule allows (sched_generate), else stored. */
+static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p, int sim,
+                          sched_t *s)
 {
     if (p > SCHED_MAX_P)
         return p_too_large(p);
@@ -809,10 +854,10 @@ static lop_status_t build(opts_t *o, const barrier_alg_t *a, uint32_t n, long p,
         return st;
     }
     double t0 = lop_timer_clock_s();
-    lop_status_t st = sched_build(a, (uint32_t)p, n, s);
+    lop_status_t st = sim ? sched_generate(a, (uint32_t)p, n, s) : sched_build(a, (uint32_t)p, n, s);
     if (st == LOP_OK && o->timing)
-        fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops in %.3f s\n", prog, a->name, n, p,
-                s->n_ops, lop_timer_clock_s() - t0);
+        fprintf(stderr, "%s: build %s n=%u P=%ld: %u ops%s in %.3f s\n", prog, a->name, n, p,
+                s->n_ops, s->form ? " (generated from rank 0's)" : "", lop_timer_clock_s() - t0);
     return st;
 }
 
@@ -946,7 +991,7 @@ static lop_status_t predict_sim(opts_t *o, lop_out_t *t, flags_t *f, const barri
     sched_t s;
     if (a->flags & BARRIER_COST_ONLY)
         return sim_cells(o, t, f, a, n, p, NULL);
-    lop_status_t st = build(o, a, n, p, &s);
+    lop_status_t st = build(o, a, n, p, 1, &s);
     if (st)
         return st;
     st = sim_cells(o, t, f, a, n, p, &s);
@@ -959,7 +1004,7 @@ static lop_status_t predict_hybrid_row(opts_t *o, lop_out_t *t, long p)
 {
     flags_t f = {0};
     sched_t s;
-    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, &s);
+    lop_status_t st = build(o, &barrier_alg_hybrid, 0, p, 0, &s);
     if (st)
         return st;
     lop_out_str(t, barrier_alg_hybrid.name);
@@ -1068,18 +1113,10 @@ static lop_status_t verify_model(opts_t *o, lop_out_t *t, const sched_t *s,
 static lop_status_t verify_one(opts_t *o, lop_out_t *t, size_t ai, const barrier_alg_t *a,
                                uint32_t n, long p, verdict_t *v)
 {
-    sched_t s;
-    double work = (double)p * p / 64; /* at least one op per rank */
-    lop_status_t st = work > SCHED_CHECK_MAX_WORK ? LOP_OK : build(o, a, n, p, &s);
+    sched_t s; /* its check's size was refused up front (check_p_list) */
+    lop_status_t st = build(o, a, n, p, 0, &s);
     if (st)
         return st;
-    if (work <= SCHED_CHECK_MAX_WORK) {
-        work = sched_check_work(&s);
-        if (work > SCHED_CHECK_MAX_WORK)
-            sched_free(&s);
-    }
-    if (work > SCHED_CHECK_MAX_WORK)
-        return too_large_to_check(p, a, work);
     st = check(o, &s);
     if (st != LOP_OK && st != LOP_ERR_INVALID) { /* trouble, not a verdict */
         sched_free(&s);
@@ -1143,17 +1180,6 @@ static lop_status_t run_verify(opts_t *o, int *failed)
 
 /* --------------------------------------------------------------- best */
 
-/* n candidates for --best: the --n list, else 1..8. */
-static size_t best_n_count(const opts_t *o, const barrier_alg_t *a)
-{
-    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
-}
-
-static uint32_t best_n_value(const opts_t *o, const barrier_alg_t *a, size_t k)
-{
-    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
-}
-
 /* us is the winner's time; tie lists the runners-up whose interval overlaps
  * the winner's ("tie within uncertainty"), cheapest first, as alg or alg:n. */
 static const lop_out_col_t best_cols[] = {
@@ -1175,7 +1201,7 @@ static lop_status_t best_time(opts_t *o, const barrier_alg_t *a, int model, uint
     if (a->flags & BARRIER_COST_ONLY)
         return LOP_OK;
     sched_t s;
-    lop_status_t st = build(o, a, n, p, &s);
+    lop_status_t st = build(o, a, n, p, 1, &s);
     if (st)
         return st;
     st = predict_time(&o->pred, logp ? PREDICT_SIM_LOGP : PREDICT_SIM_LOP, a, n, (uint32_t)p, &s,
@@ -1331,7 +1357,7 @@ static lop_status_t run_schedule(opts_t *o)
 {
     sched_t s;
     const barrier_alg_t *a = o->alg[0];
-    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], &s);
+    lop_status_t st = build(o, a, n_value(o, a, 0), o->p[0], 0, &s);
     if (st)
         return st;
     if (a->flags & BARRIER_HYBRID) /* checked by hybrid_build */
@@ -1341,6 +1367,24 @@ static lop_status_t run_schedule(opts_t *o)
     return LOP_OK;
 }
 
+/* A schedule file, CSV or GOAL (goal.h).  Where a GOAL file leaves a send
+ * free to run before a receive written above it, lop's in-order run is
+ * stronger than the file's order: said on stderr, since the check and the
+ * times are those of the order written. */
+static lop_status_t schedule_read(const char *path, sched_t *s)
+{
+    goal_notes_t notes;
+    if (!sched_goal_sniff(path))
+        return sched_csv_read(path, s);
+    lop_status_t st = sched_goal_read(path, s, &notes);
+    if (st == LOP_OK && notes.loose)
+        fprintf(stderr, "%s: warning: %s:%u: this send and %llu more do not require every "
+                "receive written before them: lop runs a rank's ops in the order written, so "
+                "the check and the times are those of that order\n", prog, path,
+                notes.loose_line, (unsigned long long)notes.loose - 1);
+    return st;
+}
+
 /* --goal: the schedule of one algorithm, n and P (or of --check-schedule's
  * file) in LogGOPSim's GOAL format. */
 static lop_status_t run_goal(opts_t *o, FILE *out)
@@ -1348,9 +1392,9 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     sched_t s;
     lop_status_t st;
     if (o->check_file) /* a schedule file (read, not checked) */
-        st = sched_csv_read(o->check_file, &s);
+        st = schedule_read(o->check_file, &s);
     else /* one --alg, --n and --p: check_one_schedule */
-        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], &s);
+        st = build(o, o->alg[0], n_value(o, o->alg[0], 0), o->p[0], 0, &s);
     if (st)
         return st;
     sched_goal_write(&s, out);
@@ -1358,18 +1402,9 @@ static lop_status_t run_goal(opts_t *o, FILE *out)
     return LOP_OK;
 }
 
-/* Is the hybrid asked for (--alg ...,hybrid or --hybrid-report)? */
-static int wants_hybrid(const opts_t *o)
-{
-    for (size_t i = 0; i < o->n_alg; i++)
-        if (o->alg[i]->flags & BARRIER_HYBRID)
-            return 1;
-    return o->hybrid_report;
-}
-
 /* The levels of the hybrid: --placement FILE (with --costs), or the
- * --topology machine's.  Errors name the option. */
-static lop_status_t setup_place(opts_t *o)
+ * --topology machine's.  Errors name the option: first the options ... */
+static lop_status_t place_options(const opts_t *o)
 {
     int hybrid = wants_hybrid(o);
     if (o->placement && !o->pairs_opts.costs)
@@ -1385,7 +1420,13 @@ static lop_status_t setup_place(opts_t *o)
     if (hybrid && !o->placement && o->pairs_opts.costs)
         return lop_err(LOP_ERR_INVALID, "option --costs: hybrid needs the levels of the ranks: "
                                         "--placement FILE");
-    if (!hybrid)
+    return LOP_OK;
+}
+
+/* ... and the levels themselves, after the limits (check_p_list). */
+static lop_status_t setup_place(opts_t *o)
+{
+    if (!wants_hybrid(o))
         return LOP_OK;
     lop_status_t st = o->placement ? hybrid_place_read(o->placement, &o->place)
                                    : hybrid_place_machine(&o->pairs, o->pairs.p, &o->place);
@@ -1397,8 +1438,7 @@ static lop_status_t setup_place(opts_t *o)
     return st;
 }
 
-/* Per-pair costs from --costs or --topology (LogP simulations only), and
- * --write-costs. */
+/* Per-pair costs from --costs or --topology (LogP simulations only). */
 static lop_status_t setup_pairs(opts_t *o)
 {
     if (wants_hybrid(o) && o->verify)
@@ -1426,6 +1466,12 @@ static lop_status_t setup_pairs(opts_t *o)
             return lop_err(LOP_ERR_INVALID, "option --p: P = %ld, but the per-pair costs of --%s "
                                             "describe %u ranks",
                            o->p[i], o->pairs_opts.costs ? "costs" : "topology", o->pairs.p);
+    return place_options(o);
+}
+
+/* After the limits (check_p_list): the hybrid's levels. */
+static lop_status_t setup_outputs(opts_t *o)
+{
     return setup_place(o);
 }
 
@@ -1514,7 +1560,7 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
 {
     char num[LOP_OUT_NUM_LEN];
     sched_t s;
-    lop_status_t st = sched_csv_read(o->check_file, &s);
+    lop_status_t st = schedule_read(o->check_file, &s);
     if (st)
         return st;
     if (o->simulate && o->have_pairs && o->pairs.p < s.p) { /* before anything is printed */
@@ -1682,7 +1728,7 @@ static lop_status_t predict_alg(opts_t *o, const barrier_alg_t *a, uint32_t n, l
     }
     sched_t s;
     int sched = !(a->flags & BARRIER_COST_ONLY);
-    lop_status_t st = sched ? build(o, a, n, p, &s) : LOP_OK;
+    lop_status_t st = sched ? build(o, a, n, p, 1, &s) : LOP_OK;
     if (st)
         return st;
     st = predict_all(o, a, n, p, sched ? &s : NULL, v, pred);
@@ -1706,7 +1752,7 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
              name);
     if (!lop_name_ok(name) || access(path, R_OK) != 0)
         return NULL; /* predict_file warns */
-    *st = sched_csv_read(path, &m->file_sched);
+    *st = schedule_read(path, &m->file_sched);
     *st = *st ? *st : sched_check(&m->file_sched);
     if (*st) {
         char why[1024];
@@ -1905,6 +1951,8 @@ static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_
         st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
         if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
             (void)file_row_schedule(csv, r, m, p, &st);
+        if (st == LOP_OK && a && a->build_rank && sched_limit(a, (uint32_t)p, n, NULL))
+            st = lop_err(LOP_ERR_RANGE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named && o->have_set &&
             lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
@@ -2092,7 +2140,8 @@ static lop_status_t run(opts_t *o, int *failed)
     if (st)
         return st;
     logp_setup(o);
-    st = check_p_list(o);
+    st = check_p_list(o); /* before anything is built, written or printed */
+    st = st ? st : setup_outputs(o);
     st = st ? st : pred_setup(o);
     st = st ? st : costs_begin(o);
     if (st)

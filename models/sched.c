@@ -27,17 +27,13 @@ lop_status_t sched_init(sched_t *s, uint32_t p)
     return s->first ? LOP_OK : LOP_ERR_NOMEM;
 }
 
-void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
+void sched_push_grow(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
 {
     if (s->error)
         return;
     if (s->n_ops == SCHED_MAX_OPS) {
         s->error = lop_err(LOP_ERR_RANGE, "schedule for P = %u needs more than %u operations",
                            s->p, SCHED_MAX_OPS);
-        return;
-    }
-    if (s->count_only) {
-        s->n_ops++;
         return;
     }
     if (s->n_ops == s->cap) {
@@ -57,8 +53,7 @@ void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
 
 void sched_end_rank(sched_t *s, uint32_t rank)
 {
-    if (!s->count_only)
-        s->first[rank + 1] = s->n_ops;
+    s->first[rank + 1] = s->n_ops;
 }
 
 static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
@@ -71,33 +66,173 @@ static lop_status_t buildable(const barrier_alg_t *alg, uint32_t n)
     return LOP_OK;
 }
 
-lop_status_t sched_check_size(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint32_t *n_ops)
+void sched_alg_label(const barrier_alg_t *alg, uint32_t n, char *buf, size_t len)
+{
+    if (alg->takes_n)
+        snprintf(buf, len, "%s with n = %u", alg->name, barrier_alg_n(alg, n));
+    else
+        snprintf(buf, len, "%s", alg->name);
+}
+
+uint32_t sched_largest_p(uint64_t (*n_ops)(uint32_t p, uint32_t n), uint32_t n,
+                         double (*need)(double n_ops, uint32_t p), uint32_t below, double limit)
+{
+    uint32_t lo = 0, hi = below; /* lo fits (0: none known), hi does not */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        double ops = (double)n_ops(mid, n);
+        if ((need ? need(ops, mid) : ops) <= limit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* alg's op count at p, n against 'most' ops (stored, or 'generated'): the
+ * refusal names the largest P under it. */
+static lop_status_t count_limit(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint64_t most,
+                                int generated, uint64_t *n_ops)
 {
     lop_status_t st = buildable(alg, n);
     if (st)
         return st;
     if (p < 1 || p > SCHED_MAX_P)
         return lop_err(LOP_ERR_RANGE, "P = %u is outside 1..%u for a schedule", p, SCHED_MAX_P);
-    sched_t s = {.p = p, .count_only = 1};
-    n = barrier_alg_n(alg, n);
-    for (uint32_t r = 0; r < p && !s.error; r++)
-        alg->build_rank(&s, p, n, r);
+    uint64_t ops = alg->n_ops(p, barrier_alg_n(alg, n));
     if (n_ops)
-        *n_ops = s.n_ops;
-    return s.error;
+        *n_ops = ops;
+    if (ops <= most)
+        return LOP_OK;
+    char label[64];
+    sched_alg_label(alg, n, label, sizeof label);
+    return lop_err(LOP_ERR_RANGE, "%s at P = %u needs %llu operations, more than %s (%llu): the "
+                   "largest P it does is %u%s", label, p, (unsigned long long)ops,
+                   generated ? "a simulation runs" : "a schedule holds",
+                   (unsigned long long)most,
+                   sched_largest_p(alg->n_ops, barrier_alg_n(alg, n), NULL, p, (double)most),
+                   !generated && sched_alg_form(alg, p, n)
+                       ? " (a simulation generates it from rank 0's ops at this P)" : "");
+}
+
+lop_status_t sched_limit(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint64_t *n_ops)
+{
+    return count_limit(alg, p, n, SCHED_MAX_OPS, 0, n_ops);
+}
+
+sched_form_t sched_alg_form(const barrier_alg_t *alg, uint32_t p, uint32_t n)
+{
+    return alg->symmetry && p >= 1 ? alg->symmetry(p, barrier_alg_n(alg, n)) : SCHED_STORED;
+}
+
+lop_status_t sched_generate_limit(const barrier_alg_t *alg, uint32_t p, uint32_t n,
+                                  uint64_t *n_ops)
+{
+    if (sched_alg_form(alg, p, n) == SCHED_STORED || p > SCHED_MAX_P)
+        return sched_limit(alg, p, n, n_ops);
+    return count_limit(alg, p, n, SCHED_MAX_EVENTS, 1, n_ops);
+}
+
+/* Rank r's ops into 'scratch' (its op array reused): sched_push alone. */
+static lop_status_t rank_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, uint32_t r,
+                               sched_t *scratch)
+{
+    scratch->n_ops = 0;
+    scratch->p = p;
+    alg->build_rank(scratch, p, n, r);
+    return scratch->error;
+}
+
+/* Do ranks 1, P/2 and P - 1 have what the symmetry gives them? */
+static lop_status_t generate_verify(const barrier_alg_t *alg, const sched_t *s, uint32_t n)
+{
+    static const char *const form[] = {"", "shift", "xor"};
+    sched_t scratch = {0};
+    uint32_t rank[3] = {1, s->p / 2, s->p - 1};
+    lop_status_t st = LOP_OK;
+    for (int i = 0; i < 3 && st == LOP_OK && s->p > 1; i++) {
+        st = rank_build(alg, s->p, n, rank[i], &scratch);
+        int same = st == LOP_OK && scratch.n_ops == s->per_rank;
+        for (uint32_t k = 0; same && k < s->per_rank; k++) {
+            sched_op_t o = sched_op_at(s, rank[i], k);
+            same = o.peer == scratch.op[k].peer && o.kind == scratch.op[k].kind &&
+                   o.step == scratch.op[k].step;
+        }
+        if (st == LOP_OK && !same)
+            st = lop_err(LOP_ERR_INVALID, "%s at P = %u: rank %u's ops are not rank 0's moved "
+                         "by its rank (%s)", alg->name, s->p, rank[i], form[s->form]);
+    }
+    free(scratch.op);
+    return st;
+}
+
+lop_status_t sched_generate(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
+{
+    sched_form_t form = sched_alg_form(alg, p, n);
+    if (form == SCHED_STORED)
+        return sched_build(alg, p, n, s);
+    uint64_t ops;
+    lop_status_t st = sched_generate_limit(alg, p, n, &ops);
+    if (st)
+        return st;
+    memset(s, 0, sizeof *s);
+    n = barrier_alg_n(alg, n);
+    s->n = alg->takes_n ? n : 0;
+    snprintf(s->alg, sizeof s->alg, "%s", alg->name);
+    st = rank_build(alg, p, n, 0, s); /* rank 0's ops: peers are its moves */
+    s->form = form;
+    s->per_rank = s->n_ops;
+    s->n_ops = (uint32_t)ops;
+    for (uint32_t k = 0; st == LOP_OK && k < s->per_rank; k++)
+        if (s->op[k].kind == SCHED_MCAST)
+            st = lop_err(LOP_ERR_INVALID, "%s: an mcast has no moved peer", alg->name);
+    if (st == LOP_OK && (uint64_t)s->per_rank * p != ops)
+        st = lop_err(LOP_ERR_INVALID, "%s at P = %u: rank 0 has %u ops, n_ops counts %llu",
+                     alg->name, p, s->per_rank, (unsigned long long)ops);
+    st = st ? st : generate_verify(alg, s, n);
+    if (st)
+        sched_free(s);
+    return st;
+}
+
+lop_status_t sched_expand(const sched_t *s, sched_t *out)
+{
+    lop_status_t st = sched_init(out, s->p);
+    if (st)
+        return st;
+    out->op = lop_calloc(s->n_ops ? s->n_ops : 1, sizeof *out->op);
+    out->cap = s->n_ops;
+    if (!out->op) {
+        sched_free(out);
+        return LOP_ERR_NOMEM;
+    }
+    for (uint32_t r = 0; r < s->p; r++) {
+        for (uint32_t k = 0; k < sched_rank_count(s, r); k++)
+            out->op[out->n_ops++] = sched_op_at(s, r, k);
+        out->first[r + 1] = out->n_ops;
+    }
+    out->n = s->n;
+    out->n_steps = s->n_steps;
+    snprintf(out->alg, sizeof out->alg, "%s", s->alg);
+    return LOP_OK;
 }
 
 lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
 {
-    lop_status_t st = buildable(alg, n);
-    if (st)
-        return st;
-    st = sched_init(s, p);
+    uint64_t ops;
+    lop_status_t st = sched_limit(alg, p, n, &ops);
+    st = st ? st : sched_init(s, p);
     if (st)
         return st;
     n = barrier_alg_n(alg, n);
     s->n = alg->takes_n ? n : 0;
     snprintf(s->alg, sizeof s->alg, "%s", alg->name);
+    /* the exact size (no growth: no copies, no slack; sched_push grows if a
+     * count were ever short) */
+    s->op = lop_calloc(ops ? ops : 1, sizeof *s->op);
+    s->cap = (uint32_t)ops;
+    if (!s->op)
+        s->error = LOP_ERR_NOMEM;
     for (uint32_t r = 0; r < p && !s->error; r++) {
         alg->build_rank(s, p, n, r);
         sched_end_rank(s, r);
@@ -117,10 +252,22 @@ void sched_free(sched_t *s)
     memset(s, 0, sizeof *s);
 }
 
+int sched_equal(const sched_t *a, const sched_t *b)
+{
+    if (a->p != b->p || a->n_ops != b->n_ops ||
+        memcmp(a->first, b->first, ((size_t)a->p + 1) * sizeof *a->first) != 0)
+        return 0;
+    for (uint32_t i = 0; i < a->n_ops; i++)
+        if (a->op[i].peer != b->op[i].peer || a->op[i].step != b->op[i].step ||
+            a->op[i].kind != b->op[i].kind)
+            return 0;
+    return 1;
+}
+
 uint32_t sched_rank_max(const sched_t *s)
 {
-    uint32_t most = 0;
-    for (uint32_t r = 0; r < s->p; r++)
+    uint32_t most = s->form ? s->per_rank : 0;
+    for (uint32_t r = 0; r < s->p && !s->form; r++)
         most = sched_rank_count(s, r) > most ? sched_rank_count(s, r) : most;
     return most;
 }

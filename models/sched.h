@@ -17,7 +17,8 @@
  *     (e.g. a per-step flag slot for one-sided writes).
  *
  * Storage is one array of 8-byte ops plus per-rank offsets, so the 42 million
- * ops of a dissemination barrier for P = 2^20 take 336 MB.
+ * ops of a dissemination barrier for P = 2^20 take 336 MB; for the simulator
+ * such a schedule is generated from rank 0's 40 ops (sched_generate).
  *
  *   sched_t s;
  *   if (sched_build(barrier_alg_find("ndiss"), 9, 2, &s) != LOP_OK) ... lop_errmsg()
@@ -50,7 +51,19 @@ typedef struct {
 } sched_op_t;
 
 #define SCHED_MAX_P (1u << 24)    /* largest P a schedule may have */
-#define SCHED_MAX_OPS (1u << 27)  /* largest schedule (1 GB of ops) */
+#define SCHED_MAX_OPS (1u << 27)  /* largest stored schedule (1 GB of ops) */
+#define SCHED_MAX_EVENTS UINT32_MAX /* largest generated schedule (ops, all ranks) */
+
+/* How a schedule holds its ops.  Stored: every rank's ops.  Generated
+ * (sched_generate, for the simulator): rank 0's ops only, where the
+ * algorithm's rule gives every rank r the same ops with its peers moved by
+ * r - the dissemination's "send to i + 2^s mod P" (SCHED_SHIFT), the
+ * butterfly's "i XOR 2^s" (SCHED_XOR) - so P = 2^24 needs no 6 GB of ops. */
+typedef enum {
+    SCHED_STORED = 0,
+    SCHED_SHIFT, /* rank r's op k: op[k] with peer (r + op[k].peer) mod P */
+    SCHED_XOR    /* rank r's op k: op[k] with peer r XOR op[k].peer */
+} sched_form_t;
 
 struct barrier_alg; /* barrier.h */
 
@@ -58,29 +71,51 @@ typedef struct {
     uint32_t p;         /* number of ranks */
     uint32_t n;         /* the algorithm's parameter n it was built with (0: none) */
     uint32_t n_steps;   /* 1 + the largest step (0 when there is no op) */
-    uint32_t n_ops;     /* total operations */
+    uint32_t n_ops;     /* total operations (of all ranks, generated ones too) */
     uint32_t cap;       /* allocated entries of 'op' (builder) */
-    uint32_t *first;    /* rank r owns op[first[r]] .. op[first[r+1]-1]; p + 1 entries */
-    sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order */
+    uint32_t *first;    /* rank r owns op[first[r]] .. op[first[r+1]-1]; p + 1 entries
+                           (NULL when generated) */
+    sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order
+                           (generated: rank 0's, 'per_rank' of them) */
+    sched_form_t form;  /* stored or generated */
+    uint32_t per_rank;  /* generated: ops of every rank */
     char alg[32];       /* algorithm name (read from a file without one: the file's name) */
     char *path;         /* read from a file (sched_csv_read): its name, else NULL */
     uint32_t *line;     /* ... and line[i], the line op i came from */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
-    int count_only;     /* builder: count the ops, store none (sched_check_size) */
 } sched_t;
 
 /* Build the schedule of 'alg' for 'p' ranks with parameter 'n' (ignored
- * unless the algorithm takes one).  Errors: p or n out of range, a
- * cost-only algorithm, more than SCHED_MAX_OPS operations, no memory. */
+ * unless the algorithm takes one).  Errors: those of sched_limit, no memory. */
 lop_status_t sched_build(const struct barrier_alg *alg, uint32_t p, uint32_t n, sched_t *s);
 void sched_free(sched_t *s);
 /* What sched_build would refuse for these arguments (p or n out of range, a
- * cost-only algorithm, more than SCHED_MAX_OPS operations), found by running
- * the builder with the ops counted, not stored: a table refuses a row of a
- * later P before its first line instead of stopping part-way.  '*n_ops'
- * (unless NULL) is the schedule's op count. */
-lop_status_t sched_check_size(const struct barrier_alg *alg, uint32_t p, uint32_t n,
-                              uint32_t *n_ops);
+ * cost-only algorithm, more than SCHED_MAX_OPS operations), from the
+ * algorithm's op count (barrier_alg_t.n_ops) without building anything, so a
+ * tool refuses before its first line and before any work.  A schedule too
+ * large is LOP_ERR_RANGE naming the largest P the algorithm does with this n.
+ * '*n_ops' (unless NULL) is the schedule's op count. */
+lop_status_t sched_limit(const struct barrier_alg *alg, uint32_t p, uint32_t n, uint64_t *n_ops);
+/* The schedule for the simulator: generated from rank 0's ops where the
+ * algorithm's rule is symmetric at p, n (barrier_alg_t.symmetry: no MCAST,
+ * at most SCHED_MAX_EVENTS ops), else sched_build's.  Ranks 1, P/2 and
+ * P - 1 are built and compared with what the symmetry gives them. */
+lop_status_t sched_generate(const struct barrier_alg *alg, uint32_t p, uint32_t n, sched_t *s);
+/* What sched_generate would refuse (sched_limit's refusals; a generated
+ * schedule has at most SCHED_MAX_EVENTS ops instead of SCHED_MAX_OPS). */
+lop_status_t sched_generate_limit(const struct barrier_alg *alg, uint32_t p, uint32_t n,
+                                  uint64_t *n_ops);
+/* The form sched_generate gives alg at p, n. */
+sched_form_t sched_alg_form(const struct barrier_alg *alg, uint32_t p, uint32_t n);
+/* A generated schedule as a stored one (every rank's ops); a stored one copied. */
+lop_status_t sched_expand(const sched_t *s, sched_t *out);
+/* The largest P in 1..below-1 whose need(n_ops(P, n), P) is at most 'limit'
+ * (need NULL: the op count itself), 0 if none; both must be non-decreasing
+ * in P (barrier_alg_t.n_ops is; so is the checker's work). */
+uint32_t sched_largest_p(uint64_t (*n_ops)(uint32_t p, uint32_t n), uint32_t n,
+                         double (*need)(double n_ops, uint32_t p), uint32_t below, double limit);
+/* "diss", "ndiss with n = 2": an algorithm and its n, for messages. */
+void sched_alg_label(const struct barrier_alg *alg, uint32_t n, char *buf, size_t len);
 
 static inline const sched_op_t *sched_rank_ops(const sched_t *s, uint32_t rank)
 {
@@ -92,8 +127,23 @@ static inline const sched_op_t *sched_rank_end(const sched_t *s, uint32_t rank)
 }
 static inline uint32_t sched_rank_count(const sched_t *s, uint32_t rank)
 {
-    return s->first[rank + 1] - s->first[rank];
+    return s->form ? s->per_rank : s->first[rank + 1] - s->first[rank];
 }
+/* Op k of 'rank', stored or generated (the only access a generated
+ * schedule has: sched_rank_ops and sched_rank_end need a stored one). */
+static inline sched_op_t sched_op_at(const sched_t *s, uint32_t rank, uint32_t k)
+{
+    if (s->form == SCHED_STORED)
+        return s->op[s->first[rank] + k];
+    sched_op_t o = s->op[k];
+    uint32_t d = (uint32_t)o.peer, q = s->form == SCHED_XOR ? rank ^ d : rank + d;
+    o.peer = (int32_t)(q >= s->p && s->form == SCHED_SHIFT ? q - s->p : q);
+    return o;
+}
+
+/* Do the two hold the same ops: P, every rank's ops in order (kind, peer,
+ * step)?  Names, files and n are not compared. */
+int sched_equal(const sched_t *a, const sched_t *b);
 
 /* The largest number of ops of one rank. */
 uint32_t sched_rank_max(const sched_t *s);
@@ -115,8 +165,18 @@ uint32_t sched_op_rank(const sched_t *s, uint32_t op);
 
 /* An empty schedule for p ranks; ranks are then filled in order 0..p-1. */
 lop_status_t sched_init(sched_t *s, uint32_t p);
-/* Append an op to the rank being built; failures are kept in s->error. */
-void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step);
+/* Append an op to the rank being built; failures are kept in s->error.
+ * Inline while there is room (sched_build allocates the counted ops). */
+void sched_push_grow(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step);
+static inline void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint32_t step)
+{
+    if (s->n_ops >= s->cap || s->error) {
+        sched_push_grow(s, kind, peer, step);
+        return;
+    }
+    s->op[s->n_ops++] = (sched_op_t){peer, step, kind};
+    s->n_steps = step + 1 > s->n_steps ? step + 1 : s->n_steps;
+}
 /* Close the rank being built (the next pushes belong to rank + 1). */
 void sched_end_rank(sched_t *s, uint32_t rank);
 

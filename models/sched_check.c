@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "sched_flow.h"
 
 #define SNAPSHOT_BYTES (128u << 20) /* memory for the message copies of one pass */
@@ -15,9 +16,24 @@ double sched_check_work(const sched_t *s)
     return sched_check_work_of(s->n_ops, s->p);
 }
 
-double sched_check_work_of(uint32_t n_ops, uint32_t p)
+double sched_check_work_of(double n_ops, uint32_t p)
 {
-    return ((double)n_ops + p) * ((p + 63) / 64);
+    return (n_ops + p) * ((p + 63) / 64);
+}
+
+lop_status_t sched_check_limit(const barrier_alg_t *alg, uint32_t p, uint32_t n)
+{
+    uint64_t ops;
+    lop_status_t st = sched_limit(alg, p, n, &ops);
+    double work = sched_check_work_of((double)ops, p);
+    if (st || work <= SCHED_CHECK_MAX_WORK)
+        return st;
+    char label[64];
+    sched_alg_label(alg, n, label, sizeof label);
+    return lop_err(LOP_ERR_RANGE, "P = %u is too large to check %s (%.2g word operations, at "
+                   "most %.2g): the largest P it checks is %u", p, label, work,
+                   SCHED_CHECK_MAX_WORK, sched_largest_p(alg->n_ops, barrier_alg_n(alg, n), sched_check_work_of, p,
+                                   SCHED_CHECK_MAX_WORK));
 }
 
 /* ------------------------------------------------------ executor promises */
@@ -82,9 +98,10 @@ typedef struct {
 
 /* A message's slot travels with it, so one pass reads events and writes
  * message copies sequentially. */
-static double record_post(void *ctx, uint32_t rank, uint32_t op)
+static double record_post(void *ctx, uint32_t rank, uint32_t k, sched_op_t op)
 {
     recorder_t *rec = ctx;
+    (void)k;
     (void)op;
     rec->event[rec->n++] = (event_t){rec->messages, rank};
     return rec->messages++;

@@ -27,10 +27,18 @@
 
 /* Word operations the check of 's' takes: (ops + P) x ceil(P/64). */
 double sched_check_work(const sched_t *s);
-/* The same from a schedule's size alone (sched_check_size counts its ops). */
-double sched_check_work_of(uint32_t n_ops, uint32_t p);
+/* The same from a schedule's size alone. */
+double sched_check_work_of(double n_ops, uint32_t p);
 
 #define SCHED_CHECK_MAX_WORK 8.0e9 /* about ten seconds here */
+
+struct barrier_alg; /* barrier.h */
+
+/* Would the check of alg's schedule for p ranks with n be refused (more than
+ * SCHED_CHECK_MAX_WORK), from its op count, before anything is built?
+ * LOP_ERR_RANGE "P = .. is too large to check <alg> (..): the largest P it
+ * checks is ..", else what sched_limit says. */
+lop_status_t sched_check_limit(const struct barrier_alg *alg, uint32_t p, uint32_t n);
 
 /* LOP_OK if 's' is a barrier; otherwise LOP_ERR_INVALID and lop_errmsg() says
  * why, naming a rank and an op.  LOP_ERR_RANGE when the work exceeds

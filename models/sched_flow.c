@@ -4,196 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- sorting */
-
-/* Ops of one rank sorted by (peer, program order) as 64-bit keys. */
-static int key_cmp(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-void sched_keys_sort(uint64_t *key, size_t n)
-{
-    if (n > 32) {
-        qsort(key, n, sizeof *key, key_cmp);
-        return;
-    }
-    for (size_t i = 1; i < n; i++) { /* short lists are the rule: insertion sort */
-        uint64_t k = key[i];
-        size_t j = i;
-        for (; j > 0 && key[j - 1] > k; j--)
-            key[j] = key[j - 1];
-        key[j] = k;
-    }
-}
-
-static uint64_t key_of(int32_t peer, uint32_t op)
-{
-    return (uint64_t)(uint32_t)peer << 32 | op;
-}
-
-/* -------------------------------------------------------------- matching */
-
-typedef struct {
-    const sched_t *s;
-    uint32_t *match;
-    uint32_t *by_peer;  /* per rank, its SEND ops sorted by (peer, order), in the rank's op range */
-    uint32_t *n_sends;  /* SEND ops per rank */
-    uint8_t *has_mcast; /* does the rank multicast? */
-    uint64_t *scratch;  /* keys of one rank */
-} matcher_t;
-
-/* Validate the peers; '*longest' (if given) gets the longest run of
- * consecutive RECVs, the most messages one recv_run() call hands over. */
-static lop_status_t scan_ops(const sched_t *s, uint32_t *longest)
-{
-    uint32_t run = 0, most = 0;
-    for (uint32_t r = 0; r < s->p; r++, run = 0)
-        for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++) {
-            const sched_op_t *o = &s->op[i];
-            if (o->kind == SCHED_MCAST ? o->peer != -1
-                                       : o->peer < 0 || (uint32_t)o->peer >= s->p)
-                return sched_op_error(s, i, " names no rank");
-            if (o->peer == (int32_t)r)
-                return sched_op_error(s, i, " addresses the rank itself");
-            run = o->kind == SCHED_RECV ? run + 1 : 0;
-            most = run > most ? run : most;
-        }
-    if (longest)
-        *longest = most;
-    return LOP_OK;
-}
-
-lop_status_t sched_validate_peers(const sched_t *s)
-{
-    return scan_ops(s, NULL);
-}
-
-/* Sort each rank's SENDs by destination; initialise match[]. */
-static void index_sends(matcher_t *m)
-{
-    const sched_t *s = m->s;
-    for (uint32_t r = 0; r < s->p; r++) {
-        uint32_t n = 0;
-        for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++) {
-            m->match[i] = s->op[i].kind == SCHED_MCAST ? 0 : SCHED_UNMATCHED;
-            if (s->op[i].kind == SCHED_SEND)
-                m->scratch[n++] = key_of(s->op[i].peer, i);
-            m->has_mcast[r] |= s->op[i].kind == SCHED_MCAST;
-        }
-        sched_keys_sort(m->scratch, n);
-        for (uint32_t k = 0; k < n; k++)
-            m->by_peer[s->first[r] + k] = (uint32_t)m->scratch[k];
-        m->n_sends[r] = n;
-    }
-}
-
-/* The position of sender's first SEND to q in its by_peer list. */
-static uint32_t first_send_to(const matcher_t *m, uint32_t sender, uint32_t q)
-{
-    const uint32_t *list = m->by_peer + m->s->first[sender];
-    uint32_t lo = 0, hi = m->n_sends[sender];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if ((uint32_t)m->s->op[list[mid]].peer < q)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The next message from 'sender' to q after op 'after' (or from the start if
- * 'after' is UINT32_MAX), for a sender that multicasts: a linear walk. */
-static uint32_t next_message_walk(const sched_t *s, uint32_t sender, uint32_t q, uint32_t after)
-{
-    uint32_t i = after == SCHED_UNMATCHED ? s->first[sender] : after + 1;
-    for (; i < s->first[sender + 1]; i++)
-        if (s->op[i].kind == SCHED_MCAST ||
-            (s->op[i].kind == SCHED_SEND && s->op[i].peer == (int32_t)q))
-            return i;
-    return SCHED_UNMATCHED;
-}
-
-/* Pair the RECVs of q from 'sender' (keys[0..n), program order) with its messages. */
-static lop_status_t pair_group(matcher_t *m, uint32_t q, uint32_t sender, const uint64_t *keys,
-                               uint32_t n)
-{
-    const sched_t *s = m->s;
-    uint32_t pos = first_send_to(m, sender, q), msg = SCHED_UNMATCHED;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t recv = (uint32_t)keys[k];
-        if (m->has_mcast[sender])
-            msg = next_message_walk(s, sender, q, msg);
-        else if (pos + k < m->n_sends[sender] &&
-                 s->op[m->by_peer[s->first[sender] + pos + k]].peer == (int32_t)q)
-            msg = m->by_peer[s->first[sender] + pos + k];
-        else
-            msg = SCHED_UNMATCHED;
-        if (msg == SCHED_UNMATCHED)
-            return sched_op_error(s, recv, " waits for a message the peer never sends");
-        m->match[recv] = msg;
-        if (s->op[msg].kind == SCHED_MCAST)
-            m->match[msg]++;
-        else
-            m->match[msg] = recv;
-    }
-    return LOP_OK;
-}
-
-/* Match every RECV of rank q. */
-static lop_status_t match_rank(matcher_t *m, uint32_t q)
-{
-    const sched_t *s = m->s;
-    uint32_t n = 0;
-    for (uint32_t i = s->first[q]; i < s->first[q + 1]; i++)
-        if (s->op[i].kind == SCHED_RECV)
-            m->scratch[n++] = key_of(s->op[i].peer, i);
-    sched_keys_sort(m->scratch, n);
-    lop_status_t st = LOP_OK;
-    for (uint32_t a = 0, b; a < n && st == LOP_OK; a = b) {
-        uint32_t sender = (uint32_t)(m->scratch[a] >> 32);
-        for (b = a; b < n && m->scratch[b] >> 32 == sender; b++)
-            ;
-        st = pair_group(m, q, sender, m->scratch + a, b - a);
-    }
-    return st;
-}
-
-/* Every SEND consumed, every MCAST consumed by all other ranks. */
-static lop_status_t all_received(const sched_t *s, const uint32_t *match)
-{
-    for (uint32_t i = 0; i < s->n_ops; i++) {
-        if (s->op[i].kind == SCHED_SEND && match[i] == SCHED_UNMATCHED)
-            return sched_op_error(s, i, " is never received");
-        if (s->op[i].kind == SCHED_MCAST && match[i] != s->p - 1)
-            return sched_op_error(s, i, " is not received by every other rank exactly once");
-    }
-    return LOP_OK;
-}
-
-lop_status_t sched_match(const sched_t *s, uint32_t *match)
-{
-    lop_status_t st = sched_validate_peers(s);
-    if (st)
-        return st;
-    matcher_t m = {s, match, lop_calloc(s->n_ops, sizeof(uint32_t)),
-                   lop_calloc(s->p, sizeof(uint32_t)), lop_calloc(s->p, 1),
-                   lop_calloc(sched_rank_max(s), sizeof(uint64_t))};
-    st = m.by_peer && m.n_sends && m.has_mcast && m.scratch ? LOP_OK : LOP_ERR_NOMEM;
-    if (st == LOP_OK)
-        index_sends(&m);
-    for (uint32_t q = 0; q < s->p && st == LOP_OK; q++)
-        st = match_rank(&m, q);
-    st = st ? st : all_received(s, match);
-    free(m.by_peer);
-    free(m.n_sends);
-    free(m.has_mcast);
-    free(m.scratch);
-    return st;
-}
-
 /* ------------------------------------------------------------- execution */
 
 #define NONE UINT32_MAX
@@ -211,12 +21,12 @@ typedef struct {
     const sched_t *s;
     const sched_flow_ops_t *ops;
     void *ctx;
-    uint32_t *pc;        /* next op of each rank (global index) */
+    uint32_t *pc;        /* next op of each rank (an index in its ops) */
     uint8_t *blocked;    /* is the rank waiting at pc for a message? */
     uint32_t *queue;     /* ring of ranks runnable in this level, each at most once */
     uint32_t head, count;
     uint32_t level;      /* the level being run */
-    int by_step;         /* levels are steps (else everything is level 0) */
+    uint32_t step_cap;   /* UINT32_MAX: steps are levels; 0: everything is level 0 */
     uint32_t budget;     /* messages in flight before ranks wait for their level */
     uint32_t *park;      /* per level, a FIFO of ranks waiting for it (via park_next) */
     uint32_t *park_end;  /* per level, the last of them */
@@ -235,9 +45,17 @@ typedef struct {
     uint64_t events;
 } flow_t;
 
-static uint32_t level_of(const flow_t *f, uint32_t op)
+/* The level of an op: its step, or 0 when steps are not levels. */
+static inline uint32_t level_of(const flow_t *f, sched_op_t o)
 {
-    return f->by_step ? f->s->op[op].step : 0;
+    return o.step < f->step_cap ? o.step : 0;
+}
+
+/* A rank's ops and their count. */
+static inline const sched_op_t *rank_ops(const flow_t *f, uint32_t rank, uint32_t *end)
+{
+    *end = f->s->first[rank + 1] - f->s->first[rank];
+    return f->s->op + f->s->first[rank];
 }
 
 /* A rank that can go on: woken at a RECV, or at the start. */
@@ -253,16 +71,8 @@ static void make_runnable(flow_t *f, uint32_t rank)
     enqueue(f, rank);
 }
 
-/* Should a rank wait at op i for a later level?  Only when 'budget'
- * messages are in flight already (sched_flow_run chooses it). */
-static int must_wait(const flow_t *f, uint32_t i)
+static void park(flow_t *f, uint32_t rank, uint32_t level)
 {
-    return f->in_flight >= f->budget && level_of(f, i) > f->level;
-}
-
-static void park(flow_t *f, uint32_t rank)
-{
-    uint32_t level = level_of(f, f->pc[rank]);
     f->park_next[rank] = NONE; /* FIFO: ranks keep their order, and the cache its lines */
     if (f->park[level] == NONE)
         f->park[level] = rank;
@@ -294,6 +104,13 @@ static uint32_t node_new(flow_t *f)
     f->free_list = f->link[n];
     f->in_flight++;
     return n;
+}
+
+static void node_free(flow_t *f, uint32_t n)
+{
+    f->link[n] = f->free_list;
+    f->free_list = n;
+    f->in_flight--;
 }
 
 /* ------------------------------------------- the index of busy receivers */
@@ -403,14 +220,14 @@ static void index_receiver(flow_t *f, uint32_t q)
 
 /* ------------------------------------------------------------ running */
 
-/* Append a message of op 'op' carrying 'value' to q's inbox (or the index);
- * wake q if it waits for it. */
-static void deliver(flow_t *f, uint32_t rank, uint32_t op, double value, uint32_t q)
+/* Append a message of op k of 'rank' carrying 'value' to q's inbox (or the
+ * index); wake q if it waits for it.  0 when out of memory. */
+static int deliver(flow_t *f, uint32_t rank, uint32_t k, double value, uint32_t q)
 {
     uint32_t n = node_new(f);
     if (n == NONE)
-        return;
-    f->pool[n] = (sched_msg_t){op, rank, value};
+        return 0;
+    f->pool[n] = (sched_msg_t){k, rank, value};
     f->link[n] = NONE;
     if (f->indexed[q])
         pair_push(f, rank, q, n);
@@ -420,21 +237,21 @@ static void deliver(flow_t *f, uint32_t rank, uint32_t op, double value, uint32_
         f->link[f->inbox_end[q]] = n;
     if (!f->indexed[q])
         f->inbox_end[q] = n;
-    if (f->blocked[q] && f->s->op[f->pc[q]].peer == (int32_t)rank)
+    if (f->blocked[q] && f->s->op[f->s->first[q] + f->pc[q]].peer == (int32_t)rank)
         make_runnable(f, q);
+    return f->error == LOP_OK;
 }
 
-static void post(flow_t *f, uint32_t rank, uint32_t op)
+/* Op k of 'rank', a SEND or MCAST, executes; 0 when out of memory. */
+static int post(flow_t *f, uint32_t rank, uint32_t k, sched_op_t o)
 {
-    const sched_t *s = f->s;
-    double value = f->ops->post(f->ctx, rank, op);
-    if (s->op[op].kind == SCHED_SEND) {
-        deliver(f, rank, op, value, (uint32_t)s->op[op].peer);
-        return;
-    }
-    for (uint32_t q = 0; q < s->p; q++)
-        if (q != rank)
-            deliver(f, rank, op, value, q);
+    double value = f->ops->post(f->ctx, rank, k, o);
+    if (o.kind == SCHED_SEND)
+        return deliver(f, rank, k, value, (uint32_t)o.peer);
+    for (uint32_t q = 0; q < f->s->p; q++)
+        if (q != rank && !deliver(f, rank, k, value, q))
+            return 0;
+    return 1;
 }
 
 /* Take the first message from 'sender' out of q's inbox, or NONE. */
@@ -462,7 +279,7 @@ static uint32_t take(flow_t *f, uint32_t q, uint32_t sender)
     return n;
 }
 
-/* The RECV run of 'rank' ending at op 'last' is complete: hand it over. */
+/* The RECV run of 'rank' ending at its op 'last' is complete: hand it over. */
 static void recv_run(flow_t *f, uint32_t rank, uint32_t last)
 {
     uint32_t k = 0, n;
@@ -472,71 +289,80 @@ static void recv_run(flow_t *f, uint32_t rank, uint32_t last)
     for (n = f->taken[rank]; n != NONE;) { /* newest first: fill from the end */
         uint32_t next = f->link[n];
         f->batch[--i] = f->pool[n];
-        f->link[n] = f->free_list;
-        f->free_list = n;
-        f->in_flight--;
+        node_free(f, n);
         n = next;
     }
     f->taken[rank] = NONE;
     f->ops->recv_run(f->ctx, rank, first, last, f->batch);
 }
 
-/* Execute the RECV at i if its message is there; 0 if the rank must wait. */
-static int try_recv(flow_t *f, uint32_t rank, uint32_t i, uint32_t end)
+/* Execute the RECV at op k of 'rank' if its message is there; 0 if the
+ * rank must wait.  A run of one RECV (the rule in the exchanges) is handed
+ * over at once; longer runs collect in 'taken' until their last RECV. */
+static int try_recv(flow_t *f, uint32_t rank, uint32_t k, const sched_op_t *op, uint32_t end)
 {
-    const sched_t *s = f->s;
-    uint32_t n = take(f, rank, (uint32_t)s->op[i].peer);
+    uint32_t n = take(f, rank, (uint32_t)op[k].peer);
     if (n == NONE) {
         f->blocked[rank] = 1;
         return 0;
     }
+    int last = k + 1 == end || op[k + 1].kind != SCHED_RECV;
+    if (last && f->taken[rank] == NONE) {
+        f->batch[0] = f->pool[n];
+        node_free(f, n);
+        f->ops->recv_run(f->ctx, rank, k, k, f->batch);
+        return 1;
+    }
     f->link[n] = f->taken[rank];
     f->taken[rank] = n;
-    if (i + 1 == end || s->op[i + 1].kind != SCHED_RECV)
-        recv_run(f, rank, i);
+    if (last)
+        recv_run(f, rank, k);
     return 1;
 }
 
-/* Run 'rank' until it blocks, ends or reaches a later level. */
-static void run_rank(flow_t *f, uint32_t rank)
+/* Run 'rank' until it blocks, ends or reaches a later level ('posting':
+ * or a RECV, which it leaves untried).  1 when it stopped at that RECV. */
+static int run_rank(flow_t *f, uint32_t rank, int posting)
 {
-    const sched_t *s = f->s;
-    uint32_t end = s->first[rank + 1];
-    while (f->pc[rank] < end && f->error == LOP_OK) {
-        uint32_t i = f->pc[rank];
-        if (must_wait(f, i)) {
-            park(f, rank);
-            return;
+    uint32_t end, k = f->pc[rank], k0 = k;
+    const sched_op_t *op = rank_ops(f, rank, &end);
+    int at_recv = 0;
+    for (; k < end; k++) {
+        sched_op_t o = op[k];
+        if (f->in_flight >= f->budget && level_of(f, o) > f->level) {
+            park(f, rank, level_of(f, o));
+            break;
         }
-        if (s->op[i].kind == SCHED_RECV) {
-            if (!try_recv(f, rank, i, end))
-                return;
-            f->pc[rank]++;
+        if (o.kind == SCHED_RECV) {
+            if ((at_recv = posting) || !try_recv(f, rank, k, op, end))
+                break;
         } else {
-            f->pc[rank]++; /* before waking anyone: a receiver may look at it */
-            post(f, rank, i);
+            f->pc[rank] = k + 1; /* done, whoever the message wakes */
+            if (!post(f, rank, k, o))
+                break;
         }
-        f->events++;
     }
+    f->pc[rank] = k;
+    f->events += k - k0;
+    return at_recv;
 }
 
 /* Describe the cycle of waits that starts at a blocked rank. */
-static lop_status_t deadlock(const flow_t *f)
+static lop_status_t deadlock(const sched_t *s, const uint32_t *pc)
 {
-    const sched_t *s = f->s;
     uint32_t r = 0;
-    while (f->pc[r] == s->first[r + 1])
+    while (pc[r] == sched_rank_count(s, r))
         r++;
     for (uint32_t steps = 0; steps < s->p; steps++) /* walk into the cycle */
-        r = (uint32_t)s->op[f->pc[r]].peer;
+        r = (uint32_t)s->op[s->first[r] + pc[r]].peer;
     char msg[512] = "", where[128], file[4200];
     uint32_t start = r;
-    sched_op_file_line(s, f->pc[r], file, sizeof file);
+    sched_op_file_line(s, s->first[r] + pc[r], file, sizeof file);
     for (int shown = 0; shown < 6; shown++) {
-        sched_op_describe(s, f->pc[r], where, sizeof where);
+        sched_op_describe(s, s->first[r] + pc[r], where, sizeof where);
         size_t len = strlen(msg);
         snprintf(msg + len, sizeof msg - len, "%s%s", shown ? "; " : "", where);
-        r = (uint32_t)s->op[f->pc[r]].peer;
+        r = (uint32_t)s->op[s->first[r] + pc[r]].peer;
         if (r == start)
             break;
     }
@@ -544,17 +370,14 @@ static lop_status_t deadlock(const flow_t *f)
                    r == start ? "" : "; ...");
 }
 
-/* Ranks left waiting or messages left over: a RECV without message or a
- * message without RECV is what sched_match reports (one per-op array, on this
- * error path only); otherwise the ranks wait for each other. */
-static lop_status_t diagnose(const flow_t *f)
+lop_status_t sched_flow_stuck(const sched_t *s, const uint32_t *pc)
 {
-    uint32_t *match = lop_calloc(f->s->n_ops, sizeof *match);
+    uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     if (!match)
         return LOP_ERR_NOMEM;
-    lop_status_t st = sched_match(f->s, match);
+    lop_status_t st = sched_match(s, match);
     free(match);
-    return st ? st : deadlock(f);
+    return st ? st : deadlock(s, pc);
 }
 
 static lop_status_t flow_alloc(flow_t *f, uint32_t levels, uint32_t longest_run)
@@ -599,28 +422,61 @@ static void flow_free(flow_t *f)
     free(f->link);
 }
 
-/* Run the ranks parked for level 'level' and whoever they wake. */
+/* Run the ranks parked for level 'level' and whoever they wake.  In
+ * lockstep every rank first posts the level's sends up to its first RECV,
+ * so the RECVs find their messages: an exchange round (nwise's n sends,
+ * then n receives in another order than the senders run) blocks and wakes
+ * no rank, where running each rank in turn blocked about half of them. */
 static void run_level(flow_t *f, uint32_t level)
 {
+    uint32_t r = f->park[level], next;
     f->level = level;
-    for (uint32_t r = f->park[level]; r != NONE; r = f->park_next[r])
-        enqueue(f, r);
     f->park[level] = NONE;
+    for (; r != NONE; r = next) {
+        next = f->park_next[r]; /* before running it: it may park again */
+        if (f->budget > 0 || run_rank(f, r, 1))
+            enqueue(f, r);
+    }
     while (f->count > 0 && f->error == LOP_OK) {
         uint32_t rank = f->queue[f->head];
         f->head = f->head + 1 == f->s->p ? 0 : f->head + 1;
         f->count--;
-        run_rank(f, rank);
+        run_rank(f, rank, 0);
     }
 }
 
-lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
-                            uint64_t *events)
+/* Steps as levels unless a file names absurd steps (the park array is per
+ * step); lockstep when the average step keeps every rank busy. */
+static int steps_are_levels(const sched_t *s)
+{
+    return s->n_steps <= (uint64_t)s->n_ops + 1;
+}
+
+static int lockstep(const sched_t *s)
+{
+    uint32_t levels = steps_are_levels(s) && s->n_steps > 0 ? s->n_steps : 1;
+    return (uint64_t)s->n_ops >= (uint64_t)levels * s->p;
+}
+
+sched_run_t sched_flow_way(const sched_t *s, const sched_scan_t *scan)
+{
+    if (s->form != SCHED_STORED)
+        return SCHED_RUN_SWEEP;
+    /* built (sched.h's step promises; a file may break them), runs of RECVs
+     * within a step, few RECVs a step */
+    if (steps_are_levels(s) && lockstep(s) && !s->path && !scan->runs_span_steps &&
+        scan->step_recvs <= SCHED_PASS_MAX_SLOTS)
+        return SCHED_RUN_PASSES;
+    return SCHED_RUN_DATAFLOW;
+}
+
+lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
+                                 const sched_flow_ops_t *ops, void *ctx, uint64_t *events)
 {
     flow_t f = {.s = s, .ops = ops, .ctx = ctx};
-    /* Steps as levels unless a file names absurd steps (the park array is per step). */
-    f.by_step = s->n_steps <= (uint64_t)s->n_ops + 1;
-    uint32_t levels = f.by_step && s->n_steps > 0 ? s->n_steps : 1;
+    int by_step = steps_are_levels(s);
+    f.step_cap = by_step ? UINT32_MAX : 0;
+    uint32_t levels = by_step && s->n_steps > 0 ? s->n_steps : 1;
     /* Lockstep when the average step keeps every rank busy (the disseminations
      * and exchanges: free-running ranks would race ahead and leave P log P
      * messages in flight); else free running while fewer than P messages are
@@ -628,24 +484,34 @@ lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void 
      * trees, with few ranks busy per step, like better).  Measured at P = 2^20
      * (models/README.md): lockstep takes diss from 2.0 to 0.7 s, free running
      * tour from 0.9 to 0.2 s. */
-    f.budget = (uint64_t)s->n_ops >= (uint64_t)levels * s->p ? 0 : s->p;
-    uint32_t longest_run = 0;
-    lop_status_t st = scan_ops(s, &longest_run);
-    st = st ? st : flow_alloc(&f, levels, longest_run);
-    for (uint32_t r = 0; r < s->p && st == LOP_OK; r++) {
-        f.pc[r] = s->first[r];
+    f.budget = lockstep(s) ? 0 : s->p;
+    lop_status_t st = flow_alloc(&f, levels, scan->longest_run);
+    for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
         make_runnable(&f, r);
-    }
     for (uint32_t level = 0; level < levels && st == LOP_OK; level++) {
         run_level(&f, level);
         st = f.error;
     }
     for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
-        if (f.pc[r] != s->first[r + 1])
-            st = diagnose(&f);
+        if (f.pc[r] != sched_rank_count(s, r))
+            st = sched_flow_stuck(s, f.pc);
     if (st == LOP_OK && f.in_flight > 0)
-        st = diagnose(&f);
+        st = sched_flow_stuck(s, f.pc);
     *events = f.events;
     flow_free(&f);
     return st;
+}
+
+lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
+                            uint64_t *events)
+{
+    sched_scan_t scan;
+    if (s->form != SCHED_STORED)
+        return sched_flow_sweep(s, ops, ctx, events);
+    lop_status_t st = sched_scan(s, &scan);
+    if (st)
+        return st;
+    if (sched_flow_way(s, &scan) == SCHED_RUN_PASSES)
+        return sched_flow_passes(s, scan.step_recvs, ops, ctx, events);
+    return sched_flow_dataflow(s, &scan, ops, ctx, events);
 }

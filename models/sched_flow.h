@@ -36,18 +36,18 @@ void sched_keys_sort(uint64_t *key, size_t n);
 
 /* A message in flight, as the receiver gets it. */
 typedef struct {
-    uint32_t send; /* the SEND or MCAST op that posted it (global index) */
+    uint32_t send; /* the SEND or MCAST that posted it: its index in its rank's ops */
     uint32_t from; /* the rank that posted it */
     double value;  /* what post() returned for it (a time, a slot number) */
 } sched_msg_t;
 
 typedef struct {
-    /* SEND or MCAST op 'op' of 'rank' executes; the value its message carries
-     * (an MCAST carries the same value to every receiver). */
-    double (*post)(void *ctx, uint32_t rank, uint32_t op);
-    /* RECV ops first..last of 'rank' execute: a maximal run of consecutive
-     * RECVs, every message of which has been posted; msg[k] is the message
-     * RECV first + k consumes. */
+    /* SEND or MCAST 'op', op k of 'rank' (its peer resolved), executes; the
+     * value its message carries (an MCAST carries one value to every receiver). */
+    double (*post)(void *ctx, uint32_t rank, uint32_t k, sched_op_t op);
+    /* RECV ops first..last of 'rank' (indices in its ops) execute: a maximal
+     * run of consecutive RECVs, every message of which has been posted;
+     * msg[i] is the message RECV first + i consumes. */
     void (*recv_run)(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
                      const sched_msg_t *msg);
 } sched_flow_ops_t;
@@ -56,18 +56,64 @@ typedef struct {
  * checks this too; sched_flow_run needs it before it runs). */
 lop_status_t sched_validate_peers(const sched_t *s);
 
-/* Run every rank to its end, matching messages as they are posted: per
- * receiver a list of the messages in flight to it, in posting order (a RECV
- * from s takes the first one from s).  Ranks wait for their level - a level
- * is a step of the schedule - when P messages are in flight (or always, for
- * schedules whose steps keep every rank busy), so about one step's messages
- * are in flight (P for a dissemination round) instead of P log P; memory is
- * O(P + messages in flight), no per-op array.  Any causal order gives the
- * same times, so the order is free to favour speed.  '*events' counts executed
- * ops.  Errors: a bad peer; a RECV that never gets its message or a message
- * nobody receives (diagnosed by sched_match, same words); a deadlock is
- * LOP_ERR_INVALID with the cycle of waiting ranks in the message. */
+/* What the engine needs to know of a stored schedule before it runs it. */
+typedef struct {
+    uint32_t longest_run; /* the most consecutive RECVs of a rank: one recv_run's messages */
+    int runs_span_steps;  /* do consecutive RECVs of a rank ever differ in step? */
+    uint32_t step_recvs;  /* the most RECVs of a rank in one step (steps in order) */
+} sched_scan_t;
+
+/* sched_validate_peers, and the scan. */
+lop_status_t sched_scan(const sched_t *s, sched_scan_t *scan);
+
+/* Run every rank to its end, matching messages as they are posted.
+ *
+ * A stored schedule runs as a dataflow machine: per receiver a list of the
+ * messages in flight to it, in posting order (a RECV from s takes the first
+ * one from s).  Ranks wait for their level - a level is a step of the
+ * schedule - when P messages are in flight (or always, for schedules whose
+ * steps keep every rank busy), so about one step's messages are in flight
+ * (P for a dissemination round) instead of P log P; memory is O(P +
+ * messages in flight), no per-op array.
+ *
+ * A generated schedule (sched.h: every rank's ops are rank 0's, moved) runs
+ * slot by slot: op k of every rank, rank after rank, then op k + 1.  Its
+ * RECV in slot k takes the message of a SEND slot before k (one slot
+ * matched on rank 0's ops for all ranks: a later one would be a cycle of
+ * waits around the ranks), so that order is causal; memory is P values per
+ * message slot in flight (one, for the dissemination), nothing per op.
+ *
+ * Any causal order gives the same times, so the order is free to favour
+ * speed.  '*events' counts executed ops.  Errors: a bad peer; a RECV that
+ * never gets its message or a message nobody receives (diagnosed by
+ * sched_match, same words); a deadlock is LOP_ERR_INVALID with the cycle of
+ * waiting ranks in the message. */
 lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
                             uint64_t *events);
+/* Why a stored schedule stopped with ranks left waiting at their ops pc[r]
+ * or messages left over: a RECV without message or a message without RECV
+ * (sched_match's words; a per-op array, on this error path only), else the
+ * cycle of waiting ranks. */
+lop_status_t sched_flow_stuck(const sched_t *s, const uint32_t *pc);
+/* How sched_flow_run runs a schedule (its drivers may run the inline
+ * engines of sched_pass.h and sched_sweep.h themselves). */
+typedef enum {
+    SCHED_RUN_DATAFLOW, /* ranks run until they block, woken by messages */
+    SCHED_RUN_PASSES,   /* a stored schedule in lockstep: level by level, in passes */
+    SCHED_RUN_SWEEP     /* a generated one: slot by slot */
+} sched_run_t;
+
+#define SCHED_PASS_MAX_SLOTS 16 /* RECVs of a rank in a step the passes take */
+
+/* The way for 's', from its scan (unread for a generated schedule). */
+sched_run_t sched_flow_way(const sched_t *s, const sched_scan_t *scan);
+/* The three ways for any callbacks ('scan': sched_scan's of s; 'slots': its
+ * step_recvs). */
+lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
+                                 const sched_flow_ops_t *ops, void *ctx, uint64_t *events);
+lop_status_t sched_flow_passes(const sched_t *s, uint32_t slots, const sched_flow_ops_t *ops,
+                               void *ctx, uint64_t *events);
+lop_status_t sched_flow_sweep(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
+                              uint64_t *events);
 
 #endif

@@ -8,12 +8,10 @@
 #include "pairs.h"
 #include "sched_flow.h"
 #include "timer.h"
+#define LOP_SCHED_FLOW_DRIVER /* the sweep and the passes, inlined with the callbacks */
+#include "sched_pass.h"
+#include "sched_sweep.h"
 
-typedef struct {
-    double cpu; /* when the CPU is free */
-    double tx;  /* LogP: start of the last send; LoP: when the last message left */
-    double rx;  /* LogP: start of the last receive; LoP: the last delivery */
-} rank_state_t;
 
 /* o(cnt x) and L(cnt x) for one x: the LoP fits are costly (exp), x repeats. */
 typedef struct {
@@ -22,6 +20,7 @@ typedef struct {
 } lop_memo_t;
 
 #define MEMO_SIZE 256
+#define SIM_STAGGER (8 * 23) /* doubles between the rank arrays beyond P: 23 cache lines */
 
 typedef struct {
     double leave, L_us;
@@ -37,70 +36,100 @@ typedef struct {
 typedef struct {
     const sched_t *s;
     const sched_sim_t *par;
-    rank_state_t *rank;
+    /* per rank, an array each (a sweep streams through the two it needs) */
+    double *cpu;          /* when the CPU is free */
+    double *tx;           /* LogP: start of the last send; LoP: when the last message left */
+    double *rx;           /* LogP: start of the last receive; LoP: the last delivery */
+    const pairs_t *pairs; /* par->pairs (LogP): NULL when every pair costs the same */
+    logp_t logp;          /* par->cost->logp, at hand */
+    int gap;              /* LogP: can the gap g hold a rank back (else tx, rx unused)? */
     uint32_t *match;    /* LoP batch only: per op, sched_match's (the RECV of a SEND) */
-    uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1] */
+    uint32_t *stream;   /* LoP stream: messages per rank, sent in [2r], received in [2r+1]
+                           (one pair for a generated schedule: every rank's are rank 0's) */
     uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
     arrival_t *pending; /* LoP: one receive batch */
     logp_arrival_t *arrival; /* LogP in arrival order: one run's messages */
     lop_memo_t memo[MEMO_SIZE];
 } sim_t;
 
+/* fmax without the call (glibc's is not inlined at -O2): the larger, the
+ * second when they are equal (as maxsd), the number when one is a NaN. */
+static inline double max2(double a, double b)
+{
+    return a > b || b != b ? a : b;
+}
+
 /* ------------------------------------------------------------------ LogP */
 
-/* o_s of op 'op' of 'rank': the pair's with per-pair costs (an MCAST: the
- * largest over its receivers, as Meyer and Elster's equation 1), else o_s. */
-static double send_overhead(const sim_t *sim, uint32_t rank, uint32_t op)
+/* An MCAST's o_s with per-pair costs: the largest over its receivers (Meyer
+ * and Elster's equation 1). */
+static double mcast_overhead(const sim_t *sim, uint32_t rank)
 {
-    const sched_op_t *o = &sim->s->op[op];
     double os, L, most = 0;
-    if (!sim->par->pairs)
-        return sim->par->cost->logp.os_us;
-    if (o->kind == SCHED_SEND) {
-        pairs_cost(sim->par->pairs, rank, (uint32_t)o->peer, &os, &L);
-        return os;
-    }
     for (uint32_t q = 0; q < sim->s->p; q++)
         if (q != rank) {
-            pairs_cost(sim->par->pairs, rank, q, &os, &L);
+            pairs_cost(sim->pairs, rank, q, &os, &L);
             most = fmax(most, os);
         }
     return most;
 }
 
+/* The LogP model below takes two switches, 'gap' (sim_t.gap) and 'pairs'
+ * (per-pair costs): the callbacks for any run pass sim_t's, the plain ones
+ * (g = 0, one cost for every pair, program order: what the sweep of a large
+ * dissemination needs) pass constant 0s, and the compiler leaves those
+ * branches out. */
+#define HOT static inline __attribute__((always_inline))
+
+/* o_s of op 'o' of 'rank': the pair's with per-pair costs, else o_s. */
+HOT double send_overhead(const sim_t *sim, uint32_t rank, sched_op_t o, int pairs)
+{
+    double os, L;
+    if (!pairs)
+        return sim->logp.os_us;
+    if (o.kind == SCHED_SEND) {
+        pairs_cost(sim->pairs, rank, (uint32_t)o.peer, &os, &L);
+        return os;
+    }
+    return mcast_overhead(sim, rank);
+}
+
 /* L from 'sender' to 'rank' and the receive overhead of that message: the
  * pair's L (with or_per_pair its o as o_r too: LogP has one o) with per-pair
  * costs, else L and o_r. */
-static double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_us)
+HOT double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_us, int pairs)
 {
     double os, L;
-    *or_us = sim->par->cost->logp.or_us;
-    if (!sim->par->pairs)
-        return sim->par->cost->logp.L_us;
-    pairs_cost(sim->par->pairs, sender, rank, &os, &L);
+    *or_us = sim->logp.or_us;
+    if (!pairs)
+        return sim->logp.L_us;
+    pairs_cost(sim->pairs, sender, rank, &os, &L);
     if (sim->par->or_per_pair)
         *or_us = os;
     return L;
 }
 
-/* The message carries the time its send overhead ends; the receiver adds L. */
-static double logp_post(void *ctx, uint32_t rank, uint32_t op)
+/* A send starts at max{CPU free, previous send start + g}; the message
+ * carries the time its send overhead ends, the receiver adds L. */
+HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs)
 {
-    sim_t *sim = ctx;
-    const logp_t *m = &sim->par->cost->logp;
-    rank_state_t *st = &sim->rank[rank];
-    double start = fmax(st->cpu, st->tx + m->g_us);
-    st->tx = start;
-    st->cpu = start + send_overhead(sim, rank, op);
-    return st->cpu;
+    double start = sim->cpu[rank];
+    if (gap) {
+        start = max2(start, sim->tx[rank] + sim->logp.g_us);
+        sim->tx[rank] = start;
+    }
+    return sim->cpu[rank] = start + send_overhead(sim, rank, o, pairs);
 }
 
 /* A receive starts at max{CPU free, arrival, previous receive start + g}. */
-static void logp_charge(rank_state_t *st, double g_us, const logp_arrival_t *a)
+HOT void logp_charge(sim_t *sim, uint32_t rank, const logp_arrival_t *a, int gap)
 {
-    double start = fmax(fmax(st->cpu, a->at_us), st->rx + g_us);
-    st->rx = start;
-    st->cpu = start + a->or_us;
+    double start = max2(sim->cpu[rank], a->at_us);
+    if (gap) {
+        start = max2(start, sim->rx[rank] + sim->logp.g_us);
+        sim->rx[rank] = start;
+    }
+    sim->cpu[rank] = start + a->or_us;
 }
 
 /* Earlier arrival first; equal ones in program order (with per-pair o_r
@@ -113,33 +142,64 @@ static int arrival_time_cmp(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
-/* Program order: each RECV when the rank reaches it.  Arrival order: the
- * run's messages by arrival time. */
-static void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
-                          const sched_msg_t *msg)
+/* Arrival order: the run's messages by arrival time (out of line: the
+ * sweep inlines the program order). */
+static __attribute__((noinline)) void logp_recv_arrival(sim_t *sim, uint32_t rank, uint32_t n,
+                                                        const sched_msg_t *msg)
 {
-    sim_t *sim = ctx;
-    const double g_us = sim->par->cost->logp.g_us;
-    rank_state_t *st = &sim->rank[rank];
-    uint32_t n = last - first + 1;
-    if (sim->par->recv_order == SCHED_RECV_PROGRAM) {
-        for (uint32_t k = 0; k < n; k++) {
-            logp_arrival_t a = {0, 0, k};
-            a.at_us = msg[k].value + latency(sim, msg[k].from, rank, &a.or_us);
-            logp_charge(st, g_us, &a);
-        }
-        return;
-    }
     for (uint32_t k = 0; k < n; k++) {
         logp_arrival_t *a = &sim->arrival[k];
         a->k = k;
-        a->at_us = msg[k].value + latency(sim, msg[k].from, rank, &a->or_us);
+        a->at_us = msg[k].value + latency(sim, msg[k].from, rank, &a->or_us, sim->pairs != NULL);
     }
     qsort(sim->arrival, n, sizeof *sim->arrival, arrival_time_cmp);
     for (uint32_t k = 0; k < n; k++)
-        logp_charge(st, g_us, &sim->arrival[k]);
+        logp_charge(sim, rank, &sim->arrival[k], sim->gap);
 }
 
+/* Program order: each RECV when the rank reaches it. */
+HOT void logp_receive(sim_t *sim, uint32_t rank, uint32_t n, const sched_msg_t *msg, int gap,
+                      int pairs)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        logp_arrival_t a = {0, 0, k};
+        a.at_us = msg[k].value + latency(sim, msg[k].from, rank, &a.or_us, pairs);
+        logp_charge(sim, rank, &a, gap);
+    }
+}
+
+/* The callbacks: any run ... */
+HOT double logp_post(void *ctx, uint32_t rank, uint32_t k, sched_op_t o)
+{
+    sim_t *sim = ctx;
+    (void)k;
+    return logp_send(sim, rank, o, sim->gap, sim->pairs != NULL);
+}
+
+HOT void logp_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                       const sched_msg_t *msg)
+{
+    sim_t *sim = ctx;
+    if (sim->par->recv_order != SCHED_RECV_PROGRAM)
+        logp_recv_arrival(sim, rank, last - first + 1, msg);
+    else
+        logp_receive(sim, rank, last - first + 1, msg, sim->gap, sim->pairs != NULL);
+}
+
+/* ... and the plain case (sim_t.gap 0, no per-pair costs, program order). */
+HOT double logp_post_plain(void *ctx, uint32_t rank, uint32_t k, sched_op_t o)
+{
+    (void)k;
+    return logp_send(ctx, rank, o, 0, 0);
+}
+
+HOT void logp_recv_plain(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+                         const sched_msg_t *msg)
+{
+    logp_receive(ctx, rank, last - first + 1, msg, 0, 0);
+}
+
+static const sched_flow_ops_t logp_plain_ops = {logp_post_plain, logp_recv_plain};
 static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};
 
 /* ------------------------------------------------------------------- LoP */
@@ -160,36 +220,45 @@ static uint32_t umax(uint32_t a, uint32_t b)
     return a > b ? a : b;
 }
 
-/* Stream or batch length of the posting side of op 'send' of 'rank'. */
-static uint32_t x_post(const sim_t *sim, uint32_t rank, uint32_t send)
+/* Messages 'rank' sends (recv = 0) or receives (recv = 1) in the barrier. */
+static inline uint32_t stream_of(const sim_t *sim, uint32_t rank, int recv)
 {
-    return sim->par->lop_arg == SCHED_LOP_STREAM ? sim->stream[2 * rank] : sim->run[send];
+    return sim->stream[sim->s->form ? (uint32_t)recv : 2 * rank + (uint32_t)recv];
 }
 
-/* The same for the message 'send' (of 'sender') consumed by RECV op 'recv' of q. */
+/* LoP's argument of the posting side of op k of 'rank': its stream or its batch. */
+static uint32_t x_post(const sim_t *sim, uint32_t rank, uint32_t k)
+{
+    if (sim->par->lop_arg == SCHED_LOP_STREAM)
+        return stream_of(sim, rank, 0);
+    return sim->run[sim->s->first[rank] + k];
+}
+
+/* The same for a message: op 'send' of 'sender' taken by op 'recv' of q. */
 static uint32_t x_message(const sim_t *sim, uint32_t sender, uint32_t send, uint32_t q,
                           uint32_t recv)
 {
     if (sim->par->lop_arg == SCHED_LOP_STREAM)
-        return umax(sim->stream[2 * sender], sim->stream[2 * q + 1]);
-    return umax(sim->run[send], sim->run[recv]);
+        return umax(stream_of(sim, sender, 0), stream_of(sim, q, 1));
+    return umax(sim->run[sim->s->first[sender] + send], sim->run[sim->s->first[q] + recv]);
 }
 
-static double lop_post(void *ctx, uint32_t rank, uint32_t op)
+HOT double lop_post(void *ctx, uint32_t rank, uint32_t k, sched_op_t o)
 {
     sim_t *sim = ctx;
-    rank_state_t *st = &sim->rank[rank];
-    const sched_op_t *o = &sim->s->op[op];
-    const lop_memo_t *mine = lop_at(sim, x_post(sim, rank, op));
-    st->cpu += mine->o_us;
-    double start = fmax(st->cpu, st->tx);
-    if (o->kind == SCHED_MCAST) { /* per-receiver L is added on delivery */
-        st->tx = start + mine->L_us;
+    const lop_memo_t *mine = lop_at(sim, x_post(sim, rank, k));
+    sim->cpu[rank] += mine->o_us;
+    double start = max2(sim->cpu[rank], sim->tx[rank]);
+    if (o.kind == SCHED_MCAST) { /* per-receiver L is added on delivery */
+        sim->tx[rank] = start + mine->L_us;
         return start;
     }
-    uint32_t q = (uint32_t)o->peer, recv = sim->match ? sim->match[op] : 0;
-    st->tx = start + lop_at(sim, x_message(sim, rank, op, q, recv))->L_us;
-    return st->tx;
+    uint32_t q = (uint32_t)o.peer, recv = 0;
+    if (sim->match) { /* batch: the consuming RECV's index in q's ops */
+        uint32_t g = sim->match[sim->s->first[rank] + k];
+        recv = g - sim->s->first[q];
+    }
+    return sim->tx[rank] = start + lop_at(sim, x_message(sim, rank, k, q, recv))->L_us;
 }
 
 static int arrival_cmp(const void *a, const void *b)
@@ -198,33 +267,33 @@ static int arrival_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
+HOT void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
                          const sched_msg_t *msg)
 {
     sim_t *sim = ctx;
-    rank_state_t *st = &sim->rank[rank];
     uint32_t n = 0;
     for (uint32_t i = first; i <= last; i++, n++) {
         const sched_msg_t *g = &msg[i - first];
         double L = lop_at(sim, x_message(sim, g->from, g->send, rank, i))->L_us;
-        int mcast = sim->s->op[g->send].kind == SCHED_MCAST;
+        int mcast = sched_op_at(sim->s, g->from, g->send).kind == SCHED_MCAST;
         sim->pending[n] = (arrival_t){g->value + (mcast ? L : 0), L};
     }
     if (n > 1)
         qsort(sim->pending, n, sizeof *sim->pending, arrival_cmp);
     for (uint32_t k = 0; k < n; k++)
-        st->rx = fmax(sim->pending[k].leave, st->rx + sim->pending[k].L_us);
-    st->cpu = fmax(st->cpu, st->rx);
+        sim->rx[rank] = max2(sim->pending[k].leave, sim->rx[rank] + sim->pending[k].L_us);
+    sim->cpu[rank] = max2(sim->cpu[rank], sim->rx[rank]);
 }
 
 static const sched_flow_ops_t lop_ops = {lop_post, lop_recv_run};
 
-/* Messages sent (SEND, MCAST) and received per rank. */
+/* Messages sent (SEND, MCAST) and received per rank (a generated
+ * schedule: rank 0's, every rank's). */
 static void count_streams(const sched_t *s, uint32_t *stream)
 {
-    for (uint32_t r = 0; r < s->p; r++)
-        for (uint32_t i = s->first[r]; i < s->first[r + 1]; i++)
-            stream[2 * r + (s->op[i].kind == SCHED_RECV)]++;
+    for (uint32_t r = 0; r < (s->form ? 1 : s->p); r++)
+        for (uint32_t k = 0; k < sched_rank_count(s, r); k++)
+            stream[2 * r + (sched_op_at(s, r, k).kind == SCHED_RECV)]++;
 }
 
 /* Length of each op's run of consecutive SENDs or RECVs (an MCAST is alone). */
@@ -244,13 +313,34 @@ static void measure_runs(const sched_t *s, uint32_t *run)
 /* ---------------------------------------------------------------- driver */
 
 
+/* Does LogP need a rank's last send and receive starts?  Not with g = 0
+ * and overheads >= 0 (per-pair ones are, pairs.h): a send or receive ends
+ * no earlier than it starts, so the CPU is never free before either start
+ * plus g, and max{CPU free, start + g} is the CPU's time, bit for bit; a
+ * dissemination then streams one array per rank instead of three.  LoP
+ * keeps them (its HCA's times), as does g > 0 or an overhead below 0 or NaN
+ * (a set's fit can give one). */
+static int logp_gap(const sim_t *sim)
+{
+    const logp_t *m = &sim->logp;
+    return sim->par->model != SCHED_SIM_LOGP || m->g_us != 0 || !(m->or_us >= 0) ||
+           (!sim->pairs && !(m->os_us >= 0));
+}
+
 static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
 {
-    sim->rank = lop_calloc(s->p, sizeof *sim->rank);
-    if (!sim->rank)
+    /* One block, the arrays apart by P plus an odd number of cache lines:
+     * arrays at equal offsets modulo 4 KB make the CPU take a store to one
+     * for a load from the other (4K aliasing), which doubled the sweep's time. */
+    size_t stride = (size_t)s->p + SIM_STAGGER;
+    sim->gap = logp_gap(sim);
+    sim->cpu = lop_calloc((sim->gap ? 3 : 1) * stride, sizeof *sim->cpu); /* 0: all start */
+    if (!sim->cpu)
         return LOP_ERR_NOMEM;
-    for (uint32_t r = 0; r < s->p; r++)
-        sim->rank[r] = (rank_state_t){0, -INFINITY, -INFINITY};
+    sim->tx = sim->cpu + stride;
+    sim->rx = sim->tx + stride;
+    for (uint32_t r = 0; r < s->p && sim->gap; r++)
+        sim->tx[r] = sim->rx[r] = -INFINITY;
     if (sim->par->model == SCHED_SIM_LOGP && sim->par->recv_order == SCHED_RECV_ARRIVAL) {
         sim->arrival = lop_calloc(sched_rank_max(s) + 1, sizeof *sim->arrival);
         return sim->arrival ? LOP_OK : LOP_ERR_NOMEM;
@@ -261,7 +351,7 @@ static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
         return lop_err(LOP_ERR_INVALID, "LoP simulation without a LoP parameter set");
     sim->pending = lop_calloc(sched_rank_max(s), sizeof *sim->pending);
     if (sim->par->lop_arg == SCHED_LOP_STREAM) {
-        sim->stream = lop_calloc(2 * (size_t)s->p, sizeof *sim->stream);
+        sim->stream = lop_calloc(2 * (size_t)(s->form ? 1 : s->p), sizeof *sim->stream);
     } else { /* a post needs its receiver's run: the static match, exact */
         sim->run = lop_calloc(s->n_ops, sizeof *sim->run);
         sim->match = lop_calloc(s->n_ops, sizeof *sim->match);
@@ -281,12 +371,12 @@ static void sim_result(const sim_t *sim, int want_ranks, sched_sim_result_t *res
     const sched_t *s = sim->s;
     res->max_us = 0;
     for (uint32_t r = 0; r < s->p; r++)
-        res->max_us = fmax(res->max_us, sim->rank[r].cpu);
+        res->max_us = fmax(res->max_us, sim->cpu[r]);
     if (!want_ranks)
         return;
     res->rank_us = lop_calloc(s->p, sizeof *res->rank_us);
     for (uint32_t r = 0; r < s->p && res->rank_us; r++)
-        res->rank_us[r] = sim->rank[r].cpu;
+        res->rank_us[r] = sim->cpu[r];
 }
 
 /* Per-pair costs must describe every rank of the schedule. */
@@ -300,24 +390,74 @@ static lop_status_t check_pairs(const sched_t *s, const sched_sim_t *par)
     return LOP_OK;
 }
 
+/* Which callbacks: the plain LogP ones, any LogP, or LoP's. */
+static const sched_flow_ops_t *sim_ops(const sim_t *sim)
+{
+    if (sim->par->model == SCHED_SIM_LOP)
+        return &lop_ops;
+    if (!sim->gap && !sim->pairs && sim->par->recv_order == SCHED_RECV_PROGRAM)
+        return &logp_plain_ops;
+    return &logp_ops;
+}
+
+/* One instance of each inline engine per set of callbacks, which are then
+ * inlined into its loops. */
+static lop_status_t sim_sweep(sim_t *sim, uint64_t *events)
+{
+    const sched_flow_ops_t *ops = sim_ops(sim);
+    if (ops == &logp_plain_ops)
+        return sched_sweep_run(sim->s, &logp_plain_ops, sim, events);
+    if (ops == &logp_ops)
+        return sched_sweep_run(sim->s, &logp_ops, sim, events);
+    return sched_sweep_run(sim->s, &lop_ops, sim, events);
+}
+
+static lop_status_t sim_passes(sim_t *sim, uint32_t slots, uint64_t *events)
+{
+    const sched_flow_ops_t *ops = sim_ops(sim);
+    if (ops == &logp_plain_ops)
+        return sched_pass_run(sim->s, slots, &logp_plain_ops, sim, events);
+    if (ops == &logp_ops)
+        return sched_pass_run(sim->s, slots, &logp_ops, sim, events);
+    return sched_pass_run(sim->s, slots, &lop_ops, sim, events);
+}
+
+/* The schedule through the flow engine, the way sched_flow_way says. */
+static lop_status_t sim_flow(sim_t *sim, uint64_t *events)
+{
+    const sched_t *s = sim->s;
+    sched_scan_t scan;
+    if (s->form != SCHED_STORED)
+        return sim_sweep(sim, events);
+    lop_status_t st = sched_scan(s, &scan);
+    if (st == LOP_OK && sched_flow_way(s, &scan) == SCHED_RUN_PASSES)
+        return sim_passes(sim, scan.step_recvs, events);
+    return st ? st : sched_flow_dataflow(s, &scan, sim_ops(sim), sim, events);
+}
+
 lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ranks,
                            sched_sim_result_t *res)
 {
-    sim_t sim = {.s = s, .par = par};
+    sim_t sim = {.s = s, .par = par, .pairs = par->pairs, .logp = par->cost->logp};
+    sched_t stored = {0};
     memset(res, 0, sizeof *res);
     double t0 = lop_timer_clock_s();
     lop_status_t st = check_pairs(s, par);
+    if (st == LOP_OK && s->form && par->model == SCHED_SIM_LOP && par->lop_arg == SCHED_LOP_BATCH) {
+        st = sched_expand(s, &stored); /* the batch argument needs the static match */
+        s = sim.s = &stored;
+    }
     st = st ? st : sim_setup(&sim, s);
     double t1 = lop_timer_clock_s();
-    const sched_flow_ops_t *ops = par->model == SCHED_SIM_LOGP ? &logp_ops : &lop_ops;
-    st = st ? st : sched_flow_run(s, ops, &sim, &res->events);
+    st = st ? st : sim_flow(&sim, &res->events);
     res->match_s = t1 - t0;
     res->run_s = lop_timer_clock_s() - t1;
     if (st == LOP_OK)
         sim_result(&sim, want_ranks, res);
     if (want_ranks && st == LOP_OK && !res->rank_us)
         st = LOP_ERR_NOMEM;
-    free(sim.rank);
+    sched_free(&stored);
+    free(sim.cpu); /* tx and rx too */
     free(sim.match);
     free(sim.stream);
     free(sim.run);

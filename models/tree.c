@@ -32,6 +32,12 @@ void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0)
             sched_push(s, SCHED_SEND, (int32_t)(rank + (1u << j)), step0 + rounds - 1 - j);
 }
 
+uint64_t tree_n_ops(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return p > 1 ? 4 * ((uint64_t)p - 1) : 0;
+}
+
 double tree_gather_logp(barrier_cost_t *c, double levels, double fan)
 {
     return levels * (logp_t1(&c->logp) + (fan - 1) * logp_fr(&c->logp));

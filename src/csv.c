@@ -782,7 +782,7 @@ static lop_status_t check_listed(const char *path, const char *shown)
 
 /* check_listed() where the user named the file and where it really is (a
  * symbolic link from another directory leads into a marked set as well). */
-static lop_status_t check_complete(const char *path)
+lop_status_t lop_file_complete(const char *path)
 {
     lop_status_t st = check_listed(path, path);
     char *real = st == LOP_OK ? realpath(path, NULL) : NULL;
@@ -794,7 +794,7 @@ static lop_status_t check_complete(const char *path)
 
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out)
 {
-    lop_status_t complete = check_complete(path);
+    lop_status_t complete = lop_file_complete(path);
     if (complete != LOP_OK)
         return complete;
     lop_csv_t *csv = lop_calloc(1, sizeof *csv);

@@ -92,6 +92,10 @@ extern const char lop_name_rule[];
 
 #define LOP_OUTDIR_MARKER ".lop-incomplete"
 
+/* The marker's rule for a reader of another format (a GOAL schedule): LOP_OK,
+ * or LOP_ERR_PARSE when 'path' (or where it leads) is listed as incomplete. */
+lop_status_t lop_file_complete(const char *path);
+
 typedef struct {
     char *dir;   /* the target directory */
     char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */

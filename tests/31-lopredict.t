@@ -222,7 +222,9 @@ refuses "unknown algorithm" "unknown algorithm 'foo'" --alg foo
 refuses "n < 1" "option --n: '0' is not in 1" --n 0
 refuses "P < 1" "option --p: '0' is not in 1" --p 0..4
 refuses "P too large to simulate" "P = 33554432 is too large for a schedule" --alg diss --p 33554432 --simulate
-refuses "P too large to check" "P = 1048576 is too large to check diss" --alg diss --p 1048576 --verify
+refuses "P too large to check, naming the largest P checked" \
+    "option --verify: P = 1048576 is too large to check diss (7e+11 word operations, at most 8e+09): the largest P it checks is 120937" \
+    --alg diss --p 1048576 --verify
 refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
 refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
 # A pole inside a fit's range (issue 17: logp_us = 0 at every P, exit 0).
@@ -237,9 +239,32 @@ refuses "a cost-only schedule" "hwnet is a cost-only algorithm" --schedule --alg
 refuses "unknown model" "option --model: unknown value 'x'" --model x
 refuses "a stray operand" "unexpected argument 'extra'" extra
 # A schedule too large for a later P is refused before the table's first line
-# (it printed the header and the P = 4 row first).
-refuses "--simulate: diss at P = 2^22 needs too many operations, before any row" \
-    "schedule for P = 4194304 needs more than 134217728 operations" --alg diss --p 4,4194304 --simulate
+# (it printed the header and the P = 4 row first) and before any work (it
+# built every schedule in a counting pass first), from the algorithm's op
+# count, naming the largest P it does (issue 22).
+refuses "--simulate: nwise at P = 2^24 needs too many operations, before any row" \
+    "option --p: nwise with n = 2 at P = 16777216 needs 870647656 operations, more than a schedule holds (134217728): the largest P it does is 4782968" \
+    --alg nwise --p 4,16777216 --simulate
+refuses "--best with per-pair costs: each candidate n = 1..8 counted up front (n = 1 is generated)" \
+    "option --p: nwise with n = 2 at P = 16777216 needs" \
+    --best --alg nwise --topology 4096x4096 --level-L 1,0.1 --level-o 1,0.1
+refuses "--goal: a schedule too large is refused before any text" \
+    "option --p: nwise with n = 2 at P = 16777216 needs" --goal --alg nwise --p 16777216
+refuses "--schedule: diss at 2^24 is not stored (a simulation generates it)" \
+    "option --p: diss at P = 16777216 needs 805306368 operations, more than a schedule holds (134217728): the largest P it does is 3050402 (a simulation generates it from rank 0's ops at this P)" \
+    --schedule --alg diss --p 16777216
+refuses "--simulate: ndiss n = 64 at 2^24 is more than a simulation runs" \
+    "option --p: ndiss with n = 64 at P = 16777216 needs 8589934592 operations, more than a simulation runs (4294967295): the largest P it does is 8388607" \
+    --alg ndiss --n 64 --p 16777216 --simulate
+
+# A simulation generates diss from rank 0's ops (issue 22; beyond P =
+# 3050402 it has more ops than a schedule holds): P = 2^18 + 1 is 19 rounds of
+# o + L + o = 7 us.  (Large P take seconds: bench/scale.sh times them.)
+row=$("$B" --alg diss --p 262145 --simulate --model logp --L 5 --o 1 --g 0 --csv --timing 2>"$T/gen.err" | grep '^diss')
+check "diss at P = 2^18 + 1 simulated: 133 us ($row)" test "$row" = "diss,,262145,19,133,,,,,,133,,,"
+check "... generated from rank 0's ops" grep -q "build diss n=1 P=262145: 9961510 ops (generated from rank 0's)" "$T/gen.err"
+row=$("$B" --alg nwise --n 1,2 --p 16384 --simulate --model logp --L 5 --o 1 --g 0 --csv | grep -c '^nwise,[12],16384,.*,,,$')
+check "nwise n = 1 (generated) and n = 2 (stored, in passes) at P = 16384" test "$row" -eq 2
 
 # Lists: no value twice (duplicate rows), no empty item in any list.
 refuses "--p 4,4,4: a value twice" "option --p: '4' is named twice" --alg diss --p 4,4,4

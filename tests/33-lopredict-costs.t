@@ -113,6 +113,35 @@ check "GOAL: every op but a rank's first requires the previous one" \
 "$B" --goal --check-schedule "$T/d64.csv" >"$T/f.goal"
 check "--goal --check-schedule FILE writes the file's schedule" cmp -s "$T/f.goal" "$T/d.goal"
 
+# GOAL both ways (issue 22): --check-schedule reads what --goal writes, and
+# its simulated time is the algorithm's (rgm: its MCAST read back as one).
+"$B" --check-schedule "$T/d.goal" --simulate --model logp --L 5 --o 1 --g 0 >"$T/dg.txt" 2>"$T/dg.err"
+check "--check-schedule diss-64.goal: a barrier, 42 us, no warning" \
+    sh -c "grep -qx '$T/d.goal: a barrier: P = 64, 768 ops, 6 steps' '$T/dg.txt' &&
+           grep -qx '$T/d.goal: simulated logp: 42 us' '$T/dg.txt' && test ! -s '$T/dg.err'"
+for a in cc mcs bfly nwise rgm; do
+    "$B" --goal --alg $a --p 23 >"$T/$a.goal"
+    want=$("$B" --alg $a --p 23 --simulate --model logp --L 2.5 --o 0.7 --g 1.9 --csv | grep "^$a," | cut -d, -f11)
+    got=$("$B" --check-schedule "$T/$a.goal" --simulate --model logp --L 2.5 --o 0.7 --g 1.9 |
+          sed -n 's/.*simulated logp: \(.*\) us$/\1/p')
+    check "$a P = 23: --goal, read back, the same simulated time ($want, $got)" test "$got" = "$want"
+done
+# LogGOPSim's schedgen -p dissemination -s 8: each send requires the last
+# receive only; lop runs the ops in the order written and says so.
+awk 'BEGIN { print "num_ranks 8"; for (r = 0; r < 8; r++) { print "\nrank " r " {"; l = 0
+       for (d = 1; d < 8; d *= 2) { printf "l%d: send 1b to %d tag 0\n", l + 1, (r + d) % 8
+         if (l) printf "l%d requires l%d\n", l + 1, l
+         printf "l%d: recv 1b from %d tag 0\n", l + 2, (r + 8 - d) % 8; l += 2 }
+       print "}" } }' >"$T/sg.goal"
+"$B" --check-schedule "$T/sg.goal" --simulate --model logp --L 5 --o 1 --g 0 >"$T/sg.txt" 2>"$T/sg.err"
+check "schedgen's dissemination: a barrier in the order written, diss's 21 us" \
+    sh -c "grep -q 'a barrier: P = 8, 48 ops' '$T/sg.txt' && grep -q 'simulated logp: 21 us' '$T/sg.txt'"
+check "... with one warning naming the first send that does not require every earlier receive" \
+    grep -qx "lopredict: warning: $T/sg.goal:9: this send and 7 more do not require every receive written before them: lop runs a rank's ops in the order written, so the check and the times are those of that order" "$T/sg.err"
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\n}\n' >"$T/calc.goal"
+refuses_one_line "a GOAL calc is refused by file:line" 2 "calc.goal:4: calc (a computation)" \
+    "$B" --check-schedule "$T/calc.goal"
+
 # Errors: one line naming the option or file:line, nothing on stdout.
 refuses_one_line "bad --topology" 2 "option --topology: '8x0x4'" \
     "$B" --alg diss --p 8 $S --topology 8x0x4 --level-L 1,1,1 --level-o 1,1,1

@@ -107,18 +107,98 @@ static void build_errors(void)
     sched_free(&s);
 }
 
-static int same(const sched_t *a, const sched_t *b)
+/* barrier_alg_t.n_ops against the built schedules: every algorithm, n =
+ * 1..8, P = 1..600 and around powers (the limits said up front rest on it),
+ * and non-decreasing in P up to 2^16 (sched_largest_p's search needs it;
+ * ndiss's dips where the last round drops offsets are documented). */
+static void op_counts(void)
 {
-    if (a->p != b->p || a->n_ops != b->n_ops || a->n_steps != b->n_steps)
-        return 0;
-    for (uint32_t r = 0; r <= a->p; r++)
-        if (a->first[r] != b->first[r])
-            return 0;
-    for (uint32_t i = 0; i < a->n_ops; i++)
-        if (a->op[i].peer != b->op[i].peer || a->op[i].step != b->op[i].step ||
-            a->op[i].kind != b->op[i].kind)
-            return 0;
-    return 1;
+    static const uint32_t big[] = {1000, 1023, 1024, 1025, 2187, 3000, 4095, 4096, 4097, 6561};
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if (!(*a)->build_rank)
+            continue;
+        uint32_t bad = 0, monotone = 1, tried = 0;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 8 : 1); n++) {
+            for (uint32_t i = 0; i < 600 + sizeof big / sizeof *big; i++, tried++) {
+                uint32_t p = i < 600 ? i + 1 : big[i - 600];
+                sched_t s;
+                if (sched_build(*a, p, n, &s) != LOP_OK || s.n_ops != (*a)->n_ops(p, n))
+                    bad = bad ? bad : p;
+                sched_free(&s);
+            }
+            for (uint32_t p = 2; p <= 65536; p++)
+                monotone &= (*a)->n_ops(p, n) >= (*a)->n_ops(p - 1, n);
+        }
+        ok(!bad, "%s: n_ops is the built schedule's op count (%u schedules%s)", (*a)->name, tried,
+           bad ? ", first wrong at P = %u" : "");
+        if (bad)
+            printf("#   P = %u\n", bad);
+        if (strcmp((*a)->name, "ndiss") != 0)
+            ok(monotone, "%s: n_ops does not decrease with P (P <= 65536)", (*a)->name);
+        else
+            ok(!monotone && (*a)->n_ops(17, 2) == 204 && (*a)->n_ops(18, 2) == 180,
+               "ndiss: n_ops dips where the last round drops offsets (n = 2: P = 17, 18)");
+    }
+}
+
+/* Where an algorithm declares its rule symmetric, sched_generate's schedule
+ * (rank 0's ops, moved by the rank) is sched_build's: every P = 1..300 and
+ * around powers, n = 1..8. */
+static void generated(void)
+{
+    static const uint32_t big[] = {512, 729, 1000, 1024, 2048, 2187, 4096};
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        if (!(*a)->symmetry)
+            continue;
+        uint32_t bad = 0, forms = 0;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 8 : 1); n++)
+            for (uint32_t i = 0; i < 300 + sizeof big / sizeof *big; i++) {
+                uint32_t p = i < 300 ? i + 1 : big[i - 300];
+                sched_t g, e, s;
+                int ok_ = sched_generate(*a, p, n, &g) == LOP_OK;
+                forms += ok_ && g.form != SCHED_STORED;
+                ok_ = ok_ && sched_expand(&g, &e) == LOP_OK;
+                if (!ok_ || sched_build(*a, p, n, &s) != LOP_OK || !sched_equal(&e, &s))
+                    bad = bad ? bad : p;
+                sched_free(&g);
+                sched_free(&e);
+                sched_free(&s);
+            }
+        ok(!bad && forms > 0, "%s: %u generated schedules are the built ones", (*a)->name, forms);
+        if (bad)
+            printf("#   first wrong at P = %u\n", bad);
+    }
+    const barrier_alg_t *diss = barrier_alg_find("diss");
+    uint64_t ops;
+    int refused = sched_limit(diss, SCHED_MAX_P, 0, &ops) == LOP_ERR_RANGE &&
+                  strstr(lop_errmsg(), "(a simulation generates it from rank 0's ops at this P)");
+    ok(refused && sched_generate_limit(diss, SCHED_MAX_P, 0, &ops) == LOP_OK && ops == 48ull << 24,
+       "diss at 2^24: too large to store, generated for a simulation (%llu ops)",
+       (unsigned long long)ops);
+    const barrier_alg_t *ndiss = barrier_alg_find("ndiss");
+    refused = sched_generate_limit(ndiss, SCHED_MAX_P, 64, &ops) == LOP_ERR_RANGE;
+    ok(refused && ops > SCHED_MAX_EVENTS && strstr(lop_errmsg(), "more than a simulation runs"),
+       "ndiss n = 64 at 2^24, %llu ops: %s", (unsigned long long)ops, lop_errmsg());
+}
+
+/* Limits are said from the counts, naming the largest P that does. */
+static void limits(void)
+{
+    const barrier_alg_t *nwise = barrier_alg_find("nwise");
+    uint64_t ops;
+    lop_status_t st = sched_limit(nwise, SCHED_MAX_P, 2, &ops);
+    char want[64];
+    uint32_t top = sched_largest_p(nwise->n_ops, 2, NULL, SCHED_MAX_P, SCHED_MAX_OPS);
+    snprintf(want, sizeof want, "the largest P it does is %u", top);
+    ok(st == LOP_ERR_RANGE && ops > SCHED_MAX_OPS && strstr(lop_errmsg(), want) &&
+           strstr(lop_errmsg(), "nwise with n = 2 at P = 16777216"),
+       "nwise n=2 at 2^24 is refused naming the largest P: %s", lop_errmsg());
+    ok(nwise->n_ops(top, 2) <= SCHED_MAX_OPS && nwise->n_ops(top + 1, 2) > SCHED_MAX_OPS,
+       "... which is the last P that fits (%u)", top);
+    ok(sched_limit(nwise, top, 2, NULL) == LOP_OK, "... and is not refused");
+    ok(sched_limit(barrier_alg_find("diss"), SCHED_MAX_P + 1, 0, NULL) == LOP_ERR_RANGE &&
+           strstr(lop_errmsg(), "outside 1..16777216"),
+       "P beyond SCHED_MAX_P: %s", lop_errmsg());
 }
 
 static void csv_round_trip(void)
@@ -131,7 +211,7 @@ static void csv_round_trip(void)
         sched_csv_write(&s, f);
         fclose(f);
         lop_status_t st = sched_csv_read(fixture_path("s.csv"), &back);
-        ok(st == LOP_OK && same(&s, &back) && strcmp(back.alg, algs[i]) == 0,
+        ok(st == LOP_OK && sched_equal(&s, &back) && strcmp(back.alg, algs[i]) == 0,
            "%s P=13 n=3 reads back as written %s", algs[i], st ? lop_errmsg() : "");
         if (st == LOP_OK)
             sched_free(&back);
@@ -172,6 +252,9 @@ int main(void)
     table_2_3();
     shapes();
     build_errors();
+    op_counts();
+    generated();
+    limits();
     csv_round_trip();
     csv_errors();
     fixture_dir_remove();

@@ -308,6 +308,52 @@ static void deadlock(void)
     sched_free(&s);
 }
 
+/* A generated schedule (rank 0's ops, moved by the rank) run slot by slot:
+ * its errors are the stored engine's, said of rank 0's slots. */
+static sched_t generated(sched_form_t form, uint32_t p, const sched_op_t *op, uint32_t m)
+{
+    sched_t s = {.p = p, .form = form, .per_rank = m, .n_ops = m * p, .n_steps = 1};
+    s.op = calloc(m, sizeof *s.op);
+    memcpy(s.op, op, m * sizeof *op);
+    snprintf(s.alg, sizeof s.alg, "made");
+    return s;
+}
+
+static void sweep_errors(void)
+{
+    static const struct {
+        const char *label, *want;
+        sched_form_t form;
+        uint32_t p, m;
+        sched_op_t op[2];
+    } c[] = {
+        {"a recv before the send it takes", "deadlock: every rank waits here", SCHED_SHIFT, 4, 2,
+         {{3, 0, SCHED_RECV}, {1, 0, SCHED_SEND}}},
+        {"a recv without its send", "waits for a message the peer never sends", SCHED_SHIFT, 4,
+         2, {{1, 0, SCHED_SEND}, {1, 0, SCHED_RECV}}},
+        {"a send nobody takes", "(send to 1, step 0) is never received", SCHED_XOR, 4, 2,
+         {{1, 0, SCHED_SEND}, {2, 0, SCHED_SEND}}},
+        {"a move of 0", "addresses the rank itself", SCHED_SHIFT, 4, 1, {{0, 0, SCHED_SEND}}},
+        {"XOR beyond P", "names no rank", SCHED_XOR, 6, 1, {{1, 0, SCHED_SEND}}},
+    };
+    barrier_cost_t cost;
+    barrier_cost_init(&cost);
+    sched_sim_t par = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
+    sched_sim_result_t r;
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        sched_t s = generated(c[i].form, c[i].p, c[i].op, c[i].m);
+        ok(sched_sim_run(&s, &par, 0, &r) == LOP_ERR_INVALID && strstr(lop_errmsg(), c[i].want),
+           "generated, %s: %s", c[i].label, lop_errmsg());
+        sched_free(&s);
+    }
+    sched_op_t ring[2] = {{1, 0, SCHED_SEND}, {3, 0, SCHED_RECV}}; /* to r + 1, from r - 1 */
+    sched_t s = generated(SCHED_SHIFT, 4, ring, 2);
+    cost.logp = (logp_t){5, 1, 1, 0};
+    ok(sched_sim_run(&s, &par, 0, &r) == LOP_OK && r.max_us == 7 && r.events == 8,
+       "generated ring of 4: one message each, 7 us, 8 events");
+    sched_free(&s);
+}
+
 /* cc whose root takes the reports in reverse order (a long scan of its
  * inbox; the engine then indexes it by sender): all reports arrive together,
  * so the time is cc's, and it must not take O(P^2). */
@@ -352,6 +398,7 @@ int main(void)
     lop_batch();
     lop_paramset_free(&set);
     deadlock();
+    sweep_errors();
     reverse_fan_in();
     return tap_done();
 }
