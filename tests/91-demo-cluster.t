@@ -45,7 +45,8 @@ S="$T/demo out/summary.txt"
 check "summary: the two levels" grep -q '^== Two levels (lopbench --pairs --pairs-sample, 2 nodes x 2 ranks)' "$S"
 check "summary: the hybrid barrier built from the measured costs, with a host tier" \
     grep -q '^4  *[23] .* host:' "$S"
-check "... from this run's fits, not the shipped set" grep -qx "# params: $D/params.csv" "$T/demo out/hybrid.txt"
+check "... every L and o from this run's pairs, not the shipped set" \
+    grep -q "^# machine: L, o_s, o_r from --costs $D/pairs.csv (per pair)" "$T/demo out/hybrid.txt"
 check "summary: the hybrid passed --check on the 4 ranks" grep -q '^--check: all 3 runs ok' "$S"
 check "summary: measured vs predicted" test -s "$T/demo out/final.txt"
 tag=$(sed -n 's/^demo: a virtual cluster of 2 nodes (node0..node1, network namespaces \(lopc[0-9]*\)-\*).*/\1/p' "$T/log")
