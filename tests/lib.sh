@@ -316,7 +316,9 @@ cluster_start() {
     trap '"$ROOT/scripts/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
     exec 9>/tmp/lop-vm.lock
     flock -s 9
-    "$ROOT/scripts/cluster.sh" up "$C" "$@" 2>"$T/up.err"
+    # 9>&-: the nodes' holder processes must not keep the lock (a test killed
+    # before its cleanup left them holding it for a day, every VM test waiting)
+    "$ROOT/scripts/cluster.sh" up "$C" "$@" 2>"$T/up.err" 9>&-
     check "$1 nodes come up${2:+ ($2 cores)}" test -x "$A"
     [ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
 }
