@@ -299,6 +299,11 @@ uint32_t hybrid_tree_tiers(const hybrid_tree_t *tree)
     return tree->n_tiers;
 }
 
+uint32_t hybrid_tree_p(const hybrid_tree_t *tree)
+{
+    return tree->p;
+}
+
 uint32_t hybrid_tree_groups(const hybrid_tree_t *tree, uint32_t tier)
 {
     return tree->tier[tier].n_groups;
@@ -409,12 +414,6 @@ static void emit_group(const sched_t *local, const uint32_t *member, uint32_t ba
     }
 }
 
-/* A group's local schedule and whether it is a whole barrier (tier 0). */
-typedef struct {
-    const sched_t *local;
-    int whole;
-} piece_t;
-
 /* The phases in order: arrivals bottom-up, the top, departures top-down. */
 static uint32_t phase_list(const hybrid_tree_t *tr, int top_whole, uint32_t *tier, int *rev)
 {
@@ -427,7 +426,7 @@ static uint32_t phase_list(const hybrid_tree_t *tr, int top_whole, uint32_t *tie
 }
 
 /* Every phase once: counting (op == NULL) or writing; returns the steps used. */
-static uint32_t emit_all(const hybrid_tree_t *tr, const piece_t *piece, sched_op_t *op,
+static uint32_t emit_all(const hybrid_tree_t *tr, const hybrid_piece_t *piece, sched_op_t *op,
                          uint32_t *cursor)
 {
     uint32_t tier[2 * HYBRID_MAX_LEVELS + 2], base = 0, goff[HYBRID_MAX_LEVELS + 2] = {0};
@@ -448,7 +447,8 @@ static uint32_t emit_all(const hybrid_tree_t *tr, const piece_t *piece, sched_op
     return base;
 }
 
-static lop_status_t compose(const hybrid_tree_t *tr, const piece_t *piece, sched_t *out)
+lop_status_t hybrid_compose_pieces(const hybrid_tree_t *tr, const hybrid_piece_t *piece,
+                                   sched_t *out)
 {
     lop_status_t st = sched_init(out, tr->p);
     if (st)
@@ -511,7 +511,7 @@ lop_status_t hybrid_compose(const hybrid_tree_t *tree, const hybrid_choice_t *ch
     for (uint32_t t = 0; t < tree->n_tiers; t++)
         n += tree->tier[t].n_groups;
     sched_t *local = lop_calloc(n + 1, sizeof *local);
-    piece_t *piece = lop_calloc(n + 1, sizeof *piece);
+    hybrid_piece_t *piece = lop_calloc(n + 1, sizeof *piece);
     lop_status_t st = local && piece ? LOP_OK : LOP_ERR_NOMEM;
     uint32_t built = 0;
     for (uint32_t t = 0; t < tree->n_tiers && !st; t++)
@@ -520,12 +520,12 @@ lop_status_t hybrid_compose(const hybrid_tree_t *tree, const hybrid_choice_t *ch
             c.whole = t == 0 && c.whole;
             hybrid_tree_members(tree, t, g, &k);
             st = local_build(&c, k, tree->p, &local[built]);
-            piece[built] = (piece_t){&local[built], c.whole};
+            piece[built] = (hybrid_piece_t){&local[built], c.whole};
         }
     if (st == LOP_OK && tree->n_tiers == 0)
         st = sched_init(out, tree->p); /* one rank: nothing to do */
     else if (st == LOP_OK)
-        st = compose(tree, piece, out);
+        st = hybrid_compose_pieces(tree, piece, out);
     for (uint32_t i = 0; i < built; i++)
         sched_free(&local[i]);
     free(local);
@@ -540,6 +540,7 @@ typedef struct {
     hybrid_choice_t choice;
     sched_t *local;  /* [size index] */
     double worst_us; /* the slowest group's local time: a lower bound of any hybrid using it */
+    double best_us;  /* the fastest group's: one term of the sum bound (exhaustive) */
 } cand_t;
 
 typedef struct {
@@ -558,7 +559,7 @@ typedef struct {
     const barrier_alg_t *const *algs; /* the candidates, NULL-terminated */
     uint32_t p;
     tier_cands_t tc[HYBRID_MAX_LEVELS + 1];
-    piece_t *piece;     /* per group of all tiers (tier-major) */
+    hybrid_piece_t *piece;     /* per group of all tiers (tier-major) */
     uint32_t n_pieces;
     uint32_t *pick;     /* the search's current choice per tier */
     double best_us;     /* best hybrid so far */
@@ -590,7 +591,7 @@ static int cand_repeats(const tier_cands_t *tc, const cand_t *c)
 /* Add 'choice' if it serves every group size of the tier and is new. */
 static lop_status_t cand_add(tier_cands_t *tc, hybrid_choice_t choice, uint32_t p_all)
 {
-    cand_t c = {choice, lop_calloc(tc->n_sizes, sizeof(sched_t)), 0};
+    cand_t c = {choice, lop_calloc(tc->n_sizes, sizeof(sched_t)), 0, 0};
     if (!c.local)
         return LOP_ERR_NOMEM;
     lop_status_t st = LOP_OK;
@@ -671,13 +672,14 @@ static lop_status_t sim_us(const search_t *se, const sched_t *s, const pairs_t *
     return st;
 }
 
-/* A whole local barrier from an arrival phase: itself, then its departure. */
-static lop_status_t split_barrier(const sched_t *arrival, sched_t *out)
+/* An arrival phase's departure, after the arrival itself when 'both' (a
+ * whole local barrier: the top's arrival + departure). */
+static lop_status_t local_phases(const sched_t *arrival, int both, sched_t *out)
 {
     uint32_t *member = lop_calloc(arrival->p, sizeof *member);
     lop_status_t st = member ? sched_init(out, arrival->p) : LOP_ERR_NOMEM;
     for (uint32_t v = 0; v < arrival->p && !st; v++)
-        out->first[v + 1] = out->first[v] + 2 * sched_rank_count(arrival, v);
+        out->first[v + 1] = out->first[v] + (both ? 2 : 1) * sched_rank_count(arrival, v);
     out->n_ops = out->cap = st ? 0 : out->first[arrival->p];
     out->op = st ? NULL : lop_calloc(out->n_ops + 1, sizeof *out->op);
     st = st ? st : out->op ? LOP_OK : LOP_ERR_NOMEM;
@@ -686,15 +688,22 @@ static lop_status_t split_barrier(const sched_t *arrival, sched_t *out)
     if (st == LOP_OK) {
         for (uint32_t v = 0; v < arrival->p; v++)
             member[v] = v, cursor[v] = out->first[v];
-        emit_group(arrival, member, 0, 0, out->op, cursor);
-        emit_group(arrival, member, arrival->n_steps, 1, out->op, cursor);
-        out->n_steps = 2 * arrival->n_steps;
+        if (both)
+            emit_group(arrival, member, 0, 0, out->op, cursor);
+        emit_group(arrival, member, both ? arrival->n_steps : 0, 1, out->op, cursor);
+        out->n_steps = (both ? 2 : 1) * arrival->n_steps;
+        snprintf(out->alg, sizeof out->alg, "%s", arrival->alg);
     } else if (member) {
         sched_free(out);
     }
     free(cursor);
     free(member);
     return st;
+}
+
+lop_status_t hybrid_departure(const sched_t *arrival, sched_t *out)
+{
+    return local_phases(arrival, 0, out);
 }
 
 /* Group g of tier t with candidate c: its local time on its members' costs
@@ -711,10 +720,28 @@ static lop_status_t group_us(const search_t *se, uint32_t t, uint32_t g, const c
         return st;
     if (t > 0 || c->choice.whole)
         return sim_us(se, local, &view, us);
-    st = split_barrier(local, &both);
+    st = local_phases(local, 1, &both);
     st = st ? st : sim_us(se, &both, &view, us);
     sched_free(&both);
     return st;
+}
+
+/* An earlier group of tier t whose local times group g shares, else g.  On
+ * a synthetic machine (pairs.h: a pair costs its first differing level's
+ * o and L) every two members of a tier-t group differ first at level t (they
+ * agree above it and lead different children of it), so groups of one size
+ * cost alike: the first of that size stands for all (1024x2x512: one
+ * simulation per candidate for 2048 core groups).  A matrix: every group. */
+static uint32_t same_costs(const search_t *se, uint32_t t, uint32_t g)
+{
+    const pairs_t *c = se->sim->pairs;
+    if (c->o_us || c->rank)
+        return g;
+    const uint32_t *size_of = se->tc[t].size_of;
+    uint32_t first = 0;
+    while (size_of[first] != size_of[g])
+        first++;
+    return first;
 }
 
 static const double *cmp_worst; /* qsort context: candidates' worst_us */
@@ -738,8 +765,13 @@ static lop_status_t tier_costs(search_t *se, uint32_t t)
     for (uint32_t c = 0; c < tc->n_cand && st == LOP_OK; c++) {
         for (uint32_t g = 0; g < groups && st == LOP_OK; g++) {
             double *us = &tc->us[(size_t)g * tc->n_cand + c];
-            st = group_us(se, t, g, &tc->cand[c], us);
+            uint32_t same = same_costs(se, t, g);
+            if (same < g)
+                *us = tc->us[(size_t)same * tc->n_cand + c];
+            else
+                st = group_us(se, t, g, &tc->cand[c], us);
             worst[c] = fmax(worst[c], *us);
+            tc->cand[c].best_us = g ? fmin(tc->cand[c].best_us, *us) : *us;
         }
         tc->cand[c].worst_us = worst[c];
         tc->order[c] = c;
@@ -763,10 +795,10 @@ static lop_status_t evaluate(search_t *se, const uint32_t *pick, int per_group, 
     for (uint32_t t = 0; t < se->tree->n_tiers; t++)
         for (uint32_t g = 0; g < se->tree->tier[t].n_groups; g++, k++) {
             const cand_t *c = &se->tc[t].cand[per_group ? pick[k] : pick[t]];
-            se->piece[k] = (piece_t){&c->local[se->tc[t].size_of[g]], c->choice.whole};
+            se->piece[k] = (hybrid_piece_t){&c->local[se->tc[t].size_of[g]], c->choice.whole};
         }
     sched_t s;
-    lop_status_t st = compose(se->tree, se->piece, &s);
+    lop_status_t st = hybrid_compose_pieces(se->tree, se->piece, &s);
     st = st ? st : sim_us(se, &s, se->sim->pairs, us);
     se->evaluated++;
     if (st == LOP_OK && keep)
@@ -796,8 +828,29 @@ static uint64_t combos_from(const search_t *se, uint32_t t)
     return n;
 }
 
-/* Every combination of tiers t.. (branch and bound on the local times). */
-static lop_status_t exhaustive(search_t *se, uint32_t t, double bound)
+/* The least any candidate of tiers t.. adds to the sum bound. */
+static double rest_min(const search_t *se, uint32_t t)
+{
+    double sum = 0;
+    for (; t < se->tree->n_tiers; t++) {
+        double least = INFINITY;
+        for (uint32_t c = 0; c < se->tc[t].n_cand; c++)
+            least = fmin(least, se->tc[t].cand[c].best_us);
+        sum += least;
+    }
+    return sum;
+}
+
+/* Every combination of tiers t.. (branch and bound on the local times).
+ * Two lower bounds of a hybrid, both from the LogP simulation being
+ * max-plus (a phase cannot end earlier when its ranks start later, and
+ * started together at s it ends s after its local time): the slowest local
+ * time of any group it uses ('bound'), and the sum over the tiers of the
+ * fastest group's arrival plus the top's time ('sum': a tier's members
+ * start its arrival no earlier than the tier below has gathered, and the top
+ * no earlier than all of them).  A candidate past the first bound ends the
+ * tier (they come slowest last); past the second it alone is skipped. */
+static lop_status_t exhaustive(search_t *se, uint32_t t, double bound, double sum)
 {
     if (t == se->tree->n_tiers) {
         double us;
@@ -805,15 +858,20 @@ static lop_status_t exhaustive(search_t *se, uint32_t t, double bound)
     }
     const tier_cands_t *tc = &se->tc[t];
     lop_status_t st = LOP_OK;
+    double rest = rest_min(se, t + 1);
     for (uint32_t i = 0; i < tc->n_cand && st == LOP_OK; i++) {
         uint32_t c = tc->order[i];
-        double b = fmax(bound, tc->cand[c].worst_us);
+        double b = fmax(bound, tc->cand[c].worst_us), s = sum + tc->cand[c].best_us;
         if (b >= se->best_us) { /* this and every slower candidate cannot win */
             se->pruned += (uint64_t)(tc->n_cand - i) * combos_from(se, t + 1);
             break;
         }
+        if (s + rest >= se->best_us) {
+            se->pruned += combos_from(se, t + 1);
+            continue;
+        }
         se->pick[t] = c;
-        st = exhaustive(se, t + 1, b);
+        st = exhaustive(se, t + 1, b, s);
     }
     return st;
 }
@@ -906,6 +964,18 @@ static void greedy_pick(const search_t *se, uint32_t *pick)
     }
 }
 
+/* Has an earlier candidate the same rule and n (ftour n = comb n, tour =
+ * comb n = 2: one function builds them), so the same schedule? */
+static int flat_repeats(const search_t *se, const barrier_alg_t *const *a, uint32_t n)
+{
+    for (const barrier_alg_t *const *b = se->algs; b <= a; b++)
+        for (uint32_t m = 1; m <= ((*b)->takes_n ? HYBRID_MAX_N : 1) && (b < a || m < n); m++)
+            if ((*b)->build_rank == (*a)->build_rank &&
+                barrier_alg_n(*b, m) == barrier_alg_n(*a, n))
+                return 1;
+    return 0;
+}
+
 /* The fastest flat algorithm over all ranks. */
 static lop_status_t best_flat(const search_t *se, hybrid_result_t *res)
 {
@@ -916,6 +986,12 @@ static lop_status_t best_flat(const search_t *se, hybrid_result_t *res)
                              n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++) {
             sched_t s;
             double us;
+            if (flat_repeats(se, a, n))
+                continue;
+            if (sched_generate_limit(*a, se->p, barrier_alg_n(*a, n), NULL) != LOP_OK) {
+                res->flat_skipped++; /* too large to simulate at this P */
+                continue;
+            }
             st = sched_generate(*a, se->p, barrier_alg_n(*a, n), &s);
             st = st ? st : sim_us(se, &s, se->sim->pairs, &us);
             if (st == LOP_OK && us < res->flat_us) {
@@ -965,7 +1041,7 @@ static lop_status_t search_run(search_t *se, hybrid_result_t *res)
     res->how = res->greedy_us <= res->flat_us ? "greedy" : "flat";
     res->exhaustive = se->tree->n_tiers <= HYBRID_EXHAUSTIVE_TIERS;
     if (st == LOP_OK && res->exhaustive) {
-        st = exhaustive(se, 0, 0);
+        st = exhaustive(se, 0, 0, 0);
     } else if (st == LOP_OK) {
         uint32_t k = 0;
         for (uint32_t t = 0; t < se->tree->n_tiers; k += se->tree->tier[t++].n_groups)
@@ -992,6 +1068,23 @@ static lop_status_t search_run(search_t *se, hybrid_result_t *res)
     return st;
 }
 
+/* The result proved a barrier: a hybrid by the rule of hybrid_prove, and
+ * by the checker on the whole too where that is cheap.  A flat result is an
+ * algorithm's own schedule, checked where that is cheap; beyond, it is what
+ * every flat --simulate row is, the algorithm's construction (test_check
+ * proves each for P <= 200): at 64x2x512 its check was 60% of the time. */
+static lop_status_t result_verify(const search_t *se, hybrid_result_t *res)
+{
+    int cheap = sched_check_work(&res->sched) <= HYBRID_CHECK_WHOLE;
+    if (strcmp(res->how, "flat") == 0) {
+        res->proof = cheap ? "checker" : "construction";
+        return cheap ? sched_check(&res->sched) : LOP_OK;
+    }
+    res->proof = cheap ? "rule+checker" : "rule";
+    lop_status_t st = hybrid_prove(se->tree, se->piece);
+    return st || !cheap ? st : sched_check(&res->sched);
+}
+
 lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_t *sim,
                           const barrier_alg_t *const *algs, hybrid_result_t *res)
 {
@@ -1015,12 +1108,13 @@ lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_
         snprintf(res->config, sizeof res->config, "none (one rank)");
         snprintf(res->greedy, sizeof res->greedy, "none (one rank)");
         res->exhaustive = 1;
+        res->proof = "rule";
     } else {
         st = search_init(&se);
         st = st ? st : search_run(&se, res);
         snprintf(res->sched.alg, sizeof res->sched.alg, "hybrid");
     }
-    st = st ? st : sched_check(&res->sched);
+    st = st ? st : result_verify(&se, res);
     res->pruned = se.pruned;
     res->evaluated = se.evaluated;
     search_free(&se);

@@ -26,7 +26,8 @@
  *     departure (the paper's top-level dissemination).
  * The barrier is the arrival phases bottom-up, the top group's barrier, the
  * departures top-down; each phase takes its own steps.  It is an ordinary
- * sched_t ("hybrid"), checked by sched_check before it is returned.
+ * sched_t ("hybrid"), proved a barrier before it is returned (hybrid_prove:
+ * from its parts, at any size; the checker on the whole too where cheap).
  *
  * Choosing: greedy (the paper) takes per group the algorithm whose arrival
  * phase simulates fastest on the group's real per-pair costs (at the top:
@@ -53,6 +54,8 @@
 #define HYBRID_MAX_LEVELS 8        /* levels of a placement */
 #define HYBRID_EXHAUSTIVE_TIERS 4  /* up to this many tiers the search is exhaustive */
 #define HYBRID_MAX_N 8             /* n = 1..8 of algorithms that take one (as --best) */
+#define HYBRID_CHECK_WHOLE 1e8     /* word operations up to which the checker also checks
+                                      the composed whole (about 0.1 s), beside the proof */
 
 /* --alg hybrid: name, title and citation; no closed forms (NAN), no
  * build_rank (hybrid_build makes its schedule).  Not in barrier_algs. */
@@ -91,11 +94,16 @@ typedef struct {
     double greedy_us;      /* the paper's greedy hybrid's time */
     double flat_us;        /* the best flat algorithm's time */
     hybrid_choice_t flat;  /* which one */
+    uint32_t flat_skipped; /* flat candidates too large to simulate at P (sched_generate_limit) */
     const char *how;       /* where the result came from: "greedy", "search" or "flat" */
     uint32_t n_tiers;      /* tiers of the tree (0 for one rank) */
     char config[256];      /* the result: "node:diss(full) socket:tour core:comb(n=4)" */
     char greedy[256];      /* greedy's choices ("a|b" where groups of a tier differ) */
     int exhaustive;        /* 1: every combination was covered, 0: local search */
+    const char *proof;     /* how it is known a barrier: "rule+checker", "rule" (hybrid_prove
+                              alone: the checker on the whole would be costly), "checker" (a
+                              flat result), "construction" (a flat one too large to check
+                              cheaply: the algorithm's, as every flat --simulate row) */
     uint64_t evaluated;    /* whole hybrids simulated by the search */
     uint64_t pruned;       /* combinations skipped by the bound */
     double search_s;       /* wall time of the whole construction */
@@ -145,6 +153,7 @@ typedef struct hybrid_tree hybrid_tree_t; /* the tiers and groups of ranks 0..p-
 lop_status_t hybrid_tree_new(const hybrid_place_t *pl, uint32_t p, hybrid_tree_t **tree);
 void hybrid_tree_free(hybrid_tree_t *tree);
 uint32_t hybrid_tree_tiers(const hybrid_tree_t *tree);
+uint32_t hybrid_tree_p(const hybrid_tree_t *tree); /* its ranks: 0..p-1 */
 uint32_t hybrid_tree_groups(const hybrid_tree_t *tree, uint32_t tier);
 /* Members of group g of tier t (real ranks, leader first) and their count. */
 const uint32_t *hybrid_tree_members(const hybrid_tree_t *tree, uint32_t tier, uint32_t g,
@@ -153,5 +162,38 @@ const uint32_t *hybrid_tree_members(const hybrid_tree_t *tree, uint32_t tier, ui
  * (tier 0's group first); whole is honoured at tier 0 only.  Not checked. */
 lop_status_t hybrid_compose(const hybrid_tree_t *tree, const hybrid_choice_t *choice,
                             sched_t *out);
+
+/* One group's local schedule, on virtual ranks 0..k-1 (its members in
+ * order): an arrival phase, whose reversal is the departure, or at tier 0
+ * with 'whole' a barrier of the group. */
+typedef struct {
+    const sched_t *local;
+    int whole;
+} hybrid_piece_t;
+
+/* The barrier of the pieces, one per group counted over the tiers in order
+ * (hybrid_compose builds its pieces from choices).  Not checked. */
+lop_status_t hybrid_compose_pieces(const hybrid_tree_t *tree, const hybrid_piece_t *piece,
+                                   sched_t *out);
+/* An arrival phase's departure: every rank's ops reversed, sends and
+ * receives swapped, steps mirrored. */
+lop_status_t hybrid_departure(const sched_t *arrival, sched_t *out);
+
+/* The proof (hybrid_prove.c) that hybrid_compose_pieces(tree, piece) is a
+ * barrier, without composing or checking it whole: the groups' members
+ * partition the ranks tier by tier (union-find up the tiers ends with one
+ * set of all P ranks), every arrival is a gather to its group's member 0,
+ * every departure a broadcast from it, a whole top a barrier (the checker on
+ * each distinct local schedule, of at most a group's ranks).  The
+ * composition adds the rest: phases run in one order on every rank (a
+ * rank's arrivals inside out, the top, its departures outside in), a phase's
+ * messages stay in its group, and two ranks share at most one group, so no
+ * message crosses phases; then each leader knows its subtree after its
+ * arrival, the top everyone, and the departures spread that down.  The
+ * same verdicts as sched_check on the composed schedule: tested against it
+ * for every P up to 4096 (16x4x64 block), 1024 (round robin) and 512 (three
+ * more machines and placements), broken pieces too
+ * (tests/unit/test_hybrid_prove.c).  LOP_ERR_INVALID saying which part fails. */
+lop_status_t hybrid_prove(const hybrid_tree_t *tree, const hybrid_piece_t *piece);
 
 #endif

@@ -766,25 +766,6 @@ static lop_status_t limits_algs(const opts_t *o, const barrier_alg_t *const *alg
     return LOP_OK;
 }
 
-/* A hybrid has at least one message from every rank but 0: the work of its
- * check (hybrid_build checks it) grows at least with these ops. */
-static uint64_t hybrid_min_ops(uint32_t p, uint32_t n)
-{
-    (void)n;
-    return p > 1 ? 2 * ((uint64_t)p - 1) : 0;
-}
-
-static lop_status_t limits_hybrid(uint32_t p)
-{
-    double work = sched_check_work_of((double)hybrid_min_ops(p, 0), p);
-    if (work <= SCHED_CHECK_MAX_WORK)
-        return LOP_OK;
-    return lop_err(LOP_ERR_RANGE, "option --p: hybrid at P = %u is too large to check (at least "
-                   "%.2g word operations, at most %.2g): the largest P is at most %u", p, work,
-                   SCHED_CHECK_MAX_WORK, sched_largest_p(hybrid_min_ops, 0, sched_check_work_of,
-                                                         p, SCHED_CHECK_MAX_WORK));
-}
-
 /* Refuse before the first line, and before any work, what a row would
  * refuse: rows are streamed, so a late error would leave a cut table.  Op
  * counts and the checker's work are non-decreasing in P, so the largest P
@@ -809,8 +790,6 @@ static lop_status_t check_p_list(const opts_t *o)
         return LOP_OK; /* their schedules: measured_precheck, the file's reader */
     if (p > SCHED_MAX_P)
         return p_too_large(p);
-    if (wants_hybrid(o) && limits_hybrid((uint32_t)p) != LOP_OK)
-        return LOP_ERR_RANGE;
     if (o->best)
         n_algs = selection(o, o->alg_all, algs);
     return builds ? limits_algs(o, algs, n_algs, o->best, (uint32_t)p) : LOP_OK;
@@ -829,13 +808,15 @@ static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
     snprintf(o->hybrid_config, sizeof o->hybrid_config, "%s", res->config);
     if (o->timing)
         fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
-                "greedy %s us; best flat %s %s us; %s search: %llu hybrids simulated, %llu "
-                "combinations bounded out; %.3f s\n", prog, p, lop_out_format_csv(a, res->us),
-                res->how, res->config, lop_out_format_csv(b, res->greedy_us), res->greedy,
+                "greedy %s us; best flat %s %s us (%u too large to simulate); %s search: %llu "
+                "hybrids simulated, %llu combinations bounded out; a barrier by %s; %.3f s\n",
+                prog, p, lop_out_format_csv(a, res->us), res->how, res->config,
+                lop_out_format_csv(b, res->greedy_us), res->greedy,
                 lop_out_format_csv(c, res->greedy_us - res->us),
                 res->flat.alg ? res->flat.alg->name : "-", lop_out_format_csv(d, res->flat_us),
-                res->exhaustive ? "exhaustive" : "local", (unsigned long long)res->evaluated,
-                (unsigned long long)res->pruned, res->search_s);
+                res->flat_skipped, res->exhaustive ? "exhaustive" : "local",
+                (unsigned long long)res->evaluated, (unsigned long long)res->pruned, res->proof,
+                res->search_s);
     return LOP_OK;
 }
 
@@ -1510,7 +1491,7 @@ static const lop_out_col_t report_cols[] = {
     {"flat_n", LOP_OUT_INT, 0},     {"flat_us", LOP_OUT_NUM, 0},     {"greedy_us", LOP_OUT_NUM, 0},
     {"hybrid_us", LOP_OUT_NUM, 0},  {"gain_us", LOP_OUT_NUM, 0},     {"from", LOP_OUT_STR, 0},
     {"search", LOP_OUT_STR, 0},     {"simulated", LOP_OUT_INT, 0},   {"bounded", LOP_OUT_INT, 0},
-    {"hybrid", LOP_OUT_STR, 0},     {"greedy", LOP_OUT_STR, 0},
+    {"hybrid", LOP_OUT_STR, 0},     {"greedy", LOP_OUT_STR, 0},      {"proof", LOP_OUT_STR, 0},
 };
 
 static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
@@ -1536,6 +1517,7 @@ static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
     lop_out_int(t, (long)res.pruned);
     lop_out_str(t, res.config);
     lop_out_str(t, res.greedy);
+    lop_out_str(t, res.proof);
     hybrid_result_free(&res);
     return lop_out_row(t);
 }

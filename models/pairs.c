@@ -126,6 +126,11 @@ static void set_strides(pairs_t *c)
                 stride *= c->size[m];
         c->stride[k] = stride;
     }
+    for (uint32_t k = 0, inner = 1; k < c->n_levels; k++) { /* pairs_key */
+        inner *= c->size[k];
+        c->key_d[k] = c->map == PAIRS_BLOCK ? c->stride[k] : inner;
+        c->key_m[k] = c->key_d[k] > 1 ? UINT64_MAX / c->key_d[k] + 1 : 0;
+    }
 }
 
 static lop_status_t level_costs(const char *opt, const double *v, uint32_t n, uint32_t levels,

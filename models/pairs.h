@@ -41,6 +41,14 @@ typedef struct pairs {
     double level_o_us[PAIRS_MAX_LEVELS];   /* o of a pair that differs first at level k */
     double level_L_us[PAIRS_MAX_LEVELS];   /* L of such a pair */
     pairs_map_t map;    /* placement */
+    /* Ranks i, j agree at levels 0..k iff their keys at k are equal: block,
+     * r / stride[k]; round robin, r mod (size[0] ... size[k]).  key_d[k] is
+     * that divisor or modulus, key_m[k] its magic number (2^64 / d + 1:
+     * Lemire, Kaser and Kurz 2019, "Faster remainder by direct
+     * computation"), so a pair's level takes a multiplication a level, not
+     * two divisions. */
+    uint32_t key_d[PAIRS_MAX_LEVELS];
+    uint64_t key_m[PAIRS_MAX_LEVELS];
     const uint32_t *rank; /* a view (pairs_subset): rank i of the view is rank[i]; NULL: none */
     uint32_t base_p;    /* a view: the P of the costs it views (the matrix's row length) */
 } pairs_t;
@@ -51,6 +59,17 @@ typedef struct pairs {
 static inline uint32_t pairs_place(const pairs_t *c, uint32_t r, uint32_t k)
 {
     return r / c->stride[k] % c->size[k];
+}
+
+/* Rank r's key at level k (pairs_t.key_d). */
+static inline uint32_t pairs_key(const pairs_t *c, uint32_t r, uint32_t k)
+{
+    if (c->key_d[k] == 1)
+        return c->map == PAIRS_BLOCK ? r : 0;
+    if (c->map == PAIRS_BLOCK) /* r / d */
+        return (uint32_t)(((unsigned __int128)c->key_m[k] * r) >> 64);
+    uint64_t low = c->key_m[k] * r; /* r mod d */
+    return (uint32_t)(((unsigned __int128)low * c->key_d[k]) >> 64);
 }
 
 /* o_s and L of a message from rank i to rank j (both < c->p, i != j). */
@@ -69,7 +88,7 @@ static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *
         return;
     }
     uint32_t k = 0;
-    while (k + 1 < c->n_levels && pairs_place(c, i, k) == pairs_place(c, j, k))
+    while (k + 1 < c->n_levels && pairs_key(c, i, k) == pairs_key(c, j, k))
         k++; /* pairs_level(), inline: this is the simulator's inner loop */
     *o_us = c->level_o_us[k];
     *L_us = c->level_L_us[k];

@@ -121,6 +121,7 @@ static const sched_flow_ops_t recorder_ops = {record_post, record_recvs};
 
 typedef struct {
     const sched_t *s;
+    sched_know_t what;    /* what must be known at the end */
     const event_t *event; /* all ops in a causal order, compacted */
     uint32_t words;       /* W: 64 W source ranks per pass */
     uint64_t *know;       /* know[r * W ..]: which sources of this pass rank r knows of */
@@ -148,22 +149,28 @@ static void closure_pass(closure_t *c, uint32_t base)
     }
 }
 
-/* Does every rank know of every source of the pass? */
+/* Does every rank (a gather: rank 0) know of every source of the pass (a
+ * broadcast: the one source, rank 0)? */
 static lop_status_t closure_verify(const closure_t *c, uint32_t base)
 {
     const sched_t *s = c->s;
     uint32_t sources = s->p - base < 64 * c->words ? s->p - base : 64 * c->words;
-    for (uint32_t r = 0; r < s->p; r++) {
+    if (c->what == SCHED_KNOW_BROADCAST)
+        sources = 1;
+    for (uint32_t r = 0; r < (c->what == SCHED_KNOW_GATHER ? 1 : s->p); r++) {
         const uint64_t *k = c->know + (size_t)r * c->words;
         for (uint32_t i = 0; i * 64 < sources; i++) {
             uint32_t bits = sources - i * 64 < 64 ? sources - i * 64 : 64;
             uint64_t missing = ~k[i] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
             if (missing)
                 return lop_err(LOP_ERR_INVALID,
-                               "%s%sschedule %s: not a barrier: rank %u ends without knowing "
+                               "%s%sschedule %s: not a %s: rank %u ends without knowing "
                                "that rank %u arrived", s->path ? s->path : "",
-                               s->path ? ": " : "", s->alg, r,
-                               base + i * 64 + (uint32_t)__builtin_ctzll(missing));
+                               s->path ? ": " : "", s->alg,
+                               c->what == SCHED_KNOW_ALL      ? "barrier"
+                               : c->what == SCHED_KNOW_GATHER ? "gather to rank 0"
+                                                              : "broadcast from rank 0",
+                               r, base + i * 64 + (uint32_t)__builtin_ctzll(missing));
         }
     }
     return LOP_OK;
@@ -180,13 +187,16 @@ static uint32_t pass_words(const sched_t *s, uint32_t messages)
     return w < 1 ? 1 : (uint32_t)w;
 }
 
-static lop_status_t knowledge(const sched_t *s, const event_t *event, uint32_t messages)
+static lop_status_t knowledge(const sched_t *s, sched_know_t what, const event_t *event,
+                              uint32_t messages)
 {
-    closure_t c = {s, event, pass_words(s, messages), NULL, NULL};
+    closure_t c = {s, what, event, what == SCHED_KNOW_BROADCAST ? 1 : pass_words(s, messages),
+                   NULL, NULL};
     c.know = lop_calloc((size_t)s->p * c.words, sizeof *c.know);
     c.snap = lop_calloc((size_t)messages * c.words, sizeof *c.snap);
     lop_status_t st = c.know && c.snap ? LOP_OK : LOP_ERR_NOMEM;
-    for (uint32_t base = 0; base < s->p && st == LOP_OK; base += 64 * c.words) {
+    uint32_t sources = what == SCHED_KNOW_BROADCAST ? 1 : s->p; /* rank 0's alone */
+    for (uint32_t base = 0; base < sources && st == LOP_OK; base += 64 * c.words) {
         closure_pass(&c, base);
         st = closure_verify(&c, base);
     }
@@ -198,6 +208,11 @@ static lop_status_t knowledge(const sched_t *s, const event_t *event, uint32_t m
 /* ------------------------------------------------------------- the check */
 
 lop_status_t sched_check(const sched_t *s)
+{
+    return sched_check_what(s, SCHED_KNOW_ALL);
+}
+
+lop_status_t sched_check_what(const sched_t *s, sched_know_t what)
 {
     if (sched_check_work(s) > SCHED_CHECK_MAX_WORK)
         return lop_err(LOP_ERR_RANGE,
@@ -213,7 +228,7 @@ lop_status_t sched_check(const sched_t *s)
     st = st ? st : check_promises(s, keys);
     st = st ? st : check_steps_match(s, match);
     st = st ? st : sched_flow_run(s, &recorder_ops, &rec, &events);
-    st = st ? st : knowledge(s, rec.event, rec.messages);
+    st = st ? st : knowledge(s, what, rec.event, rec.messages);
     free(match);
     free(keys);
     free(rec.event);

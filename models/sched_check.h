@@ -45,4 +45,11 @@ lop_status_t sched_check_limit(const struct barrier_alg *alg, uint32_t p, uint32
  * SCHED_CHECK_MAX_WORK. */
 lop_status_t sched_check(const sched_t *s);
 
+/* What a schedule must spread (sched_check_what): every rank's arrival to
+ * every rank (a barrier), every rank's to rank 0 (a gather: the arrival
+ * phase of a hybrid's group), or rank 0's to every rank (a broadcast: its
+ * departure).  The other tests of sched_check apply to all three. */
+typedef enum { SCHED_KNOW_ALL, SCHED_KNOW_GATHER, SCHED_KNOW_BROADCAST } sched_know_t;
+lop_status_t sched_check_what(const sched_t *s, sched_know_t what);
+
 #endif

@@ -95,12 +95,13 @@ refuses_one_line "placement.csv with a repeated rank" 2 "dup.csv:4: a second row
 printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,b,0,0,0\n' >"$T/two.csv"
 refuses_one_line "P beyond the placement" 2 "option --p: P = 4, but --placement" \
     "$B" --alg hybrid --p 4 $S --costs "$T/pairs.csv" --placement "$T/two.csv"
-# Sizes said before any work (issue 22: the search ran 59 s and 1 GB at
-# 1024x2x512, then its check refused P = 2^20), and before --write-costs.
-refuses_one_line "a hybrid too large to check is refused before the search" 2 \
-    "option --p: hybrid at P = 1048576 is too large to check (at least 5.2e+10 word operations, at most 8e+09): the largest P is at most 413117" \
-    "$B" --alg hybrid --topology 1024x2x512 --level-L 3,0.8,0.2 --level-o 0.5,0.3,0.1 $S \
-    --write-costs "$T/big-pairs.csv"
-check "... and writes no costs" test ! -e "$T/big-pairs.csv"
+# The hybrid is proved from its parts (hybrid_prove, issue 22: at 1024x2x512
+# the checker on the whole refused it after 59 s of search); where the whole
+# is cheap the checker runs on it too, and the report says which.
+"$B" --hybrid-report --csv --p 32 $M >"$T/proof.csv"
+check "--hybrid-report's proof: rule+checker at P = 32 (greedy wins)" \
+    test "$(grep '^32,' "$T/proof.csv" | awk -F, '{ print $NF }')" = "rule+checker"
+"$B" --alg hybrid --p 32 $M --simulate --timing 2>&1 >/dev/null | grep '^lopredict: hybrid' >"$T/proof.err"
+check "--timing says how it is known a barrier" grep -q '; a barrier by rule+checker; ' "$T/proof.err"
 
 done_testing

@@ -145,6 +145,68 @@ static void never_worse(pairs_map_t map, const char *name)
     hybrid_place_free(&pl);
 }
 
+/* The search's bounds skip only what cannot win: its result is the best of
+ * greedy, flat and every per-tier combination composed and simulated here
+ * (candidates cc, tour, diss, nwise n = 1..8; 8x2x4, P = 8, 16, ..., 64,
+ * block and round robin). */
+static void bounds_exact(pairs_map_t map, const char *name)
+{
+    static const char *const names[] = {"cc", "tour", "diss", "nwise"};
+    const barrier_alg_t *algs[5] = {NULL};
+    hybrid_choice_t cand[64];
+    uint32_t n_cand = 0, same = 0, tried = 0;
+    for (int a = 0; a < 4; a++) {
+        algs[a] = barrier_alg_find(names[a]);
+        for (uint32_t n = 1; n <= (algs[a]->takes_n ? 8u : 1u); n++)
+            for (int whole = 0; whole < 2; whole++)
+                cand[n_cand++] = (hybrid_choice_t){algs[a], barrier_alg_n(algs[a], n), whole};
+    }
+    double L[3] = {3.0, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
+    pairs_t m;
+    hybrid_place_t pl;
+    machine("8x2x4", L, o, 3, map, &m, &pl);
+    sched_sim_t sim = sim_of(&m);
+    for (uint32_t p = 8; p <= 64; p += 8, tried++) {
+        hybrid_tree_t *tree;
+        hybrid_result_t res;
+        hybrid_tree_new(&pl, p, &tree);
+        uint32_t tiers = hybrid_tree_tiers(tree), groups = 0, pick[3] = {0, 0, 0};
+        for (uint32_t t = 0; t < tiers; t++)
+            groups += hybrid_tree_groups(tree, t);
+        hybrid_choice_t *choice = calloc(groups, sizeof *choice);
+        double best = INFINITY;
+        for (int more = 1; more;) { /* every per-tier combination (whole at tier 0 only) */
+            uint32_t k = 0;
+            for (uint32_t t = 0; t < tiers; t++)
+                for (uint32_t g = 0; g < hybrid_tree_groups(tree, t); g++)
+                    choice[k++] = cand[pick[t]];
+            sched_t s;
+            sched_sim_result_t r;
+            if (hybrid_compose(tree, choice, &s) == LOP_OK) {
+                if (sched_sim_run(&s, &sim, 0, &r) == LOP_OK)
+                    best = fmin(best, r.max_us);
+                sched_free(&s);
+            }
+            more = 0;
+            for (uint32_t t = 0; t < tiers && !more; t++) { /* next; tiers > 0: no whole */
+                do
+                    pick[t] = (pick[t] + 1) % n_cand;
+                while (t > 0 && cand[pick[t]].whole);
+                more = pick[t] != 0;
+            }
+        }
+        if (hybrid_build(&pl, p, &sim, algs, &res) == LOP_OK) {
+            same += res.us == fmin(best, fmin(res.greedy_us, res.flat_us));
+            hybrid_result_free(&res);
+        }
+        free(choice);
+        hybrid_tree_free(tree);
+    }
+    ok(same == tried, "%s: the bounded search finds the best of every combination, greedy and "
+       "flat (%u of %u P)", name, same, tried);
+    hybrid_place_free(&pl);
+}
+
 /* All costs equal: still a valid barrier, never slower than flat. */
 static void equal_costs(void)
 {
@@ -236,6 +298,8 @@ int main(void)
     arrivals();
     never_worse(PAIRS_BLOCK, "block");
     never_worse(PAIRS_RR, "rr");
+    bounds_exact(PAIRS_BLOCK, "block");
+    bounds_exact(PAIRS_RR, "rr");
     equal_costs();
     local_search();
     placement_file();

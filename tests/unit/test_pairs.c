@@ -418,6 +418,43 @@ static void arrival_ties(void)
     pairs_free(&mat);
 }
 
+/* pairs_cost's level by multiplications (pairs_key) is pairs_level's by
+ * divisions, for every pair of small machines and for pairs of large ones
+ * (the shapes of issue 22), block and round robin: a pair's cost is the
+ * level's, so the level tells them apart (costs 1, 10, 100, ... per level). */
+static void fast_levels(void)
+{
+    static const char *const spec[] = {"8x2x4", "3x5x7", "7x1x3", "2x3x1x5", "1024x2x512",
+                                       "9408x64", "4096x4096"};
+    double L[PAIRS_MAX_LEVELS], o[PAIRS_MAX_LEVELS];
+    for (int m = 0; m < 2; m++)
+        for (size_t i = 0; i < sizeof spec / sizeof *spec; i++) {
+            pairs_t c;
+            uint32_t levels = 1, bad = 0, tried = 0;
+            for (const char *x = spec[i]; *x; x++)
+                levels += *x == 'x';
+            for (uint32_t k = 0; k < levels; k++)
+                L[k] = pow(10, k), o[k] = 0;
+            pairs_machine(&c, spec[i], L, levels, o, levels, m ? PAIRS_RR : PAIRS_BLOCK);
+            uint64_t x = 88172645463325252ull; /* xorshift: pairs of a large machine */
+            for (uint32_t a = 0; a < (c.p <= 256 ? c.p * c.p : 200000); a++, tried++) {
+                uint32_t u = a / c.p, v = a % c.p;
+                if (c.p > 256) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    u = (uint32_t)(x % c.p), v = (uint32_t)((x >> 32) % c.p);
+                    v = a % 3 == 0 ? (u ^ (1u << (a % 20))) % c.p : v; /* near pairs too */
+                }
+                double os, Lk;
+                if (u == v)
+                    continue;
+                pairs_cost(&c, u, v, &os, &Lk);
+                bad += Lk != L[pairs_level(&c, u, v)];
+            }
+            ok(!bad, "%s %s: pairs_cost's level is pairs_level's (%u pairs)", spec[i],
+               m ? "rr" : "block", tried);
+        }
+}
+
 int main(void)
 {
     equal_costs();
@@ -429,5 +466,6 @@ int main(void)
     paper_figures();
     closure_vs_checker();
     critical_path();
+    fast_levels();
     return tap_done();
 }
