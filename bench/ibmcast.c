@@ -563,15 +563,15 @@ static lop_status_t serve_naks(lop_ib_mcast_t *mc)
         }
         size_t slot;
         st = lop_recv_ring_take(&p->naks, peer, &slot);
-        uint64_t id = p->nak[slot];
+        uint64_t id = st == LOP_OK ? p->nak[slot] : 0;
         st = st ? st : nak_post(p, peer);
+        if (st != LOP_OK)
+            break;
         mc->counts.naks_received++;
-        if (st == LOP_OK && lop_mcast_nak_valid(id, p->last)) {
-            st = ud_send(mc, id);
-            mc->counts.resent++;
-        } else {
+        if (!lop_mcast_nak_valid(id, p->last))
             mc->counts.naks_early++;
-        }
+        else if ((st = ud_send(mc, id)) == LOP_OK)
+            mc->counts.resent++;
     }
     return st;
 }
