@@ -37,7 +37,8 @@ endif
 # MPICH will not change (pmodels/mpich#5687).  Only for the files mpicc builds.
 MPI_CFLAGS = -Wno-stringop-overflow
 LIBS      = -lgsl -lgslcblas -lm
-VERBS_LIBS = -libverbs
+# librdmacm: multicast joins (bench/ibmcast.c; on RoCE they join the IP group).
+VERBS_LIBS = -libverbs -lrdmacm
 # lopbench's placement (bench/placement.c): sockets and NUMA nodes from hwloc.
 HWLOC_LIBS = -lhwloc
 

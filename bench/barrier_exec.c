@@ -8,6 +8,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "mpisync.h"
+#include "sched_flow.h"
 
 /* The executors of barrier_exec.h, in the order they run. */
 const lop_barrier_exec_t lop_barrier_execs[] = {
@@ -65,7 +66,49 @@ typedef struct {
     uint32_t *batch_of; /* [peer] the send batch that last wrote to peer */
     uint32_t batch;     /* sends posted since the last completion form batch 'batch' */
     int pending;        /* the current batch holds a send */
+    uint64_t *mc;       /* [rank] multicasts this rank posted; [peer] taken from peer */
+    uint8_t *mc_recv;   /* [i]: this rank's op i is a RECV of an MCAST; NULL unless
+                         * MCASTs go by hardware multicast */
+    int *senders;       /* the ranks that multicast in this schedule ... */
+    size_t n_senders;   /* ... (0 unless by hardware multicast) */
 } walker_t;
+
+/* With hardware multicast, which of this rank's RECVs take an MCAST (the
+ * k-th RECV from s takes the k-th message s addressed to it, sched_flow.h)
+ * and which ranks multicast. */
+static lop_status_t walker_mcast_init(walker_t *w)
+{
+    const sched_t *s = w->run->sched;
+    if (!s || !w->run->tp || !w->run->tp->mcast)
+        return LOP_OK;
+    w->senders = lop_calloc((size_t)w->size, sizeof *w->senders);
+    if (!w->senders)
+        return LOP_ERR_NOMEM;
+    for (uint32_t r = 0; r < s->p; r++)
+        for (const sched_op_t *op = sched_rank_ops(s, r); op < sched_rank_end(s, r); op++)
+            if (op->kind == SCHED_MCAST) {
+                w->senders[w->n_senders++] = (int)r;
+                break;
+            }
+    if (w->n_senders == 0)
+        return LOP_OK;
+    uint32_t first = s->first[w->rank], n = sched_rank_count(s, (uint32_t)w->rank);
+    uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
+    w->mc_recv = lop_calloc(n ? n : 1, 1);
+    lop_status_t st = match && w->mc_recv ? sched_match(s, match) : LOP_ERR_NOMEM;
+    for (uint32_t i = 0; i < n && st == LOP_OK; i++)
+        w->mc_recv[i] = s->op[first + i].kind == SCHED_RECV &&
+                        s->op[match[first + i]].kind == SCHED_MCAST;
+    free(match);
+    return st;
+}
+
+static void walker_free(walker_t *w)
+{
+    free(w->batch_of);
+    free(w->mc_recv);
+    free(w->senders);
+}
 
 static lop_status_t walker_init(walker_t *w, const lop_barrier_run_t *run)
 {
@@ -75,14 +118,10 @@ static lop_status_t walker_init(walker_t *w, const lop_barrier_run_t *run)
     MPI_Comm_size(run->comm, &w->size);
     w->sent = run->counts;
     w->recvd = run->counts + w->size;
+    w->mc = run->counts + 2 * w->size;
     w->batch_of = lop_calloc((size_t)w->size, sizeof *w->batch_of);
     w->batch = 1;
-    return w->batch_of ? LOP_OK : LOP_ERR_NOMEM;
-}
-
-static void walker_free(walker_t *w)
-{
-    free(w->batch_of);
+    return w->batch_of ? walker_mcast_init(w) : LOP_ERR_NOMEM; /* the caller frees */
 }
 
 /* Complete the sends of the current batch.  Needed before blocking (an MPI_Put
@@ -111,8 +150,13 @@ static lop_status_t walker_send(walker_t *w, int peer)
                               ++w->sent[peer]);
 }
 
+/* One multicast carrying this rank's count of them (Kini's barrier id), or
+ * where the transport has none, P - 1 messages. */
 static lop_status_t walker_mcast(walker_t *w)
 {
+    lop_transport_t *tp = w->run->tp;
+    if (w->mc_recv)
+        return tp->ops->post_mcast(tp, ++w->mc[w->rank]);
     lop_status_t st = LOP_OK;
     for (int peer = 0; peer < w->size && st == LOP_OK; peer++)
         if (peer != w->rank)
@@ -120,12 +164,15 @@ static lop_status_t walker_mcast(walker_t *w)
     return st;
 }
 
-/* Like MPI_Recv: the receive is posted when the schedule reaches it. */
-static lop_status_t walker_recv(walker_t *w, int peer)
+/* Like MPI_Recv: the receive is posted when the schedule reaches it.  A
+ * multicast from 'peer' ('mcast') is waited for by its id. */
+static lop_status_t walker_recv(walker_t *w, int peer, int mcast)
 {
     lop_transport_t *tp = w->run->tp;
     lop_op_t op = w->run->exec->op;
     lop_status_t st = walker_complete(w);
+    if (st == LOP_OK && mcast)
+        return tp->ops->wait_mcast(tp, peer, ++w->mc[peer]);
     if (st == LOP_OK && lop_op_desc[op].uses_recv)
         st = tp->ops->post_recv(tp, &peer, 1, LOP_POST_NORMAL);
     return st ? st : tp->ops->wait_recv(tp, op, peer, ++w->recvd[peer]);
@@ -148,15 +195,16 @@ static lop_status_t walker_barrier(walker_t *w)
         MPI_Barrier(w->run->comm);
         return LOP_OK;
     }
+    const sched_op_t *first = sched_rank_ops(s, (uint32_t)w->rank);
     const sched_op_t *end = sched_rank_end(s, (uint32_t)w->rank);
     lop_status_t st = LOP_OK;
-    for (const sched_op_t *op = sched_rank_ops(s, (uint32_t)w->rank); op < end; op++) {
+    for (const sched_op_t *op = first; op < end; op++) {
         switch ((sched_kind_t)op->kind) {
         case SCHED_SEND:
             st = walker_send(w, op->peer);
             break;
         case SCHED_RECV:
-            st = walker_recv(w, op->peer);
+            st = walker_recv(w, op->peer, w->mc_recv && w->mc_recv[op - first]);
             break;
         case SCHED_MCAST:
             st = walker_mcast(w);
@@ -166,6 +214,28 @@ static lop_status_t walker_barrier(walker_t *w)
             return walker_where(w, st, op);
     }
     return walker_complete(w);
+}
+
+/* Kini's root answers NAKs from a completion event handler (5.4); lop's
+ * multicasting ranks answer them only while they wait in the walker.  So
+ * before the ranks leave it (for MPI), each tells every multicasting rank,
+ * by an ordinary counted message, that it has all its releases, and those
+ * wait for every rank's word, answering NAKs meanwhile: no rank is left
+ * waiting for a release that nobody would resend. */
+static lop_status_t walker_settle(walker_t *w)
+{
+    lop_status_t st = LOP_OK;
+    int sender = 0;
+    for (size_t i = 0; i < w->n_senders && st == LOP_OK; i++) {
+        if (w->senders[i] == w->rank)
+            sender = 1;
+        else
+            st = walker_send(w, w->senders[i]);
+    }
+    for (int peer = 0; sender && peer < w->size && st == LOP_OK; peer++)
+        if (peer != w->rank)
+            st = walker_recv(w, peer, 0);
+    return st ? st : walker_complete(w);
 }
 
 /* ------------------------------------------------------------- --check */
@@ -275,6 +345,8 @@ static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
         lop_watchdog_beat();
     }
     if (st == LOP_OK)
+        st = walker_settle(w);
+    if (st == LOP_OK)
         st = lop_mpi_barrier(run->comm, &poll);
     end_ticks[0] = lop_timer_now(run->timer);
     for (long i = 0; i < run->reps && !st; i++) {
@@ -282,7 +354,7 @@ static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
         end_ticks[i + 1] = lop_timer_now(run->timer);
         lop_watchdog_beat();
     }
-    return st;
+    return st ? st : walker_settle(w);
 }
 
 static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
@@ -305,6 +377,8 @@ static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
         early += witness_left_early(&c, i, w->size);
         lop_watchdog_beat();
     }
+    if (st == LOP_OK) /* still driving MPI: a rank's last witness_left_early may be pending */
+        st = walker_settle(w);
     if (run->tp)
         run->tp->poll.progress = NULL;
     lop_poll_t poll = run->poll;
@@ -353,11 +427,26 @@ static lop_status_t summarise(const lop_barrier_run_t *run, const uint64_t *end_
     return lop_mpi_agree(run->comm, st);
 }
 
+/* What the multicast did during this run, summed over ranks onto rank 0. */
+static void mcast_counts_sum(const lop_barrier_run_t *run, const lop_mcast_counts_t *before,
+                             lop_barrier_result_t *res)
+{
+    lop_mcast_counts_t mine;
+    run->tp->ops->mcast_counts(run->tp, &mine);
+    lop_mcast_counts_add(&mine, before, -1);
+    MPI_Reduce(&mine, &res->mcast_counts, LOP_MCAST_COUNTS_N, MPI_UINT64_T, MPI_SUM, 0,
+               run->comm);
+    res->mcast = 1;
+}
+
 lop_status_t lop_barrier_measure(const lop_barrier_run_t *run, lop_barrier_result_t *res)
 {
     walker_t w;
     memset(res, 0, sizeof *res);
     lop_status_t st = lop_mpi_agree(run->comm, walker_init(&w, run));
+    lop_mcast_counts_t before = {0};
+    if (st == LOP_OK && w.n_senders) /* the same on every rank, as the schedule and t->mcast */
+        run->tp->ops->mcast_counts(run->tp, &before);
     if (st == LOP_OK && run->check_delay_us > 0) {
         st = run_checked(&w, res);
     } else if (st == LOP_OK) {
@@ -367,6 +456,8 @@ lop_status_t lop_barrier_measure(const lop_barrier_run_t *run, lop_barrier_resul
         st = st ? st : summarise(run, end_ticks, w.rank, res);
         free(end_ticks);
     }
+    if (st == LOP_OK && w.n_senders)
+        mcast_counts_sum(run, &before, res);
     walker_free(&w);
     return st;
 }

@@ -18,6 +18,11 @@
  * it expects.  Counts only grow, so consecutive barriers never interfere and
  * a peer that signals twice in one barrier is told apart (OSU 001 section 5.2
  * uses the barrier number the same way).
+ * An MCAST (rgm's release, Kini et al. 3.3) is one hardware multicast where
+ * the transport has one (t->mcast: verbs with a joined group), carrying the
+ * sender's count of its multicasts (Kini's barrier id); a RECV whose message
+ * is an MCAST then waits for that multicast (wait_mcast, which recovers a
+ * lost one with NAKs).  Elsewhere an MCAST is P - 1 ordinary messages.
  *
  * Timing follows the thesis's microbenchmark (4.3.2): align with a barrier,
  * time R consecutive barriers with the cycle timer, take each rank's mean
@@ -66,10 +71,12 @@ typedef struct {
     const lop_barrier_exec_t *exec;
     lop_post_t post;        /* exec->post, or normal where the device lacks it */
     const sched_t *sched;   /* NULL for the mpi executor */
-    uint64_t *counts;       /* [2 * size] messages sent to and received from each
-                             * peer: zero when the transport opens, then kept by
-                             * the caller for as long as it is open, because
-                             * one-sided slots keep the counts they were sent */
+    uint64_t *counts;       /* [3 * size] messages sent to and received from each
+                             * peer, then multicasts (this rank's own entry: sent;
+                             * a peer's: received from it): zero when the
+                             * transport opens, then kept by the caller for as
+                             * long as it is open, because one-sided slots and
+                             * multicast ids keep the counts they were sent */
     long reps, warmup;
     lop_poll_t poll;        /* how waits pause (yield when oversubscribed) */
     double check_delay_us;  /* > 0: --check mode with random delays up to this */
@@ -81,6 +88,8 @@ typedef struct {
     double avg_us;          /* max over ranks of the per-rank mean (thesis 4.3.2) */
     long violations;        /* --check: times a rank left before all had entered */
     long checked;           /* --check: barrier exits verified */
+    int mcast;              /* MCASTs went by hardware multicast (t->mcast) */
+    lop_mcast_counts_t mcast_counts; /* what the multicast did, summed over ranks (rank 0) */
 } lop_barrier_result_t;
 
 /* Collective over run->comm.  Results are complete on rank 0. */

@@ -11,6 +11,7 @@
 #include "barrier_exec.h"
 #include "csv.h"
 #include "barrier_hybrid.h"
+#include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
 #include "out.h"
@@ -45,6 +46,7 @@ typedef struct {
     row_t *row;                     /* rank 0's results */
     size_t n_row;
     char devices[2048];             /* what each transport executor ran on */
+    char mcast[2048];               /* how each executor's MCASTs travelled, per P */
 } session_t;
 
 /* ----------------------------------------------------------- selection */
@@ -245,6 +247,44 @@ static void record(session_t *s, const lop_barrier_run_t *run, const combo_t *c,
     r->res = *res;
 }
 
+/* Does any of the n schedules hold an MCAST (a transport with multicast
+ * then sets up its group)? */
+static int any_mcast(const sched_t *sched, size_t n)
+{
+    for (size_t c = 0; c < n; c++)
+        for (uint32_t i = 0; i < sched[c].n_ops; i++)
+            if (sched[c].op[i].kind == SCHED_MCAST)
+                return 1;
+    return 0;
+}
+
+/* "12 multicast, 1 resent, ..." for the summary and barrier.csv. */
+static void mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu multicast, %llu resent, %llu NAKs sent, %llu NAKs received "
+             "(%llu early), %llu taken, %llu duplicates, %llu dropped by LOP_TEST_MCAST_DROP",
+             (unsigned long long)c->sent, (unsigned long long)c->resent,
+             (unsigned long long)c->naks_sent, (unsigned long long)c->naks_received,
+             (unsigned long long)c->naks_early, (unsigned long long)c->taken,
+             (unsigned long long)c->duplicates, (unsigned long long)c->dropped);
+}
+
+/* How the executor's MCASTs travelled on p ranks, with the multicast's
+ * counts over this size's rows, for '# executors:' (and a note). */
+static void note_mcast(session_t *s, const lop_barrier_exec_t *x, const lop_transport_t *t,
+                       uint32_t p, size_t first_row)
+{
+    char counts[320] = "", *end = s->mcast + strlen(s->mcast);
+    lop_mcast_counts_t sum = {0};
+    for (size_t i = first_row; i < s->n_row; i++)
+        lop_mcast_counts_add(&sum, &s->row[i].res.mcast_counts, 1);
+    if (t->mcast)
+        mcast_counts_str(&sum, counts, sizeof counts);
+    snprintf(end, sizeof s->mcast - (size_t)(end - s->mcast), "%s%s at p=%u: %s%s%s",
+             end > s->mcast ? "; " : "", x->name, p, t->mcast_note,
+             t->mcast ? ": " : " (an mcast is P-1 messages)", counts);
+}
+
 /* One executor over the ranks of 'comm' (p of them): every schedule. */
 static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm comm, uint32_t p,
                          sched_t *sched, size_t max_recv)
@@ -257,16 +297,21 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
     char phase[96];
     snprintf(phase, sizeof phase, "--barrier, executor %s on %u ranks", x->name, p);
     lop_watchdog_phase(phase);
+    t.want_mcast = x->transport && any_mcast(sched, s->n_combo);
     if (x->transport && lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why))
         goto fail;
-    uint64_t *counts = lop_calloc(2 * (size_t)p, sizeof *counts);
+    int has_mcast = t.want_mcast && t.ops->post_mcast; /* a transport that could multicast */
+    if (has_mcast)
+        lop_bench_note(o, s->m->rank, "executor %s on %u ranks: %s%s", x->name, p,
+                       t.mcast_note, t.mcast ? "" : " (an mcast is P-1 messages)");
+    uint64_t *counts = lop_calloc(3 * (size_t)p, sizeof *counts);
     if (!counts)
         goto fail;
     lop_barrier_run_t run = {s->m->timer, comm, x->transport ? &t : NULL, x,
                              x->transport ? exec_post(&t, x) : x->post, NULL, counts,
                              o->reps, o->warmup, t.poll, o->check ? o->check_delay_us : 0,
                              o->seed};
-    size_t n = x->transport ? s->n_combo : 1; /* MPI_Barrier has no schedule */
+    size_t n = x->transport ? s->n_combo : 1, first_row = s->n_row; /* MPI_Barrier: no schedule */
     for (size_t c = 0; c < n; c++) {
         lop_barrier_result_t res;
         run.sched = x->transport ? &sched[c] : NULL;
@@ -275,6 +320,8 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
         if (t.rank == 0)
             record(s, &run, &s->combo[c], p, &res);
     }
+    if (has_mcast && t.rank == 0)
+        note_mcast(s, x, &t, p, first_row);
     if (x->transport)
         lop_transport_close(&t);
     free(counts);
@@ -407,7 +454,8 @@ static lop_status_t write_csv(const session_t *s, const char *stage)
     lop_csv_meta(&w, "definition", "avg_us = max over ranks of each rank's mean over reps "
                  "consecutive barriers (thesis 4.3.2); min/median/p99/max over the per-iteration "
                  "times of that slowest-mean rank");
-    lop_csv_meta(&w, "executors", "%s", s->devices[0] ? s->devices : "mpi");
+    lop_csv_meta(&w, "executors", "%s%s%s", s->devices[0] ? s->devices : "mpi",
+                 s->mcast[0] ? "; mcast: " : "", s->mcast);
     lop_csv_meta(&w, "ranks", "%d", s->m->size);
     lop_csv_meta(&w, "oversubscribed", "%s", s->m->oversubscribed ? "yes" : "no");
     lop_csv_meta(&w, "repetitions", "%ld", s->m->opts->reps);
@@ -428,9 +476,14 @@ static lop_status_t report_checks(const session_t *s)
         char n[16] = "-";
         if (r->n)
             snprintf(n, sizeof n, "%u", r->n);
-        printf("check %-6s %-12s n=%-3s p=%-5u %s (%ld exits, %ld early)\n", r->exec->name,
+        char mcast[400] = "";
+        if (r->res.mcast) {
+            memcpy(mcast, "; ", 3);
+            mcast_counts_str(&r->res.mcast_counts, mcast + 2, sizeof mcast - 2);
+        }
+        printf("check %-6s %-12s n=%-3s p=%-5u %s (%ld exits, %ld early%s)\n", r->exec->name,
                r->alg, n, r->p, r->res.violations ? "FAILED" : "ok", r->res.checked,
-               r->res.violations);
+               r->res.violations, mcast);
         bad_rows += r->res.violations > 0;
     }
     if (bad_rows)
@@ -463,7 +516,8 @@ static lop_status_t finish(session_t *s)
 lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
 {
     session_t s = {.m = m};
-    lop_status_t st = select_combos(&s);
+    lop_status_t st = lop_mcast_hooks_check(); /* tests' hooks, before anything runs */
+    st = st ? st : select_combos(&s);
     st = st ? st : select_sizes(&s);
     st = lop_mpi_agree(m->comm, st);
     st = st ? st : check_witness_possible(&s);

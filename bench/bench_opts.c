@@ -36,6 +36,7 @@ enum {
     OPT_SCHEDULE,
     OPT_CHECK,
     OPT_CHECK_DELAY,
+    OPT_MCAST_NAK,
     OPT_PLACEMENT,
     OPT_PAIRS_FILE,
     OPT_SEED,
@@ -77,6 +78,8 @@ static const lop_cli_opt_t options[] = {
     {"pairs-file", OPT_PAIRS_FILE, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)"},
     {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
     {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
+    {"mcast-nak-ms", OPT_MCAST_NAK, "MS", "barrier verbs multicast: a rank waiting this long for a "
+                                          "release asks again (a NAK) (default: 100)"},
     {"pairs", OPT_PAIRS, NULL, "o and L of every ordered pair of ranks, and placement.csv"},
     {"pairs-sample", OPT_PAIRS_SAMPLE, NULL, "pairs: one pair per placement class fills the matrix"},
     {"method", OPT_METHOD, "LIST", "pairs: issend (Meyer & Elster), series (--ops/--post over the transport) (default: both)"},
@@ -244,6 +247,9 @@ static lop_status_t parse_barrier_option(lop_bench_opts_t *o, int key, const cha
         return LOP_OK;
     case OPT_CHECK_DELAY:
         return lop_cli_double("check-delay-us", arg, 1, 1e6, &o->check_delay_us);
+    case OPT_MCAST_NAK:
+        o->mcast_nak_named = 1;
+        return lop_cli_double("mcast-nak-ms", arg, 0.001, 1e6, &o->tcfg.nak_ms);
     case OPT_SEED: {
         long v;
         lop_status_t st = lop_cli_long("seed", arg, 0, 1L << 30, &v);
@@ -370,7 +376,8 @@ static void set_defaults(lop_bench_opts_t *o)
         .reps = 1000,
         .warmup = 100,
         .idle_us = 1000,
-        .tcfg = {.device = NULL, .port = 1, .gid_index = LOP_GID_AUTO, .rma = LOP_RMA_AUTO},
+        .tcfg = {.device = NULL, .port = 1, .gid_index = LOP_GID_AUTO, .rma = LOP_RMA_AUTO,
+                 .nak_ms = 100},
         .timeout_s = 60,
         .executors = ~0u,
         .check_delay_us = 200,
@@ -384,9 +391,10 @@ static void set_defaults(lop_bench_opts_t *o)
 /* Combinations no single option can reject. */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
-    static const char *const barrier_only[] = {"alg", "n", "p", "executor", "schedule", "check"};
+    static const char *const barrier_only[] = {"alg", "n", "p", "executor", "schedule", "check",
+                                               "mcast-nak-ms"};
     int given[] = {o->alg_named, o->n_n > 0, o->n_p > 0, o->executors_named,
-                   o->schedule_file != NULL, o->check};
+                   o->schedule_file != NULL, o->check, o->mcast_nak_named};
     for (size_t i = 0; i < sizeof given / sizeof *given && !o->barrier; i++)
         if (given[i])
             return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier", barrier_only[i]);

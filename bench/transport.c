@@ -16,6 +16,19 @@ const lop_post_desc_t lop_post_desc[LOP_POST_COUNT] = {
     [LOP_POST_LIST] = {"list", 0},
 };
 
+_Static_assert(sizeof(lop_mcast_counts_t) == LOP_MCAST_COUNTS_N * sizeof(uint64_t),
+               "lop_mcast_counts_t is LOP_MCAST_COUNTS_N uint64_t fields");
+
+void lop_mcast_counts_add(lop_mcast_counts_t *to, const lop_mcast_counts_t *c, int sign)
+{
+    uint64_t a[LOP_MCAST_COUNTS_N], b[LOP_MCAST_COUNTS_N];
+    memcpy(a, to, sizeof a);
+    memcpy(b, c, sizeof b);
+    for (int i = 0; i < LOP_MCAST_COUNTS_N; i++)
+        a[i] = sign < 0 ? a[i] - b[i] : a[i] + b[i];
+    memcpy(to, a, sizeof a);
+}
+
 /* Best first: "auto" tries them in this order. */
 static const lop_transport_ops_t *const transports[] = {&lop_transport_verbs, &lop_transport_mpi};
 enum { N_TRANSPORTS = sizeof transports / sizeof transports[0] };
@@ -33,6 +46,8 @@ static lop_status_t open_one(lop_transport_t *t, const lop_transport_ops_t *ops,
 {
     t->ops = ops;
     t->priv = NULL;
+    t->mcast = 0;
+    t->mcast_note[0] = '\0';
     snprintf(t->device, sizeof t->device, "%s", ops->name);
     lop_status_t st = ops->setup(t, cfg);
     if (st != LOP_OK)

@@ -60,7 +60,24 @@ typedef struct {
     int tclass;         /* traffic class of the global route header */
     int sl;             /* service level */
     lop_rma_mode_t rma; /* mpi rdmaw: how to reach the target's window */
+    double nak_ms;      /* verbs multicast: a rank waiting this long for a release
+                         * asks its sender again (a NAK, Kini et al. 4.3) */
 } lop_transport_cfg_t;
+
+/* What a transport's multicast did (post_mcast, wait_mcast), per rank. */
+typedef struct {
+    uint64_t sent;       /* multicasts posted (first transmissions) */
+    uint64_t resent;     /* re-multicast because a NAK asked */
+    uint64_t taken;      /* multicasts received with a new id */
+    uint64_t duplicates; /* received with an id already had, or older: ignored */
+    uint64_t dropped;    /* discarded as if lost (LOP_TEST_MCAST_DROP, tests only) */
+    uint64_t naks_sent;  /* NAKs sent: waited longer than the NAK timeout */
+    uint64_t naks_received; /* NAKs received */
+    uint64_t naks_early; /* of those, for a multicast not posted yet: ignored */
+} lop_mcast_counts_t;
+#define LOP_MCAST_COUNTS_N 8 /* its fields, all uint64_t (for MPI and sums) */
+/* to += sign * c, field by field (sign 1 or -1). */
+void lop_mcast_counts_add(lop_mcast_counts_t *to, const lop_mcast_counts_t *c, int sign);
 
 typedef struct lop_transport lop_transport_t;
 
@@ -85,6 +102,15 @@ typedef struct {
     /* Wait for the next message of 'op' from 'peer' carrying 'seq' (a posted
      * receive completing, or the peer's memory slot reaching seq). */
     lop_status_t (*wait_recv)(lop_transport_t *t, lop_op_t op, int peer, uint64_t seq);
+    /* Optional, NULL where the backend has no multicast, and usable only when
+     * setup set t->mcast (it was asked for with t->want_mcast and works):
+     * post one message carrying 'id' to every other rank at once, and wait
+     * for a multicast from 'sender' carrying 'id' or more (ids of a sender
+     * only grow; a lost one is recovered inside, Kini et al. 4.3). */
+    lop_status_t (*post_mcast)(lop_transport_t *t, uint64_t id);
+    lop_status_t (*wait_mcast)(lop_transport_t *t, int sender, uint64_t id);
+    /* What the multicast did since setup, on this rank. */
+    void (*mcast_counts)(const lop_transport_t *t, lop_mcast_counts_t *counts);
 } lop_transport_ops_t;
 
 struct lop_transport {
@@ -95,6 +121,10 @@ struct lop_transport {
     int all_pairs;   /* link every pair of ranks (barrier executors), not only the
                       * star of rank 0 and the others (scenarios 1 and 2) */
     lop_poll_t poll; /* how wait loops pause */
+    int want_mcast;  /* set up post_mcast/wait_mcast (barrier schedules with an MCAST);
+                      * the RC QPs then carry no two-sided messages but NAKs */
+    int mcast;       /* setup: post_mcast/wait_mcast work (same on every rank) */
+    char mcast_note[320]; /* setup, when asked: how a multicast travels, or why not */
     char device[256]; /* what was measured, for "# device:" */
     void *priv;      /* the backend's state */
 };

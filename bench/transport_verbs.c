@@ -7,6 +7,9 @@
  *          target polling that slot (OSU report 001, 5.2);
  *   normal one ibv_post_send / ibv_post_recv per request, inline the same
  *          with IBV_SEND_INLINE, list one call for a chained list per QP.
+ * Multicast (post_mcast, wait_mcast), when asked for: a group of UD QPs
+ * (ibmcast.h), with NAKs as solicited RC sends on these QPs (Kini et al.
+ * 5.4); every wait then also serves NAKs.
  * Sends are unsignaled (thesis 4.1.3): the last request to each QP in a post
  * call is signaled, so wait_send can tell when the batch is done, and at
  * least every signal_every-th, so the send queue never fills with requests
@@ -34,6 +37,7 @@
 #include <string.h>
 
 #include "ibconn.h"
+#include "ibmcast.h"
 #include "transport.h"
 
 enum {
@@ -41,7 +45,8 @@ enum {
     SEND_CQ_MAX = 1 << 14,     /* send completion queue entries at most */
     ASYNC_EVERY = 1 << 12,     /* unsuccessful checks between two async event reads */
     RECV_OFF = 64,             /* bytes before the receive ring */
-    WR_PEER_BITS = 24          /* wr_id: peer in the low bits, request number above */
+    WR_PEER_BITS = 24,         /* wr_id: peer in the low bits, request number above */
+    NAK_CLOCK_EVERY = 64       /* checks of a multicast wait between two NAK timer readings */
 };
 #define WR_INDEX_MASK ((UINT64_C(1) << (64 - WR_PEER_BITS)) - 1)
 
@@ -71,6 +76,8 @@ typedef struct {
     size_t recv_pending;        /* receives posted, not yet reaped, all QPs */
     lop_recv_ring_t ring;       /* which recv_slot the next receive of a peer uses */
     size_t *arrived;            /* [rank] receive completions reaped, ever */
+    int send_flags;             /* ORed into the sends being posted (a NAK is solicited) */
+    lop_ib_mcast_t mc;          /* the multicast group, when t->want_mcast (ibmcast.h) */
 } verbs_state_t;
 
 static size_t rdma_off(size_t size, size_t k)
@@ -170,6 +177,11 @@ static lop_status_t ib_config(const lop_transport_t *t, const lop_transport_cfg_
     size_t all = qps * ib->sq_depth;
     ib->send_cqe = all < SEND_CQ_MAX ? all : SEND_CQ_MAX;
     ib->recv_cqe = s->cap; /* the most receives the scenarios and executors post at once */
+    if (t->want_mcast) { /* room for the NAK receives kept posted on every QP */
+        if (ib->rq_depth < LOP_IB_MCAST_NAK_DEPTH)
+            ib->rq_depth = LOP_IB_MCAST_NAK_DEPTH;
+        ib->recv_cqe += qps * LOP_IB_MCAST_NAK_DEPTH;
+    }
     return LOP_OK;
 }
 
@@ -230,9 +242,19 @@ static lop_status_t verbs_setup(lop_transport_t *t, const lop_transport_cfg_t *c
     s->recv_slot = (uint64_t *)(base + RECV_OFF);
     s->rdma_slot = (uint64_t *)(base + s->rdma_off);
     describe(t, s);
+    if (t->want_mcast) { /* collective; not joining is a fallback, said in the note */
+        st = lop_ib_mcast_open(&s->mc, &s->dev, t->comm, s->conn, s->n_conn, &t->poll,
+                               cfg->nak_ms / 1e3);
+        if (st != LOP_OK)
+            goto err_disconnect;
+        t->mcast = s->mc.active;
+        snprintf(t->mcast_note, sizeof t->mcast_note, "%s", s->mc.note);
+    }
     t->priv = s;
     return LOP_OK;
 
+err_disconnect:
+    lop_ib_disconnect(s->conn, s->n_conn);
 err_close_device:
     lop_ib_close(&s->dev); /* a no-op where lop_ib_open failed or never ran */
 err_free_state:
@@ -244,6 +266,7 @@ err_free_state:
 static void verbs_cleanup(lop_transport_t *t)
 {
     verbs_state_t *s = t->priv;
+    lop_ib_mcast_close(&s->mc);
     lop_ib_disconnect(s->conn, s->n_conn);
     lop_ib_close(&s->dev);
     state_free(s);
@@ -260,10 +283,15 @@ static const char *verbs_why_not(const lop_transport_t *t, lop_op_t op, lop_post
 }
 
 /* After an unsuccessful check: pause, watch for asynchronous errors, and
- * give up at the deadline ('what' names the wait, 'peer' the rank waited for). */
+ * give up at the deadline ('what' names the wait, 'peer' the rank waited for).
+ * With multicast, every wait also answers NAKs (Kini 5.4): a rank that
+ * multicasts keeps serving them whatever it waits for. */
 static lop_status_t verbs_idle(lop_transport_t *t, lop_wait_t *wait, const char *what, int peer)
 {
     verbs_state_t *s = t->priv;
+    lop_status_t st = s->mc.active ? lop_ib_mcast_progress(&s->mc) : LOP_OK;
+    if (st != LOP_OK)
+        return st;
     if (lop_poll_pause(&t->poll, wait))
         return lop_poll_timeout(&t->poll, "%s rank %d on %.64s", what, peer, lop_mpi_host_of(peer));
     return wait->checks % ASYNC_EVERY == 0 ? lop_ib_async_check(&s->dev) : LOP_OK;
@@ -332,7 +360,7 @@ static void send_wr_fill(verbs_state_t *s, lop_op_t op, lop_post_t post, const i
         .num_sge = 1,
         .opcode = op == LOP_OP_RDMAW ? IBV_WR_RDMA_WRITE : IBV_WR_SEND,
         .send_flags = (post == LOP_POST_INLINE ? IBV_SEND_INLINE : 0) |
-                      (signaled ? IBV_SEND_SIGNALED : 0),
+                      (signaled ? IBV_SEND_SIGNALED : 0) | (unsigned)s->send_flags,
     };
     if (op == LOP_OP_RDMAW) {
         const lop_ib_conn_t *c = s->by_rank[peer];
@@ -419,6 +447,8 @@ static lop_status_t verbs_post_recv(lop_transport_t *t, const int *peers, size_t
                                     lop_post_t post)
 {
     verbs_state_t *s = t->priv;
+    if (s->mc.active) /* a message would land in a NAK receive */
+        return lop_err(LOP_ERR_INVALID, "verbs: no two-sided receives beside multicast NAKs");
     if (s->recv_pending + n > s->ib.recv_cqe)
         return lop_err(LOP_ERR_RANGE, "verbs: more than %zu receives outstanding",
                        s->ib.recv_cqe);
@@ -490,6 +520,53 @@ static lop_status_t verbs_wait_recv(lop_transport_t *t, lop_op_t op, int peer, u
     return st == LOP_OK ? lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq) : st;
 }
 
+/* -------------------------------------------------------------- multicast */
+
+static lop_status_t verbs_post_mcast(lop_transport_t *t, uint64_t id)
+{
+    verbs_state_t *s = t->priv;
+    return lop_ib_mcast_post(&s->mc, id);
+}
+
+/* A NAK (Kini 5.4): an RC send of the id waited for, solicited, to its sender. */
+static lop_status_t send_nak(lop_transport_t *t, verbs_state_t *s, int sender, uint64_t id)
+{
+    lop_post_t post = s->max_inline >= sizeof(uint64_t) ? LOP_POST_INLINE : LOP_POST_NORMAL;
+    s->send_flags = IBV_SEND_SOLICITED;
+    lop_status_t st = verbs_post_send(t, LOP_OP_SEND, &sender, 1, post, id);
+    s->send_flags = 0;
+    /* a normal post reads the id from send_value later: done before it changes */
+    st = st ? st : verbs_wait_send(t);
+    s->mc.counts.naks_sent += st == LOP_OK;
+    return st;
+}
+
+/* Wait for release 'id' (or a later one) from 'sender'; after each NAK
+ * timeout without it, ask the sender again. */
+static lop_status_t verbs_wait_mcast(lop_transport_t *t, int sender, uint64_t id)
+{
+    verbs_state_t *s = t->priv;
+    lop_wait_t wait = {0};
+    double next_nak = 0;
+    for (;;) {
+        lop_status_t st = lop_ib_mcast_progress(&s->mc);
+        if (st != LOP_OK || lop_ib_mcast_seen(&s->mc, sender) >= id)
+            return st;
+        if (wait.checks % NAK_CLOCK_EVERY == 0 &&
+            lop_mcast_nak_due(lop_timer_clock_s(), s->mc.nak_timeout_s, &next_nak))
+            st = send_nak(t, s, sender, id);
+        st = st ? st : verbs_idle(t, &wait, "the multicast release from", sender);
+        if (st != LOP_OK)
+            return st;
+    }
+}
+
+static void verbs_mcast_counts(const lop_transport_t *t, lop_mcast_counts_t *counts)
+{
+    const verbs_state_t *s = t->priv;
+    *counts = s->mc.counts;
+}
+
 const lop_transport_ops_t lop_transport_verbs = {
     .name = "verbs",
     .setup = verbs_setup,
@@ -499,4 +576,7 @@ const lop_transport_ops_t lop_transport_verbs = {
     .post_send = verbs_post_send,
     .wait_send = verbs_wait_send,
     .wait_recv = verbs_wait_recv,
+    .post_mcast = verbs_post_mcast,
+    .wait_mcast = verbs_wait_mcast,
+    .mcast_counts = verbs_mcast_counts,
 };

@@ -19,6 +19,8 @@ need make command -v make
 need gcc command -v cc
 need libgsl-dev has_header gsl/gsl_multimin.h
 need libibverbs-dev has_header infiniband/verbs.h
+# lopbench's hardware multicast joins its group with librdmacm.
+need librdmacm-dev has_header rdma/rdma_cma.h
 # lopbench's placement.csv: sockets and NUMA nodes.
 need libhwloc-dev has_header hwloc.h
 # Any MPI with mpicc and mpirun will do (Open MPI or MPICH); Open MPI by default.

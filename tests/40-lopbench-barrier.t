@@ -98,4 +98,8 @@ refuses "schedule for more ranks" "the schedule is for 4 ranks, only 2 given" 2 
 refuses "missing schedule file" "nosuch.csv: cannot open" 2 --schedule "$T/nosuch.csv"
 mpi_refuses "--check without --barrier" "option --check: only with --barrier" 2 "$B" --check \
     -o "$T/o"
+mpi_refuses "--mcast-nak-ms without --barrier" "option --mcast-nak-ms: only with --barrier" 2 \
+    "$B" --mcast-nak-ms 5 -o "$T/o"
+# the multicast's test hook (bench/README.md), malformed
+LOP_TEST_MCAST_DROP=1 refuses "LOP_TEST_MCAST_DROP=1" "LOP_TEST_MCAST_DROP: '1' is not RANK:K" 2
 done_testing

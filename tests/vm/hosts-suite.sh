@@ -101,4 +101,22 @@ check "lopvm1's rank stopped: rank 0 gave up by itself: $said" test -n "$said"
 check "lopvm1's rank stopped: lop's line names the peer's rank and host" \
     grep -q "$LOP_SAID.*rank 1 on lopvm1" "$W/fault.out"
 check "lopvm1's rank stopped: no output directory" test ! -e "$W/f"
+
+# ---- RGM with hardware multicast between the hosts (issue 19 item 3;
+# bench/README.md, "Multicast").  check2 above ran rgm's release as one
+# multicast from lopvm0 to lopvm1 (its --check lines carry the counts);
+# here lopvm1's rank drops its 2nd release (LOP_TEST_MCAST_DROP, passed
+# with -x), sends a NAK over its RC QP, and lopvm0 multicasts it again.
+check "2 hosts: rgm in check2 released by hardware multicast, 8 taken, none dropped" \
+    grep -Eq '^check verbs +rgm .*p=2 +ok \(16 exits, 0 early; 8 multicast, .* 8 taken, [0-9]+ duplicates, 0 dropped ' \
+    "$W/check2.out"
+timed rgm2 $OMPI --mca osc ucx -np 2 -x LOP_TEST_MCAST_DROP=1:2 "$B" --barrier --check \
+    --executor verbs --alg rgm --reps 8 --warmup 1
+check "2 hosts, rgm with a release dropped: --check passes" \
+    grep -q '^--check: all 1 runs ok' "$W/rgm2.out"
+check "2 hosts, rgm: released by hardware multicast" \
+    grep -q '^lopbench: executor verbs on 2 ranks: hardware multicast to 239\.255\.' "$W/rgm2.out"
+check "2 hosts, rgm: 8 multicast, 8 taken, 1 dropped, >= 1 NAK sent and received, >= 1 resent" \
+    grep -Eq '^check verbs +rgm .*p=2 +ok \(16 exits, 0 early; 8 multicast, [1-9][0-9]* resent, [1-9][0-9]* NAKs sent, [1-9][0-9]* NAKs received \([0-9]+ early\), 8 taken, [0-9]+ duplicates, 1 dropped by LOP_TEST_MCAST_DROP\)$' \
+    "$W/rgm2.out"
 done_testing

@@ -80,12 +80,34 @@ check "--gid-index 0 --tclass 32 --sl 1: recorded" \
 # ---- barriers on the verbs executor
 timed check2 run_mpi 2 "$B" --barrier --check --executor verbs --n 1..2 --reps 8 --warmup 1 --quiet
 check "np 2: --check passes for every algorithm on verbs" grep -q '^--check: all 18 runs ok' "$W/check2.out"
-# P = 3 and 4 in one run on 4 ranks (one MPI start-up less in the emulator)
-timed check34 run_mpi 4 "$B" --barrier --check --executor verbs --alg diss,tour,mcs,ndiss \
-    --n 2 --p 3,4 --reps 6 --warmup 1 --quiet
-check "np 4, P = 3 and 4: --check passes for diss, tour, mcs, ndiss on verbs" \
-    grep -q '^--check: all 8 runs ok' "$W/check34.out"
+check "np 2: rgm's release by hardware multicast, none dropped" \
+    grep -Eq '^check verbs +rgm .*p=2 +ok \(16 exits, 0 early; 8 multicast, .* 8 taken, [0-9]+ duplicates, 0 dropped ' \
+    "$W/check2.out"
+# P = 3 and 4 in one run on 4 ranks (one MPI start-up less in the emulator).
+# rgm's release by hardware multicast (bench/README.md, "Multicast") rides
+# along with the test hooks: at P = 3 rank 1 drops its 2nd release, so the
+# NAK path runs; at P = 4 rank 3's device pretends to have no multicast, so
+# every rank falls back to RDMA writes.
+export LOP_TEST_MCAST_DROP=1:2 LOP_TEST_MCAST_NONE=3
+timed check34 run_mpi 4 "$B" --barrier --check --executor verbs --alg diss,tour,mcs,ndiss,rgm \
+    --n 2 --p 3,4 --reps 6 --warmup 1
+unset LOP_TEST_MCAST_DROP LOP_TEST_MCAST_NONE
+check "np 4, P = 3 and 4: --check passes for diss, tour, mcs, ndiss, rgm on verbs" \
+    grep -q '^--check: all 10 runs ok' "$W/check34.out"
 check "... P = 3 among them" grep -q '^check verbs  *diss .*p=3 .*ok' "$W/check34.out"
+check "rgm at P = 3: released by hardware multicast" \
+    grep -q '^lopbench: executor verbs on 3 ranks: hardware multicast to 239\.255\.' "$W/check34.out"
+# 6 releases reach both receivers on rank 0's own device (multicast loopback
+# to two other QPs of one rxe): 12 taken; rank 1's 2nd is dropped, it sends a
+# NAK, rank 0 multicasts that release again (early NAKs may come on top)
+check "rgm at P = 3: 6 multicast, 12 taken, 1 dropped, >= 1 NAK sent and received, >= 1 resent" \
+    grep -Eq '^check verbs +rgm .*p=3 .* ok \(18 exits, 0 early; 6 multicast, [1-9][0-9]* resent, [1-9][0-9]* NAKs sent, [1-9][0-9]* NAKs received \([0-9]+ early\), 12 taken, [0-9]+ duplicates, 1 dropped by LOP_TEST_MCAST_DROP\)$' \
+    "$W/check34.out"
+check "rgm at P = 4: no multicast on rank 3's device, so none at all: RDMA writes" \
+    grep -q '^lopbench: executor verbs on 4 ranks: no multicast: rank 3: rxe0 reports max_mcast_grp 0 (LOP_TEST_MCAST_NONE) (an mcast is P-1 messages)' \
+    "$W/check34.out"
+check "rgm at P = 4: --check passes without multicast counts" \
+    grep -Eq '^check verbs +rgm .*p=4 +ok \(24 exits, 0 early\)$' "$W/check34.out"
 # the hybrid barrier (hybrid.h): two hosts of 2 ranks, b's on two sockets
 printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,a,0,0,1\n2,b,0,0,0\n3,b,1,1,0\n' >"$W/placement.csv"
 for np in 2 4; do
@@ -94,15 +116,18 @@ for np in 2 4; do
     check "np $np: --check passes for the hybrid on verbs" \
         grep -q '^--check: all 1 runs ok' "$W/hybrid$np.out"
 done
-timed timed2 run_mpi 2 "$B" --barrier --executor verbs,mpi --alg diss,bfly,tour --reps 20 \
+timed timed2 run_mpi 2 "$B" --barrier --executor verbs,mpi --alg diss,bfly,tour,rgm --reps 20 \
     --warmup 2 -o "$W/bar" --quiet
 check "timed verbs barrier: exit 0" test $? -eq 0
 check "timed verbs barrier: a row per algorithm, and MPI_Barrier" \
-    test "$(grep -c '^verbs,' "$W/bar/barrier.csv"),$(grep -c '^mpi,,MPI_Barrier' "$W/bar/barrier.csv")" = "3,1"
+    test "$(grep -c '^verbs,' "$W/bar/barrier.csv"),$(grep -c '^mpi,,MPI_Barrier' "$W/bar/barrier.csv")" = "4,1"
 check "timed verbs barrier: the executors line names rxe0" \
     grep -q '^# executors: verbs: rxe0' "$W/bar/barrier.csv"
 check "timed verbs barrier: series rdmaw-inline (rxe0 grants inline data)" \
-    test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 3
+    test "$(grep -c '^verbs,rdmaw-inline,' "$W/bar/barrier.csv")" -eq 4
+check "timed verbs barrier: rgm released by multicast, 22 of them (warm-up included), 22 taken" \
+    grep -Eq '^# executors: verbs: rxe0.*; mcast: verbs at p=2: hardware multicast to 239\.255\.[0-9.]+ .*: 22 multicast, [0-9]+ resent, .* 22 taken, ' \
+    "$W/bar/barrier.csv"
 
 # ---- --pairs over verbs: every ordered pair of 3 ranks (queue pairs between
 # all ranks, not only the star of rank 0), every series rxe supports
