@@ -13,6 +13,7 @@
 
 #include "fitdata.h"
 #include "fitter.h"
+#include "view.h"
 #include "uncert.h"
 
 /* ------------------------------------------------------------------ batch */
@@ -182,7 +183,7 @@ static void p_set_add(p_set_t *s, int p)
 }
 
 /* The p range every fit a table uses has data for. */
-static void table_range(const lop_lop_t *lop, double *lo, double *hi)
+static void table_range(const lop_view_t *lop, double *lo, double *hi)
 {
     const lop_fit_t *used[] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
     *lo = -INFINITY;
@@ -217,7 +218,7 @@ enum { COL_RTT, COL_OS, COL_OR, COL_L, COL_LLIST, N_COLS };
  * order rtt, os, os_list, orecv (the absent ones left out), so the
  * intervals of all columns and rows come from the same draws. */
 typedef struct {
-    const lop_lop_t *lop;
+    const lop_view_t *lop;
     const lop_fit_t *fit[4]; /* rtt, os, os_list, orecv as drawn */
     int index[4];            /* where each is in fit[] (-1: absent) */
     int n;
@@ -227,14 +228,14 @@ typedef struct {
 } table_draws_t;
 
 /* Column 'col' of a LoP view at p (thesis 2.3.4, list 2.9). */
-static double column_value(const lop_lop_t *lop, int col, double p)
+static double column_value(const lop_view_t *lop, int col, double p)
 {
     switch (col) {
     case COL_RTT: return lop_fit_eval(lop->rtt, p);
-    case COL_OS: return lop_lop_o(lop, p);
+    case COL_OS: return lop_view_o(lop, p);
     case COL_OR: return eval_or_nan(lop->orecv, p);
-    case COL_L: return lop_lop_L(lop, p);
-    default: return lop_lop_Llist(lop, p);
+    case COL_L: return lop_view_L(lop, p);
+    default: return lop_view_Llist(lop, p);
     }
 }
 
@@ -242,7 +243,7 @@ static double column_value(const lop_lop_t *lop, int col, double p)
 static double drawn_column(const lop_fit_t *const *fits, void *ctx)
 {
     const table_draws_t *d = ctx;
-    lop_lop_t lop = *d->lop;
+    lop_view_t lop = *d->lop;
     const lop_fit_t **slot[4] = {&lop.rtt, &lop.os, &lop.os_list, &lop.orecv};
     for (int i = 0; i < 4; i++)
         if (d->index[i] >= 0)
@@ -250,7 +251,7 @@ static double drawn_column(const lop_fit_t *const *fits, void *ctx)
     return column_value(&lop, d->col, d->p);
 }
 
-static lop_status_t draws_begin(table_draws_t *d, const lop_lop_t *lop)
+static lop_status_t draws_begin(table_draws_t *d, const lop_view_t *lop)
 {
     const lop_fit_t *used[4] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
     int any_cov = 0;
@@ -309,7 +310,7 @@ static lop_status_t value_cells(lop_out_t *t, table_draws_t *d, int col, int p, 
 static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_draws_t *d, int p,
                               int outside, table_notes_t *notes)
 {
-    const lop_lop_t *lop = d->lop;
+    const lop_view_t *lop = d->lop;
     int nonfinite = 0;
     char flags[128] = ""; /* "rtt_us=negative;L_us=negative": lopredict's wording */
     lop_out_int(t, p);
@@ -375,7 +376,7 @@ static void table_warnings(const char *name, const table_notes_t *n, long pmax, 
 }
 
 static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
-                                const lop_lop_t *lop, lop_fitout_warn_t *warn, void *ctx,
+                                const lop_view_t *lop, lop_fitout_warn_t *warn, void *ctx,
                                 lop_progress_t *progress)
 {
     char name[256];
@@ -498,7 +499,7 @@ static int starts_table(const lop_paramset_t *set, size_t i)
 }
 
 /* Does any fit of the table draw intervals (the slow part)? */
-static int table_draws(const lop_lop_t *lop)
+static int table_draws(const lop_view_t *lop)
 {
     const lop_fit_t *used[4] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
     for (int i = 0; i < 4; i++)
@@ -515,9 +516,9 @@ static double tables_rows(const lop_paramset_t *set, int *n_tables, double *rows
     *n_tables = 0;
     *rows_drawn = 0;
     for (size_t i = 0; i < set->n; i++) {
-        lop_lop_t lop;
+        lop_view_t lop;
         if (starts_table(set, i) &&
-            lop_lop_from_set(set, set->fit[i].series, set->fit[i].stat, &lop) == LOP_OK) {
+            lop_view_from_set(set, set->fit[i].series, set->fit[i].stat, &lop) == LOP_OK) {
             double n = lop.pmax > 1 ? floor(lop.pmax) : 1;
             rows += n;
             *rows_drawn += table_draws(&lop) ? n : 0;
@@ -542,8 +543,8 @@ lop_status_t lop_fitout_tables(lop_fitout_batch_t *b, const char *dir, const lop
     for (size_t i = 0; i < set->n; i++) {
         if (!starts_table(set, i))
             continue;
-        lop_lop_t lop;
-        lop_status_t st = lop_lop_from_set(set, set->fit[i].series, set->fit[i].stat, &lop);
+        lop_view_t lop;
+        lop_status_t st = lop_view_from_set(set, set->fit[i].series, set->fit[i].stat, &lop);
         st = st ? st : write_table(b, dir, set, &lop, warn, ctx, progress);
         if (st) {
             lop_progress_done(progress);

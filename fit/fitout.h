@@ -1,7 +1,7 @@
 /*
  * fitout.h - the files lopfit writes (formats in fit/README.md):
  *
- *   DIR/params.csv                every fit, lop_paramset_header's columns (model.h)
+ *   DIR/params.csv                every fit, lop_paramset_header's columns (paramset.h)
  *   DIR/lop-<series>-<stat>.csv   p, rtt/os/or/L/Llist _us with _lo_us, _hi_us (95 %
  *                                 interval), extrapolated; p = 1..pmax
  *   DIR/curve-<series>-<quantity>-<stat>.csv  each fit at 256 p with its interval
@@ -20,7 +20,7 @@
 #include "csv.h"
 #include "out.h"
 #include "fitter.h"
-#include "model.h"
+#include "paramset.h"
 #include "progress.h"
 
 typedef struct {

@@ -25,6 +25,7 @@
 #include "fitter.h"
 #include "lop.h"
 #include "model.h"
+#include "paramset.h"
 #include "timer.h"
 
 #define PROG "lopfit"
