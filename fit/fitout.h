@@ -7,6 +7,8 @@
  *   DIR/curve-<series>-<quantity>-<stat>.csv  each fit at 256 p with its interval
  *   DIR/<series>-<quantity>.csv   (--synth) lopbench-format data made from a parameter set
  *
+ * One file a format: fitout.c params.csv (and the batch), tables.c the
+ * lop-*.csv tables, curves.c the curve-*.csv files, synth.c --synth's data.
  * Everything goes through one batch: each file is written to a temporary
  * file beside its target, and only lop_fitout_batch_end(), called after
  * every file was computed and written, renames them into place.  An error

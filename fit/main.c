@@ -23,6 +23,7 @@
 #include "fitdata.h"
 #include "fitout.h"
 #include "fitter.h"
+#include "select.h"
 #include "lop.h"
 #include "model.h"
 #include "paramset.h"

@@ -29,6 +29,7 @@
 
 #include "barrier.h"
 #include "fitter.h"
+#include "select.h"
 #include "stats.h"
 #include "uncert.h"
 
