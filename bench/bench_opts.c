@@ -12,9 +12,9 @@ const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "se
 const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
 
 /* Choices that come from the tables they name (filled by choices_fill). */
-#define EXEC_NAMES_MAX 8
-static const char *transport_names[8] = {"auto"};     /* "auto", then transports[] */
-static const char *executor_names[EXEC_NAMES_MAX];    /* lop_barrier_execs[] */
+#define NAMES_MAX 8 /* room for the transports and the executors, NULL included */
+static const char *transport_names[NAMES_MAX] = {"auto"}; /* "auto", then transports[] */
+static const char *executor_names[NAMES_MAX];             /* lop_barrier_execs[] */
 static const char *op_names[LOP_OP_COUNT + 1];        /* lop_op_desc[] */
 static const char *post_names[LOP_POST_COUNT + 1];    /* lop_post_desc[] */
 static const char *const rma_names[] = {"auto", "shared", "put", NULL}; /* lop_rma_mode_t */
@@ -23,7 +23,7 @@ static void choices_fill(void)
 {
     for (size_t i = 0; i + 2 < sizeof transport_names / sizeof *transport_names; i++)
         transport_names[i + 1] = lop_transport_name(i);
-    for (int i = 0; lop_barrier_execs[i].name && i < EXEC_NAMES_MAX - 1; i++)
+    for (int i = 0; lop_barrier_execs[i].name && i < NAMES_MAX - 1; i++)
         executor_names[i] = lop_barrier_execs[i].name;
     for (int i = 0; i < LOP_OP_COUNT; i++)
         op_names[i] = lop_op_desc[i].name;
@@ -263,7 +263,8 @@ static void set_defaults(lop_bench_opts_t *o)
         .methods = (1u << LOP_PAIRS_METHOD_COUNT) - 1,
         .pairs_stat = LOP_PAIRS_MEDIAN,
     };
-    alg_item(o, (char[]){"all"});
+    char all[] = "all";
+    alg_item(o, all);
 }
 
 /* Combinations no single option and no "only with" can reject. */
