@@ -8,90 +8,113 @@
 #include "cli.h"
 #include "hybrid.h"
 
-enum {
-    OPT_TRANSPORT = 't',
-    OPT_OUTDIR = 'o',
-    OPT_QUIET = 'q',
-    OPT_HELP = 'h',
-    OPT_SCENARIO = 1000,
-    OPT_OPS,
-    OPT_POST,
-    OPT_MAX_POST,
-    OPT_REPS,
-    OPT_WARMUP,
-    OPT_IDLE,
-    OPT_DEVICE,
-    OPT_PORT,
-    OPT_GID,
-    OPT_TCLASS,
-    OPT_SL,
-    OPT_TIMEOUT,
-    OPT_RMA,
-    OPT_RAW,
-    OPT_BARRIER,
-    OPT_ALG,
-    OPT_N,
-    OPT_P,
-    OPT_EXECUTOR,
-    OPT_SCHEDULE,
-    OPT_CHECK,
-    OPT_CHECK_DELAY,
-    OPT_MCAST_NAK,
-    OPT_PLACEMENT,
-    OPT_PAIRS_FILE,
-    OPT_SEED,
-    OPT_PAIRS,
-    OPT_PAIRS_SAMPLE,
-    OPT_METHOD,
-    OPT_PAIRS_STAT
-};
-
 const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "series", NULL};
 const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
 
+/* Choices that come from the tables they name (filled by choices_fill). */
+#define NAMES_MAX 8 /* room for the transports and the executors, NULL included */
+static const char *transport_names[NAMES_MAX] = {"auto"}; /* "auto", then transports[] */
+static const char *executor_names[NAMES_MAX];             /* lop_barrier_execs[] */
+static const char *op_names[LOP_OP_COUNT + 1];        /* lop_op_desc[] */
+static const char *post_names[LOP_POST_COUNT + 1];    /* lop_post_desc[] */
+static const char *const rma_names[] = {"auto", "shared", "put", NULL}; /* lop_rma_mode_t */
+
+static void choices_fill(void)
+{
+    for (size_t i = 0; i + 2 < sizeof transport_names / sizeof *transport_names; i++)
+        transport_names[i + 1] = lop_transport_name(i);
+    for (int i = 0; lop_barrier_execs[i].name && i < NAMES_MAX - 1; i++)
+        executor_names[i] = lop_barrier_execs[i].name;
+    for (int i = 0; i < LOP_OP_COUNT; i++)
+        op_names[i] = lop_op_desc[i].name;
+    for (int i = 0; i < LOP_POST_COUNT; i++)
+        post_names[i] = lop_post_desc[i].name;
+}
+
+static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_output, parse_gid;
+
+#define AT(member) LOP_CLI_AT(lop_bench_opts_t, member)
+#define MARK(member) LOP_CLI_MARK(lop_bench_opts_t, member)
+
 static const lop_cli_opt_t options[] = {
-    {"transport", OPT_TRANSPORT, "NAME", "auto, verbs or mpi (default: auto = verbs if usable, else mpi)"},
-    {"scenario", OPT_SCENARIO, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)"},
-    {"ops", OPT_OPS, "LIST", "send, rdmaw (default: send,rdmaw)"},
-    {"post", OPT_POST, "LIST", "normal, inline, list (default: normal,inline,list)"},
-    {"max-post", OPT_MAX_POST, "K", "scenario 1 posts 1..K requests (default: 16)"},
-    {"reps", OPT_REPS, "R", "measured repetitions (default: 1000; --pairs: 100)"},
-    {"warmup", OPT_WARMUP, "W", "discarded repetitions before them (default: 100; --pairs: 10)"},
-    {"idle-us", OPT_IDLE, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)"},
-    {"output", OPT_OUTDIR, "DIR", "output directory (default: data/<host>-<date>)"},
-    {"raw", OPT_RAW, NULL, "also write every sample to <series>-<quantity>-raw.csv"},
-    {"device", OPT_DEVICE, "NAME", "verbs: RDMA device (default: the first one)"},
-    {"port", OPT_PORT, "N", "verbs: device port (default: 1)"},
-    {"gid-index", OPT_GID, "I", "verbs: GID index, or auto = RoCE v2 IPv4, then v2, then v1 (default: auto)"},
-    {"tclass", OPT_TCLASS, "T", "verbs: traffic class of the global route header, 0..255 (default: 0)"},
-    {"sl", OPT_SL, "S", "verbs: service level, 0..15 (lossless classes on PFC fabrics) (default: 0)"},
-    {"rma", OPT_RMA, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)"},
-    {"barrier", OPT_BARRIER, NULL, "run barrier algorithms instead of scenarios 1 and 2"},
-    {"alg", OPT_ALG, "LIST", "barrier: algorithms (lopredict's names; all: every one with a "
-                             "schedule, e.g. all,hybrid) (default: all)"},
-    {"n", OPT_N, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)"},
-    {"p", OPT_P, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)"},
-    {"executor", OPT_EXECUTOR, "LIST", "barrier: p2p, shm, verbs, mpi (default: all usable)"},
-    {"schedule", OPT_SCHEDULE, "FILE", "barrier: run this schedule (lopredict --schedule CSV)"},
-    {"check", OPT_CHECK, NULL, "barrier: verify no rank leaves before all entered; no timing"},
-    {"placement", OPT_PLACEMENT, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)"},
-    {"pairs-file", OPT_PAIRS_FILE, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)"},
-    {"check-delay-us", OPT_CHECK_DELAY, "US", "barrier --check: largest random arrival delay (default: 200)"},
-    {"seed", OPT_SEED, "N", "barrier --check: seed of the random delays (default: 1)"},
-    {"mcast-nak-ms", OPT_MCAST_NAK, "MS", "barrier verbs multicast: a rank waiting this long for a "
-                                          "release asks again (a NAK) (default: 100)"},
-    {"pairs", OPT_PAIRS, NULL, "o and L of every ordered pair of ranks, and placement.csv"},
-    {"pairs-sample", OPT_PAIRS_SAMPLE, NULL, "pairs: one pair per placement class fills the matrix"},
-    {"method", OPT_METHOD, "LIST", "pairs: issend (Meyer & Elster), series (--ops/--post over the transport) (default: both)"},
-    {"pairs-stat", OPT_PAIRS_STAT, "STAT", "pairs: min, avg or median in o_us and L_us (default: median)"},
-    {"timeout", OPT_TIMEOUT, "S", "give up any wait for a peer after S seconds, 0 = never (default: 60)"},
-    {"quiet", OPT_QUIET, NULL, "no progress or notes on stderr"},
-    {"help", OPT_HELP, NULL, "print this help and exit"},
+    {"transport", 't', "NAME", "{} (default: auto = verbs if usable, else mpi)", LOP_CLI_NAME,
+     AT(transport), .choices = transport_names, .join = " or "},
+    {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)", LOP_CLI_CUSTOM,
+     .parse = parse_scenarios},
+    {"ops", 0, "LIST", "send, rdmaw (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
+     .choices = op_names},
+    {"post", 0, "LIST", "normal, inline, list (default: normal,inline,list)", LOP_CLI_SET,
+     AT(posts), .choices = post_names},
+    {"max-post", 0, "K", "scenario 1 posts 1..K requests (default: 16)", LOP_CLI_INT,
+     AT(max_post), .min = 1, .max = 1024},
+    {"reps", 0, "R", "measured repetitions (default: 1000; --pairs: 100)", LOP_CLI_INT, AT(reps),
+     .min = 1, .max = 10000000, .given = MARK(reps_named)},
+    {"warmup", 0, "W", "discarded repetitions before them (default: 100; --pairs: 10)",
+     LOP_CLI_INT, AT(warmup), .min = 0, .max = 10000000, .given = MARK(warmup_named)},
+    {"idle-us", 0, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)",
+     LOP_CLI_REAL, AT(idle_us), .min = 0, .max = 1e7},
+    {"output", 'o', "DIR", "output directory (default: data/<host>-<date>)", LOP_CLI_CUSTOM,
+     .parse = parse_output},
+    {"raw", 0, NULL, "also write every sample to <series>-<quantity>-raw.csv", LOP_CLI_FLAG,
+     AT(raw)},
+    {"device", 0, "NAME", "verbs: RDMA device (default: the first one)", LOP_CLI_TEXT,
+     AT(tcfg.device)},
+    {"port", 0, "N", "verbs: device port (default: 1)", LOP_CLI_INT, AT(tcfg.port), .min = 1,
+     .max = 255},
+    {"gid-index", 0, "I", "verbs: GID index, or auto = RoCE v2 IPv4, then v2, then v1 (default: auto)",
+     LOP_CLI_CUSTOM, .parse = parse_gid},
+    {"tclass", 0, "T", "verbs: traffic class of the global route header, 0..255 (default: 0)",
+     LOP_CLI_INT, AT(tcfg.tclass), .min = 0, .max = 255},
+    {"sl", 0, "S", "verbs: service level, 0..15 (lossless classes on PFC fabrics) (default: 0)",
+     LOP_CLI_INT, AT(tcfg.sl), .min = 0, .max = 15},
+    {"rma", 0, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)",
+     LOP_CLI_CHOICE, AT(tcfg.rma), .choices = rma_names},
+    {"barrier", 0, NULL, "run barrier algorithms instead of scenarios 1 and 2", LOP_CLI_FLAG,
+     AT(barrier)},
+    {"alg", 0, "LIST", "barrier: algorithms (lopredict's names; all: every one with a "
+                       "schedule, e.g. all,hybrid) (default: all)", LOP_CLI_CUSTOM,
+     .parse = parse_algs, .given = MARK(alg_named), .only_with = "barrier"},
+    {"n", 0, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)",
+     LOP_CLI_CUSTOM, .parse = parse_n, .only_with = "barrier"},
+    {"p", 0, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)",
+     LOP_CLI_CUSTOM, .parse = parse_p, .only_with = "barrier"},
+    {"executor", 0, "LIST", "barrier: {} (default: all usable)", LOP_CLI_SET, AT(executors),
+     .choices = executor_names, .join = ", ", .given = MARK(executors_named),
+     .only_with = "barrier"},
+    {"schedule", 0, "FILE", "barrier: run this schedule (lopredict --schedule CSV)", LOP_CLI_TEXT,
+     AT(schedule_file), .only_with = "barrier"},
+    {"check", 0, NULL, "barrier: verify no rank leaves before all entered; no timing",
+     LOP_CLI_FLAG, AT(check), .only_with = "barrier"},
+    {"placement", 0, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)",
+     LOP_CLI_TEXT, AT(placement)},
+    {"pairs-file", 0, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)",
+     LOP_CLI_TEXT, AT(pairs_file)},
+    {"check-delay-us", 0, "US", "barrier --check: largest random arrival delay (default: 200)",
+     LOP_CLI_REAL, AT(check_delay_us), .min = 1, .max = 1e6},
+    {"seed", 0, "N", "barrier --check: seed of the random delays (default: 1)", LOP_CLI_INT,
+     AT(seed), .min = 0, .max = 1L << 30},
+    {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
+                              "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
+     AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .only_with = "barrier"},
+    {"pairs", 0, NULL, "o and L of every ordered pair of ranks, and placement.csv",
+     LOP_CLI_FLAG, AT(pairs)},
+    /* --pairs-sample implies --pairs: its mark is the pairs flag */
+    {"pairs-sample", 0, NULL, "pairs: one pair per placement class fills the matrix",
+     LOP_CLI_FLAG, AT(pairs_sample), .given = MARK(pairs)},
+    {"method", 0, "LIST", "pairs: issend (Meyer & Elster), series (--ops/--post over the transport) (default: both)",
+     LOP_CLI_SET, AT(methods), .choices = lop_pairs_methods, .only_with = "pairs"},
+    {"pairs-stat", 0, "STAT", "pairs: min, avg or median in o_us and L_us (default: median)",
+     LOP_CLI_CHOICE, AT(pairs_stat), .choices = lop_pairs_stats, .only_with = "pairs"},
+    {"timeout", 0, "S", "give up any wait for a peer after S seconds, 0 = never (default: 60)",
+     LOP_CLI_REAL, AT(timeout_s), .min = 0, .max = 1e6},
+    {"quiet", 'q', NULL, "no progress or notes on stderr", LOP_CLI_FLAG, AT(quiet)},
+    {"help", 'h', NULL, "print this help and exit", LOP_CLI_FLAG, AT(help)},
     {NULL, 0, NULL, NULL},
 };
 
 void lop_bench_opts_usage(FILE *out)
 {
+    choices_fill();
     lop_cli_usage(out, "mpirun -np N lopbench [options]   (N >= 2)\n"
                   "       mpirun -np N lopbench --barrier [--alg LIST] [--executor LIST] [--check]\n"
                   "       mpirun -np N lopbench --pairs [--pairs-sample] [--method LIST]",
@@ -123,41 +146,17 @@ void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...
     fprintf(stderr, "lopbench: %s\n", note);
 }
 
-/* A comma-separated list of names from 'names' (NULL-terminated) as a bit mask. */
-typedef struct {
-    const char *opt;
-    const char *const *names;
-    unsigned mask;
-} names_t;
-
-static lop_status_t name_item(void *ctx, char *item)
+static lop_status_t parse_scenarios(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    names_t *n = ctx;
-    int index;
-    lop_status_t st = lop_cli_choice(n->opt, item, n->names, &index);
-    n->mask |= st == LOP_OK ? 1u << index : 0;
-    return st;
-}
-
-static lop_status_t parse_names(const char *opt, const char *arg, const char *const *names,
-                                unsigned *mask)
-{
-    names_t n = {opt, names, 0};
-    lop_status_t st = lop_cli_items(opt, arg, name_item, &n);
-    *mask = n.mask;
-    return st;
-}
-
-static lop_status_t parse_scenarios(const char *arg, int *scenario)
-{
+    lop_bench_opts_t *o = opts;
     long *list;
     size_t n;
-    lop_status_t st = lop_cli_long_list("scenario", arg, 1, 2, &list, &n);
+    lop_status_t st = lop_cli_long_list(opt->name, arg, 1, 2, &list, &n);
     if (st != LOP_OK)
         return st;
-    scenario[1] = scenario[2] = 0;
+    o->scenario[1] = o->scenario[2] = 0;
     for (size_t i = 0; i < n; i++)
-        scenario[list[i]] = 1;
+        o->scenario[list[i]] = 1;
     free(list);
     return LOP_OK;
 }
@@ -190,10 +189,11 @@ static lop_status_t alg_item(void *ctx, char *name)
     return st;
 }
 
-static lop_status_t parse_algs(const char *arg, lop_bench_opts_t *o)
+static lop_status_t parse_algs(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
+    lop_bench_opts_t *o = opts;
     o->n_alg = 0;
-    return lop_cli_items("alg", arg, alg_item, o);
+    return lop_cli_items(opt->name, arg, alg_item, o);
 }
 
 /* A list of integers "1,3..5" into a fixed array. */
@@ -212,157 +212,35 @@ static lop_status_t parse_longs(const char *opt, const char *arg, long min, long
     return st;
 }
 
-static lop_status_t parse_executors(const char *arg, lop_bench_opts_t *o)
+static lop_status_t parse_n(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    const char *names[8] = {NULL};
-    for (int i = 0; lop_barrier_execs[i].name && i < 7; i++)
-        names[i] = lop_barrier_execs[i].name;
-    o->executors_named = 1;
-    return parse_names("executor", arg, names, &o->executors);
+    lop_bench_opts_t *o = opts;
+    return parse_longs(opt->name, arg, 1, 1 << 20, o->n_value, &o->n_n);
 }
 
-static lop_status_t parse_barrier_option(lop_bench_opts_t *o, int key, const char *arg)
+static lop_status_t parse_p(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    switch (key) {
-    case OPT_ALG:
-        o->alg_named = 1;
-        return parse_algs(arg, o);
-    case OPT_N:
-        return parse_longs("n", arg, 1, 1 << 20, o->n_value, &o->n_n);
-    case OPT_P:
-        return parse_longs("p", arg, 2, 1 << 20, o->p_value, &o->n_p);
-    case OPT_EXECUTOR:
-        return parse_executors(arg, o);
-    case OPT_SCHEDULE:
-        o->schedule_file = arg;
-        return LOP_OK;
-    case OPT_PLACEMENT:
-        o->placement = arg;
-        return LOP_OK;
-    case OPT_PAIRS_FILE:
-        o->pairs_file = arg;
-        return LOP_OK;
-    case OPT_CHECK:
-        o->check = 1;
-        return LOP_OK;
-    case OPT_CHECK_DELAY:
-        return lop_cli_double("check-delay-us", arg, 1, 1e6, &o->check_delay_us);
-    case OPT_MCAST_NAK:
-        o->mcast_nak_named = 1;
-        return lop_cli_double("mcast-nak-ms", arg, 0.001, 1e6, &o->tcfg.nak_ms);
-    case OPT_SEED: {
-        long v;
-        lop_status_t st = lop_cli_long("seed", arg, 0, 1L << 30, &v);
-        o->seed = (unsigned long)v;
-        return st;
-    }
-    default: /* OPT_BARRIER */
-        o->barrier = 1;
-        return LOP_OK;
-    }
+    lop_bench_opts_t *o = opts;
+    return parse_longs(opt->name, arg, 2, 1 << 20, o->p_value, &o->n_p);
 }
 
-static lop_status_t parse_pairs_option(lop_bench_opts_t *o, int key, const char *arg)
+static lop_status_t parse_output(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    switch (key) {
-    case OPT_PAIRS_SAMPLE:
-        o->pairs_sample = 1;
-        o->pairs = 1;
-        return LOP_OK;
-    case OPT_METHOD:
-        o->methods_named = 1;
-        return parse_names("method", arg, lop_pairs_methods, &o->methods);
-    case OPT_PAIRS_STAT:
-        o->pairs_stat_named = 1;
-        return lop_cli_choice("pairs-stat", arg, lop_pairs_stats, &o->pairs_stat);
-    default: /* OPT_PAIRS */
-        o->pairs = 1;
-        return LOP_OK;
-    }
+    if (*arg == '\0')
+        return lop_err(LOP_ERR_INVALID, "option --%s: empty directory name", opt->name);
+    ((lop_bench_opts_t *)opts)->outdir = arg;
+    return LOP_OK;
 }
 
-static lop_status_t parse_one(lop_bench_opts_t *o, int key, const char *arg)
+/* --gid-index: auto or a number; either way the user asked for a route. */
+static lop_status_t parse_gid(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    if (key >= OPT_BARRIER && key <= OPT_SEED)
-        return parse_barrier_option(o, key, arg);
-    if (key >= OPT_PAIRS && key <= OPT_PAIRS_STAT)
-        return parse_pairs_option(o, key, arg);
-    static const char *const transports[] = {"auto", "verbs", "mpi", NULL};
-    static const char *const rma[] = {"auto", "shared", "put", NULL};
-    const char *ops[LOP_OP_COUNT + 1] = {NULL}, *posts[LOP_POST_COUNT + 1] = {NULL};
-    for (int i = 0; i < LOP_OP_COUNT; i++)
-        ops[i] = lop_op_desc[i].name;
-    for (int i = 0; i < LOP_POST_COUNT; i++)
-        posts[i] = lop_post_desc[i].name;
-    long v;
-    int index;
-    lop_status_t st = LOP_OK;
-    switch (key) {
-    case OPT_TRANSPORT:
-        st = lop_cli_choice("transport", arg, transports, &index);
-        o->transport = transports[st == LOP_OK ? index : 0];
-        return st;
-    case OPT_SCENARIO:
-        return parse_scenarios(arg, o->scenario);
-    case OPT_OPS:
-        return parse_names("ops", arg, ops, &o->ops);
-    case OPT_POST:
-        return parse_names("post", arg, posts, &o->posts);
-    case OPT_MAX_POST:
-        return lop_cli_long("max-post", arg, 1, 1024, &o->max_post);
-    case OPT_REPS:
-        o->reps_named = 1;
-        return lop_cli_long("reps", arg, 1, 10000000, &o->reps);
-    case OPT_WARMUP:
-        o->warmup_named = 1;
-        return lop_cli_long("warmup", arg, 0, 10000000, &o->warmup);
-    case OPT_IDLE:
-        return lop_cli_double("idle-us", arg, 0, 1e7, &o->idle_us);
-    case OPT_OUTDIR:
-        if (*arg == '\0')
-            return lop_err(LOP_ERR_INVALID, "option --output: empty directory name");
-        o->outdir = arg;
-        return LOP_OK;
-    case OPT_DEVICE:
-        o->tcfg.device = arg;
-        return LOP_OK;
-    case OPT_PORT:
-        st = lop_cli_long("port", arg, 1, 255, &v);
-        o->tcfg.port = (int)v;
-        return st;
-    case OPT_GID:
-        o->tcfg.gid_index_set = 1;
-        if (strcmp(arg, "auto") == 0) {
-            o->tcfg.gid_index = LOP_GID_AUTO;
-            return LOP_OK;
-        }
-        st = lop_cli_long("gid-index", arg, 0, 255, &v);
-        o->tcfg.gid_index = (int)v;
-        return st;
-    case OPT_TCLASS:
-        st = lop_cli_long("tclass", arg, 0, 255, &v);
-        o->tcfg.tclass = (int)v;
-        return st;
-    case OPT_SL:
-        st = lop_cli_long("sl", arg, 0, 15, &v);
-        o->tcfg.sl = (int)v;
-        return st;
-    case OPT_TIMEOUT:
-        return lop_cli_double("timeout", arg, 0, 1e6, &o->timeout_s);
-    case OPT_RMA:
-        st = lop_cli_choice("rma", arg, rma, &index);
-        o->tcfg.rma = (lop_rma_mode_t)index;
-        return st;
-    case OPT_RAW:
-        o->raw = 1;
-        return LOP_OK;
-    case OPT_QUIET:
-        o->quiet = 1;
-        return LOP_OK;
-    default: /* OPT_HELP */
-        o->help = 1;
-        return LOP_OK;
-    }
+    lop_transport_cfg_t *t = &((lop_bench_opts_t *)opts)->tcfg;
+    long v = LOP_GID_AUTO;
+    lop_status_t st = strcmp(arg, "auto") == 0 ? LOP_OK : lop_cli_long(opt->name, arg, 0, 255, &v);
+    t->gid_index_set = 1;
+    t->gid_index = (int)v;
+    return st;
 }
 
 static void set_defaults(lop_bench_opts_t *o)
@@ -385,26 +263,15 @@ static void set_defaults(lop_bench_opts_t *o)
         .methods = (1u << LOP_PAIRS_METHOD_COUNT) - 1,
         .pairs_stat = LOP_PAIRS_MEDIAN,
     };
-    parse_algs("all", o);
+    char all[] = "all";
+    alg_item(o, all);
 }
 
-/* Combinations no single option can reject. */
+/* Combinations no single option and no "only with" can reject. */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
-    static const char *const barrier_only[] = {"alg", "n", "p", "executor", "schedule", "check",
-                                               "mcast-nak-ms"};
-    int given[] = {o->alg_named, o->n_n > 0, o->n_p > 0, o->executors_named,
-                   o->schedule_file != NULL, o->check, o->mcast_nak_named};
-    for (size_t i = 0; i < sizeof given / sizeof *given && !o->barrier; i++)
-        if (given[i])
-            return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier", barrier_only[i]);
     if (o->pairs && o->barrier)
         return lop_err(LOP_ERR_INVALID, "option --pairs: not with --barrier (one mode per run)");
-    static const char *const pairs_only[] = {"method", "pairs-stat"};
-    int pairs_given[] = {o->methods_named, o->pairs_stat_named};
-    for (size_t i = 0; i < sizeof pairs_given / sizeof *pairs_given && !o->pairs; i++)
-        if (pairs_given[i])
-            return lop_err(LOP_ERR_INVALID, "option --%s: only with --pairs", pairs_only[i]);
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
     int hybrid = 0;
@@ -427,19 +294,19 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
 {
     lop_cli_t cli;
     set_defaults(opts);
+    choices_fill();
     lop_status_t st = lop_cli_init(&cli, argc, argv, options);
     if (st != LOP_OK)
         return st;
-    int key;
-    const char *arg;
-    while (st == LOP_OK && (key = lop_cli_next(&cli, &arg)) != LOP_CLI_END)
-        st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : parse_one(opts, key, arg);
+    st = lop_cli_parse(&cli, opts);
     int first_operand = lop_cli_operand_index(&cli);
-    lop_cli_free(&cli);
     if (st == LOP_OK && first_operand < argc)
         st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)", argv[first_operand]);
     if (st == LOP_OK && !opts->help)
+        st = lop_cli_only_with(&cli, opts);
+    if (st == LOP_OK && !opts->help)
         st = check_consistent(opts);
+    lop_cli_free(&cli);
     if (st == LOP_OK && opts->pairs) { /* a P x P matrix: fewer samples per pair */
         opts->reps = opts->reps_named ? opts->reps : LOP_PAIRS_REPS;
         opts->warmup = opts->warmup_named ? opts->warmup : LOP_PAIRS_WARMUP;

@@ -46,14 +46,11 @@ typedef struct {
     int check;                 /* --check: verify instead of timing */
     double check_delay_us;     /* --check: largest random arrival delay */
     unsigned long seed;        /* --check: seed of the delays */
-    int mcast_nak_named;       /* --mcast-nak-ms given (its value: tcfg.nak_ms) */
     /* --pairs mode (pairs_mode.h) */
     int pairs;                 /* measure o and L of every ordered pair of ranks */
     int pairs_sample;          /* --pairs-sample: one pair per placement class */
     unsigned methods;          /* bit (1 << lop_pairs_method_t): issend, series */
-    int methods_named;         /* --method given */
     int pairs_stat;            /* --pairs-stat: index into lop_pairs_stats */
-    int pairs_stat_named;      /* --pairs-stat given */
     int reps_named, warmup_named; /* --reps, --warmup given (--pairs has its own defaults) */
 } lop_bench_opts_t;
 

@@ -8,7 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "cleanup.h"
+#include "outdir.h"
 #include "samples.h"
 
 /* Collective: how many ranks of 'comm' share this rank's node. */

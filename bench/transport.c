@@ -41,6 +41,11 @@ const lop_transport_ops_t *lop_transport_find(const char *name)
     return NULL;
 }
 
+const char *lop_transport_name(size_t i)
+{
+    return i < N_TRANSPORTS ? transports[i]->name : NULL;
+}
+
 static lop_status_t open_one(lop_transport_t *t, const lop_transport_ops_t *ops,
                              const lop_transport_cfg_t *cfg)
 {

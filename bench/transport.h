@@ -153,6 +153,9 @@ lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t
 
 /* Find a transport by name ("verbs", "mpi"); NULL if unknown. */
 const lop_transport_ops_t *lop_transport_find(const char *name);
+/* The name of the i-th transport in the order "auto" tries them; NULL past
+ * the last (--transport's choices). */
+const char *lop_transport_name(size_t i);
 
 /* Collective: set up the transport named 'name', or for "auto" verbs and then
  * mpi.  'why' receives a note on the choice ("auto: verbs not usable: ...").

@@ -1,12 +1,14 @@
 /*
  * fitout.h - the files lopfit writes (formats in fit/README.md):
  *
- *   DIR/params.csv                every fit, lop_paramset_header's columns (model.h)
+ *   DIR/params.csv                every fit, lop_paramset_header's columns (paramset.h)
  *   DIR/lop-<series>-<stat>.csv   p, rtt/os/or/L/Llist _us with _lo_us, _hi_us (95 %
  *                                 interval), extrapolated; p = 1..pmax
  *   DIR/curve-<series>-<quantity>-<stat>.csv  each fit at 256 p with its interval
  *   DIR/<series>-<quantity>.csv   (--synth) lopbench-format data made from a parameter set
  *
+ * One file a format: fitout.c params.csv (and the batch), tables.c the
+ * lop-*.csv tables, curves.c the curve-*.csv files, synth.c --synth's data.
  * Everything goes through one batch: each file is written to a temporary
  * file beside its target, and only lop_fitout_batch_end(), called after
  * every file was computed and written, renames them into place.  An error
@@ -20,7 +22,7 @@
 #include "csv.h"
 #include "out.h"
 #include "fitter.h"
-#include "model.h"
+#include "paramset.h"
 #include "progress.h"
 
 typedef struct {

@@ -57,7 +57,8 @@
  *    ranked by AICc or BIC (fitter.h gives the formulas and conventions).
  *
  * Steps 1-3 are in fitwork.c, step 4 in search.c, steps 5 and 6 in
- * polish.c (fitwork.h joins them); the driver and step 7 here.
+ * polish.c (fitwork.h joins them), step 7 in select.c (select.h); the
+ * driver and the long series here.
  */
 #define LOP_FITTER_PART
 #include "fitwork.h"
@@ -295,88 +296,4 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
     fit_work_free(&w);
     points_free(&pt);
     return status;
-}
-
-/* --------------------------------------------------------- model selection */
-
-void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bic)
-{
-    int k = lop_model_n_free(fit->model) + 1;
-    double n = (double)fit->n, fit_term = n * log(fit->ssr / n);
-    *aicc = n - k - 1 > 0 ? fit_term + 2 * k + 2.0 * k * (k + 1) / (n - k - 1) : NAN;
-    *bic = n - k >= 1 ? fit_term + k * log(n) : NAN;
-    *k_out = k;
-}
-
-/* Choose the candidate with the lowest score; Δ of every eligible one.  A tie
- * (equal scores, also two exact fits at −inf) goes to the simplest: fewer
- * parameters, since the data give no reason for more. */
-static void rank_candidates(lop_selection_t *sel)
-{
-    double best = INFINITY;
-    sel->best = -1;
-    for (int i = 0; i < sel->n_cand; i++) {
-        lop_candidate_t *c = &sel->cand[i];
-        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
-        c->eligible = c->fitted && !isnan(score);
-        if (c->eligible && (sel->best < 0 || score < best ||
-                            (score == best && c->k < sel->cand[sel->best].k))) {
-            best = score;
-            sel->best = i;
-        }
-    }
-    sel->margin = INFINITY;
-    for (int i = 0; i < sel->n_cand; i++) {
-        lop_candidate_t *c = &sel->cand[i];
-        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
-        /* a perfect fit scores −inf: two of them tie */
-        c->delta = !c->eligible ? NAN : score == best ? 0.0 : score - best;
-        if (c->eligible && i != sel->best)
-            sel->margin = fmin(sel->margin, c->delta);
-    }
-}
-
-lop_status_t lop_fitter_select(const lop_family_t *family, lop_criterion_t criterion,
-                               const double *p, const double *y, size_t n,
-                               const lop_fitter_opts_t *opts, lop_selection_t *sel)
-{
-    lop_selection_t s = {.family = family, .criterion = criterion,
-                         .n_cand = family->n_members};
-    for (int i = 0; i < s.n_cand; i++) {
-        lop_candidate_t *c = &s.cand[i];
-        const lop_model_t *m = family->member[i];
-        c->k = lop_model_n_free(m) + 1;
-        c->aicc = c->bic = c->delta = NAN;
-        if (n < (size_t)m->n_params)
-            continue;
-        lop_status_t st = lop_fitter_run(m, p, y, n, opts, &c->fit, NULL);
-        if (st != LOP_OK)
-            return st;
-        c->fitted = 1;
-        lop_fitter_score(&c->fit, &c->k, &c->aicc, &c->bic);
-    }
-    rank_candidates(&s);
-    *sel = s; /* also without an eligible member: the caller may fall back */
-    if (s.best < 0)
-        return lop_err(LOP_ERR_INVALID, "%zu points: too few for any %s model under %s", n,
-                       family->name, criterion == LOP_CRIT_AICC ? "AICc" : "BIC");
-    return LOP_OK;
-}
-
-lop_hint_t lop_fitter_hint(const lop_fit_t *fit)
-{
-    int k = lop_model_n_free(fit->model) + 1, any = 0, structural = (double)fit->n - k - 1 <= 0;
-    for (int j = 0; j < fit->model->n_params; j++) {
-        any |= fit->weak[j] != 0;
-        structural |= (fit->weak[j] & (LOP_FIT_WEAK_SINGULAR | LOP_FIT_WEAK_ILLCOND)) != 0;
-    }
-    if (!any)
-        return LOP_HINT_NONE;
-    return structural ? LOP_HINT_MORE_P : LOP_HINT_MORE_REPS;
-}
-
-const char *lop_fitter_hint_name(lop_hint_t hint)
-{
-    static const char *const names[] = {"none", "more p values", "more repetitions"};
-    return names[hint];
 }

@@ -23,42 +23,13 @@
 #include "fitdata.h"
 #include "fitout.h"
 #include "fitter.h"
+#include "select.h"
 #include "lop.h"
 #include "model.h"
+#include "paramset.h"
 #include "timer.h"
 
 #define PROG "lopfit"
-
-enum { OPT_CSV = 256, OPT_SEED, OPT_STARTS, OPT_FROM_PARAMS, OPT_SYNTH, OPT_NOISE,
-       OPT_NOISE_US, OPT_CRITERION, OPT_GNUPLOT_EXPR, OPT_WEIGHT };
-
-/* --model's help names the models of lop_models[] (filled in by main). */
-static char model_help[256];
-
-static const char *const criteria[] = {"aicc", "bic", NULL}; /* lop_criterion_t order */
-static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t order */
-
-static const lop_cli_opt_t options[] = {
-    {"model", 'm', "SPEC", model_help},
-    {"criterion", OPT_CRITERION, "C", "--model auto selects by aicc (default) or bic"},
-    {"weight", OPT_WEIGHT, "W", "least-squares weights: rel (default: 1/y^2, for timings that "
-                                "scatter in proportion to their size; fit/README.md) or none"},
-    {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)"},
-    {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's"},
-    {"csv", OPT_CSV, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead"},
-    {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv"},
-    {"seed", OPT_SEED, "N", "seed of the random start points (default: 1)"},
-    {"starts", OPT_STARTS, "N", "Nelder-Mead start points per fit (default: 16)"},
-    {"from-params", OPT_FROM_PARAMS, "FILE", "write the tables of parameter set FILE (needs -o)"},
-    {"synth", OPT_SYNTH, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)"},
-    {"noise", OPT_NOISE, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)"},
-    {"noise-us", OPT_NOISE_US, "S", "--synth: additive Gaussian noise of S us, e.g. 0.05 "
-                                    "(default: 0; with --noise, both)"},
-    {"gnuplot-expr", OPT_GNUPLOT_EXPR, "MODEL",
-     "print MODEL's function as a gnuplot expression in x and l1..l6, and exit"},
-    {"help", 'h', NULL, "show this help"},
-    {NULL, 0, NULL, NULL},
-};
 
 typedef struct {
     const char *models;       /* --model spec, or NULL: auto for every quantity */
@@ -75,6 +46,51 @@ typedef struct {
     int noise_given;          /* --noise or --noise-us: refused without --synth */
     int help;
 } opts_t;
+
+/* --model's help names the models of lop_models[] (filled in by main). */
+static char model_help[256];
+
+static const char *const criteria[] = {"aicc", "bic", NULL}; /* lop_criterion_t order */
+static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t order */
+
+static lop_cli_parse_fn parse_models, parse_stats, parse_gnuplot_expr;
+
+#define AT(member) LOP_CLI_AT(opts_t, member)
+
+static const lop_cli_opt_t options[] = {
+    {"model", 'm', "SPEC", model_help, LOP_CLI_CUSTOM, .parse = parse_models},
+    {"criterion", 0, "C", "--model auto selects by aicc (default) or bic", LOP_CLI_CHOICE,
+     AT(criterion), .choices = criteria},
+    {"weight", 0, "W", "least-squares weights: rel (default: 1/y^2, for timings that "
+                       "scatter in proportion to their size; fit/README.md) or none",
+     LOP_CLI_CHOICE, AT(fitter.weight), .choices = weights},
+    {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)",
+     LOP_CLI_CUSTOM, .parse = parse_stats},
+    {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's",
+     LOP_CLI_FLAG, AT(compare)},
+    {"csv", 0, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead",
+     LOP_CLI_FLAG, AT(csv)},
+    {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv", LOP_CLI_TEXT,
+     AT(out_dir)},
+    {"seed", 0, "N", "seed of the random start points (default: 1)", LOP_CLI_INT,
+     AT(fitter.seed), .min = 0, .max = 2147483647L},
+    {"starts", 0, "N", "Nelder-Mead start points per fit (default: 16)", LOP_CLI_INT,
+     AT(fitter.n_starts), .min = 1, .max = 100000},
+    {"from-params", 0, "FILE", "write the tables of parameter set FILE (needs -o)", LOP_CLI_TEXT,
+     AT(from_params)},
+    {"synth", 0, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)",
+     LOP_CLI_TEXT, AT(synth)},
+    {"noise", 0, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)", LOP_CLI_REAL,
+     AT(noise.rel), .min = 0, .max = 1, .given = LOP_CLI_MARK(opts_t, noise_given)},
+    {"noise-us", 0, "S", "--synth: additive Gaussian noise of S us, e.g. 0.05 "
+                         "(default: 0; with --noise, both)", LOP_CLI_REAL, AT(noise.us),
+     .min = 0, .max = 1e6, .given = LOP_CLI_MARK(opts_t, noise_given)},
+    {"gnuplot-expr", 0, "MODEL",
+     "print MODEL's function as a gnuplot expression in x and l1..l6, and exit", LOP_CLI_CUSTOM,
+     .parse = parse_gnuplot_expr},
+    {"help", 'h', NULL, "show this help", LOP_CLI_FLAG, AT(help)},
+    {NULL, 0, NULL, NULL},
+};
 
 /* One data set's fits. */
 typedef struct {
@@ -99,76 +115,38 @@ static lop_status_t stat_item(void *ctx, char *item)
     return lop_cli_choice("stat", item, lop_fitdata_stats, &index);
 }
 
-static lop_status_t check_stats(const char *list)
+static lop_status_t parse_stats(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    return lop_cli_items("stat", list, stat_item, NULL);
+    ((opts_t *)opts)->stats = arg;
+    return lop_cli_items(opt->name, arg, stat_item, NULL);
+}
+
+static lop_status_t parse_models(void *opts, const lop_cli_opt_t *opt, const char *arg)
+{
+    (void)opt;
+    ((opts_t *)opts)->models = arg;
+    return lop_fitdata_check_models(arg);
 }
 
 /* A model named by an option, from lop_models[]. */
-static lop_status_t model_option(const char *opt, const char *arg, const lop_model_t **model)
+static lop_status_t parse_gnuplot_expr(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
     char models[128];
+    const lop_model_t **model = &((opts_t *)opts)->gnuplot_expr;
     *model = lop_model_find(arg);
     if (*model)
         return LOP_OK;
-    return lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt, arg,
+    return lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt->name, arg,
                    lop_model_names(NULL, " or ", models, sizeof models));
-}
-
-static lop_status_t apply_option(opts_t *o, int key, const char *arg)
-{
-    long v;
-    lop_status_t st = LOP_OK;
-    switch (key) {
-    case 'm': o->models = arg; return lop_fitdata_check_models(arg);
-    case 's': o->stats = arg; return check_stats(arg);
-    case 'c': o->compare = 1; return LOP_OK;
-    case OPT_WEIGHT: {
-        int index = 0;
-        st = lop_cli_choice("weight", arg, weights, &index);
-        o->fitter.weight = index == 1 ? LOP_WEIGHT_REL : LOP_WEIGHT_NONE;
-        return st;
-    }
-    case OPT_CRITERION: {
-        int index = 0;
-        st = lop_cli_choice("criterion", arg, criteria, &index);
-        o->criterion = index == 1 ? LOP_CRIT_BIC : LOP_CRIT_AICC;
-        return st;
-    }
-    case OPT_CSV: o->csv = 1; return LOP_OK;
-    case 'o': o->out_dir = arg; return LOP_OK;
-    case OPT_SEED:
-        st = lop_cli_long("seed", arg, 0, 2147483647L, &v);
-        o->fitter.seed = (unsigned long)v;
-        return st;
-    case OPT_STARTS:
-        st = lop_cli_long("starts", arg, 1, 100000, &v);
-        o->fitter.n_starts = (int)v;
-        return st;
-    case OPT_FROM_PARAMS: o->from_params = arg; return LOP_OK;
-    case OPT_SYNTH: o->synth = arg; return LOP_OK;
-    case OPT_NOISE:
-        o->noise_given = 1;
-        return lop_cli_double("noise", arg, 0, 1, &o->noise.rel);
-    case OPT_NOISE_US:
-        o->noise_given = 1;
-        return lop_cli_double("noise-us", arg, 0, 1e6, &o->noise.us);
-    case OPT_GNUPLOT_EXPR: return model_option("gnuplot-expr", arg, &o->gnuplot_expr);
-    case 'h': o->help = 1; return LOP_OK;
-    default: return lop_err(LOP_ERR_INVALID, "unhandled option");
-    }
 }
 
 static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_file)
 {
     lop_cli_t cli;
-    const char *arg;
-    int key;
     *o = (opts_t){.stats = "min,avg", .fitter = lop_fitter_defaults};
     o->fitter.weight = LOP_WEIGHT_REL; /* honest intervals for timing noise: fit/README.md */
     lop_status_t st = lop_cli_init(&cli, argc, argv, options);
-    while (st == LOP_OK && (key = lop_cli_next(&cli, &arg)) != LOP_CLI_END)
-        st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : apply_option(o, key, arg);
+    st = st ? st : lop_cli_parse(&cli, o);
     *first_file = lop_cli_operand_index(&cli);
     lop_cli_free(&cli);
     if (st || o->help || o->gnuplot_expr)

@@ -1,6 +1,8 @@
 /*
  * polish.c - the Levenberg-Marquardt polish of a fit and its errors
- * (fitwork.h; steps 5 and 6 of fitter.c's method).
+ * (fitwork.h; steps 5 and 6 of fitter.c's method): covariance, standard
+ * errors, the weak flags and what more data would fix them (fitter.h's
+ * lop_hint_t).
  */
 #define LOP_FITTER_PART
 #include "fitwork.h"
@@ -261,4 +263,24 @@ lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambd
             fit->weak[idx[i]] |= LOP_FIT_WEAK_SE;
     lm_free(&l);
     return status;
+}
+
+/* ---------------------------------------------------------- weak flags */
+
+lop_hint_t lop_fitter_hint(const lop_fit_t *fit)
+{
+    int k = lop_model_n_free(fit->model) + 1, any = 0, structural = (double)fit->n - k - 1 <= 0;
+    for (int j = 0; j < fit->model->n_params; j++) {
+        any |= fit->weak[j] != 0;
+        structural |= (fit->weak[j] & (LOP_FIT_WEAK_SINGULAR | LOP_FIT_WEAK_ILLCOND)) != 0;
+    }
+    if (!any)
+        return LOP_HINT_NONE;
+    return structural ? LOP_HINT_MORE_P : LOP_HINT_MORE_REPS;
+}
+
+const char *lop_fitter_hint_name(lop_hint_t hint)
+{
+    static const char *const names[] = {"none", "more p values", "more repetitions"};
+    return names[hint];
 }

@@ -1,24 +1,24 @@
-/* fuzz_params.c - parameter sets (src/model.h lop_paramset_read) and what
+/* fuzz_params.c - parameter sets (src/paramset.h lop_paramset_read) and what
  * lopredict and lopfit do with one: look up every series' LoP fits and
  * evaluate them and L(p) at the ends of their p range. */
 #include <math.h>
 
 #include "fuzz.h"
-#include "model.h"
+#include "view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void evaluate(const lop_paramset_t *set, const char *series, const char *stat)
 {
-    lop_lop_t lop;
-    if (lop_lop_from_set(set, series, stat, &lop) != LOP_OK)
+    lop_view_t lop;
+    if (lop_view_from_set(set, series, stat, &lop) != LOP_OK)
         return;
     double at[] = {1, 2, lop.pmin, lop.pmax, 0.5 * (lop.pmin + lop.pmax)};
     for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
-        lop_lop_o(&lop, at[i]);
-        lop_lop_L(&lop, at[i]);
-        lop_lop_Llist(&lop, at[i]);
-        lop_lop_in_range(&lop, at[i]);
+        lop_view_o(&lop, at[i]);
+        lop_view_L(&lop, at[i]);
+        lop_view_Llist(&lop, at[i]);
+        lop_view_in_range(&lop, at[i]);
     }
 }
 

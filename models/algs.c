@@ -144,10 +144,10 @@ static double lop_arg(barrier_cost_t *c, double msgs)
 
 double barrier_lop_o(barrier_cost_t *c, double msgs)
 {
-    return lop_lop_o(c->lop, lop_arg(c, msgs));
+    return lop_view_o(c->lop, lop_arg(c, msgs));
 }
 
 double barrier_lop_L(barrier_cost_t *c, double msgs)
 {
-    return lop_lop_L(c->lop, lop_arg(c, msgs));
+    return lop_view_L(c->lop, lop_arg(c, msgs));
 }

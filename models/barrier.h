@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "lop.h"
-#include "model.h"
+#include "view.h"
 #include "sched.h"
 
 /* The LogP parameters (thesis 2.1.4.4), all in microseconds. */
@@ -36,7 +36,7 @@ typedef struct {
 typedef struct {
     logp_t logp;
     unsigned links;         /* m of thesis 2.2.6: independent links (1 = one) */
-    const lop_lop_t *lop;   /* LoP parameters; NULL when not needed */
+    const lop_view_t *lop;   /* LoP parameters; NULL when not needed */
     double cnt;             /* barriers run back to back (thesis 2.3.7.1) */
     double lop_pmin;        /* smallest p o()/L() was evaluated at (starts +inf) */
     double lop_pmax;        /* largest p o()/L() was evaluated at (starts -inf) */

@@ -4,10 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g, logp_t *out)
+void predict_logp(const lop_view_t *lop, double L, double os, double or, double g, logp_t *out)
 {
-    out->L_us = !isnan(L) || !lop ? L : lop_lop_L(lop, 1);
-    out->os_us = !isnan(os) || !lop ? os : lop_lop_o(lop, 1);
+    out->L_us = !isnan(L) || !lop ? L : lop_view_L(lop, 1);
+    out->os_us = !isnan(os) || !lop ? os : lop_view_o(lop, 1);
     out->or_us = !isnan(or) || !lop ? or : lop->orecv ? lop_fit_eval(lop->orecv, 1) : out->os_us;
     out->g_us = isnan(g) ? 0 : g;
 }
@@ -17,8 +17,8 @@ int predict_logp_negative(const logp_t *m)
     return m->L_us < 0 || m->os_us < 0 || m->or_us < 0 || m->g_us < 0;
 }
 
-/* The fits of a lop_lop_t, in the order predictors draw them. */
-static const lop_fit_t **lop_slot(lop_lop_t *lop, int i)
+/* The fits of a lop_view_t, in the order predictors draw them. */
+static const lop_fit_t **lop_slot(lop_view_t *lop, int i)
 {
     const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt, &lop->os, &lop->os_list, &lop->orecv};
     return slot[i];
@@ -36,7 +36,7 @@ lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double 
     pr->os_us = os;
     pr->or_us = or;
     pr->sim = *sim;
-    lop_lop_t lop = cost->lop ? *cost->lop : (lop_lop_t){0};
+    lop_view_t lop = cost->lop ? *cost->lop : (lop_view_t){0};
     for (int i = 0; i < PREDICT_MAX_FITS; i++) {
         const lop_fit_t *f = *lop_slot(&lop, i);
         if (!f)
@@ -128,7 +128,7 @@ static double drawn_time(const lop_fit_t *const *fits, void *ctx)
 {
     draw_ctx_t *d = ctx;
     const predict_t *pr = d->pr;
-    lop_lop_t lop = *pr->cost->lop;
+    lop_view_t lop = *pr->cost->lop;
     barrier_cost_t c = *pr->cost;
     sched_sim_result_t res;
     double us;
@@ -150,9 +150,9 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
     if (!c->lop)
         return 0;
     if (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
-        return logp_from_fits(pr) && !lop_lop_in_range(c->lop, 1);
+        return logp_from_fits(pr) && !lop_view_in_range(c->lop, 1);
     return c->lop_pmin <= c->lop_pmax &&
-           (!lop_lop_in_range(c->lop, c->lop_pmin) || !lop_lop_in_range(c->lop, c->lop_pmax));
+           (!lop_view_in_range(c->lop, c->lop_pmin) || !lop_view_in_range(c->lop, c->lop_pmax));
 }
 
 lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,

@@ -49,7 +49,7 @@ typedef enum {
  * the extreme draws and the interval can exclude the estimate (issue 17). */
 #define PREDICT_SIM_DRAWS_MIN 40
 
-/* The fits of a lop_lop_t that can be drawn: rtt, os, os_list, orecv. */
+/* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv. */
 #define PREDICT_MAX_FITS 4
 
 typedef struct {
@@ -58,7 +58,7 @@ typedef struct {
     sched_sim_t sim;               /* how schedules are simulated (cost replaced per draw) */
     lop_uncert_t *closed;          /* draws for closed forms; NULL: no intervals */
     lop_uncert_t *simd;            /* draws for simulations; NULL: no intervals */
-    int slot[PREDICT_MAX_FITS];    /* which fit of the lop_lop_t each drawn fit is */
+    int slot[PREDICT_MAX_FITS];    /* which fit of the lop_view_t each drawn fit is */
     int n_drawn;                   /* fits drawn (0: no covariance anywhere) */
     const lop_fit_t *uncertain;    /* a fit without covariance in a set where others have
                                       one (e.g. a constant fitted to one point): its error is
@@ -79,7 +79,7 @@ typedef struct {
 
 /* LogP parameters: the given ones (not NaN), else those of 'lop' at p = 1
  * (thesis 2.3.7: t_1:1), o_r = o_s(1) without an o_r fit; g as given (NaN: 0). */
-void predict_logp(const lop_lop_t *lop, double L, double os, double or, double g, logp_t *out);
+void predict_logp(const lop_view_t *lop, double L, double os, double or, double g, logp_t *out);
 
 /* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */
 int predict_logp_negative(const logp_t *m);

@@ -9,6 +9,10 @@
 
 #include "csv.h"
 
+/* The key getopt returns for row i: its own, or one above every char and
+ * every key a tool picks. */
+#define AUTO_KEY 0x10000
+
 static size_t table_length(const lop_cli_opt_t *opts)
 {
     size_t n = 0;
@@ -17,28 +21,36 @@ static size_t table_length(const lop_cli_opt_t *opts)
     return n;
 }
 
+static int row_key(const lop_cli_opt_t *opts, size_t i)
+{
+    return opts[i].key ? opts[i].key : AUTO_KEY + (int)i;
+}
+
 lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_opt_t *opts)
 {
     size_t n = table_length(opts);
     struct option *table = lop_calloc(n + 1, sizeof *table);
     char *shortopts = lop_calloc(2 * n + 2, 1);
-    if (!table || !shortopts) {
+    unsigned char *given = lop_calloc(n + 1, 1);
+    if (!table || !shortopts || !given) {
         free(table);
         free(shortopts);
+        free(given);
+        *cli = (lop_cli_t){0}; /* lop_cli_free of it is a no-op */
         return LOP_ERR_NOMEM;
     }
     char *s = shortopts;
     *s++ = ':'; /* report a missing argument as ':' rather than '?' */
     for (size_t i = 0; i < n; i++) {
         table[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
-                                   NULL, opts[i].key};
+                                   NULL, row_key(opts, i)};
         if (opts[i].key > 0 && opts[i].key < 128) {
             *s++ = (char)opts[i].key;
             if (opts[i].arg)
                 *s++ = ':';
         }
     }
-    *cli = (lop_cli_t){argc, argv, opts, table, shortopts};
+    *cli = (lop_cli_t){argc, argv, opts, table, shortopts, given};
     opterr = 0;
     optind = 1;
     return LOP_OK;
@@ -48,6 +60,7 @@ void lop_cli_free(lop_cli_t *cli)
 {
     free(cli->getopt_table);
     free(cli->shortopts);
+    free(cli->given);
 }
 
 int lop_cli_operand_index(const lop_cli_t *cli)
@@ -79,6 +92,120 @@ int lop_cli_next(lop_cli_t *cli, const char **arg)
     return c;
 }
 
+/* ------------------------------------------------------- options as data */
+
+/* A comma-separated list of choices as a bit mask. */
+typedef struct {
+    const char *opt;
+    const char *const *choices;
+    unsigned mask;
+} choice_set_t;
+
+static lop_status_t choice_set_item(void *ctx, char *item)
+{
+    choice_set_t *s = ctx;
+    int index;
+    lop_status_t st = lop_cli_choice(s->opt, item, s->choices, &index);
+    s->mask |= st == LOP_OK ? 1u << index : 0;
+    return st;
+}
+
+/* An integer into a field of int or long size (unsigned long: the same bits
+ * for the non-negative values a range allows). */
+static void integer_store(char *at, size_t size, long v)
+{
+    int small = (int)v;
+    if (size == sizeof small)
+        memcpy(at, &small, sizeof small);
+    else
+        memcpy(at, &v, sizeof v);
+}
+
+static lop_status_t row_apply(const lop_cli_opt_t *o, void *opts, const char *arg)
+{
+    char *at = (char *)opts + o->field;
+    long v;
+    int index, one = 1;
+    choice_set_t set = {o->name, o->choices, 0};
+    lop_status_t st = LOP_OK;
+    switch (o->kind) {
+    case LOP_CLI_FLAG: memcpy(at, &one, sizeof one); return LOP_OK;
+    case LOP_CLI_TEXT: memcpy(at, &arg, sizeof arg); return LOP_OK;
+    case LOP_CLI_INT:
+        st = lop_cli_long(o->name, arg, (long)o->min, (long)o->max, &v);
+        break;
+    case LOP_CLI_REAL: return lop_cli_double(o->name, arg, o->min, o->max, (double *)(void *)at);
+    case LOP_CLI_CHOICE:
+    case LOP_CLI_NAME:
+        st = lop_cli_choice(o->name, arg, o->choices, &index);
+        v = index;
+        if (st == LOP_OK && o->kind == LOP_CLI_NAME)
+            memcpy(at, &o->choices[index], sizeof o->choices[index]);
+        if (o->kind == LOP_CLI_NAME)
+            return st;
+        break;
+    case LOP_CLI_SET:
+        st = lop_cli_items(o->name, arg, choice_set_item, &set);
+        if (st == LOP_OK)
+            memcpy(at, &set.mask, sizeof set.mask);
+        return st;
+    case LOP_CLI_CUSTOM: return o->parse(opts, o, arg);
+    default: return lop_err(LOP_ERR_INVALID, "option --%s: no parser (a key row)", o->name);
+    }
+    if (st == LOP_OK)
+        integer_store(at, o->size, v);
+    return st;
+}
+
+lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts)
+{
+    const char *arg;
+    int key, one = 1;
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && (key = lop_cli_next(cli, &arg)) != LOP_CLI_END) {
+        size_t i = 0;
+        while (key != LOP_CLI_ERROR && row_key(cli->opts, i) != key)
+            i++;
+        st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : row_apply(&cli->opts[i], opts, arg);
+        if (st == LOP_OK && cli->opts[i].given)
+            memcpy((char *)opts + cli->opts[i].given - 1, &one, sizeof one);
+        cli->given[i] |= st == LOP_OK;
+    }
+    return st;
+}
+
+lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts)
+{
+    for (size_t i = 0; cli->opts[i].name; i++) {
+        const lop_cli_opt_t *o = &cli->opts[i], *need = cli->opts;
+        if (!cli->given[i] || !o->only_with)
+            continue;
+        while (need->name && strcmp(need->name, o->only_with) != 0)
+            need++;
+        int set = 0;
+        if (need->name)
+            memcpy(&set, (const char *)opts + need->field, sizeof set);
+        if (!set)
+            return lop_err(LOP_ERR_INVALID, "option --%s: only with --%s", o->name, o->only_with);
+    }
+    return LOP_OK;
+}
+
+/* The row's help line, its "{}" replaced by its choices. */
+static const char *help_text(const lop_cli_opt_t *o, char *buf, size_t len)
+{
+    const char *mark = o->join && o->choices ? strstr(o->help, "{}") : NULL;
+    if (!mark)
+        return o->help;
+    size_t used = (size_t)snprintf(buf, len, "%.*s", (int)(mark - o->help), o->help);
+    for (size_t i = 0; o->choices[i] && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : o->choices[i + 1] ? ", " : o->join, o->choices[i]);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s", mark + 2);
+    return buf;
+}
+
 void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts)
 {
     fprintf(out, "Usage: %s\n%s\n\nOptions:\n", synopsis, about);
@@ -88,7 +215,8 @@ void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", has_short ? "-" : "  ",
                  has_short ? o->key : ' ', has_short ? ", " : "  ", o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
-        fprintf(out, "  %-28s %s\n", left, o->help);
+        char help[512];
+        fprintf(out, "  %-28s %s\n", left, help_text(o, help, sizeof help));
     }
 }
 

@@ -5,20 +5,61 @@
  * parser (getopt_long underneath) and the --help text are both made from it,
  * so an option cannot be parsed without being documented.  Errors name the
  * option: "option --max-post: '0' is not in 1..64".
+ *
+ * Options as data: a row says what its argument is (kind), where it goes
+ * (a field of the tool's options struct, by offsetof), its range, its
+ * choices and the option it needs ("only with").  lop_cli_parse() fills the
+ * struct from the rows; what no kind says is a CUSTOM row's function.  A
+ * row of kind LOP_CLI_KEY is left to the tool: lop_cli_next() returns its key.
+ *
+ *   {"max-post", 0, "K", "posts 1..K (default: 16)", LOP_CLI_INT,
+ *    LOP_CLI_AT(opts_t, max_post), .min = 1, .max = 1024},
  */
 #ifndef LOP_CLI_H
 #define LOP_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "lop.h"
 
-typedef struct {
+/* What lop_cli_parse() does with an option (the field is the row's). */
+typedef enum {
+    LOP_CLI_KEY,    /* nothing: the tool handles the key lop_cli_next() returns */
+    LOP_CLI_FLAG,   /* int field = 1 */
+    LOP_CLI_TEXT,   /* const char * field = the argument */
+    LOP_CLI_INT,    /* a whole number in min..max into an integer field (int or long size) */
+    LOP_CLI_REAL,   /* a finite number in min..max into a double field */
+    LOP_CLI_CHOICE, /* one of choices: its index into an int (or enum) field */
+    LOP_CLI_NAME,   /* one of choices: the const char * field points to it */
+    LOP_CLI_SET,    /* comma-separated choices: bit i of an unsigned field for choices[i] */
+    LOP_CLI_CUSTOM  /* the row's parse function */
+} lop_cli_kind_t;
+
+struct lop_cli_opt;
+/* A CUSTOM row's parser: 'opts' is the tool's options struct, 'opt' the row
+ * (opt->name for messages). */
+typedef lop_status_t lop_cli_parse_fn(void *opts, const struct lop_cli_opt *opt, const char *arg);
+
+typedef struct lop_cli_opt {
     const char *name; /* long name without "--"; NULL ends the table */
-    int key;          /* value returned by lop_cli_next(); a printable char doubles as -c */
+    int key;          /* a printable char doubles as -c; 0: lop_cli_init numbers the row */
     const char *arg;  /* argument placeholder ("K", "FILE"), or NULL for a flag */
-    const char *help; /* one line; "(default: ...)" belongs here */
+    const char *help; /* one line; "(default: ...)" belongs here; see join */
+    lop_cli_kind_t kind;
+    size_t field, size;         /* where the value goes: LOP_CLI_AT(type, member) */
+    double min, max;            /* INT, REAL: the range */
+    const char *const *choices; /* CHOICE, NAME, SET: NULL-terminated */
+    const char *join;           /* non-NULL: "{}" in help stands for the choices, joined
+                                   by ", " and 'join' before the last ("a, b or c") */
+    size_t given;               /* LOP_CLI_MARK(type, member): an int set to 1 when the
+                                   option is given; 0: none */
+    const char *only_with;      /* the FLAG option this one needs ("barrier"), or NULL */
+    lop_cli_parse_fn *parse;    /* CUSTOM */
 } lop_cli_opt_t;
+
+#define LOP_CLI_AT(type, member) offsetof(type, member), sizeof(((type *)0)->member)
+#define LOP_CLI_MARK(type, member) (offsetof(type, member) + 1)
 
 typedef struct {
     int argc;
@@ -26,6 +67,7 @@ typedef struct {
     const lop_cli_opt_t *opts;
     void *getopt_table; /* struct option[], built from 'opts' */
     char *shortopts;    /* "o:qh", built from 'opts' */
+    unsigned char *given; /* given[i]: opts[i] was on the command line (lop_cli_parse) */
 } lop_cli_t;
 
 enum {
@@ -38,6 +80,14 @@ lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_o
 int lop_cli_next(lop_cli_t *cli, const char **arg);
 int lop_cli_operand_index(const lop_cli_t *cli);
 void lop_cli_free(lop_cli_t *cli);
+
+/* Every option into the fields of 'opts' (which hold the defaults), by the
+ * rows' kinds; stops at the first error.  Operands start at
+ * lop_cli_operand_index() afterwards. */
+lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts);
+/* After lop_cli_parse: every given option's only_with flag is set in 'opts',
+ * else "option --alg: only with --barrier" (the first such row). */
+lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts);
 
 /* Print "Usage: synopsis" and the option table. */
 void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts);

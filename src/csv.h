@@ -7,56 +7,19 @@
  *   v1,v2,...             data rows, every row as many cells as the header
  * Blank lines and further '#' lines are ignored.  Cells hold no commas.
  *
- * Writing is atomic: rows go to a temporary file beside the target, which
- * lop_csv_writer_commit() renames into place, so a crash or an error never
- * leaves a half file that looks complete.  Files get the user's umask
- * (0666 & ~umask), as fopen() would give them.
+ * This header is the reader, the rule for cells and for names that become
+ * file names, and number parsing.  Every lop CSV file is written with the
+ * atomic writer (atomic.h) into a run's output directory (outdir.h); both
+ * are included here, so a format's code includes csv.h alone.
  */
 #ifndef LOP_CSV_H
 #define LOP_CSV_H
 
 #include <stdio.h>
 
+#include "atomic.h"
 #include "lop.h"
-
-/* ---- writing ---- */
-
-typedef struct {
-    FILE *file;      /* the temporary file being written */
-    char *path;      /* final name */
-    char *tmp_path;  /* temporary name, renamed to 'path' on commit */
-    int nomem;       /* a line could not be made: the commit fails */
-} lop_csv_writer_t;
-
-/* A writer replaces only a regular file: 'path' is refused (LOP_ERR_INVALID,
- * "PATH: exists and is a FIFO; ...") if it exists as anything else (a
- * symbolic link, a directory, a FIFO, a device, a socket), at the open and
- * again at the commit.  lop_csv_target_check() is that test alone. */
-lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
-lop_status_t lop_csv_target_check(const char *path);
-/* "# key: value" on 'f'; a control character in the value is written as
- * \xNN (the line stays one line, readable by every lop reader).  The one
- * writer of metadata lines: files (lop_csv_meta) and lopredict's tables. */
-void lop_meta_print(FILE *f, const char *key, const char *value);
-/* lop_meta_print of the formatted value into the writer's file. */
-void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* A header or data row, written as given plus a newline. */
-void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* Flush, sync and rename into place. */
-lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w);
-/* Remove the temporary file; the target is left as it was. */
-void lop_csv_writer_abort(lop_csv_writer_t *w);
-/* Commit when 'status' is LOP_OK, else abort; returns the outcome (the
- * commit's status, or 'status'). */
-lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status);
-/* mkdir -p for the directory output files go in: makes 'path' and its
- * missing parents.  Returns 0, or -1 with errno set and 'path' cut after the
- * directory that could not be made (for the caller's message).  What it made
- * is removed again (while empty) unless a lop_outdir_end() commits into it:
- * at a failed lop_outdir_end(), a signal or the exit. */
-int lop_mkdir_p(char *path);
+#include "outdir.h"
 
 /* ---- cells ---- */
 
@@ -77,44 +40,6 @@ extern const char lop_csv_cell_rule[];
 int lop_name_ok(const char *name);
 /* The rule in words, for messages: "must be ..." */
 extern const char lop_name_rule[];
-
-/* ---- a run's output directory: all or nothing ----
- *
- * A run writes every file into a private staging directory DIR/.lop-stage.XXXXXX
- * (hidden: a glob of DIR's *.csv files never sees it) and lop_outdir_end() moves them into
- * DIR.  While they are moved, DIR/.lop-incomplete lists them; it is removed
- * when the last one is in place, so a crash in between leaves the marker.
- * lop_csv_read() refuses a file the marker lists ("an interrupted run left
- * DIR incomplete").  SIGINT, SIGTERM and SIGHUP remove the staging directory
- * and every temporary file of a writer (lop_cleanup_now()), then kill the
- * process as the signal would have; during the moves they are held back.
- */
-
-#define LOP_OUTDIR_MARKER ".lop-incomplete"
-
-/* The marker's rule for a reader of another format (a GOAL schedule): LOP_OK,
- * or LOP_ERR_PARSE when 'path' (or where it leads) is listed as incomplete. */
-lop_status_t lop_file_complete(const char *path);
-
-typedef struct {
-    char *dir;   /* the target directory */
-    char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
-} lop_outdir_t;
-
-/* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
-lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
-/* lop_csv_target_check() of DIR/name: a tool checks the files it will write
- * before its work, and lop_outdir_end() checks them all before the first move. */
-lop_status_t lop_outdir_target_check(const char *dir, const char *name);
-/* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
- * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
- * way (a zeroed 't' is a no-op) and returns the outcome. */
-lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status);
-
-/* Remove every temporary file and staging directory this process still has,
- * with async-signal-safe calls only (for a signal handler, or before
- * MPI_Abort). */
-void lop_cleanup_now(void);
 
 /* ---- reading ---- */
 

@@ -1,5 +1,7 @@
 /*
- * model.h - the LoP model functions and parameter sets (thesis 2.3.4, 2.3.6.1).
+ * model.h - the LoP model functions, their descriptors and a fitted model (thesis
+ * 2.3.6.1).  A set of fits, params.csv, is paramset.h; the LoP view of one
+ * series (o(p), L(p)) is view.h.
  *
  * One definition of each model function, shared by lopfit (which fits them)
  * and lopredict (which evaluates them):
@@ -13,21 +15,6 @@
  * Each model is one const descriptor below: its function, parameter names,
  * the role of each parameter in a fit, and lop_family_t lists the nested
  * families (rtt: rtt ⊃ rtt-nosat ⊃ const; ov: ov ⊃ const).
- *
- * A parameter set (params.csv) holds one fitted model per row:
- *   file,series,quantity,stat,model,n,pmin,pmax,l1..l6,ssr,rmse,r2,se1..se6,
- *   cov11,cov12,..,cov16,cov22,..,cov66,weak,hint,criterion,k,aicc,bic,margin
- * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
- * quantity is rtt, os or or, stat is min, avg or median.  Unused lambdas and
- * unknown statistics are empty cells (rtt-nosat uses l1..l3, const l1).
- * cov<i><j> (i <= j) is the upper triangle of lop_fit_t.cov, all 21 cells
- * empty without a covariance (has_cov = 0); weak names the weak parameters
- * joined by '+' ("l3+l4"), hint is what more data would fix them (none,
- * more-p, more-reps: lop_fitter_hint), criterion how the model was chosen
- * (aicc, bic, forced), k, aicc, bic its criteria and margin the runner-up's
- * difference (inf: the only eligible one; empty when forced).  Every
- * appended column is optional for the reader: the thesis's published set
- * has none of them (has_cov = 0, nothing weak, criterion unknown).
  */
 #ifndef LOP_MODEL_H
 #define LOP_MODEL_H
@@ -168,56 +155,13 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where);
  * fitter's constraint and the readers' check are this one function. */
 int lop_model_poles_outside(const lop_model_t *model, const double *lambda, double pmin);
 
-typedef struct {
-    char *path;     /* the file read */
-    lop_fit_t *fit; /* rows in file order */
-    size_t n;
-} lop_paramset_t;
-
-/* The params.csv column list, for writers. */
-extern const char lop_paramset_header[];
-
-/* Read and check a params.csv (lop_fit_check for every row, no repeated
- * key); errors name file:line.  A covariance (has_cov) needs all 21 cells,
- * finite, 0 in the rows of parameters the model does not fit, and positive
- * semi-definite as lop_uncert_draw needs it. */
-lop_status_t lop_paramset_read(const char *path, lop_paramset_t *set);
-void lop_paramset_free(lop_paramset_t *set);
-/* The fit for (series, quantity, stat), or NULL.  A set holds at most one
- * row of a model other than linear and one linear row (lopfit --compare's
- * LogP line) per (series, quantity, stat); the other model is preferred. */
-const lop_fit_t *lop_paramset_find(const lop_paramset_t *set, const char *series,
-                                   const char *quantity, const char *stat);
-
-/* The LoP parameters of one series and statistic (thesis 2.3.4, 2.3.7). */
-typedef struct {
-    const lop_fit_t *rtt;     /* RTT(p) of the series */
-    const lop_fit_t *os;      /* o_s(p) of the series */
-    const lop_fit_t *os_list; /* o_s(p) when posting a list (<op>-list); may be NULL */
-    const lop_fit_t *orecv;   /* o_r(p) of the series; may be NULL */
-    double pmin, pmax;        /* p range where every fit above has data */
-} lop_lop_t;
-
-/* Look up the fits of 'series' (e.g. "rdmaw-inline") for 'stat'; the rtt and
- * os fits must exist.  Errors name the file and what is missing. */
-lop_status_t lop_lop_from_set(const lop_paramset_t *set, const char *series, const char *stat,
-                              lop_lop_t *lop);
-
-/* o(p) = o_s(p): CPU time per message when posting p messages back to back. */
-double lop_lop_o(const lop_lop_t *lop, double p);
 /* The thesis's latency from a round trip per message and the send overheads
  * (2.3.4, list 2.9): L = RTT/2 - (o_s(p) + o_s(1)); one message (p = 1) gives
- * L(1) = RTT(1)/2 - 2 o_s(1).  Fitted curves (lop_lop_L) and measured pairs
+ * L(1) = RTT(1)/2 - 2 o_s(1).  Fitted curves (lop_view_L, view.h) and measured pairs
  * (lopbench --pairs) both use it. */
 static inline double lop_latency(double rtt, double os_p, double os_1)
 {
     return rtt / 2 - (os_p + os_1);
 }
-/* L(p) = lop_latency(RTT(p), o_s(p), o_s(1)) of the fits. */
-double lop_lop_L(const lop_lop_t *lop, double p);
-/* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
-double lop_lop_Llist(const lop_lop_t *lop, double p);
-/* Is p inside the range the fits were made on? */
-int lop_lop_in_range(const lop_lop_t *lop, double p);
 
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "model.h"
+#include "view.h"
 #include "tap.h"
 
 static char fixture_dir[64]; /* the scratch directory */
@@ -51,14 +51,14 @@ __attribute__((unused)) static void fixture_dir_remove(void)
 
 /* One test point: the set reads and has an rtt and an os fit of t-inline. */
 __attribute__((unused)) static void fixture_lop_load(const char *rows, lop_paramset_t *set,
-                                                     lop_lop_t *lop)
+                                                     lop_view_t *lop)
 {
     char path[] = "/tmp/lop-test-set-XXXXXX";
     FILE *f = fdopen(mkstemp(path), "w");
     fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
     fclose(f);
     ok(lop_paramset_read(path, set) == LOP_OK &&
-           lop_lop_from_set(set, "t-inline", "min", lop) == LOP_OK,
+           lop_view_from_set(set, "t-inline", "min", lop) == LOP_OK,
        "LoP fixture set %s", lop_errmsg());
     unlink(path);
 }

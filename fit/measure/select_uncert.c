@@ -29,6 +29,7 @@
 
 #include "barrier.h"
 #include "fitter.h"
+#include "select.h"
 #include "stats.h"
 #include "uncert.h"
 
@@ -43,15 +44,15 @@ static const char *const qty_names[N_QTY] = {"L(1)", "L(64)", "diss@64", "ndiss2
 static double quantity(const lop_fit_t *const *fits, void *ctx)
 {
     int q = *(const int *)ctx;
-    lop_lop_t lop = {.rtt = fits[0], .os = fits[1], .pmin = 1, .pmax = 64};
+    lop_view_t lop = {.rtt = fits[0], .os = fits[1], .pmin = 1, .pmax = 64};
     barrier_cost_t c;
     barrier_cost_init(&c);
     c.lop = &lop;
     switch (q) {
     case 0:
-        return lop_lop_L(&lop, 1);
+        return lop_view_L(&lop, 1);
     case 1:
-        return lop_lop_L(&lop, 64);
+        return lop_view_L(&lop, 64);
     case 2:
         return barrier_alg_find("diss")->lop_us(&c, 64, 1);
     default:
@@ -95,7 +96,7 @@ static int chosen_index(const lop_selection_t *s)
 }
 
 /* One data set: select both fits, intervals of every quantity. */
-static int one_run(const lop_lop_t *truth, int n, double noise, unsigned long seed,
+static int one_run(const lop_view_t *truth, int n, double noise, unsigned long seed,
                    const lop_uncert_opts_t *uo, tally_t *t, int verbose)
 {
     double p[64], y[64];
@@ -195,10 +196,10 @@ int main(int argc, char **argv)
         for (int q = 0; q < N_QTY; q++)
             t.width[q] = calloc(MAX_RUNS, sizeof(double));
         for (size_t i = 0; i < set.n; i++) {
-            lop_lop_t truth;
+            lop_view_t truth;
             const lop_fit_t *f = &set.fit[i];
             if (strcmp(f->quantity, "rtt") ||
-                lop_lop_from_set(&set, f->series, f->stat, &truth) != LOP_OK)
+                lop_view_from_set(&set, f->series, f->stat, &truth) != LOP_OK)
                 continue;
             for (int k = 1; k <= seeds; k++)
                 one_run(&truth, sizes[s], noise, (unsigned long)(1000 * i + (size_t)k), &uo, &t,

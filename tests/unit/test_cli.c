@@ -1,4 +1,5 @@
-/* Option parsing: the table drives parsing and help; errors name the option. */
+/* Option parsing: the table drives parsing and help; errors name the option;
+ * options as data (kinds, fields, marks, "only with", choices in help). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,122 @@ static int parse(int argc, char **argv, int *keys, const char **args)
     }
     lop_cli_free(&cli);
     return c == LOP_CLI_ERROR ? -1 : n;
+}
+
+/* lop_cli_usage's text of 'rows'. */
+static void usage_text(const lop_cli_opt_t *rows, char *text, size_t size)
+{
+    FILE *f = tmpfile();
+    lop_cli_usage(f, "x [options]", "About.", rows);
+    rewind(f);
+    size_t len = fread(text, 1, size - 1, f);
+    text[len] = '\0';
+    fclose(f);
+}
+
+/* ---- options as data: every kind of row fills its field, a row's mark
+ * and "only with" work, numbered rows need no key, and "{}" in a help line
+ * is the row's choices */
+
+typedef struct {
+    int verbose, mode, mode_given, level_given;
+    const char *file, *color;
+    long count;
+    int small;
+    double rate;
+    unsigned colors;
+    int custom_calls;
+} data_opts_t;
+
+static const char *const modes[] = {"fast", "slow", NULL};
+static const char *const colors[] = {"red", "green", "blue", NULL};
+
+static lop_status_t parse_even(void *data, const lop_cli_opt_t *opt, const char *arg)
+{
+    data_opts_t *o = data;
+    o->custom_calls++;
+    if (strlen(arg) % 2)
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' has an odd length", opt->name, arg);
+    return LOP_OK;
+}
+
+#define AT(member) LOP_CLI_AT(data_opts_t, member)
+
+static const lop_cli_opt_t table[] = {
+    {"verbose", 'v', NULL, "talk", LOP_CLI_FLAG, AT(verbose)},
+    {"file", 0, "FILE", "a file", LOP_CLI_TEXT, AT(file), .only_with = "verbose"},
+    {"count", 0, "N", "a long", LOP_CLI_INT, AT(count), .min = 1, .max = 10},
+    {"small", 0, "N", "an int", LOP_CLI_INT, AT(small), .min = -5, .max = 5,
+     .given = LOP_CLI_MARK(data_opts_t, level_given)},
+    {"rate", 0, "R", "a double", LOP_CLI_REAL, AT(rate), .min = 0, .max = 1},
+    {"mode", 'm', "M", "{} (default: fast)", LOP_CLI_CHOICE, AT(mode), .choices = modes,
+     .join = " or ", .given = LOP_CLI_MARK(data_opts_t, mode_given)},
+    {"color", 0, "C", "one of {}", LOP_CLI_NAME, AT(color), .choices = colors, .join = ", "},
+    {"colors", 0, "LIST", "{} (default: all)", LOP_CLI_SET, AT(colors), .choices = colors,
+     .join = " and "},
+    {"even", 0, "S", "an even-length word", LOP_CLI_CUSTOM, .parse = parse_even},
+    {NULL, 0, NULL, NULL},
+};
+
+/* Parse the words (NULL-terminated) into *o; the status of parse and only_with. */
+static lop_status_t parse_data(data_opts_t *o, char **words)
+{
+    int argc = 0;
+    while (words[argc])
+        argc++;
+    *o = (data_opts_t){.colors = 7};
+    lop_cli_t cli;
+    lop_status_t st = lop_cli_init(&cli, argc, words, table);
+    st = st ? st : lop_cli_parse(&cli, o);
+    st = st ? st : lop_cli_only_with(&cli, o);
+    lop_cli_free(&cli);
+    return st;
+}
+
+#define WORDS(...) ((char *[]){"x", __VA_ARGS__, NULL})
+
+static void test_data_rows(void)
+{
+    data_opts_t o;
+    ok(parse_data(&o, WORDS("-v", "--file", "f.csv", "--count", "7", "--small", "-3", "--rate",
+                       "0.5", "-m", "slow", "--color", "green", "--colors", "blue,red",
+                       "--even", "ab")) == LOP_OK,
+       "every kind parses: %s", lop_errmsg());
+    ok(o.verbose == 1 && strcmp(o.file, "f.csv") == 0, "FLAG and TEXT fill their fields");
+    ok(o.count == 7 && o.small == -3 && o.rate == 0.5, "INT into a long and an int, REAL");
+    ok(o.mode == 1 && o.mode_given && o.level_given, "CHOICE gives the index; marks are set");
+    ok(strcmp(o.color, "green") == 0 && o.color == colors[1], "NAME points to the choice");
+    ok(o.colors == (1u << 2 | 1u << 0), "SET gives the bits of the listed choices");
+    ok(o.custom_calls == 1, "CUSTOM calls the row's function");
+
+    ok(parse_data(&o, WORDS("--count", "7")) == LOP_OK && !o.mode_given && o.colors == 7,
+       "an option not given keeps its default and its mark");
+    static const struct {
+        const char *option, *value, *message;
+    } refused[] = {
+        {"--count", "11", "option --count: '11' is not in 1..10"},          /* INT */
+        {"--small", "6", "option --small: '6' is not in -5..5"},            /* negative bounds */
+        {"--rate", "2", "option --rate: '2' is not in 0..1"},               /* REAL */
+        {"-m", "medium", "option --mode: unknown value 'medium' (one of: fast, slow)"},
+        {"--colors", "red,red", "option --colors: 'red' is named twice"},   /* SET */
+        {"--even", "abc", "option --even: 'abc' has an odd length"},        /* CUSTOM's own */
+        {"--file", "f.csv", "option --file: only with --verbose"},          /* only with */
+        {"--bogus", NULL, "unknown option '--bogus' (see --help)"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+        ok(parse_data(&o, WORDS((char *)refused[i].option, (char *)refused[i].value)) ==
+                   LOP_ERR_INVALID && strcmp(lop_errmsg(), refused[i].message) == 0,
+           "refused: %s", lop_errmsg());
+    ok(parse_data(&o, WORDS("--file", "f.csv", "--verbose")) == LOP_OK,
+       "only with, the flag after the option");
+
+    char text[4096];
+    usage_text(table, text, sizeof text);
+    ok(strstr(text, "fast or slow (default: fast)") != NULL, "{} joins the choices with 'join'");
+    ok(strstr(text, "one of red, green, blue\n") != NULL, "{} at the end of the help");
+    ok(strstr(text, "red, green and blue (default: all)") != NULL, "another join");
+    ok(strstr(text, "  --count N") != NULL && strstr(text, "-v, --verbose") != NULL,
+       "numbered rows have no short option, keyed ones do");
 }
 
 int main(void)
@@ -99,14 +216,10 @@ int main(void)
     ok(lop_cli_list_has("send,rdmaw", "rdmaw") && !lop_cli_list_has("send,rdmaw", "rdma"),
        "list membership is by whole item");
 
-    FILE *f = tmpfile();
-    lop_cli_usage(f, "x [options]", "About.", opts);
-    char text[2048] = "";
-    rewind(f);
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    text[len] = '\0';
-    fclose(f);
+    char text[2048];
+    usage_text(opts, text, sizeof text);
     ok(strstr(text, "--max-post K") && strstr(text, "(default: 16)") && strstr(text, "--ops LIST"),
        "help is printed from the table");
+    test_data_rows();
     return tap_done();
 }

@@ -76,7 +76,7 @@ static void logp_values(void)
 static void lop_values(void)
 {
     lop_paramset_t set;
-    lop_lop_t lop;
+    lop_view_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
     fixture_lop_load("x,t-inline,rtt,min,rtt,9,1,64,0,1,20,0,0,0\n"
@@ -120,7 +120,7 @@ static double L_mozart(double p)
 static void lop_mozart(void)
 {
     lop_paramset_t set;
-    lop_lop_t lop;
+    lop_view_t lop;
     barrier_cost_t c;
     barrier_cost_init(&c);
     fixture_lop_load(

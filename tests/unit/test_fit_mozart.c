@@ -3,8 +3,8 @@
  * reproduce the thesis's L(p) (2.3.7).
  *
  * Everything is checked through the pipeline: the shipped CSV read by
- * lop_paramset_read, looked up by lop_lop_from_set, evaluated by
- * lop_fit_eval, lop_lop_L and lop_lop_Llist.  Against it, from the thesis:
+ * lop_paramset_read, looked up by lop_view_from_set, evaluated by
+ * lop_fit_eval, lop_view_L and lop_view_Llist.  Against it, from the thesis:
  * the fitted functions as printed in 2.3.6.2 and 2.3.6.3 (written out here
  * by hand, independently of src/model.c), L(p) = RTT(p)/2 − (o_s(p) + o_s(1))
  * and L^list(p) (2.3.4) composed from them, and the simplified L(p) printed
@@ -16,7 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "model.h"
+#include "view.h"
 #include "tap.h"
 
 #define PARAMS "data/mozart-2005/params.csv"
@@ -136,8 +136,8 @@ static const case_t cases[] = {
 
 static void check_case(const lop_paramset_t *set, const case_t *c)
 {
-    lop_lop_t lop;
-    if (!ok(lop_lop_from_set(set, c->series, c->stat, &lop) == LOP_OK, "%s %s: in the set",
+    lop_view_t lop;
+    if (!ok(lop_view_from_set(set, c->series, c->stat, &lop) == LOP_OK, "%s %s: in the set",
             c->series, c->stat))
         return;
     ok(lop.pmin == 1 && lop.pmax == c->pmax && lop.os_list && (lop.orecv != NULL) == (c->orecv != NULL),
@@ -146,13 +146,13 @@ static void check_case(const lop_paramset_t *set, const case_t *c)
     for (int p = 1; p <= c->pmax; p++) {
         double L = c->rtt(p) / 2 - (c->os(p) + c->os(1));
         double Llist = c->rtt(p) / 2 - (p * c->os_list(p) + c->os_list(1));
-        dev_L = fmax(dev_L, fabs(lop_lop_L(&lop, p) - L));
+        dev_L = fmax(dev_L, fabs(lop_view_L(&lop, p) - L));
         dev_rtt = fmax(dev_rtt, fabs(lop_fit_eval(lop.rtt, p) - c->rtt(p)) +
                                     fabs(lop_fit_eval(lop.os, p) - c->os(p)));
-        dev_list = fmax(dev_list, fabs(lop_lop_Llist(&lop, p) - Llist));
+        dev_list = fmax(dev_list, fabs(lop_view_Llist(&lop, p) - Llist));
         if (c->orecv)
             dev_or = fmax(dev_or, fabs(lop_fit_eval(lop.orecv, p) - c->orecv(p)));
-        dev_rounded = fmax(dev_rounded, fabs(c->rounded(p) - lop_lop_L(&lop, p)));
+        dev_rounded = fmax(dev_rounded, fabs(c->rounded(p) - lop_view_L(&lop, p)));
     }
     is_num(dev_rtt, 0, 1e-12, "%s %s: RTT(p), o_s(p) of the CSV = 2.3.6's printed functions",
            c->series, c->stat);
@@ -161,7 +161,7 @@ static void check_case(const lop_paramset_t *set, const case_t *c)
     is_num(dev_list, 0, 1e-9, "%s %s: L^list(p) likewise", c->series, c->stat);
     is_num(dev_or, 0, 1e-12, "%s %s: o_r(p) likewise", c->series, c->stat);
     ok(dev_rounded <= c->rounded_tol_us,
-       "%s %s: lop_lop_L = 2.3.7's printed L(p) within %.2f us, p = 1..%d (max %.3f)", c->series,
+       "%s %s: lop_view_L = 2.3.7's printed L(p) within %.2f us, p = 1..%d (max %.3f)", c->series,
        c->stat, c->rounded_tol_us, c->pmax, dev_rounded);
 }
 
@@ -174,10 +174,10 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         check_case(&set, &cases[i]);
     /* why the sign of 2.3.7's first simplified form is corrected above */
-    lop_lop_t lop;
+    lop_view_t lop;
     double printed = 2.59 + (-1.34 + 10.39) / (0.13 + 1) + 0.01 * (1 - exp(-0.06 * (1 - 101.31)));
-    int found = lop_lop_from_set(&set, "send-normal", "min", &lop) == LOP_OK;
-    double off = found ? fabs(printed - lop_lop_L(&lop, 1)) : NAN;
+    int found = lop_view_from_set(&set, "send-normal", "min", &lop) == LOP_OK;
+    double off = found ? fabs(printed - lop_view_L(&lop, 1)) : NAN;
     ok(found && off > 2 * cases[0].rounded_tol_us,
        "2.3.7 as printed ('+0.13p') is off the pipeline's L(1) by %.2f us, over twice the "
        "rounding: a typo",

@@ -19,6 +19,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "fitter.h"
+#include "select.h"
 #include "tap.h"
 
 #define MAX_POINTS 64

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "csv.h"
 #include "fixture.h"
 #include "model.h"

@@ -1,6 +1,6 @@
 /*
  * test_params.c - params.csv's covariance, weak and selection columns
- * (src/model.h, fit/fitout.h): lopfit's writer and lop_paramset_read give
+ * (src/paramset.h, fit/fitout.h): lopfit's writer and lop_paramset_read give
  * back the same bits; files without the columns (the thesis's set) still
  * read; a bad covariance, weak or selection cell is a file:line error.
  */

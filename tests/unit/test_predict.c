@@ -44,7 +44,7 @@ static void mozart_fits(lop_fit_t *rtt, lop_fit_t *os, double rel, size_t n)
 }
 
 typedef struct {
-    lop_lop_t lop;
+    lop_view_t lop;
     barrier_cost_t cost;
     predict_t pr;
 } world_t;
@@ -56,7 +56,7 @@ static int world_init(world_t *w, const lop_fit_t *rtt, const lop_fit_t *os, dou
     lop_uncert_opts_t uo = lop_uncert_defaults;
     uo.seed = seed;
     memset(w, 0, sizeof *w);
-    w->lop = (lop_lop_t){.rtt = rtt, .os = os, .pmin = 1, .pmax = 63};
+    w->lop = (lop_view_t){.rtt = rtt, .os = os, .pmin = 1, .pmax = 63};
     barrier_cost_init(&w->cost);
     w->cost.lop = &w->lop;
     predict_logp(&w->lop, L, o, o, NAN, &w->cost.logp);

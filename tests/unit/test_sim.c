@@ -239,7 +239,7 @@ static const char lop_rows[] = "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
 static const char lop_rows_constant[] = "x,t-inline,rtt,min,rtt,9,1,64,0,1,9,0,0,0\n"
                                         "x,t-inline,os,min,ov,9,1,64,1,0,0,,,\n";
 static lop_paramset_t set;
-static lop_lop_t lop;
+static lop_view_t lop;
 
 /* Under the pipelining set the non-exact forms stay in their band. */
 static void lop_sweeps(void)
@@ -257,7 +257,7 @@ static void lop_sweeps(void)
 static void lop_sweeps_constant(void)
 {
     lop_paramset_t cset;
-    lop_lop_t clop;
+    lop_view_t clop;
     barrier_cost_t c;
     fixture_lop_load(lop_rows_constant, &cset, &clop);
     barrier_cost_init(&c);
@@ -284,7 +284,7 @@ static void lop_batch(void)
     sched_free(&s);
     sched_build(barrier_alg_find("diss"), 13, 0, &s);
     sched_sim_run(&s, &par, 0, &r);
-    is_num(r.max_us, 4 * (lop_lop_o(&lop, 2) + lop_lop_L(&lop, 2)), 1e-9,
+    is_num(r.max_us, 4 * (lop_view_o(&lop, 2) + lop_view_L(&lop, 2)), 1e-9,
            "batch: diss P=13 = R (o(cnt) + L(cnt))");
     sched_free(&s);
 }

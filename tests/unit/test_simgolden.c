@@ -43,7 +43,7 @@ static int diss_generated; /* ... diss at P = 4096 among them */
 
 /* One line per algorithm, n, P and configuration into 'out'; 'generate':
  * the schedule sched_generate makes. */
-static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const lop_lop_t *lop,
+static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const lop_view_t *lop,
                 int generate)
 {
     sched_t s;
@@ -72,7 +72,7 @@ static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const
     sched_free(&s);
 }
 
-static void all(FILE *out, const lop_lop_t *lop, int generate)
+static void all(FILE *out, const lop_view_t *lop, int generate)
 {
     for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
         if ((*a)->flags & BARRIER_COST_ONLY)
@@ -126,7 +126,7 @@ static char *slurp(const char *path)
 int main(void)
 {
     lop_paramset_t set;
-    lop_lop_t lop;
+    lop_view_t lop;
     fixture_lop_load(lop_rows, &set, &lop);
     const char *write_to = getenv("LOP_SIM_GOLDEN_WRITE");
     char *want = write_to ? NULL : slurp(GOLDEN);

@@ -1,0 +1,174 @@
+/* atomic.c - the atomic file writer and its CSV lines (atomic.h). */
+#include "atomic.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+
+/* The mode fopen() would give a new file: 0666 less the umask (mkstemp's
+ * 0600 would hide the data from the user's group). */
+static mode_t file_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    return S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+lop_status_t lop_csv_target_check(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? LOP_OK
+                               : lop_err(LOP_ERR_IO, "%s: cannot check: %s", path, strerror(errno));
+    if (S_ISREG(sb.st_mode))
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "%s: exists and is %s; lop replaces only regular files, "
+                   "so it is left as it is", path, file_kind(sb.st_mode));
+}
+
+static void writer_release(lop_csv_writer_t *w)
+{
+    free(w->path);
+    free(w->tmp_path);
+    memset(w, 0, sizeof *w);
+}
+
+lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path)
+{
+    memset(w, 0, sizeof *w);
+    lop_status_t checked = lop_cleanup_in_stage(path) ? LOP_OK : lop_csv_target_check(path);
+    if (checked != LOP_OK)
+        return checked;
+    size_t len = strlen(path) + sizeof ".tmp.XXXXXX";
+    w->path = lop_strdup(path);
+    w->tmp_path = lop_calloc(len, 1);
+    lop_status_t st = w->path && w->tmp_path ? LOP_OK : LOP_ERR_NOMEM;
+    if (st != LOP_OK)
+        goto err_release;
+    snprintf(w->tmp_path, len, "%s.tmp.XXXXXX", path);
+    sigset_t old;
+    lop_cleanup_signals_block(1, &old); /* no window where the file exists unlisted */
+    int fd = mkstemp(w->tmp_path);
+    int saved = errno;
+    st = fd < 0 ? LOP_OK : lop_cleanup_add(w->tmp_path, LOP_CLEANUP_FILE);
+    st = st || fd < 0 || !lop_cleanup_in_stage(path) ? st : lop_cleanup_add(path, LOP_CLEANUP_FILE);
+    lop_cleanup_signals_block(0, &old);
+    if (fd < 0) {
+        st = lop_err(LOP_ERR_IO, "%s: cannot create: %s", path, strerror(saved));
+        goto err_release;
+    }
+    w->file = st ? NULL : fdopen(fd, "w");
+    if (!w->file || fchmod(fd, file_mode()) != 0) {
+        st = st ? st : lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        if (w->file)
+            fclose(w->file);
+        else
+            close(fd);
+        w->file = NULL;
+        unlink(w->tmp_path);
+        lop_cleanup_forget(w->tmp_path);
+        goto err_release;
+    }
+    return LOP_OK;
+
+err_release:
+    writer_release(w);
+    return st;
+}
+
+void lop_meta_print(FILE *f, const char *key, const char *value)
+{
+    /* A value is one line: a control character (a newline in a path) would
+     * end the metadata line, and every reader would refuse the file; it is
+     * written as \xNN, as the error messages show it. */
+    fprintf(f, "# %s: ", key);
+    for (const char *c = value; *c; c++) {
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            fprintf(f, "\\x%02x", (unsigned char)*c);
+        else
+            fputc(*c, f);
+    }
+    fputc('\n', f);
+}
+
+void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    char *value = NULL;
+    va_start(ap, fmt);
+    int len = vasprintf(&value, fmt, ap);
+    va_end(ap);
+    if (len < 0) { /* the commit reports it: the file is not written */
+        w->nomem = 1;
+        return;
+    }
+    lop_meta_print(w->file, key, value);
+    free(value);
+}
+
+void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(w->file, fmt, ap);
+    va_end(ap);
+    fputc('\n', w->file);
+}
+
+lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
+{
+    int failed = ferror(w->file) || fflush(w->file) != 0 || fsync(fileno(w->file)) != 0;
+    failed |= fclose(w->file) != 0;
+    w->file = NULL;
+    lop_status_t st = w->nomem ? LOP_ERR_NOMEM : LOP_OK;
+    /* again: the target may have changed since the open */
+    if (st == LOP_OK && !failed && !lop_cleanup_in_stage(w->path))
+        st = lop_csv_target_check(w->path);
+    if (st == LOP_OK && (failed || rename(w->tmp_path, w->path) != 0))
+        st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
+    if (st != LOP_OK)
+        unlink(w->tmp_path);
+    lop_cleanup_forget(w->tmp_path);
+    writer_release(w);
+    return st;
+}
+
+void lop_csv_writer_abort(lop_csv_writer_t *w)
+{
+    if (w->file)
+        fclose(w->file);
+    if (w->tmp_path) {
+        unlink(w->tmp_path);
+        lop_cleanup_forget(w->tmp_path);
+    }
+    writer_release(w);
+}
+
+lop_status_t lop_csv_writer_end(lop_csv_writer_t *w, lop_status_t status)
+{
+    if (status == LOP_OK)
+        return lop_csv_writer_commit(w);
+    lop_csv_writer_abort(w);
+    return status;
+}

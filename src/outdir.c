@@ -1,0 +1,281 @@
+/* outdir.c - a run's output directory, all or nothing (outdir.h). */
+#include "outdir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "csv.h"
+
+int lop_mkdir_p(char *path)
+{
+    for (char *slash = path[0] ? strchr(path + 1, '/') : NULL;; slash = strchr(slash + 1, '/')) {
+        if (slash)
+            *slash = '\0';
+        if (mkdir(path, 0777) == 0) {
+            if (lop_cleanup_add(path, LOP_CLEANUP_MADE) != LOP_OK) {
+                rmdir(path);
+                errno = ENOMEM;
+                return -1;
+            }
+        } else if (errno != EEXIST) {
+            return -1;
+        }
+        if (!slash)
+            return 0;
+        *slash = '/';
+    }
+}
+
+static int names_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "DIR/name" in a new string, or NULL (LOP_ERR_NOMEM). */
+static char *path_join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = lop_calloc(len, 1);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+lop_status_t lop_outdir_target_check(const char *dir, const char *name)
+{
+    char *path = path_join(dir, name);
+    lop_status_t st = path ? lop_csv_target_check(path) : LOP_ERR_NOMEM;
+    free(path);
+    return st;
+}
+
+lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
+{
+    memset(t, 0, sizeof *t);
+    char *made = lop_strdup(dir);
+    t->dir = lop_strdup(dir);
+    t->stage = path_join(dir, ".lop-stage.XXXXXX");
+    lop_status_t st = made && t->dir && t->stage ? LOP_OK : LOP_ERR_NOMEM;
+    if (st == LOP_OK && lop_mkdir_p(made) != 0)
+        st = lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", made, strerror(errno));
+    free(made);
+    sigset_t old;
+    lop_cleanup_signals_block(1, &old);
+    if (st == LOP_OK && !mkdtemp(t->stage))
+        st = lop_err(LOP_ERR_IO, "%s: cannot write in it: %s", dir, strerror(errno));
+    else if (st == LOP_OK && (st = lop_cleanup_add(t->stage, LOP_CLEANUP_STAGE)) != LOP_OK)
+        rmdir(t->stage);
+    lop_cleanup_stage_set(st == LOP_OK ? t->stage : NULL);
+    lop_cleanup_signals_block(0, &old);
+    if (st != LOP_OK) {
+        free(t->dir);
+        free(t->stage);
+        memset(t, 0, sizeof *t);
+    }
+    return st;
+}
+
+/* The names of the files in the staging directory, sorted. */
+static lop_status_t stage_names(const lop_outdir_t *t, char ***names, size_t *n)
+{
+    DIR *d = opendir(t->stage);
+    if (!d)
+        return lop_err(LOP_ERR_IO, "%s: cannot read: %s", t->stage, strerror(errno));
+    lop_status_t st = LOP_OK;
+    *names = NULL;
+    *n = 0;
+    for (struct dirent *e; st == LOP_OK && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char **grown = lop_realloc_array(*names, *n + 1, sizeof *grown);
+        char *copy = grown ? lop_strdup(e->d_name) : NULL;
+        if (grown)
+            *names = grown;
+        if (copy)
+            (*names)[(*n)++] = copy;
+        else
+            st = LOP_ERR_NOMEM;
+    }
+    closedir(d);
+    if (st == LOP_OK && *n > 1)
+        qsort(*names, *n, sizeof **names, names_cmp);
+    return st;
+}
+
+static void names_free(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Is 'name' one of the sorted 'names'? */
+static int names_have(char *const *names, size_t n, const char *name)
+{
+    return n && bsearch(&name, names, n, sizeof *names, names_cmp) != NULL;
+}
+
+/* The files an earlier marker of DIR lists (none without a marker), sorted. */
+static lop_status_t marker_read(const char *marker, char ***names, size_t *n)
+{
+    lop_csv_t *csv = NULL;
+    size_t col;
+    *names = NULL;
+    *n = 0;
+    if (access(marker, F_OK) != 0)
+        return LOP_OK;
+    lop_status_t st = lop_csv_read(marker, &csv);
+    st = st ? st : lop_csv_column(csv, "file", &col);
+    if (st == LOP_OK && !(*names = lop_calloc(csv->n_rows, sizeof **names)))
+        st = LOP_ERR_NOMEM;
+    for (size_t r = 0; st == LOP_OK && r < csv->n_rows; r++)
+        if (!((*names)[(*n)++] = lop_strdup(csv->cells[r][col])))
+            st = LOP_ERR_NOMEM;
+    if (st == LOP_OK && *n > 1)
+        qsort(*names, *n, sizeof **names, names_cmp);
+    lop_csv_free(csv);
+    return st;
+}
+
+/* Write the marker listing 'a' and those of 'b' not in 'a' (both sorted);
+ * with none, remove it. */
+static lop_status_t marker_write(const char *marker, char *const *a, size_t n_a,
+                                 char *const *b, size_t n_b)
+{
+    if (n_a + n_b == 0)
+        return unlink(marker) == 0 || errno == ENOENT
+                   ? LOP_OK
+                   : lop_err(LOP_ERR_IO, "%s: cannot remove: %s", marker, strerror(errno));
+    lop_csv_writer_t w;
+    lop_status_t st = lop_csv_writer_open(&w, marker);
+    if (st)
+        return st;
+    lop_csv_meta(&w, "lop", "an interrupted run was moving these files into place; until a "
+                 "run writes them again they may mix two runs");
+    lop_csv_line(&w, "file");
+    for (size_t i = 0; i < n_a; i++)
+        lop_csv_line(&w, "%s", a[i]);
+    for (size_t i = 0; i < n_b; i++)
+        if (!names_have(a, n_a, b[i]))
+            lop_csv_line(&w, "%s", b[i]);
+    return lop_csv_writer_commit(&w);
+}
+
+/* Move the staged files into DIR, the marker around them. */
+static lop_status_t stage_commit(const lop_outdir_t *t, char *const *names, size_t n)
+{
+    char **old = NULL, **left = NULL;
+    size_t n_old = 0, n_left = 0;
+    char *marker = path_join(t->dir, LOP_OUTDIR_MARKER);
+    lop_status_t st = marker ? marker_read(marker, &old, &n_old) : LOP_ERR_NOMEM;
+    int marked = n > 1 || n_old > 0; /* one rename alone is atomic */
+    for (size_t i = 0; i < n && st == LOP_OK; i++) /* every target, before the first move */
+        st = lop_outdir_target_check(t->dir, names[i]);
+    if (st == LOP_OK && marked)
+        st = marker_write(marker, names, n, old, n_old);
+    for (size_t i = 0; i < n && st == LOP_OK; i++) {
+        char *from = path_join(t->stage, names[i]), *to = path_join(t->dir, names[i]);
+        if (!from || !to)
+            st = LOP_ERR_NOMEM;
+        else if (rename(from, to) != 0)
+            st = lop_err(LOP_ERR_IO, "%s: cannot move into place: %s (%s marks %s incomplete)",
+                         to, strerror(errno), LOP_OUTDIR_MARKER, t->dir);
+        free(from);
+        free(to);
+    }
+    int fd = st == LOP_OK ? open(t->dir, O_RDONLY | O_DIRECTORY) : -1;
+    if (st == LOP_OK && (fd < 0 || fsync(fd) != 0))
+        st = lop_err(LOP_ERR_IO, "%s: cannot sync: %s", t->dir, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    if (st == LOP_OK && marked) { /* what an earlier interrupted run left unreplaced */
+        left = n_old ? lop_calloc(n_old, sizeof *left) : NULL;
+        for (size_t i = 0; i < n_old && left; i++)
+            if (!names_have(names, n, old[i]))
+                left[n_left++] = old[i];
+        st = n_old && !left ? LOP_ERR_NOMEM : marker_write(marker, left, n_left, NULL, 0);
+    }
+    free(left);
+    names_free(old, n_old);
+    free(marker);
+    return st;
+}
+
+/* Remove the stage and what is left in it. */
+static void stage_remove(const lop_outdir_t *t, char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *path = path_join(t->stage, names[i]);
+        if (path)
+            unlink(path);
+        free(path);
+    }
+    rmdir(t->stage);
+}
+
+lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
+{
+    if (!t->stage)
+        return status;
+    char **names = NULL;
+    size_t n = 0;
+    lop_status_t st = stage_names(t, &names, &n);
+    sigset_t old;
+    lop_cleanup_signals_block(1, &old); /* the moves run to their end */
+    if (status == LOP_OK && st == LOP_OK)
+        status = stage_commit(t, names, n);
+    else if (status == LOP_OK)
+        status = st;
+    stage_remove(t, names, n);
+    lop_cleanup_forget_newer(t->stage);
+    lop_cleanup_forget(t->stage);
+    lop_cleanup_made_settle(status == LOP_OK);
+    lop_cleanup_stage_set(NULL);
+    lop_cleanup_signals_block(0, &old);
+    names_free(names, n);
+    free(t->dir);
+    free(t->stage);
+    memset(t, 0, sizeof *t);
+    return status;
+}
+
+/* Refuse a file that DIR/.lop-incomplete lists: a run was interrupted
+ * while it moved its files into place (lop_outdir_end), so the set may mix
+ * two runs.  'path' names the file in DIR, 'shown' as the user named it. */
+static lop_status_t check_listed(const char *path, const char *shown)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    if (strcmp(base, LOP_OUTDIR_MARKER) == 0)
+        return LOP_OK;
+    char *dir = slash ? lop_strdup(path) : lop_strdup(".");
+    if (dir && slash)
+        dir[slash - path + (slash == path)] = '\0'; /* "/x" -> "/" */
+    char *marker = dir ? path_join(dir, LOP_OUTDIR_MARKER) : NULL, **names = NULL;
+    size_t n = 0;
+    lop_status_t st = marker ? marker_read(marker, &names, &n) : LOP_ERR_NOMEM;
+    if (st == LOP_OK && names_have(names, n, base))
+        st = lop_err(LOP_ERR_PARSE, "%s: an interrupted run left %s incomplete (%s lists this "
+                     "file): run it again", shown, dir, marker);
+    names_free(names, n);
+    free(marker);
+    free(dir);
+    return st;
+}
+
+/* check_listed() where the user named the file and where it really is (a
+ * symbolic link from another directory leads into a marked set as well). */
+lop_status_t lop_file_complete(const char *path)
+{
+    lop_status_t st = check_listed(path, path);
+    char *real = st == LOP_OK ? realpath(path, NULL) : NULL;
+    if (real && strcmp(real, path) != 0)
+        st = check_listed(real, path);
+    free(real);
+    return st;
+}

@@ -1,0 +1,47 @@
+/*
+ * outdir.h - a run's output directory: all or nothing.
+ *
+ * A run writes every file into a private staging directory DIR/.lop-stage.XXXXXX
+ * (hidden: a glob of DIR's *.csv files never sees it) and lop_outdir_end() moves them into
+ * DIR.  While they are moved, DIR/.lop-incomplete lists them; it is removed
+ * when the last one is in place, so a crash in between leaves the marker.
+ * lop_csv_read() refuses a file the marker lists ("an interrupted run left
+ * DIR incomplete").  SIGINT, SIGTERM and SIGHUP remove the staging directory
+ * and every temporary file of a writer (lop_cleanup_now(), cleanup.h), then kill the
+ * process as the signal would have; during the moves they are held back.
+ */
+
+#ifndef LOP_OUTDIR_H
+#define LOP_OUTDIR_H
+
+#include "lop.h"
+
+#define LOP_OUTDIR_MARKER ".lop-incomplete"
+
+/* The marker's rule for a reader of another format (a GOAL schedule): LOP_OK,
+ * or LOP_ERR_PARSE when 'path' (or where it leads) is listed as incomplete. */
+lop_status_t lop_file_complete(const char *path);
+
+typedef struct {
+    char *dir;   /* the target directory */
+    char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
+} lop_outdir_t;
+
+/* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
+lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
+/* lop_csv_target_check() of DIR/name: a tool checks the files it will write
+ * before its work, and lop_outdir_end() checks them all before the first move. */
+lop_status_t lop_outdir_target_check(const char *dir, const char *name);
+/* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
+ * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
+ * way (a zeroed 't' is a no-op) and returns the outcome. */
+lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status);
+
+/* mkdir -p for the directory output files go in: makes 'path' and its
+ * missing parents.  Returns 0, or -1 with errno set and 'path' cut after the
+ * directory that could not be made (for the caller's message).  What it made
+ * is removed again (while empty) unless a lop_outdir_end() commits into it:
+ * at a failed lop_outdir_end(), a signal or the exit. */
+int lop_mkdir_p(char *path);
+
+#endif

@@ -1,0 +1,56 @@
+/* view.c - the LoP view of a parameter set: o(p), L(p) of one series (view.h). */
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* "<op>-list" for a series "<op>-<post>". */
+static void list_series(const char *series, char *out, size_t len)
+{
+    const char *dash = strrchr(series, '-');
+    int op_len = dash ? (int)(dash - series) : (int)strlen(series);
+    snprintf(out, len, "%.*s-list", op_len, series);
+}
+
+lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, const char *stat,
+                               lop_view_t *view)
+{
+    char list[80];
+    memset(view, 0, sizeof *view);
+    view->rtt = lop_paramset_find(set, series, "rtt", stat);
+    view->os = lop_paramset_find(set, series, "os", stat);
+    if (!view->rtt || !view->os)
+        return lop_err(LOP_ERR_INVALID, "%s: no %s fit for series '%s' stat '%s'", set->path,
+                       view->rtt ? "os" : "rtt", series, stat);
+    list_series(series, list, sizeof list);
+    view->os_list = lop_paramset_find(set, list, "os", stat);
+    view->orecv = lop_paramset_find(set, series, "or", stat);
+    view->pmin = fmax(view->rtt->pmin, view->os->pmin);
+    view->pmax = fmin(view->rtt->pmax, view->os->pmax);
+    return LOP_OK;
+}
+
+double lop_view_o(const lop_view_t *view, double p)
+{
+    return lop_fit_eval(view->os, p);
+}
+
+double lop_view_L(const lop_view_t *view, double p)
+{
+    return lop_latency(lop_fit_eval(view->rtt, p), lop_fit_eval(view->os, p),
+                       lop_fit_eval(view->os, 1));
+}
+
+double lop_view_Llist(const lop_view_t *view, double p)
+{
+    if (!view->os_list)
+        return NAN;
+    return lop_fit_eval(view->rtt, p) / 2 -
+           (p * lop_fit_eval(view->os_list, p) + lop_fit_eval(view->os_list, 1));
+}
+
+int lop_view_in_range(const lop_view_t *view, double p)
+{
+    return p >= view->pmin && p <= view->pmax;
+}

@@ -1,0 +1,43 @@
+/*
+ * view.h - the LoP view of a parameter set: the fits of one series and
+ * statistic together (RTT, o_s, o_s of a list, o_r), and what the thesis
+ * derives from them: o(p), L(p), L^list(p) (2.3.4, 2.3.7).  The algorithms'
+ * costs (models/barrier.h) and lopfit's tables evaluate them here.
+ */
+#ifndef LOP_VIEW_H
+#define LOP_VIEW_H
+
+#include "lop.h"
+#include "model.h"
+#include "paramset.h"
+
+/* The LoP parameters of one series and statistic (thesis 2.3.4, 2.3.7). */
+typedef struct {
+    const lop_fit_t *rtt;     /* RTT(p) of the series */
+    const lop_fit_t *os;      /* o_s(p) of the series */
+    const lop_fit_t *os_list; /* o_s(p) when posting a list (<op>-list); may be NULL */
+    const lop_fit_t *orecv;   /* o_r(p) of the series; may be NULL */
+    double pmin, pmax;        /* p range where every fit above has data */
+} lop_view_t;
+
+/* Look up the fits of 'series' (e.g. "rdmaw-inline") for 'stat'; the rtt and
+ * os fits must exist.  Errors name the file and what is missing. */
+lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, const char *stat,
+                               lop_view_t *view);
+
+/* o(p) = o_s(p): CPU time per message when posting p messages back to back. */
+double lop_view_o(const lop_view_t *view, double p);
+/* L(p) = lop_latency(RTT(p), o_s(p), o_s(1)) of the fits. */
+double lop_view_L(const lop_view_t *view, double p);
+/* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
+double lop_view_Llist(const lop_view_t *view, double p);
+/* Is p inside the range the fits were made on? */
+int lop_view_in_range(const lop_view_t *view, double p);
+
+/* The old names, for lopredict's models/main.c alone: it is being moved to
+ * predict/ on branch i20-predict, which takes the new names; remove these
+ * two lines when that lands. */
+typedef lop_view_t lop_lop_t;
+#define lop_lop_from_set lop_view_from_set
+
+#endif
