@@ -52,7 +52,8 @@ const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "me
 static const lop_cli_opt_t options[] = {
     {"transport", OPT_TRANSPORT, "NAME", "auto, verbs or mpi (default: auto = verbs if usable, else mpi)"},
     {"scenario", OPT_SCENARIO, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)"},
-    {"ops", OPT_OPS, "LIST", "send, rdmaw (default: send,rdmaw)"},
+    {"ops", OPT_OPS, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
+                              "answered by RDMA writes) (default: send,rdmaw)"},
     {"post", OPT_POST, "LIST", "normal, inline, list (default: normal,inline,list)"},
     {"max-post", OPT_MAX_POST, "K", "scenario 1 posts 1..K requests (default: 16)"},
     {"reps", OPT_REPS, "R", "measured repetitions (default: 1000; --pairs: 100)"},
@@ -370,7 +371,7 @@ static void set_defaults(lop_bench_opts_t *o)
     *o = (lop_bench_opts_t){
         .transport = "auto",
         .scenario = {0, 1, 1},
-        .ops = (1u << LOP_OP_COUNT) - 1,
+        .ops = 1u << LOP_OP_SEND | 1u << LOP_OP_RDMAW, /* mcast: asked for */
         .posts = (1u << LOP_POST_COUNT) - 1,
         .max_post = 16,
         .reps = 1000,
@@ -405,6 +406,10 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
     for (size_t i = 0; i < sizeof pairs_given / sizeof *pairs_given && !o->pairs; i++)
         if (pairs_given[i])
             return lop_err(LOP_ERR_INVALID, "option --%s: only with --pairs", pairs_only[i]);
+    if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || o->barrier || !o->scenario[2]))
+        return lop_err(LOP_ERR_INVALID, "option --ops: mcast is measured by scenario 2 alone "
+                       "(not with %s)", o->pairs ? "--pairs" : o->barrier ? "--barrier" :
+                       "--scenario 1 alone");
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
     int hybrid = 0;

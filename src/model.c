@@ -539,11 +539,39 @@ static void list_series(const char *series, char *out, size_t len)
     snprintf(out, len, "%.*s-list", op_len, series);
 }
 
+lop_status_t lop_lop_mcast_from_set(const lop_paramset_t *set, const char *stat, lop_lop_t *lop)
+{
+    const lop_fit_t **fit[] = {&lop->mc_rtt, &lop->mc_os, &lop->ans_rtt, &lop->ans_os};
+    const char *series[] = {LOP_MCAST_SERIES, LOP_MCAST_SERIES, LOP_MCAST_ANSWERS,
+                            LOP_MCAST_ANSWERS};
+    const char *quantity[] = {"rtt", "os", "rtt", "os"};
+    for (int i = 0; i < 4; i++)
+        *fit[i] = lop_paramset_find(set, series[i], quantity[i], stat);
+    if (!lop->mc_rtt && !lop->mc_os) { /* no multicast: the answers' fits are not needed */
+        lop->ans_rtt = lop->ans_os = NULL;
+        return LOP_OK;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!*fit[i])
+            return lop_err(LOP_ERR_INVALID, "%s: series '%s' needs the rtt and os fits of '%s' "
+                           "and '%s' (stat '%s'; lopbench --ops rdmaw,mcast): no %s fit of '%s'",
+                           set->path, LOP_MCAST_SERIES, LOP_MCAST_SERIES, LOP_MCAST_ANSWERS,
+                           stat, quantity[i], series[i]);
+    for (int i = 0; i < 4; i++) {
+        lop->pmin = fmax(lop->pmin, (*fit[i])->pmin);
+        lop->pmax = fmin(lop->pmax, (*fit[i])->pmax);
+    }
+    return LOP_OK;
+}
+
 lop_status_t lop_lop_from_set(const lop_paramset_t *set, const char *series, const char *stat,
                               lop_lop_t *lop)
 {
     char list[80];
     memset(lop, 0, sizeof *lop);
+    if (strcmp(series, LOP_MCAST_SERIES) == 0)
+        return lop_err(LOP_ERR_INVALID, "%s: series '%s' is a multicast, priced into rgm's "
+                       "release: name the barrier's series (e.g. rdmaw-inline)", set->path, series);
     lop->rtt = lop_paramset_find(set, series, "rtt", stat);
     lop->os = lop_paramset_find(set, series, "os", stat);
     if (!lop->rtt || !lop->os)
@@ -574,6 +602,21 @@ double lop_lop_Llist(const lop_lop_t *lop, double p)
         return NAN;
     return lop_fit_eval(lop->rtt, p) / 2 -
            (p * lop_fit_eval(lop->os_list, p) + lop_fit_eval(lop->os_list, 1));
+}
+
+double lop_lop_omcast(const lop_lop_t *lop, double p)
+{
+    return lop->mc_os ? lop_fit_eval(lop->mc_os, p) : NAN;
+}
+
+double lop_lop_Lmcast(const lop_lop_t *lop, double p)
+{
+    if (!lop->mc_rtt)
+        return NAN;
+    double L_answer = lop_latency(lop_fit_eval(lop->ans_rtt, p), lop_fit_eval(lop->ans_os, p),
+                                  lop_fit_eval(lop->ans_os, 1));
+    return p * lop_fit_eval(lop->mc_rtt, p) - lop_lop_omcast(lop, p) -
+           lop_fit_eval(lop->ans_os, 1) - p * L_answer;
 }
 
 int lop_lop_in_range(const lop_lop_t *lop, double p)

@@ -195,13 +195,25 @@ typedef struct {
     const lop_fit_t *os;      /* o_s(p) of the series */
     const lop_fit_t *os_list; /* o_s(p) when posting a list (<op>-list); may be NULL */
     const lop_fit_t *orecv;   /* o_r(p) of the series; may be NULL */
+    /* A measured hardware multicast (lopbench --ops rdmaw,mcast, issue 19):
+     * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
+     * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
+     * when the set has no multicast series. */
+    const lop_fit_t *mc_rtt, *mc_os, *ans_rtt, *ans_os;
     double pmin, pmax;        /* p range where every fit above has data */
 } lop_lop_t;
+
+#define LOP_MCAST_SERIES "mcast-normal"
+#define LOP_MCAST_ANSWERS "rdmaw-normal"
 
 /* Look up the fits of 'series' (e.g. "rdmaw-inline") for 'stat'; the rtt and
  * os fits must exist.  Errors name the file and what is missing. */
 lop_status_t lop_lop_from_set(const lop_paramset_t *set, const char *series, const char *stat,
                               lop_lop_t *lop);
+/* Then the multicast's, where the set has a fit of LOP_MCAST_SERIES: its
+ * rtt and os and those of LOP_MCAST_ANSWERS must exist, and p's range
+ * narrows to theirs (lopredict; lopfit's L(p) tables are of one series). */
+lop_status_t lop_lop_mcast_from_set(const lop_paramset_t *set, const char *stat, lop_lop_t *lop);
 
 /* o(p) = o_s(p): CPU time per message when posting p messages back to back. */
 double lop_lop_o(const lop_lop_t *lop, double p);
@@ -217,6 +229,14 @@ static inline double lop_latency(double rtt, double os_p, double os_1)
 double lop_lop_L(const lop_lop_t *lop, double p);
 /* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
 double lop_lop_Llist(const lop_lop_t *lop, double p);
+/* A hardware multicast to p receivers (issue 19; Kini et al. 3.3), where
+ * lop->mc_rtt is set (NaN otherwise): the CPU time of its one post,
+ * o_mc(p) = o_s of LOP_MCAST_SERIES, and its latency L_mc(p) from the round
+ * trip lopbench measures, one multicast out and p RDMA writes back (a
+ * t_p:1 of the answers' series, thesis 2.3.7):
+ *   p RTT_mcast(p) = o_mc(p) + L_mc(p) + o_a(1) + p L_a(p). */
+double lop_lop_omcast(const lop_lop_t *lop, double p);
+double lop_lop_Lmcast(const lop_lop_t *lop, double p);
 /* Is p inside the range the fits were made on? */
 int lop_lop_in_range(const lop_lop_t *lop, double p);
 

@@ -15,21 +15,7 @@ W=$1
 B=$BIN/lopbench
 exec >"$W/log" 2>&1
 trap 'echo "hosts-suite.sh: exit status $?"' EXIT
-
-record() { { shquote "$@" && echo; } >>"$W/checks.sh"; }
-check() { record check "$@"; }
-diag() { record diag "$@"; }
-done_testing() { record vm_suite_done; }
-
-# timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
-timed() {
-    _n=$1; shift
-    _t0=$(date +%s)
-    "$@" >"$W/$_n.out" 2>&1
-    _rc=$?
-    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
-    return $_rc
-}
+. "$LOP_ROOT/tests/vm/suite-lib.sh"
 
 OMPI="$LOP_MPIRUN_OPENMPI --host lopvm0:1,lopvm1:1"
 HOSTS2="2: lopvm0 (1 rank), lopvm1 (1 rank)"
@@ -52,6 +38,10 @@ check "2 hosts: 18 files (send and rdmaw, normal, inline and list)" \
 check "2 hosts: --gid-index auto chose the IPv4-mapped RoCE v2 GID (index 1)" \
     grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*GID index 1 (RoCE v2 IPv4, auto)' \
     "$W/s/send-normal-rtt.csv"
+
+# ---- the multicast series across the hosts: lopvm0's multicast crosses
+# the wire to lopvm1, whose RDMA write answers
+mcast_series mcast2 2 "2 hosts, mcast" $OMPI -np 2
 
 # (GIDs of two kinds, one per host, are refused: lop_ib_conn_check,
 # unit-tested in mpi_verbs_logic; a run here costs a minute of emulation.)

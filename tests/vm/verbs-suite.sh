@@ -15,23 +15,7 @@ B=$BIN/lopbench
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 exec >"$W/log" 2>&1
 _d=$W # mpi_refuses keeps its scratch files in $_d
-
-record() { { shquote "$@" && echo; } >>"$W/checks.sh"; }
-check() { record check "$@"; }
-pass() { record pass "$@"; }
-fail() { record fail "$@"; }
-diag() { record diag "$@"; }
-done_testing() { record vm_suite_done; }
-
-# timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
-timed() {
-    _n=$1; shift
-    _t0=$(date +%s)
-    "$@" >"$W/$_n.out" 2>&1
-    _rc=$?
-    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
-    return $_rc
-}
+. "$LOP_ROOT/tests/vm/suite-lib.sh"
 
 # ---- scenarios 1 and 2 over verbs: every op and post type rxe supports
 REPS=6
@@ -61,6 +45,10 @@ for np in 2 3; do
         "$dir/send-normal-rtt.csv"
     check "np $np: 18 files, no temporary ones" test "$(ls "$dir" | wc -l)" -eq 18
 done
+
+# ---- the multicast series on one host, 3 ranks (rank 0's multicast loops
+# back to the two other ranks' QPs on rxe0)
+mcast_series mcast3 3 "mcast np 3" run_mpi 3
 
 # ---- --transport auto picks verbs when a device is usable
 timed auto run_mpi 2 "$B" --scenario 2 --ops send --post normal --reps 4 --warmup 1 \
