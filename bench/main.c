@@ -312,18 +312,21 @@ static int task_quantities(const task_t *t, const char **q)
 static lop_status_t plan_check(const run_t *r)
 {
     int planned = 0;
+    const task_t *first = NULL;
     for (int i = 0; i < r->n_tasks; i++) {
         if (r->task[i].kind == TASK_REFERENCE)
             continue;
         if (!r->task[i].skip)
             return LOP_OK;
+        first = first ? first : &r->task[i];
         planned++;
     }
     if (planned == 0)
         return lop_err(LOP_ERR_INVALID, "nothing to measure: --scenario, --ops and --post select "
                        "no series (scenario 2 has no list posts)");
     return lop_err(LOP_ERR_INVALID, "nothing to measure: transport %s can measure none of the "
-                   "series --scenario, --ops and --post select", r->tp.ops->name);
+                   "series --scenario, --ops and --post select (%s: %s)", r->tp.ops->name,
+                   first->series, first->why ? first->why : "not measurable on rank 0");
 }
 
 /* Rank 0: every file the plan will write may be replaced (csv.h), checked
