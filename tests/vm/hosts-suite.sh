@@ -69,29 +69,62 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 # rank and host; Open MPI's mpirun may then wait on for the stopped rank
 # (README: the launcher's part), so once lop has spoken the rank is killed;
 # a run where lop never speaks fails at the 150 s guard.  (A link taken
-# down instead, `ip link set eth0 down` with rxe0 on it, froze that VM here:
-# its next `sleep` never returned, with nothing on the console.)
+# down inside the guest, `ip link set eth0 down` with rxe0 on it, froze
+# that VM here: the cable is pulled from outside instead, below.)
+# fault NAME SAID CMD...: rank 0 writes to rank 1 over verbs; once it
+# runs, CMD makes the fault (its status is fault's); lop must say a line
+# matching SAID by itself.
+# Then lopvm1's rank is killed (Open MPI's mpirun may wait on for it) and
+# $W/NAME.out holds the run's output.
+fault() {
+    _n=$1 _said=$2; shift 2
+    timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
+        --reps 1000000 --timeout 30 -o "$W/f" >"$W/$_n.out" 2>&1 &
+    _bg=$!
+    _i=0
+    while [ $_i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/$_n.out" 2>/dev/null; do
+        sleep 0.2
+        _i=$((_i + 1))
+    done
+    _t0=$(date +%s)
+    "$@"
+    _rc=$?
+    _i=0
+    while [ $_i -lt 600 ] && kill -0 $_bg 2>/dev/null && ! grep -q "$_said" "$W/$_n.out"; do
+        sleep 0.2
+        _i=$((_i + 1))
+    done
+    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
+    return $_rc
+}
+
 LOP_SAID='^lopbench: rank 0: \(timed out after 30 s\|no progress for 30 s\)'
-timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
-    --reps 1000000 --timeout 30 -o "$W/f" >"$W/fault.out" 2>&1 &
-bg=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/fault.out" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
-t0=$(date +%s)
-"$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's own shell
-i=0
-while [ $i -lt 600 ] && kill -0 $bg 2>/dev/null && ! grep -q "$LOP_SAID" "$W/fault.out"; do
-    sleep 0.2
-    i=$((i + 1))
-done
-echo "fault $(($(date +%s) - t0))" >>"$W/times"
+fault stopped "$LOP_SAID" "$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's shell
 "$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
-wait $bg
-said=$(grep -m 1 "$LOP_SAID" "$W/fault.out")
+wait
+said=$(grep -m 1 "$LOP_SAID" "$W/stopped.out")
 check "lopvm1's rank stopped: rank 0 gave up by itself: $said" test -n "$said"
 check "lopvm1's rank stopped: lop's line names the peer's rank and host" \
-    grep -q "$LOP_SAID.*rank 1 on lopvm1" "$W/fault.out"
+    grep -q "$LOP_SAID.*rank 1 on lopvm1" "$W/stopped.out"
 check "lopvm1's rank stopped: no output directory" test ! -e "$W/f"
+
+# ---- a fault: lopvm1's cable pulled (qemu's set_link from the host,
+# tests/vm/linkctl) while rank 0 writes to it.  A rank ends by itself,
+# within --timeout, naming the verbs error (rank 0's writes exhaust their
+# retries) and the peer, or its port's asynchronous event; then the cable
+# goes back.
+LINK_SAID='^lopbench: rank [01]: .*\(verbs: .*\(retry\|asynchronous event\)\|timed out after 30 s\|no progress for 30 s\)'
+fault cable "$LINK_SAID" "$LOP_LINKCTL" lopvm1 off
+cable_off=$?
+"$LOP_LINKCTL" lopvm1 on
+"$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
+wait
+said=$(grep -m 1 "$LINK_SAID" "$W/cable.out")
+check "cable pulled: the host set lopvm1's link off (linkctl)" test "$cable_off" -eq 0
+check "cable pulled: a rank gave up by itself: $said" test -n "$said"
+check "cable pulled: lop's line names the peer and the verbs error, or the port's event" \
+    grep -q "$LINK_SAID.*\(rank [01] on lopvm[01]\|asynchronous event\)" "$W/cable.out"
+check "cable pulled: no output directory" test ! -e "$W/f"
 
 # ---- RGM with hardware multicast between the hosts (issue 19 item 3;
 # bench/README.md, "Multicast").  In check2 above rgm's release was one
