@@ -41,7 +41,8 @@ static const lop_cli_opt_t options[] = {
      AT(transport), .choices = transport_names, .join = " or "},
     {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)", LOP_CLI_CUSTOM,
      .parse = parse_scenarios},
-    {"ops", 0, "LIST", "send, rdmaw (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
+    {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
+                       "answered by RDMA writes) (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
      .choices = op_names},
     {"post", 0, "LIST", "normal, inline, list (default: normal,inline,list)", LOP_CLI_SET,
      AT(posts), .choices = post_names},
@@ -248,7 +249,7 @@ static void set_defaults(lop_bench_opts_t *o)
     *o = (lop_bench_opts_t){
         .transport = "auto",
         .scenario = {0, 1, 1},
-        .ops = (1u << LOP_OP_COUNT) - 1,
+        .ops = 1u << LOP_OP_SEND | 1u << LOP_OP_RDMAW, /* mcast: asked for */
         .posts = (1u << LOP_POST_COUNT) - 1,
         .max_post = 16,
         .reps = 1000,
@@ -272,6 +273,10 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
     if (o->pairs && o->barrier)
         return lop_err(LOP_ERR_INVALID, "option --pairs: not with --barrier (one mode per run)");
+    if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || o->barrier || !o->scenario[2]))
+        return lop_err(LOP_ERR_INVALID, "option --ops: mcast is measured by scenario 2 alone "
+                       "(not with %s)", o->pairs ? "--pairs" : o->barrier ? "--barrier" :
+                       "--scenario 1 alone");
     if (o->schedule_file && o->alg_named)
         return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
     int hybrid = 0;

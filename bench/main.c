@@ -253,7 +253,7 @@ static void plan_build(run_t *r)
         for (int op = 0; op < LOP_OP_COUNT; op++)
             for (int post = 0; post < LOP_POST_COUNT; post++)
                 if ((o->ops >> op & 1) && (o->posts >> post & 1) &&
-                    (s == 1 || lop_post_desc[post].in_rtt))
+                    (s == 1 ? !lop_op_desc[op].multicast : lop_post_desc[post].in_rtt))
                     plan_add(r, s == 1 ? TASK_SCENARIO1 : TASK_SCENARIO2, (lop_op_t)op,
                              (lop_post_t)post);
     }
@@ -289,12 +289,14 @@ static double plan_units(const run_t *r, int *n_run)
 /* ------------------------------------------------------------ one task */
 
 /* The quantities a task produces, in file order: scenario 1 os, oc and (for
- * receives, not inline) or; scenario 2 and the reference rtt. */
+ * receives, not inline) or; scenario 2 and the reference rtt, and for a
+ * multicast the os of its post too. */
 static int task_quantities(const task_t *t, const char **q)
 {
     if (t->kind != TASK_SCENARIO1) {
         q[0] = "rtt";
-        return 1;
+        q[1] = "os";
+        return t->kind == TASK_SCENARIO2 && lop_op_desc[t->op].multicast ? 2 : 1;
     }
     q[0] = "os";
     q[1] = "oc";
@@ -310,18 +312,21 @@ static int task_quantities(const task_t *t, const char **q)
 static lop_status_t plan_check(const run_t *r)
 {
     int planned = 0;
+    const task_t *first = NULL;
     for (int i = 0; i < r->n_tasks; i++) {
         if (r->task[i].kind == TASK_REFERENCE)
             continue;
         if (!r->task[i].skip)
             return LOP_OK;
+        first = first ? first : &r->task[i];
         planned++;
     }
     if (planned == 0)
         return lop_err(LOP_ERR_INVALID, "nothing to measure: --scenario, --ops and --post select "
                        "no series (scenario 2 has no list posts)");
     return lop_err(LOP_ERR_INVALID, "nothing to measure: transport %s can measure none of the "
-                   "series --scenario, --ops and --post select", r->tp.ops->name);
+                   "series --scenario, --ops and --post select (%s: %s)", r->tp.ops->name,
+                   first->series, first->why ? first->why : "not measurable on rank 0");
 }
 
 /* Rank 0: every file the plan will write may be replaced (csv.h), checked
@@ -360,7 +365,7 @@ static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, 
         return lop_scenario1_run(b, t->op, t->post, have ? &set[0] : NULL,
                                  have ? &set[1] : NULL, have && n_sets > 2 ? &set[2] : NULL);
     default:
-        return lop_scenario2_run(b, t->op, t->post, have);
+        return lop_scenario2_run(b, t->op, t->post, have, have && n_sets > 1 ? &set[1] : NULL);
     }
 }
 
@@ -524,6 +529,7 @@ static int run(run_t *r)
     lop_timer_init(&r->timer);
     if (r->opts.barrier)
         return run_barriers(r);
+    r->tp.want_mcast = r->opts.ops >> LOP_OP_MCAST & 1; /* scenario 2's mcast series */
     st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
                             sizeof r->choice);
     if (st != LOP_OK) {

@@ -295,7 +295,7 @@ static lop_status_t series_measure(session_t *s, MPI_Comm pair, int sender, int 
     }
     st = st ? st : lop_scenario1_run(&v, f->op, f->post, me_sends ? &os : NULL,
                                      me_sends ? &oc : NULL, NULL);
-    st = st ? st : lop_scenario2_run(&v, f->op, f->post, me_sends ? &rtt : NULL);
+    st = st ? st : lop_scenario2_run(&v, f->op, f->post, me_sends ? &rtt : NULL, NULL);
     b->seq = v.seq;
     lop_stats_t so, sr;
     if (st == LOP_OK && me_sends) {

@@ -11,30 +11,42 @@
 #include "csv.h"
 #include "out.h"
 
-/* What each quantity is, for the "# definition:" and "# p:" lines. */
+/* What each quantity is, for the "# definition:" and "# p:" lines: of a
+ * series whose op is 'op', or (op NULL) of any other. */
 static const struct {
     const char *name;
+    const char *op;
     const char *p_means;
     const char *definition;
 } quantities[] = {
-    {"rtt", "peers addressed at once",
+    {"rtt", "mcast", "ranks answering (the multicast reaches ranks 1..N-1)",
+     "RTT(p) = (t4 - t1)/p: rank 0 posts one hardware multicast to ranks 1..N-1, ranks 1..p "
+     "answer it with an RDMA write and rank 0 waits for the p answers (Kini et al. 3.3); "
+     "p * RTT(p) = o_mc + L_mc(p) + the answers' t_p:1 (models/README.md)"},
+    {"os", "mcast", "ranks answering (the multicast reaches ranks 1..N-1)",
+     "o_mc = t2 - t1: rank 0's CPU time to post the one multicast of the round of RTT(p)"},
+    {"rtt", NULL, "peers addressed at once",
      "RTT(p) = (t4 - t1)/p: rank 0 sends one message to each of ranks 1..p and waits for "
      "all p replies (thesis 2.3.4, listing 2.12); the round's total time is p * RTT(p)"},
-    {"os", "requests posted back to back",
+    {"os", NULL, "requests posted back to back",
      "o_s(p) = (t2 - t1)/p: rank 0's CPU time per request to post p send requests to rank 1 "
      "(thesis 2.3.4, listing 2.11)"},
-    {"or", "requests posted back to back",
+    {"or", NULL, "requests posted back to back",
      "o_r(p) = (t1 - t0)/p: rank 1's CPU time per request to post p receive requests "
      "(thesis 2.3.4, listing 2.11)"},
-    {"oc", "requests posted back to back",
+    {"oc", NULL, "requests posted back to back",
      "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "
      "all p send completions are polled (listing 2.11)"},
 };
 
-static int quantity_index(const char *name)
+/* The row of quantity 'name' of a series "<op>-<post>". */
+static int quantity_index(const char *name, const char *series)
 {
+    size_t op_len = strcspn(series, "-");
     for (size_t i = 0; i < sizeof quantities / sizeof quantities[0]; i++)
-        if (strcmp(quantities[i].name, name) == 0)
+        if (strcmp(quantities[i].name, name) == 0 &&
+            (!quantities[i].op || (strlen(quantities[i].op) == op_len &&
+                                   strncmp(quantities[i].op, series, op_len) == 0)))
             return (int)i;
     return -1;
 }
@@ -43,7 +55,7 @@ lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *
                               size_t n_p, size_t reps)
 {
     memset(s, 0, sizeof *s);
-    if (quantity_index(quantity) < 0)
+    if (quantity_index(quantity, series) < 0)
         return lop_err(LOP_ERR_INVALID, "unknown quantity '%s'", quantity);
     snprintf(s->series, sizeof s->series, "%s", series);
     s->quantity = quantity;
@@ -74,7 +86,7 @@ lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *ou
 
 static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_run_meta_t *m)
 {
-    int q = quantity_index(s->quantity);
+    int q = quantity_index(s->quantity, s->series);
     char op[32];
     snprintf(op, sizeof op, "%s", s->series);
     char *dash = strchr(op, '-');

@@ -4,7 +4,8 @@
  *   scenario 1 (listing 2.11)  o_s(k), o_r(k) and the completion time of k
  *                              requests posted back to back, ranks 0 and 1;
  *   scenario 2 (listing 2.12)  RTT(p): rank 0 and p peers, one message each
- *                              way, for p = 1..N-1;
+ *                              way, for p = 1..N-1; with "mcast" one
+ *                              hardware multicast out, p RDMA writes back;
  *   reference                  a plain MPI_Send/MPI_Recv ping-pong between
  *                              ranks 0 and 1 in the rhythm of scenario 2 at
  *                              p = 1, to show that the scenario code adds
@@ -46,8 +47,10 @@ typedef struct {
 /* Fills os and oc (and orecv, when non-NULL, for ops with receives) on rank 0. */
 lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *os,
                                lop_samples_t *oc, lop_samples_t *orecv);
-/* Fills rtt (rows p = 1..N-1) on rank 0. */
-lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt);
+/* Fills rtt (rows p = 1..N-1) on rank 0, and for a multicast op (lop_op_desc
+ * .multicast) os, the CPU time of its one post, when non-NULL. */
+lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
+                               lop_samples_t *os);
 /* Fills rtt (one row) on rank 0. */
 lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt);
 

@@ -7,6 +7,13 @@
  *           completions; wait for the p replies; t4   RTT(p) = (t4 - t1)/p
  *   peer:   wait for rank 0's message; reply; wait for the completion
  * Ranks above p take part in the barrier only, as in the listing.
+ *
+ * "mcast" (issue 19; Kini et al. 3.3): rank 0 posts one hardware multicast to
+ * the group of every other rank instead of p requests, and times the post
+ * (os: o_s of a multicast post); peers 1..p answer it with an RDMA write,
+ * so RTT(p) = (t4 - t1)/p as for the other ops.  The group holds ranks
+ * 1..N-1 at every p: ranks above p take the multicast too (their receive
+ * queues would fill otherwise) and do not answer.
  */
 #include "scenario.h"
 
@@ -14,18 +21,32 @@ typedef struct {
     lop_op_t op;
     lop_post_t post;
     lop_samples_t *rtt;
+    lop_samples_t *os;  /* multicast: the post's CPU time; NULL otherwise */
+    lop_op_t answer;    /* how peers answer: op, or an RDMA write to a multicast */
 } s2_ctx_t;
+
+/* Rank 0's requests out: p posts, or one multicast whose post is timed. */
+static lop_status_t root_post(lop_bench_t *b, const s2_ctx_t *c, size_t p, long rep,
+                              uint64_t seq, uint64_t t1)
+{
+    lop_transport_t *t = b->tp;
+    if (!lop_op_desc[c->op].multicast) {
+        lop_status_t st = t->ops->post_send(t, c->op, b->star, p, c->post, seq);
+        return st ? st : t->ops->wait_send(t);
+    }
+    lop_status_t st = t->ops->post_mcast(t, seq);
+    lop_bench_record(c->os, p, rep, lop_timer_us(b->timer, lop_timer_now(b->timer) - t1));
+    return st;
+}
 
 static lop_status_t root_round(lop_bench_t *b, const s2_ctx_t *c, size_t p, long rep,
                                uint64_t seq)
 {
     lop_transport_t *t = b->tp;
     uint64_t t1 = lop_timer_now(b->timer);
-    lop_status_t st = t->ops->post_send(t, c->op, b->star, p, c->post, seq);
-    if (st == LOP_OK)
-        st = t->ops->wait_send(t);
+    lop_status_t st = root_post(b, c, p, rep, seq, t1);
     for (size_t j = 0; j < p && st == LOP_OK; j++)
-        st = t->ops->wait_recv(t, c->op, b->star[j], seq);
+        st = t->ops->wait_recv(t, c->answer, b->star[j], seq);
     uint64_t t4 = lop_timer_now(b->timer);
     lop_bench_record(c->rtt, p, rep, lop_timer_us(b->timer, t4 - t1) / (double)p);
     return st;
@@ -34,9 +55,10 @@ static lop_status_t root_round(lop_bench_t *b, const s2_ctx_t *c, size_t p, long
 static lop_status_t peer_round(lop_bench_t *b, const s2_ctx_t *c, uint64_t seq)
 {
     lop_transport_t *t = b->tp;
-    lop_status_t st = t->ops->wait_recv(t, c->op, b->star[0], seq);
+    lop_status_t st = lop_op_desc[c->op].multicast ? t->ops->wait_mcast(t, b->star[0], seq)
+                                                   : t->ops->wait_recv(t, c->op, b->star[0], seq);
     if (st == LOP_OK)
-        st = t->ops->post_send(t, c->op, b->star, 1, c->post, seq);
+        st = t->ops->post_send(t, c->answer, b->star, 1, c->post, seq);
     if (st == LOP_OK)
         st = t->ops->wait_send(t);
     return st;
@@ -52,13 +74,16 @@ static lop_status_t s2_round(lop_bench_t *b, void *ctx, size_t p, long rep, uint
         st = t->ops->post_recv(t, b->star, b->rank == 0 ? p : 1, LOP_POST_NORMAL);
     if (st == LOP_OK)
         st = lop_mpi_barrier(b->comm, &t->poll);
+    if (st == LOP_OK && !in_round && lop_op_desc[c->op].multicast)
+        return t->ops->wait_mcast(t, 0, seq); /* taken, not answered */
     if (st != LOP_OK || !in_round)
         return st;
     return b->rank == 0 ? root_round(b, c, p, rep, seq) : peer_round(b, c, seq);
 }
 
-lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt)
+lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
+                               lop_samples_t *os)
 {
-    s2_ctx_t c = {op, post, rtt};
+    s2_ctx_t c = {op, post, rtt, os, lop_op_desc[op].multicast ? LOP_OP_RDMAW : op};
     return lop_bench_repeat(b, 1, (size_t)b->size - 1, s2_round, &c);
 }

@@ -8,6 +8,7 @@
 const lop_op_desc_t lop_op_desc[LOP_OP_COUNT] = {
     [LOP_OP_SEND] = {"send", 1},
     [LOP_OP_RDMAW] = {"rdmaw", 0},
+    [LOP_OP_MCAST] = {"mcast", 0, 1},
 };
 
 const lop_post_desc_t lop_post_desc[LOP_POST_COUNT] = {

@@ -7,7 +7,9 @@
  * An operation (lop_op_t) is how a message travels: "send" is a two-sided
  * send/receive, "rdmaw" a one-sided write of a sequence value into the
  * target's memory, which the target polls (thesis 2.3.5, OSU report 001
- * section 5.2).  A post type (lop_post_t) is how the sender hands requests to
+ * section 5.2), "mcast" one hardware multicast to every other rank (Kini et
+ * al. 3.3; scenario 2 only, each receiver answering with an RDMA write; the
+ * transport then set up with want_mcast).  A post type (lop_post_t) is how the sender hands requests to
  * the transport: one call per request, inline data, or one call for a list.
  *
  * Every message carries the scenario's current sequence value, which only
@@ -23,12 +25,14 @@
 #include "lop.h"
 #include "mpisync.h"
 
-typedef enum { LOP_OP_SEND, LOP_OP_RDMAW, LOP_OP_COUNT } lop_op_t;
+typedef enum { LOP_OP_SEND, LOP_OP_RDMAW, LOP_OP_MCAST, LOP_OP_COUNT } lop_op_t;
 typedef enum { LOP_POST_NORMAL, LOP_POST_INLINE, LOP_POST_LIST, LOP_POST_COUNT } lop_post_t;
 
 typedef struct {
-    const char *name; /* "send", "rdmaw": the first half of a series name */
+    const char *name; /* "send", "rdmaw", "mcast": the first half of a series name */
     int uses_recv;    /* the target posts receive requests (else it polls memory) */
+    int multicast;    /* one post reaches every other rank (post_mcast): measured by
+                       * scenario 2 alone, answered by RDMA writes */
 } lop_op_desc_t;
 
 typedef struct {

@@ -160,6 +160,8 @@ static void mpi_cleanup(lop_transport_t *t)
 static const char *mpi_why_not(const lop_transport_t *t, lop_op_t op, lop_post_t post)
 {
     const mpi_state_t *s = t ? t->priv : NULL; /* NULL: what MPI can do at all */
+    if (lop_op_desc[op].multicast)
+        return "not applicable: MPI has no hardware multicast (--transport verbs)";
     if (post == LOP_POST_INLINE)
         return "not applicable: MPI has no inline post";
     if (op == LOP_OP_RDMAW && post == LOP_POST_LIST)

@@ -276,7 +276,13 @@ static void verbs_cleanup(lop_transport_t *t)
 static const char *verbs_why_not(const lop_transport_t *t, lop_op_t op, lop_post_t post)
 {
     const verbs_state_t *s = t->priv;
-    (void)op;
+    if (lop_op_desc[op].multicast && !t->mcast)
+        return t->want_mcast ? t->mcast_note : "the transport was set up without multicast";
+    if (lop_op_desc[op].multicast && post != LOP_POST_NORMAL)
+        return "not applicable: a multicast post is one call, inline where the device allows";
+    if (lop_op_desc[op].uses_recv && t->want_mcast)
+        return "not with mcast in one run: the receive queues then carry the multicast's NAKs "
+               "(measure it in a run without --ops mcast)";
     if (post == LOP_POST_INLINE && s->max_inline < sizeof(uint64_t))
         return "not applicable: the device grants no inline data";
     return NULL;

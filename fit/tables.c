@@ -271,7 +271,7 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
 static int starts_table(const lop_paramset_t *set, size_t i)
 {
     const lop_fit_t *f = &set->fit[i];
-    return strcmp(f->quantity, "rtt") == 0 &&
+    return strcmp(f->quantity, "rtt") == 0 && strcmp(f->series, LOP_MCAST_SERIES) != 0 &&
            lop_paramset_find(set, f->series, "rtt", f->stat) == f &&
            lop_paramset_find(set, f->series, "os", f->stat) != NULL;
 }

@@ -37,13 +37,17 @@ static double rgm_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 }
 
 /* Derived like 2.3.7.1.2: levels n:1, o(cnt R) + n L(n cnt R); the multicast
- * one message, o(cnt) + L(cnt). */
+ * one message, o(cnt) + L(cnt), or where the parameter set holds a measured
+ * multicast (issue 19) its post and latency to the P - 1 others. */
 static double rgm_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     if (p < 2)
         return 0;
-    double levels = barrier_ceil_log(p, (uint64_t)n + 1);
-    return tree_gather_lop(c, levels, n) + barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
+    double levels = barrier_ceil_log(p, (uint64_t)n + 1), o, L;
+    double gather = tree_gather_lop(c, levels, n);
+    if (barrier_lop_mcast(c, p - 1, &o, &L))
+        return gather + o + L;
+    return gather + barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
 }
 
 const barrier_alg_t barrier_alg_rgm = {

@@ -151,3 +151,14 @@ double barrier_lop_L(barrier_cost_t *c, double msgs)
 {
     return lop_view_L(c->lop, lop_arg(c, msgs));
 }
+
+int barrier_lop_mcast(barrier_cost_t *c, double receivers, double *o_us, double *L_us)
+{
+    if (!c->lop->mc_rtt)
+        return 0;
+    c->lop_pmin = fmin(c->lop_pmin, receivers);
+    c->lop_pmax = fmax(c->lop_pmax, receivers);
+    *o_us = lop_view_omcast(c->lop, receivers);
+    *L_us = lop_view_Lmcast(c->lop, receivers);
+    return 1;
+}

@@ -279,6 +279,9 @@ static void machine_comment(FILE *out, const opts_t *o)
         text_add(text, sizeof text, "%sLoP o(p), L(p) from %s (%s %s)", *text ? "; " : "",
                  o->params != o->params_buf ? "--params" : "the shipped set", rows_series(o),
                  o->stat);
+    if ((o->models & MODEL_LOP) && o->cost.lop && o->cost.lop->mc_rtt) /* issue 19 */
+        text_add(text, sizeof text, "; a multicast (rgm's release) o_mc, L_mc(P-1) from "
+                 LOP_MCAST_SERIES " %s, its answers " LOP_MCAST_ANSWERS, o->stat);
     lop_meta_print(out, "machine", text);
 }
 
@@ -616,6 +619,7 @@ static lop_status_t load_params(opts_t *o)
     if (o->measured && !o->series_named)
         return LOP_OK; /* the series follows each row's executor */
     st = lop_lop_from_set(&o->set, o->series, o->stat, &o->lop);
+    st = st ? st : lop_lop_mcast_from_set(&o->set, o->stat, &o->lop);
     o->cost.lop = st ? NULL : &o->lop;
     return st;
 }
@@ -1604,6 +1608,7 @@ static lop_status_t use_series(opts_t *o, const char *series)
     o->series = o->series_buf;
     /* no set read (--model logp with --L, --os, --or): the series is a label */
     lop_status_t st = o->have_set ? lop_lop_from_set(&o->set, series, o->stat, &o->lop) : LOP_OK;
+    st = st || !o->have_set ? st : lop_lop_mcast_from_set(&o->set, o->stat, &o->lop);
     o->cost.lop = st || !o->have_set ? NULL : &o->lop;
     if (st == LOP_OK)
         logp_setup(o);

@@ -20,7 +20,9 @@ int predict_logp_negative(const logp_t *m)
 /* The fits of a lop_view_t, in the order predictors draw them. */
 static const lop_fit_t **lop_slot(lop_view_t *lop, int i)
 {
-    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt, &lop->os, &lop->os_list, &lop->orecv};
+    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt,    &lop->os,    &lop->os_list,
+                                                &lop->orecv,  &lop->mc_rtt, &lop->mc_os,
+                                                &lop->ans_rtt, &lop->ans_os};
     return slot[i];
 }
 

@@ -49,8 +49,9 @@ typedef enum {
  * the extreme draws and the interval can exclude the estimate (issue 17). */
 #define PREDICT_SIM_DRAWS_MIN 40
 
-/* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv. */
-#define PREDICT_MAX_FITS 4
+/* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv and the
+ * multicast's mc_rtt, mc_os, ans_rtt, ans_os. */
+#define PREDICT_MAX_FITS 8
 
 typedef struct {
     barrier_cost_t *cost;          /* point parameters: cost->logp and cost->lop's fits */

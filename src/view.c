@@ -1,4 +1,5 @@
-/* view.c - the LoP view of a parameter set: o(p), L(p) of one series (view.h). */
+/* view.c - the LoP view of a parameter set: o(p), L(p) of one series, and a
+ * measured multicast's (view.h). */
 #include "view.h"
 
 #include <math.h>
@@ -18,6 +19,9 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
 {
     char list[80];
     memset(view, 0, sizeof *view);
+    if (strcmp(series, LOP_MCAST_SERIES) == 0)
+        return lop_err(LOP_ERR_INVALID, "%s: series '%s' is a multicast, priced into rgm's "
+                       "release: name the barrier's series (e.g. rdmaw-inline)", set->path, series);
     view->rtt = lop_paramset_find(set, series, "rtt", stat);
     view->os = lop_paramset_find(set, series, "os", stat);
     if (!view->rtt || !view->os)
@@ -28,6 +32,32 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
     view->orecv = lop_paramset_find(set, series, "or", stat);
     view->pmin = fmax(view->rtt->pmin, view->os->pmin);
     view->pmax = fmin(view->rtt->pmax, view->os->pmax);
+    return LOP_OK;
+}
+
+lop_status_t lop_view_mcast_from_set(const lop_paramset_t *set, const char *stat,
+                                     lop_view_t *view)
+{
+    const lop_fit_t **fit[] = {&view->mc_rtt, &view->mc_os, &view->ans_rtt, &view->ans_os};
+    const char *series[] = {LOP_MCAST_SERIES, LOP_MCAST_SERIES, LOP_MCAST_ANSWERS,
+                            LOP_MCAST_ANSWERS};
+    const char *quantity[] = {"rtt", "os", "rtt", "os"};
+    for (int i = 0; i < 4; i++)
+        *fit[i] = lop_paramset_find(set, series[i], quantity[i], stat);
+    if (!view->mc_rtt && !view->mc_os) { /* no multicast: the answers' fits are not needed */
+        view->ans_rtt = view->ans_os = NULL;
+        return LOP_OK;
+    }
+    for (int i = 0; i < 4; i++)
+        if (!*fit[i])
+            return lop_err(LOP_ERR_INVALID, "%s: series '%s' needs the rtt and os fits of '%s' "
+                           "and '%s' (stat '%s'; lopbench --ops rdmaw,mcast): no %s fit of '%s'",
+                           set->path, LOP_MCAST_SERIES, LOP_MCAST_SERIES, LOP_MCAST_ANSWERS,
+                           stat, quantity[i], series[i]);
+    for (int i = 0; i < 4; i++) {
+        view->pmin = fmax(view->pmin, (*fit[i])->pmin);
+        view->pmax = fmin(view->pmax, (*fit[i])->pmax);
+    }
     return LOP_OK;
 }
 
@@ -48,6 +78,21 @@ double lop_view_Llist(const lop_view_t *view, double p)
         return NAN;
     return lop_fit_eval(view->rtt, p) / 2 -
            (p * lop_fit_eval(view->os_list, p) + lop_fit_eval(view->os_list, 1));
+}
+
+double lop_view_omcast(const lop_view_t *view, double p)
+{
+    return view->mc_os ? lop_fit_eval(view->mc_os, p) : NAN;
+}
+
+double lop_view_Lmcast(const lop_view_t *view, double p)
+{
+    if (!view->mc_rtt)
+        return NAN;
+    double L_answer = lop_latency(lop_fit_eval(view->ans_rtt, p), lop_fit_eval(view->ans_os, p),
+                                  lop_fit_eval(view->ans_os, 1));
+    return p * lop_fit_eval(view->mc_rtt, p) - lop_view_omcast(view, p) -
+           lop_fit_eval(view->ans_os, 1) - p * L_answer;
 }
 
 int lop_view_in_range(const lop_view_t *view, double p)

@@ -1,8 +1,10 @@
 /*
  * view.h - the LoP view of a parameter set: the fits of one series and
  * statistic together (RTT, o_s, o_s of a list, o_r), and what the thesis
- * derives from them: o(p), L(p), L^list(p) (2.3.4, 2.3.7).  The algorithms'
- * costs (models/barrier.h) and lopfit's tables evaluate them here.
+ * derives from them: o(p), L(p), L^list(p) (2.3.4, 2.3.7); with a measured
+ * hardware multicast beside them (issue 19), its o_mc(p) and L_mc(p).  The
+ * algorithms' costs (models/barrier.h) and lopfit's tables evaluate them
+ * here.
  */
 #ifndef LOP_VIEW_H
 #define LOP_VIEW_H
@@ -17,13 +19,28 @@ typedef struct {
     const lop_fit_t *os;      /* o_s(p) of the series */
     const lop_fit_t *os_list; /* o_s(p) when posting a list (<op>-list); may be NULL */
     const lop_fit_t *orecv;   /* o_r(p) of the series; may be NULL */
+    /* A measured hardware multicast (lopbench --ops rdmaw,mcast, issue 19):
+     * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
+     * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
+     * when the set has no multicast series or lop_view_mcast_from_set was
+     * not called. */
+    const lop_fit_t *mc_rtt, *mc_os, *ans_rtt, *ans_os;
     double pmin, pmax;        /* p range where every fit above has data */
 } lop_view_t;
 
-/* Look up the fits of 'series' (e.g. "rdmaw-inline") for 'stat'; the rtt and
- * os fits must exist.  Errors name the file and what is missing. */
+#define LOP_MCAST_SERIES "mcast-normal"
+#define LOP_MCAST_ANSWERS "rdmaw-normal"
+
+/* Look up the fits of 'series' (e.g. "rdmaw-inline", not the multicast's)
+ * for 'stat'; the rtt and os fits must exist.  Errors name the file and
+ * what is missing. */
 lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, const char *stat,
                                lop_view_t *view);
+/* Then the multicast's, where the set has a fit of LOP_MCAST_SERIES: its
+ * rtt and os and those of LOP_MCAST_ANSWERS must exist, and p's range
+ * narrows to theirs (lopredict; lopfit's L(p) tables are of one series). */
+lop_status_t lop_view_mcast_from_set(const lop_paramset_t *set, const char *stat,
+                                     lop_view_t *view);
 
 /* o(p) = o_s(p): CPU time per message when posting p messages back to back. */
 double lop_view_o(const lop_view_t *view, double p);
@@ -31,6 +48,14 @@ double lop_view_o(const lop_view_t *view, double p);
 double lop_view_L(const lop_view_t *view, double p);
 /* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
 double lop_view_Llist(const lop_view_t *view, double p);
+/* A hardware multicast to p receivers (issue 19; Kini et al. 3.3), where
+ * view->mc_rtt is set (NaN otherwise): the CPU time of its one post,
+ * o_mc(p) = o_s of LOP_MCAST_SERIES, and its latency L_mc(p) from the round
+ * trip lopbench measures, one multicast out and p RDMA writes back (a
+ * t_p:1 of the answers' series, thesis 2.3.7):
+ *   p RTT_mcast(p) = o_mc(p) + L_mc(p) + o_a(1) + p L_a(p). */
+double lop_view_omcast(const lop_view_t *view, double p);
+double lop_view_Lmcast(const lop_view_t *view, double p);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);
 
@@ -39,5 +64,6 @@ int lop_view_in_range(const lop_view_t *view, double p);
  * two lines when that lands. */
 typedef lop_view_t lop_lop_t;
 #define lop_lop_from_set lop_view_from_set
+#define lop_lop_mcast_from_set lop_view_mcast_from_set
 
 #endif

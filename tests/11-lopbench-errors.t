@@ -50,6 +50,9 @@ refuses "scenario 2 with list posts" "nothing to measure: .*no series (scenario 
     2 --quiet --transport mpi --scenario 2 --post list -o "$T/o"
 refuses "rdmaw inline over MPI" "nothing to measure: transport mpi can measure none" \
     2 --quiet --transport mpi --ops rdmaw --post inline -o "$T/o"
+refuses "mcast over MPI: the reason named" \
+    "nothing to measure: transport mpi .*(mcast-normal: not applicable: MPI has no hardware multicast" \
+    2 --quiet --transport mpi --ops mcast --scenario 2 -o "$T/o"
 
 # A file the run would write that exists and is not a regular file is
 # refused before the measurements, and left as it is (a FIFO and a symbolic

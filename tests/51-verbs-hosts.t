@@ -2,8 +2,10 @@
 # 51-verbs-hosts.t - lopbench's verbs code between hosts: two qemu VMs, each
 # with its own Soft-RoCE device on its own NIC, on one virtual wire
 # (tests/vm/run.sh --hosts 2): scenarios 1 and 2 at 2 hosts x 1 rank with
-# the IPv4-mapped RoCE v2 GID chosen on both, --check of every algorithm
-# (Open MPI) and a timed barrier (MPICH) on the verbs executor, and a rank
+# the IPv4-mapped RoCE v2 GID chosen on both, the multicast series (fitted
+# and priced into rgm on the host), --check of every algorithm (Open MPI;
+# rgm released by hardware multicast, one release dropped and recovered by
+# a NAK) and a timed barrier (MPICH) on the verbs executor, and a rank
 # stopped mid-run.  The runs happen on the first VM
 # (tests/vm/hosts-suite.sh), which records its checks; this script boots
 # the set once and runs them.  A set that cannot start is a failure, never

@@ -31,7 +31,8 @@ static void test_defaults(void)
     ok(parse(&o, argv) == LOP_OK, "no options parse");
     ok(strcmp(o.transport, "auto") == 0, "default transport auto");
     ok(o.scenario[1] && o.scenario[2], "default scenarios 1,2");
-    ok(o.ops == 3 && o.posts == 7, "default: every op and post type");
+    ok(o.ops == (1u << LOP_OP_SEND | 1u << LOP_OP_RDMAW) && o.posts == 7,
+       "default: every op but mcast (asked for), every post type");
     ok(o.max_post == 16 && o.reps == 1000 && o.warmup == 100, "default K, R, W");
     is_num(o.idle_us, 1000, 0, "default idle gap 1000 us (thesis listing 2.11)");
     ok(o.outdir == NULL && !o.raw && !o.quiet && !o.help, "default: data/<host>-<date>, no flags");
@@ -95,7 +96,7 @@ static void test_errors(void)
     bad("option --warmup: '-1' is not in 0..10000000", "--warmup", "-1");
     bad("option --idle-us: '-5' is not in 0..1e+07", "--idle-us", "-5");
     bad("option --scenario: '3' is not in 1..2", "--scenario", "3");
-    bad("option --ops: unknown value 'rdmar' (one of: send, rdmaw)", "--ops", "send,rdmar");
+    bad("option --ops: unknown value 'rdmar' (one of: send, rdmaw, mcast)", "--ops", "send,rdmar");
     bad("option --ops: empty list", "--ops", ",");
     bad("option --post: unknown value 'batch' (one of: normal, inline, list)", "--post", "batch");
     bad("option --transport: unknown value 'tcp' (one of: auto, verbs, mpi)", "--transport",
@@ -112,6 +113,12 @@ static void test_errors(void)
     bad("option --gid-index: 'best' is not an integer", "--gid-index", "best");
     bad("option --sl: only for the verbs transport", "--transport", "mpi", "--sl", "1");
     bad("unexpected argument 'extra' (see --help)", "extra");
+    bad("option --ops: mcast is measured by scenario 2 alone (not with --pairs)", "--ops", "mcast",
+        "--pairs");
+    bad("option --ops: mcast is measured by scenario 2 alone (not with --barrier)", "--ops",
+        "rdmaw,mcast", "--barrier");
+    bad("option --ops: mcast is measured by scenario 2 alone (not with --scenario 1 alone)",
+        "--ops", "mcast", "--scenario", "1");
 }
 
 static void test_tables(void)
@@ -123,6 +130,10 @@ static void test_tables(void)
            strcmp(lop_op_desc[LOP_OP_RDMAW].name, "rdmaw") == 0 &&
            !lop_op_desc[LOP_OP_RDMAW].uses_recv,
        "ops: send posts receives, rdmaw polls memory");
+    ok(strcmp(lop_op_desc[LOP_OP_MCAST].name, "mcast") == 0 && lop_op_desc[LOP_OP_MCAST].multicast &&
+           !lop_op_desc[LOP_OP_MCAST].uses_recv && !lop_op_desc[LOP_OP_SEND].multicast &&
+           !lop_op_desc[LOP_OP_RDMAW].multicast,
+       "ops: mcast is the one multicast, answered by RDMA writes");
     ok(lop_post_desc[LOP_POST_NORMAL].in_rtt && lop_post_desc[LOP_POST_INLINE].in_rtt &&
            !lop_post_desc[LOP_POST_LIST].in_rtt,
        "post types: lists are measured in scenario 1 only (thesis 2.3.7)");
@@ -134,6 +145,8 @@ static void test_tables(void)
     ok(m->why_not(NULL, LOP_OP_SEND, LOP_POST_INLINE) != NULL &&
            m->why_not(NULL, LOP_OP_RDMAW, LOP_POST_LIST) != NULL,
        "mpi declines inline and RMA lists");
+    const char *why = m->why_not(NULL, LOP_OP_MCAST, LOP_POST_NORMAL);
+    ok(why && strstr(why, "no hardware multicast"), "mpi declines mcast: %s", why ? why : "");
 }
 
 static void test_recv_ring(void)

@@ -15,21 +15,7 @@ W=$1
 B=$BIN/lopbench
 exec >"$W/log" 2>&1
 trap 'echo "hosts-suite.sh: exit status $?"' EXIT
-
-record() { { shquote "$@" && echo; } >>"$W/checks.sh"; }
-check() { record check "$@"; }
-diag() { record diag "$@"; }
-done_testing() { record vm_suite_done; }
-
-# timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
-timed() {
-    _n=$1; shift
-    _t0=$(date +%s)
-    "$@" >"$W/$_n.out" 2>&1
-    _rc=$?
-    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
-    return $_rc
-}
+. "$LOP_ROOT/tests/vm/suite-lib.sh"
 
 OMPI="$LOP_MPIRUN_OPENMPI --host lopvm0:1,lopvm1:1"
 HOSTS2="2: lopvm0 (1 rank), lopvm1 (1 rank)"
@@ -53,6 +39,10 @@ check "2 hosts: --gid-index auto chose the IPv4-mapped RoCE v2 GID (index 1)" \
     grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*GID index 1 (RoCE v2 IPv4, auto)' \
     "$W/s/send-normal-rtt.csv"
 
+# ---- the multicast series across the hosts: lopvm0's multicast crosses
+# the wire to lopvm1, whose RDMA write answers
+mcast_series mcast2 2 "2 hosts, mcast" $OMPI -np 2
+
 # (GIDs of two kinds, one per host, are refused: lop_ib_conn_check,
 # unit-tested in mpi_verbs_logic; a run here costs a minute of emulation.)
 
@@ -60,8 +50,9 @@ check "2 hosts: --gid-index auto chose the IPv4-mapped RoCE v2 GID (index 1)" \
 # one-sided MPI: osc ucx between nodes, as in 70-cluster.t), the timed
 # barrier with MPICH (ucx_ran: its MPI_Finalize may hang across nodes over
 # UCX 1.13's TCP transport, README)
-timed check2 $OMPI --mca osc ucx -np 2 "$B" --barrier --check --executor verbs --n 1..2 \
-    --reps 8 --warmup 1 --quiet
+# (rgm's release is a hardware multicast, lopvm1 dropping its 2nd: below)
+timed check2 $OMPI --mca osc ucx -np 2 -x LOP_TEST_MCAST_DROP=1:2 "$B" --barrier --check \
+    --executor verbs --n 1..2 --reps 8 --warmup 1 --quiet
 check "2 hosts: --check passes for every algorithm on verbs" \
     grep -q '^--check: all 18 runs ok' "$W/check2.out"
 timed timed2 $LOP_MPIRUN_MPICH -hosts lopvm0,lopvm1 -n 2 "$ROOT/$MPICH_OUT/bin/lopbench" \
@@ -78,45 +69,74 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 # rank and host; Open MPI's mpirun may then wait on for the stopped rank
 # (README: the launcher's part), so once lop has spoken the rank is killed;
 # a run where lop never speaks fails at the 150 s guard.  (A link taken
-# down instead, `ip link set eth0 down` with rxe0 on it, froze that VM here:
-# its next `sleep` never returned, with nothing on the console.)
+# down inside the guest, `ip link set eth0 down` with rxe0 on it, froze
+# that VM here: the cable is pulled from outside instead, below.)
+# fault NAME SAID CMD...: rank 0 writes to rank 1 over verbs; once it
+# runs, CMD makes the fault (its status is fault's); lop must say a line
+# matching SAID by itself.
+# Then lopvm1's rank is killed (Open MPI's mpirun may wait on for it) and
+# $W/NAME.out holds the run's output.
+fault() {
+    _n=$1 _said=$2; shift 2
+    timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
+        --reps 1000000 --timeout 30 -o "$W/f" >"$W/$_n.out" 2>&1 &
+    _bg=$!
+    _i=0
+    while [ $_i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/$_n.out" 2>/dev/null; do
+        sleep 0.2
+        _i=$((_i + 1))
+    done
+    _t0=$(date +%s)
+    "$@"
+    _rc=$?
+    _i=0
+    while [ $_i -lt 600 ] && kill -0 $_bg 2>/dev/null && ! grep -q "$_said" "$W/$_n.out"; do
+        sleep 0.2
+        _i=$((_i + 1))
+    done
+    echo "$_n $(($(date +%s) - _t0))" >>"$W/times"
+    return $_rc
+}
+
 LOP_SAID='^lopbench: rank 0: \(timed out after 30 s\|no progress for 30 s\)'
-timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
-    --reps 1000000 --timeout 30 -o "$W/f" >"$W/fault.out" 2>&1 &
-bg=$!
-i=0
-while [ $i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/fault.out" 2>/dev/null; do sleep 0.2; i=$((i + 1)); done
-t0=$(date +%s)
-"$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's own shell
-i=0
-while [ $i -lt 600 ] && kill -0 $bg 2>/dev/null && ! grep -q "$LOP_SAID" "$W/fault.out"; do
-    sleep 0.2
-    i=$((i + 1))
-done
-echo "fault $(($(date +%s) - t0))" >>"$W/times"
+fault stopped "$LOP_SAID" "$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's shell
 "$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
-wait $bg
-said=$(grep -m 1 "$LOP_SAID" "$W/fault.out")
+wait
+said=$(grep -m 1 "$LOP_SAID" "$W/stopped.out")
 check "lopvm1's rank stopped: rank 0 gave up by itself: $said" test -n "$said"
 check "lopvm1's rank stopped: lop's line names the peer's rank and host" \
-    grep -q "$LOP_SAID.*rank 1 on lopvm1" "$W/fault.out"
+    grep -q "$LOP_SAID.*rank 1 on lopvm1" "$W/stopped.out"
 check "lopvm1's rank stopped: no output directory" test ! -e "$W/f"
 
+# ---- a fault: lopvm1's cable pulled (qemu's set_link from the host,
+# tests/vm/linkctl) while rank 0 writes to it.  A rank ends by itself,
+# within --timeout, naming the verbs error (rank 0's writes exhaust their
+# retries) and the peer, or its port's asynchronous event; then the cable
+# goes back.
+LINK_SAID='^lopbench: rank [01]: .*\(verbs: .*\(retry\|asynchronous event\)\|timed out after 30 s\|no progress for 30 s\)'
+fault cable "$LINK_SAID" "$LOP_LINKCTL" lopvm1 off
+cable_off=$?
+"$LOP_LINKCTL" lopvm1 on
+"$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
+wait
+said=$(grep -m 1 "$LINK_SAID" "$W/cable.out")
+check "cable pulled: the host set lopvm1's link off (linkctl)" test "$cable_off" -eq 0
+check "cable pulled: a rank gave up by itself: $said" test -n "$said"
+check "cable pulled: lop's line names the peer and the verbs error, or the port's event" \
+    grep -q "$LINK_SAID.*\(rank [01] on lopvm[01]\|asynchronous event\)" "$W/cable.out"
+check "cable pulled: no output directory" test ! -e "$W/f"
+
 # ---- RGM with hardware multicast between the hosts (issue 19 item 3;
-# bench/README.md, "Multicast").  check2 above ran rgm's release as one
-# multicast from lopvm0 to lopvm1 (its --check lines carry the counts);
-# here lopvm1's rank drops its 2nd release (LOP_TEST_MCAST_DROP, passed
-# with -x), sends a NAK over its RC QP, and lopvm0 multicasts it again.
-check "2 hosts: rgm in check2 released by hardware multicast, 8 taken, none dropped" \
-    grep -Eq '^check verbs +rgm .*p=2 +ok \(16 exits, 0 early; 8 multicast, .* 8 taken, [0-9]+ duplicates, 0 dropped ' \
+# bench/README.md, "Multicast").  In check2 above rgm's release was one
+# multicast from lopvm0 to lopvm1, and lopvm1's rank dropped its 2nd
+# (LOP_TEST_MCAST_DROP, passed with -x): it sent a NAK over its RC QP, and
+# lopvm0 multicast that release again.  (check2 is --quiet: its rows'
+# multicast counts say how the releases travelled.)
+# The hook counts over the transport of one P: rgm n=1 drops, n=2 does not.
+check "2 hosts, rgm n=1: 8 multicast, 8 taken, 1 dropped, >= 1 NAK sent and received, >= 1 resent" \
+    grep -Eq '^check verbs +rgm +n=1 +p=2 +ok \(16 exits, 0 early; 8 multicast, [1-9][0-9]* resent, [1-9][0-9]* NAKs sent, [1-9][0-9]* NAKs received \([0-9]+ early\), 8 taken, [0-9]+ duplicates, 1 dropped by LOP_TEST_MCAST_DROP\)$' \
     "$W/check2.out"
-timed rgm2 $OMPI --mca osc ucx -np 2 -x LOP_TEST_MCAST_DROP=1:2 "$B" --barrier --check \
-    --executor verbs --alg rgm --reps 8 --warmup 1
-check "2 hosts, rgm with a release dropped: --check passes" \
-    grep -q '^--check: all 1 runs ok' "$W/rgm2.out"
-check "2 hosts, rgm: released by hardware multicast" \
-    grep -q '^lopbench: executor verbs on 2 ranks: hardware multicast to 239\.255\.' "$W/rgm2.out"
-check "2 hosts, rgm: 8 multicast, 8 taken, 1 dropped, >= 1 NAK sent and received, >= 1 resent" \
-    grep -Eq '^check verbs +rgm .*p=2 +ok \(16 exits, 0 early; 8 multicast, [1-9][0-9]* resent, [1-9][0-9]* NAKs sent, [1-9][0-9]* NAKs received \([0-9]+ early\), 8 taken, [0-9]+ duplicates, 1 dropped by LOP_TEST_MCAST_DROP\)$' \
-    "$W/rgm2.out"
+check "2 hosts, rgm n=2: 8 multicast, 8 taken, none dropped" \
+    grep -Eq '^check verbs +rgm +n=2 +p=2 +ok \(16 exits, 0 early; 8 multicast, .* 8 taken, [0-9]+ duplicates, 0 dropped' \
+    "$W/check2.out"
 done_testing

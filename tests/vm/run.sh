@@ -33,6 +33,8 @@
 #   LOP_HOSTS      lopvm0,lopvm1
 #   LOP_AGENT      a program that runs a command line on a VM as ssh would
 #                  (tests/vm/agent: `$LOP_AGENT lopvm1 CMD`)
+#   LOP_LINKCTL    a program that pulls or plugs back a VM's virtual cable
+#                  (tests/vm/linkctl: `$LOP_LINKCTL lopvm1 off`)
 #   LOP_HOSTFILE   every VM, one line each, as Open MPI's --hostfile reads it
 #   LOP_MPIRUN_OPENMPI, LOP_MPIRUN_MPICH  each MPI's launcher reaching the
 #                  VMs through LOP_AGENT (add -np and --host/-hosts)
@@ -176,7 +178,7 @@ write_env() {
         hosts=lopvm0 i=1
         while [ $i -lt "$HOSTS" ]; do hosts=$hosts,lopvm$i i=$((i + 1)); done
         echo "export LOP_HOSTS=$hosts"
-        echo "export LOP_AGENT=$CTL/agent LOP_HOSTFILE=$CTL/hostfile"
+        echo "export LOP_AGENT=$CTL/agent LOP_HOSTFILE=$CTL/hostfile LOP_LINKCTL=$CTL/linkctl"
         echo "export LOP_MPIRUN_OPENMPI='mpirun.openmpi --mca plm_rsh_agent $CTL/agent'"
         echo "export LOP_MPIRUN_MPICH='mpiexec.hydra -launcher ssh -launcher-exec $CTL/agent'"
         # MPI's own traffic over TCP on eth0: UCX (MPICH's ch4, Open MPI's
@@ -207,12 +209,37 @@ write_hosts() {
 # second connects to it.
 vm_nic() {
     if [ "$HOSTS" -eq 0 ]; then
-        echo "-nic none"
+        echo "-nic none -monitor none"
         return
     fi
     [ "$1" -eq 0 ] && server=on || server=off
     echo "-netdev stream,id=n0,server=$server,addr.type=unix,addr.path=$CTL/wire" \
-        "-device virtio-net-pci,netdev=n0,mac=52:54:00:78:00:0$(($1 + 1))"
+        "-device virtio-net-pci,netdev=n0,mac=52:54:00:78:00:0$(($1 + 1))" \
+        "-monitor unix:$CTL/mon.$1,server=on,wait=off"
+}
+
+# One line to VM $1's qemu monitor (human monitor protocol), waiting for
+# its answer; perl is there for prove.
+monitor_say() {
+    perl -MIO::Socket::UNIX -e '
+        my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "$ARGV[0]: $!\n";
+        local $/ = "(qemu) "; <$s>;          # the banner, up to the prompt
+        print $s "$ARGV[1]\n"; my $a = <$s>; # the echo and answer, to the next
+        die "$ARGV[1]: $a\n" if $a =~ /error|not found|invalid/i;' "$CTL/mon.$1" "$2"
+}
+
+# The cable requests of tests/vm/linkctl (CTL/link.I holding on or off),
+# until the first VM ends; CTL/linked.I once done.
+serve_links() {
+    while kill -0 "$first" 2>/dev/null; do
+        for f in "$CTL"/link.*; do
+            case $f in *.new | *"*") continue ;; esac
+            i=${f##*.}
+            state=$(cat "$f") && rm -f "$f"
+            monitor_say "$i" "set_link n0 $state" && : >"$CTL/linked.$i"
+        done
+        sleep 0.2
+    done
 }
 
 # Boot VM $1 (0 for a single VM); its console on stdout, qemu's status in
@@ -223,7 +250,7 @@ vm_boot() {
     # shellcheck disable=SC2046 # vm_nic's words
     { timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
         -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
-        -nographic -no-reboot -monitor none $(vm_nic "$1") \
+        -nographic -no-reboot $(vm_nic "$1") \
         -kernel "$KERNEL" -initrd "$INITRD" \
         -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL$host_args" \
         -virtfs "$(virtfs hostroot / ,readonly=on)" \
@@ -272,7 +299,7 @@ trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :; rm -rf "$CTL"' EXIT
 share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
 write_hosts >"$CTL/hosts"
 write_env >"$CTL/env.sh"
-cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$CTL/"
+cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$ROOT/tests/vm/linkctl" "$CTL/"
 {
     echo "cd $(quote "$(pwd)") || exit 125"
     echo ". $CTL/env.sh"
@@ -281,6 +308,7 @@ cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$CTL/"
 vm_boot 0 &
 first=$!
 [ "$HOSTS" -eq 0 ] || boot_others
+[ "$HOSTS" -eq 0 ] || { serve_links & PIDS="$PIDS $!"; }
 wait $first || :
 [ "$HOSTS" -eq 0 ] || stop_others
 qemu_rc=$(cat "$CTL/qemu.0" 2>/dev/null || echo 125)
