@@ -1515,8 +1515,8 @@ static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
     lop_out_str(t, res.exhaustive ? "exhaustive" : "descent");
     lop_out_int(t, (long)res.evaluated);
     lop_out_int(t, (long)res.pruned);
-    lop_out_str(t, res.config);
-    lop_out_str(t, res.greedy);
+    lop_out_text(t, res.config); /* "nwise(n=3,full)": a comma */
+    lop_out_text(t, res.greedy);
     lop_out_str(t, res.proof);
     hybrid_result_free(&res);
     return lop_out_row(t);
