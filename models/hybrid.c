@@ -540,7 +540,8 @@ typedef struct {
     hybrid_choice_t choice;
     sched_t *local;  /* [size index] */
     double worst_us; /* the slowest group's local time: a lower bound of any hybrid using it */
-    double best_us;  /* the fastest group's: one term of the sum bound (exhaustive) */
+    double best_us;  /* the sum bound's term (exhaustive): the fastest group's local time,
+                        below the top plus the fastest group's departure */
 } cand_t;
 
 typedef struct {
@@ -707,22 +708,23 @@ lop_status_t hybrid_departure(const sched_t *arrival, sched_t *out)
 }
 
 /* Group g of tier t with candidate c: its local time on its members' costs
- * (the arrival phase; at tier 0 the whole barrier, or arrival + departure). */
+ * (the arrival phase; at tier 0 the whole barrier, or arrival + departure),
+ * or with 'departure' the departure phase alone. */
 static lop_status_t group_us(const search_t *se, uint32_t t, uint32_t g, const cand_t *c,
-                             double *us)
+                             int departure, double *us)
 {
     const tier_t *tier = &se->tree->tier[t];
     const sched_t *local = &c->local[se->tc[t].size_of[g]];
     pairs_t view;
-    sched_t both;
+    sched_t phases;
     lop_status_t st = pairs_subset(se->sim->pairs, tier->member + tier->start[g], local->p, &view);
     if (st)
         return st;
-    if (t > 0 || c->choice.whole)
+    if (!departure && (t > 0 || c->choice.whole))
         return sim_us(se, local, &view, us);
-    st = local_phases(local, 1, &both);
-    st = st ? st : sim_us(se, &both, &view, us);
-    sched_free(&both);
+    st = local_phases(local, !departure, &phases);
+    st = st ? st : sim_us(se, &phases, &view, us);
+    sched_free(&phases);
     return st;
 }
 
@@ -753,6 +755,36 @@ static int worst_cmp(const void *a, const void *b)
     return dx < dy ? -1 : dx > dy ? 1 : (x > y) - (x < y);
 }
 
+/* Candidate c's local time in every group of tier t, its slowest and the
+ * sum bound's term: the fastest group's, below the top plus the fastest
+ * group's departure. */
+static lop_status_t cand_costs(search_t *se, uint32_t t, uint32_t c)
+{
+    tier_cands_t *tc = &se->tc[t];
+    cand_t *cand = &tc->cand[c];
+    double least_departure = t > 0 ? INFINITY : 0;
+    lop_status_t st = LOP_OK;
+    cand->worst_us = 0;
+    cand->best_us = INFINITY;
+    for (uint32_t g = 0; g < se->tree->tier[t].n_groups && st == LOP_OK; g++) {
+        double *us = &tc->us[(size_t)g * tc->n_cand + c], dep_us;
+        uint32_t same = same_costs(se, t, g);
+        if (same < g) {
+            *us = tc->us[(size_t)same * tc->n_cand + c];
+        } else {
+            st = group_us(se, t, g, cand, 0, us);
+            if (st == LOP_OK && t > 0) {
+                st = group_us(se, t, g, cand, 1, &dep_us);
+                least_departure = fmin(least_departure, dep_us);
+            }
+        }
+        cand->worst_us = fmax(cand->worst_us, *us);
+        cand->best_us = fmin(cand->best_us, *us);
+    }
+    cand->best_us += least_departure;
+    return st;
+}
+
 /* Every group's local time with every candidate, and the candidates' order. */
 static lop_status_t tier_costs(search_t *se, uint32_t t)
 {
@@ -763,17 +795,8 @@ static lop_status_t tier_costs(search_t *se, uint32_t t)
     tc->order = lop_calloc(tc->n_cand, sizeof *tc->order);
     lop_status_t st = worst && tc->us && tc->order ? LOP_OK : LOP_ERR_NOMEM;
     for (uint32_t c = 0; c < tc->n_cand && st == LOP_OK; c++) {
-        for (uint32_t g = 0; g < groups && st == LOP_OK; g++) {
-            double *us = &tc->us[(size_t)g * tc->n_cand + c];
-            uint32_t same = same_costs(se, t, g);
-            if (same < g)
-                *us = tc->us[(size_t)same * tc->n_cand + c];
-            else
-                st = group_us(se, t, g, &tc->cand[c], us);
-            worst[c] = fmax(worst[c], *us);
-            tc->cand[c].best_us = g ? fmin(tc->cand[c].best_us, *us) : *us;
-        }
-        tc->cand[c].worst_us = worst[c];
+        st = cand_costs(se, t, c);
+        worst[c] = tc->cand[c].worst_us;
         tc->order[c] = c;
     }
     if (st == LOP_OK) {
@@ -846,10 +869,13 @@ static double rest_min(const search_t *se, uint32_t t)
  * max-plus (a phase cannot end earlier when its ranks start later, and
  * started together at s it ends s after its local time): the slowest local
  * time of any group it uses ('bound'), and the sum over the tiers of the
- * fastest group's arrival plus the top's time ('sum': a tier's members
- * start its arrival no earlier than the tier below has gathered, and the top
- * no earlier than all of them).  A candidate past the first bound ends the
- * tier (they come slowest last); past the second it alone is skipped. */
+ * fastest group's arrival and departure plus the top's time ('sum': a
+ * tier's members start its arrival no earlier than the tier below has
+ * gathered, and the top no earlier than all of them; every op of a
+ * departure follows its leader's first, which follows the leader's
+ * departure one tier up, and the last member to finish there leads a group
+ * below).  A candidate past the first bound ends the tier (they come
+ * slowest last); past the second it alone is skipped. */
 static lop_status_t exhaustive(search_t *se, uint32_t t, double bound, double sum)
 {
     if (t == se->tree->n_tiers) {
@@ -1062,7 +1088,7 @@ static lop_status_t search_run(search_t *se, hybrid_result_t *res)
         choice_label(&(hybrid_choice_t){res->flat.alg, res->flat.n, 0}, label, sizeof label);
         snprintf(res->config, sizeof res->config, "flat:%s", label);
         st = sched_build(res->flat.alg, se->p, res->flat.n, &res->sched);
-        st = st ? st : sim_us(se, &res->sched, se->sim->pairs, &res->us);
+        res->us = res->flat_us; /* simulated by best_flat: generated and stored, one time */
     }
     free(greedy);
     return st;
