@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "fmt_placement.h"
 
 void hybrid_place_free(hybrid_place_t *pl)
 {
@@ -86,53 +86,16 @@ lop_status_t hybrid_place_labels(uint32_t p, uint32_t levels, const char *const 
     return st;
 }
 
-/* The rank column: every rank 0..rows-1 exactly once. */
-static lop_status_t placement_ranks(const lop_csv_t *csv, size_t col, uint32_t *rank_of_row)
-{
-    uint8_t *seen = lop_calloc(csv->n_rows ? csv->n_rows : 1, 1);
-    lop_status_t st = seen ? LOP_OK : LOP_ERR_NOMEM;
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
-        long v;
-        st = lop_csv_integer(csv, r, col, 0, (long)csv->n_rows - 1, &v);
-        if (st == LOP_OK && seen[v])
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: a second row for rank %ld", csv->path,
-                         csv->line[r], v);
-        if (st == LOP_OK)
-            seen[v] = 1;
-        rank_of_row[r] = st ? 0 : (uint32_t)v;
-    }
-    free(seen);
-    return st;
-}
-
 lop_status_t hybrid_place_read(const char *path, hybrid_place_t *pl)
 {
-    static const char *const level[] = {"host", "socket", "numa", "core"};
-    lop_csv_t *csv;
-    size_t rank_col, col[4];
+    lop_fmt_placement_t file;
     memset(pl, 0, sizeof *pl);
-    lop_status_t st = lop_csv_read(path, &csv);
+    lop_status_t st = lop_fmt_placement_read(path, SCHED_MAX_P, &file);
     if (st)
         return st;
-    st = lop_csv_column(csv, "rank", &rank_col);
-    for (int k = 0; k < 4 && st == LOP_OK; k++)
-        st = lop_csv_column(csv, level[k], &col[k]);
-    if (st == LOP_OK && (csv->n_rows < 1 || csv->n_rows > SCHED_MAX_P))
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu ranks (1..%u)", path, csv->header_line,
-                     csv->n_rows, SCHED_MAX_P);
-    uint32_t *rank_of_row = st ? NULL : lop_calloc(csv->n_rows, sizeof *rank_of_row);
-    const char **label = st ? NULL : lop_calloc(csv->n_rows * 4, sizeof *label);
-    st = st ? st : rank_of_row && label ? LOP_OK : LOP_ERR_NOMEM;
-    st = st ? st : placement_ranks(csv, rank_col, rank_of_row);
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
-        for (int k = 0; k < 4; k++)
-            label[(size_t)rank_of_row[r] * 4 + k] = csv->cells[r][col[k]];
-    st = st ? st : hybrid_place_labels((uint32_t)csv->n_rows, 4, label, level, pl);
-    free(label);
-    free(rank_of_row);
-    lop_csv_free(csv);
-    if (st)
-        hybrid_place_free(pl);
+    st = hybrid_place_labels(file.p, LOP_FMT_PLACEMENT_LEVELS, file.label,
+                             lop_fmt_placement_level, pl);
+    lop_fmt_placement_free(&file);
     return st;
 }
 
