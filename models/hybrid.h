@@ -95,6 +95,8 @@ typedef struct {
     double flat_us;        /* the best flat algorithm's time */
     hybrid_choice_t flat;  /* which one */
     uint32_t flat_skipped; /* flat candidates too large to simulate at P (sched_generate_limit) */
+    uint32_t flat_bounded; /* flat candidates not simulated: their lower bound (a generated
+                              schedule's slots at their cheapest) is no faster than the best */
     const char *how;       /* where the result came from: "greedy", "search" or "flat" */
     uint32_t n_tiers;      /* tiers of the tree (0 for one rank) */
     char config[256];      /* the result: "node:diss(full) socket:tour core:comb(n=4)" */

@@ -139,17 +139,6 @@ static void tier_cands_free(tier_cands_t *tc)
 
 /* ------------------------------------------------------- simulation */
 
-/* Simulated time of 's' on 'pairs' (a group's view or all ranks). */
-static lop_status_t sim_us(const search_t *se, const sched_t *s, const pairs_t *pairs, double *us)
-{
-    sched_sim_t par = *se->sim;
-    sched_sim_result_t res;
-    par.pairs = pairs;
-    lop_status_t st = s->n_ops ? sched_sim_run(s, &par, 0, &res) : LOP_OK;
-    *us = st || !s->n_ops ? 0 : res.max_us;
-    return st;
-}
-
 /* Group g of tier t with candidate c: its local time on its members' costs
  * (the arrival phase; at tier 0 the whole barrier, or arrival + departure),
  * or with 'departure' the departure phase alone. */
@@ -164,9 +153,9 @@ static lop_status_t group_us(const search_t *se, uint32_t t, uint32_t g, const c
     if (st)
         return st;
     if (!departure && (t > 0 || c->choice.whole))
-        return sim_us(se, local, &view, us);
+        return hybrid_sim_us(se->sim, local, &view, us);
     st = hybrid_local_phases(local, !departure, &phases);
-    st = st ? st : sim_us(se, &phases, &view, us);
+    st = st ? st : hybrid_sim_us(se->sim, &phases, &view, us);
     sched_free(&phases);
     return st;
 }
@@ -265,7 +254,7 @@ static lop_status_t evaluate(search_t *se, const uint32_t *pick, int per_group, 
         }
     sched_t s;
     lop_status_t st = hybrid_compose_pieces(se->tree, se->piece, &s);
-    st = st ? st : sim_us(se, &s, se->sim->pairs, us);
+    st = st ? st : hybrid_sim_us(se->sim, &s, se->sim->pairs, us);
     se->evaluated++;
     if (st == LOP_OK && keep)
         *keep = s;
@@ -433,45 +422,6 @@ static void greedy_pick(const search_t *se, uint32_t *pick)
     }
 }
 
-/* Has an earlier candidate the same rule and n (ftour n = comb n, tour =
- * comb n = 2: one function builds them), so the same schedule? */
-static int flat_repeats(const search_t *se, const barrier_alg_t *const *a, uint32_t n)
-{
-    for (const barrier_alg_t *const *b = se->algs; b <= a; b++)
-        for (uint32_t m = 1; m <= ((*b)->takes_n ? HYBRID_MAX_N : 1) && (b < a || m < n); m++)
-            if ((*b)->build_rank == (*a)->build_rank &&
-                barrier_alg_n(*b, m) == barrier_alg_n(*a, n))
-                return 1;
-    return 0;
-}
-
-/* The fastest flat algorithm over all ranks. */
-static lop_status_t best_flat(const search_t *se, hybrid_result_t *res)
-{
-    lop_status_t st = LOP_OK;
-    res->flat_us = INFINITY;
-    for (const barrier_alg_t *const *a = se->algs; *a && st == LOP_OK; a++)
-        for (uint32_t n = 1; !((*a)->flags & BARRIER_COST_ONLY) && st == LOP_OK &&
-                             n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++) {
-            sched_t s;
-            double us;
-            if (flat_repeats(se, a, n))
-                continue;
-            if (sched_generate_limit(*a, se->p, barrier_alg_n(*a, n), NULL) != LOP_OK) {
-                res->flat_skipped++; /* too large to simulate at this P */
-                continue;
-            }
-            st = sched_generate(*a, se->p, barrier_alg_n(*a, n), &s);
-            st = st ? st : sim_us(se, &s, se->sim->pairs, &us);
-            if (st == LOP_OK && us < res->flat_us) {
-                res->flat_us = us;
-                res->flat = (hybrid_choice_t){*a, barrier_alg_n(*a, n), 1};
-            }
-            sched_free(&s);
-        }
-    return st;
-}
-
 static void search_free(search_t *se)
 {
     for (uint32_t t = 0; t <= HYBRID_MAX_LEVELS; t++)
@@ -505,7 +455,7 @@ static lop_status_t search_run(search_t *se, hybrid_result_t *res)
     greedy_pick(se, greedy);
     describe(se, greedy, 1, res->greedy, sizeof res->greedy);
     lop_status_t st = evaluate(se, greedy, 1, &res->greedy_us, NULL);
-    st = st ? st : best_flat(se, res);
+    st = st ? st : hybrid_flat_best(se->sim, se->algs, se->p, res);
     se->best_us = fmin(res->greedy_us, res->flat_us);
     res->how = res->greedy_us <= res->flat_us ? "greedy" : "flat";
     res->exhaustive = se->tree->n_tiers <= HYBRID_EXHAUSTIVE_TIERS;
