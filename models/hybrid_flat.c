@@ -16,23 +16,60 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
     return st;
 }
 
-/* The cheapest o and L over every rank r of the messages of slot k of a
- * generated schedule: r's to r + d (a SEND), or from r + d to r (a RECV;
- * its o is the receive's o_r where that is the pair's). */
+/* Does rank r agree with its peer of move d at level k of a machine for
+ * every r (1), for none (0), or is it not told by d alone (-1)?  Where the
+ * level's keys (pairs_t.key_d: block r / D, round robin r mod D) tile the P
+ * ranks, a SHIFT's peer r + d mod P shares r's key for every r or for none
+ * (round robin: iff D divides d; block: none for D <= d <= P - D, where the
+ * peer's block is another whatever r's place in its own), as a XOR's r ^ d
+ * does for D a power of two (block: iff d < D; round robin: iff D divides
+ * d).  The pair relation is symmetric, so a RECV's move serves too. */
+static int level_agree(const pairs_t *c, const sched_t *s, uint32_t d, uint32_t k)
+{
+    uint32_t D = c->key_d[k];
+    if (D == 1)
+        return c->map != PAIRS_BLOCK; /* block: keys are ranks; round robin: one key */
+    if (s->form == SCHED_XOR) {
+        if (D & (D - 1))
+            return -1;
+        return c->map == PAIRS_BLOCK ? d < D : (d & (D - 1)) == 0;
+    }
+    if (s->p % D)
+        return -1;
+    if (c->map == PAIRS_RR)
+        return d % D == 0;
+    return d < D || d > s->p - D ? -1 : 0;
+}
+
+static inline double least(double a, double b)
+{
+    return b < a ? b : a;
+}
+
+/* The cheapest o and L of the levels the messages of slot k can be at
+ * (pairs_cost: the first level where a pair's keys differ, at most the
+ * last); a matrix, or a view, is scanned over every rank instead.  A RECV's
+ * o is its o_r where that is the pair's. */
 static void slot_least(const sched_t *s, const pairs_t *c, uint32_t k, double *o_us,
                        double *L_us)
 {
     sched_op_t op = s->op[k];
     *o_us = *L_us = INFINITY;
-    for (uint32_t r = 0; r < s->p; r++) {
+    for (uint32_t lv = 0; !c->o_us && !c->rank && lv < c->n_levels; lv++) {
+        int agree = level_agree(c, s, (uint32_t)op.peer, lv);
+        if (agree == 1 && lv + 1 < c->n_levels)
+            continue; /* every pair agrees here: its level is further in */
+        *o_us = least(*o_us, c->level_o_us[lv]);
+        *L_us = least(*L_us, c->level_L_us[lv]);
+        if (agree == 0)
+            return; /* every pair differs here: none further in */
+    }
+    for (uint32_t r = 0; (c->o_us || c->rank) && r < s->p; r++) {
         uint32_t q = (uint32_t)sched_op_at(s, r, k).peer;
         double o, L;
-        if (op.kind == SCHED_SEND)
-            pairs_cost(c, r, q, &o, &L);
-        else
-            pairs_cost(c, q, r, &o, &L);
-        *o_us = fmin(*o_us, o);
-        *L_us = fmin(*L_us, L);
+        pairs_cost(c, op.kind == SCHED_SEND ? r : q, op.kind == SCHED_SEND ? q : r, &o, &L);
+        *o_us = least(*o_us, o);
+        *L_us = least(*L_us, L);
     }
 }
 
