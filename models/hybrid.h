@@ -38,7 +38,10 @@
  * hybrid using it, so combinations that cannot win are skipped), else
  * coordinate descent from greedy until no single-tier change improves.
  * Every flat algorithm over all ranks is a candidate too, so the result is
- * never slower than the best flat algorithm, nor than greedy.
+ * never slower than the best flat algorithm, nor than greedy; one whose
+ * schedule is generated is first bounded and not simulated where it cannot
+ * be the fastest (hybrid_flat.c).  The parts: hybrid_place.c, hybrid_tree.c,
+ * hybrid_phase.c, hybrid_search.c, hybrid_flat.c, hybrid_prove.c.
  */
 #ifndef LOP_HYBRID_H
 #define LOP_HYBRID_H
