@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "csv.h"
+#include "fmt_placement.h"
 #include "mpisync.h"
-#include "out.h"
 
 /* What one rank sends: its place, fixed size so one MPI_Allgather moves all. */
 typedef struct {
@@ -153,57 +153,24 @@ unsigned lop_placement_class(const lop_placement_t *pl, int i, int j)
            (pl->core[i] != pl->core[j]) << 3;
 }
 
-static const lop_out_col_t placement_cols[] = {
-    {"rank", LOP_OUT_INT, 0}, {"host", LOP_OUT_STR, 0}, {"socket", LOP_OUT_INT, 0},
-    {"numa", LOP_OUT_INT, 0}, {"core", LOP_OUT_INT, 0},
-};
-
-/* A host name goes into a CSV cell as it is: it must not break the line. */
-static lop_status_t host_ok(const char *host)
-{
-    for (const char *c = host; *c; c++)
-        if (*c == ',' || *c == '"' || (unsigned char)*c < 0x20)
-            return lop_err(LOP_ERR_INVALID, "placement: host name '%s' cannot be a CSV cell",
-                           host);
-    return LOP_OK;
-}
-
 lop_status_t lop_placement_write(const lop_placement_t *pl, const lop_run_meta_t *meta,
                                  const char *dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/placement.csv", dir);
-    lop_status_t st = LOP_OK;
-    for (int r = 0; r < pl->n && st == LOP_OK; r++)
-        st = host_ok(pl->host[r]);
+    snprintf(path, sizeof path, "%s/" LOP_FMT_PLACEMENT_NAME, dir);
+    lop_fmt_placement_row_t *row = lop_calloc(pl->n ? pl->n : 1, sizeof *row);
+    if (!row)
+        return LOP_ERR_NOMEM;
+    for (int r = 0; r < pl->n; r++)
+        row[r] = (lop_fmt_placement_row_t){pl->host[r], pl->socket[r], pl->numa[r], pl->core[r]};
+    lop_fmt_placement_meta_t m = {pl->n, pl->topology, pl->note, meta->oversubscribed,
+                                  meta->date};
     lop_csv_writer_t w;
-    st = st ? st : lop_csv_writer_open(&w, path);
-    if (st != LOP_OK)
-        return st;
-    lop_csv_meta(&w, "lopbench", "%s", LOP_VERSION);
-    lop_csv_meta(&w, "quantity", "placement");
-    lop_csv_meta(&w, "definition", "where each rank ran: host name, socket (hwloc package) and "
-                 "NUMA node on that host (logical indexes), core = the CPU sched_getcpu() "
-                 "returned; levels: hosts 0, sockets 1, cores 2");
-    lop_csv_meta(&w, "ranks", "%d", pl->n);
-    lop_csv_meta(&w, "topology", "%s", pl->topology ? "hwloc" : "none");
-    lop_csv_meta(&w, "placement_note", "%s", pl->note);
-    lop_csv_meta(&w, "oversubscribed", "%s", meta->oversubscribed ? "yes" : "no");
-    lop_csv_meta(&w, "date", "%s", meta->date);
-    lop_run_meta_hosts_write(&w, meta);
-    lop_out_t o;
-    st = lop_out_begin(&o, w.file, w.path, 1, placement_cols,
-                       sizeof placement_cols / sizeof *placement_cols);
-    if (st != LOP_OK)
-        return lop_csv_writer_end(&w, st);
-    for (int r = 0; r < pl->n && st == LOP_OK; r++) {
-        lop_out_int(&o, r);
-        lop_out_str(&o, pl->host[r]);
-        lop_out_int(&o, pl->socket[r]);
-        lop_out_int(&o, pl->numa[r]);
-        lop_out_int(&o, pl->core[r]);
-        st = lop_out_row(&o);
+    lop_status_t st = lop_fmt_placement_write_begin(&w, path, &m, row);
+    if (st == LOP_OK) {
+        lop_run_meta_hosts_write(&w, meta);
+        st = lop_fmt_placement_write_rows(&w, row, pl->n);
     }
-    lop_status_t end = lop_out_end(&o);
-    return lop_csv_writer_end(&w, st ? st : end);
+    free(row);
+    return st;
 }

@@ -38,7 +38,10 @@
  * hybrid using it, so combinations that cannot win are skipped), else
  * coordinate descent from greedy until no single-tier change improves.
  * Every flat algorithm over all ranks is a candidate too, so the result is
- * never slower than the best flat algorithm, nor than greedy.
+ * never slower than the best flat algorithm, nor than greedy; one whose
+ * schedule is generated is first bounded and not simulated where it cannot
+ * be the fastest (hybrid_flat.c).  The parts: hybrid_place.c, hybrid_tree.c,
+ * hybrid_phase.c, hybrid_search.c, hybrid_flat.c, hybrid_prove.c.
  */
 #ifndef LOP_HYBRID_H
 #define LOP_HYBRID_H
@@ -95,6 +98,8 @@ typedef struct {
     double flat_us;        /* the best flat algorithm's time */
     hybrid_choice_t flat;  /* which one */
     uint32_t flat_skipped; /* flat candidates too large to simulate at P (sched_generate_limit) */
+    uint32_t flat_bounded; /* flat candidates not simulated: their lower bound (a generated
+                              schedule's slots at their cheapest) is no faster than the best */
     const char *how;       /* where the result came from: "greedy", "search" or "flat" */
     uint32_t n_tiers;      /* tiers of the tree (0 for one rank) */
     char config[256];      /* the result: "node:diss(full) socket:tour core:comb(n=4)" */

@@ -812,13 +812,14 @@ static lop_status_t hybrid_for(opts_t *o, long p, hybrid_result_t *res)
     snprintf(o->hybrid_config, sizeof o->hybrid_config, "%s", res->config);
     if (o->timing)
         fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
-                "greedy %s us; best flat %s %s us (%u too large to simulate); %s search: %llu "
+                "greedy %s us; best flat %s %s us (%u too large to simulate, %u bounded out); %s "
+                "search: %llu "
                 "hybrids simulated, %llu combinations bounded out; a barrier by %s; %.3f s\n",
                 prog, p, lop_out_format_csv(a, res->us), res->how, res->config,
                 lop_out_format_csv(b, res->greedy_us), res->greedy,
                 lop_out_format_csv(c, res->greedy_us - res->us),
                 res->flat.alg ? res->flat.alg->name : "-", lop_out_format_csv(d, res->flat_us),
-                res->flat_skipped, res->exhaustive ? "exhaustive" : "local",
+                res->flat_skipped, res->flat_bounded, res->exhaustive ? "exhaustive" : "local",
                 (unsigned long long)res->evaluated, (unsigned long long)res->pruned, res->proof,
                 res->search_s);
     return LOP_OK;
@@ -1519,8 +1520,8 @@ static lop_status_t report_row(opts_t *o, lop_out_t *t, long p)
     lop_out_str(t, res.exhaustive ? "exhaustive" : "descent");
     lop_out_int(t, (long)res.evaluated);
     lop_out_int(t, (long)res.pruned);
-    lop_out_str(t, res.config);
-    lop_out_str(t, res.greedy);
+    lop_out_text(t, res.config); /* "nwise(n=3,full)": a comma */
+    lop_out_text(t, res.greedy);
     lop_out_str(t, res.proof);
     hybrid_result_free(&res);
     return lop_out_row(t);

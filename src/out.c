@@ -188,6 +188,31 @@ void lop_out_str(lop_out_t *t, const char *s)
     set_cell(t, s);
 }
 
+void lop_out_text(lop_out_t *t, const char *s)
+{
+    if (!t->csv || !strpbrk(s, ",\"\r\n")) {
+        set_cell(t, s);
+        return;
+    }
+    size_t quotes = 0;
+    for (const char *c = s; *c; c++)
+        quotes += *c == '"';
+    char *cell = lop_calloc(strlen(s) + quotes + 3, 1), *w = cell;
+    if (!cell) {
+        t->status = t->status ? t->status : LOP_ERR_NOMEM;
+        return;
+    }
+    *w++ = '"';
+    for (const char *c = s; *c; c++) {
+        *w++ = *c;
+        if (*c == '"')
+            *w++ = '"'; /* a quote inside is doubled */
+    }
+    *w = '"';
+    set_cell(t, cell);
+    free(cell);
+}
+
 void lop_out_int(lop_out_t *t, long long v)
 {
     char buf[LOP_OUT_NUM_LEN];

@@ -57,6 +57,10 @@ check "--costs + --placement = --topology at P = 48 ($c = $t us)" test -n "$t" -
 bad=$(awk -F, '/^[0-9]/ { if ($7 + 0 > $6 + 0 || $7 + 0 > $5 + 0 || $8 + 0 < 0) n++ } END { print n + 0 }' "$T/report.csv")
 check "--hybrid-report: hybrid_us <= greedy_us and flat_us, gain_us >= 0 (63 rows, $bad bad)" \
     sh -c "test \$(grep -c '^[0-9]' '$T/report.csv') -eq 63 && test $bad -eq 0"
+# The choices hold commas ("node:nwise(n=2,full)"): quoted (RFC 4180), every row 15 fields.
+short=$(grep '^[0-9]' "$T/report.csv" | sed 's/"[^"]*"/x/g' | awk -F, 'NF != 15' | wc -l)
+check "--hybrid-report --csv: choices with a comma quoted, every row 15 fields ($short not)" \
+    sh -c "grep -q ',\"node:nwise(n=2,full)\",' '$T/report.csv' && test $short -eq 0"
 check "--best with per-pair costs includes the hybrid" \
     sh -c "'$B' --best --model logp --alg all,hybrid --p 32 $M --csv | grep -q '^32,logp,hybrid,'"
 check "--best with per-pair costs: LogP implied, no --model needed" \

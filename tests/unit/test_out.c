@@ -81,6 +81,58 @@ static void no_cut_cells(void)
     }
 }
 
+/* The next RFC 4180 field of a CSV line at *at into 'out' (len bytes). */
+static int csv_field(const char **at, char *out, size_t len)
+{
+    const char *c = *at;
+    size_t n = 0;
+    int quoted = *c == '"';
+    for (c += quoted; *c && (quoted || (*c != ',' && *c != '\n')); c++) {
+        if (quoted && *c == '"' && c[1] != '"') {
+            quoted = 0; /* the closing quote */
+            continue;
+        }
+        c += quoted && *c == '"'; /* "" is one quote */
+        if (n + 1 < len)
+            out[n++] = *c;
+    }
+    out[n] = '\0';
+    *at = *c == ',' ? c + 1 : c;
+    return *c == ',';
+}
+
+/* Text cells with commas and quotes read back from CSV as they were written
+ * (lopredict --hybrid-report's "node:nwise(n=3,full)"); plain ones unquoted. */
+static void text_cells(void)
+{
+    static const lop_out_col_t cols[] = {
+        {"hybrid", LOP_OUT_STR, 0}, {"p", LOP_OUT_INT, 0}, {"note", LOP_OUT_STR, 0},
+        {"plain", LOP_OUT_STR, 0}};
+    const char *cell[] = {"node:nwise(n=3,full) socket:cc", "", "say \"a, b\"", "core:tour"};
+    char *text = NULL, field[64];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    lop_out_t t;
+    lop_status_t st = lop_out_begin(&t, f, "memory", 1, cols, 4);
+    lop_out_text(&t, cell[0]);
+    lop_out_int(&t, 64);
+    lop_out_text(&t, cell[2]);
+    lop_out_text(&t, cell[3]);
+    st = st ? st : lop_out_row(&t);
+    lop_status_t end = lop_out_end(&t);
+    fclose(f);
+    const char *at = strchr(text, '\n') + 1;
+    int fields = 0, same = 1;
+    for (int more = 1; more && fields < 4; fields++) {
+        more = csv_field(&at, field, sizeof field);
+        same &= fields == 1 ? strcmp(field, "64") == 0 : strcmp(field, cell[fields]) == 0;
+    }
+    ok(st == LOP_OK && end == LOP_OK && fields == 4 && same && *at == '\n',
+       "CSV text cells with a comma and quotes read back as 4 fields, unchanged: %s", text);
+    ok(strstr(text, ",core:tour\n") != NULL, "a text without a comma or quote is not quoted");
+    free(text);
+}
+
 static void write_errors(void)
 {
     static const lop_out_col_t cols[] = {{"p", LOP_OUT_INT, 0}};
@@ -140,6 +192,7 @@ int main(void)
 {
     round_trips();
     no_cut_cells();
+    text_cells();
     write_errors();
     lists();
     casts_and_messages();
