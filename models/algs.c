@@ -104,6 +104,33 @@ int barrier_power_of_two(uint32_t p)
     return (p & (p - 1)) == 0;
 }
 
+int barrier_power_of(uint64_t p, uint64_t k)
+{
+    while (p % k == 0)
+        p /= k;
+    return p == 1;
+}
+
+/* ------------------------------------------------------ exactness rules */
+
+int barrier_exact_always(uint32_t p, uint32_t n)
+{
+    (void)p;
+    (void)n;
+    return 1;
+}
+
+int barrier_exact_p_power_of_two(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return barrier_power_of_two(p);
+}
+
+int barrier_exact_p_power_of_n1(uint32_t p, uint32_t n)
+{
+    return barrier_power_of(p, (uint64_t)n + 1);
+}
+
 sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n)
 {
     (void)n;
