@@ -1,9 +1,11 @@
 /* algs.c - the table of barrier algorithms and the helpers their formulas share. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "barrier.h"
 #include "hybrid.h"
+#include "out.h"
 
 extern const barrier_alg_t barrier_alg_cc, barrier_alg_comb, barrier_alg_tour, barrier_alg_ftour,
     barrier_alg_mcs, barrier_alg_bst, barrier_alg_bfly, barrier_alg_pe, barrier_alg_diss,
@@ -42,6 +44,71 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)
 {
     return alg->takes_n && n >= 1 ? n : alg->default_n;
+}
+
+/* A note as a CSV field: quoted, its quotes doubled, where it holds a comma
+ * or a quote (RFC 4180); as it is in the table.  NULL when out of memory. */
+static char *note_cell(const char *note, int csv)
+{
+    size_t len = strlen(note), quotes = 0;
+    for (const char *c = note; *c; c++)
+        quotes += *c == '"';
+    if (!csv || (!quotes && !strchr(note, ',')))
+        return lop_strdup(note);
+    char *cell = lop_calloc(len + quotes + 3, 1), *w = cell;
+    if (!cell)
+        return NULL;
+    *w++ = '"';
+    for (const char *c = note; *c; c++) {
+        *w++ = *c;
+        if (*c == '"')
+            *w++ = '"';
+    }
+    *w = '"';
+    return cell;
+}
+
+static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv)
+{
+    lop_out_str(t, a->name);
+    lop_out_str(t, a->title);
+    lop_out_str(t, a->takes_n ? "yes" : "no");
+    lop_out_str(t, a->takes_n ? a->n_meaning : "");
+    if (a->takes_n)
+        lop_out_int(t, a->default_n);
+    else
+        lop_out_empty(t);
+    lop_out_str(t, a->flags & BARRIER_COST_ONLY ? "no" : "yes");
+    lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
+    lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
+    for (int lop = 0; lop <= 1; lop++) {
+        char *cell = note_cell(lop ? a->lop_note : a->logp_note, csv);
+        if (!cell)
+            return LOP_ERR_NOMEM;
+        lop_out_str(t, cell);
+        free(cell);
+    }
+    return lop_out_row(t);
+}
+
+lop_status_t barrier_algs_print(FILE *out, int csv)
+{
+    static const lop_out_col_t cols[] = {
+        {"alg", LOP_OUT_STR, 0},          {"title", LOP_OUT_STR, 0},
+        {"takes_n", LOP_OUT_STR, 0},      {"n_meaning", LOP_OUT_STR, 0},
+        {"default_n", LOP_OUT_INT, 0},    {"schedule", LOP_OUT_STR, 0},
+        {"lop_band_lo", LOP_OUT_NUM, 2},  {"lop_band_hi", LOP_OUT_NUM, 2},
+        {"logp_exact", LOP_OUT_STR, 0},   {"lop_exact", LOP_OUT_STR, 0},
+    };
+    lop_out_t t;
+    lop_status_t st = lop_out_begin(&t, out, "standard output", csv, cols,
+                                    sizeof cols / sizeof *cols);
+    if (st)
+        return st;
+    for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)
+        st = algs_print_row(&t, *a, csv);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 void barrier_cost_init(barrier_cost_t *c)
