@@ -46,20 +46,20 @@ uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)
     return alg->takes_n && n >= 1 ? n : alg->default_n;
 }
 
-/* A note as a CSV field: quoted, its quotes doubled, where it holds a comma
+/* A text as a CSV field: quoted, its quotes doubled, where it holds a comma
  * or a quote (RFC 4180); as it is in the table.  NULL when out of memory. */
-static char *note_cell(const char *note, int csv)
+static char *text_cell(const char *text, int csv)
 {
-    size_t len = strlen(note), quotes = 0;
-    for (const char *c = note; *c; c++)
+    size_t len = strlen(text), quotes = 0;
+    for (const char *c = text; *c; c++)
         quotes += *c == '"';
-    if (!csv || (!quotes && !strchr(note, ',')))
-        return lop_strdup(note);
+    if (!csv || (!quotes && !strchr(text, ',')))
+        return lop_strdup(text);
     char *cell = lop_calloc(len + quotes + 3, 1), *w = cell;
     if (!cell)
         return NULL;
     *w++ = '"';
-    for (const char *c = note; *c; c++) {
+    for (const char *c = text; *c; c++) {
         *w++ = *c;
         if (*c == '"')
             *w++ = '"';
@@ -68,12 +68,12 @@ static char *note_cell(const char *note, int csv)
     return cell;
 }
 
+/* The machine-read columns first, the texts last: a text with a comma moves
+ * no column before it for a reader that splits at every comma. */
 static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv)
 {
     lop_out_str(t, a->name);
-    lop_out_str(t, a->title);
     lop_out_str(t, a->takes_n ? "yes" : "no");
-    lop_out_str(t, a->takes_n ? a->n_meaning : "");
     if (a->takes_n)
         lop_out_int(t, a->default_n);
     else
@@ -81,8 +81,9 @@ static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv
     lop_out_str(t, a->flags & BARRIER_COST_ONLY ? "no" : "yes");
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
-    for (int lop = 0; lop <= 1; lop++) {
-        char *cell = note_cell(lop ? a->lop_note : a->logp_note, csv);
+    const char *text[] = {a->title, a->takes_n ? a->n_meaning : "", a->logp_note, a->lop_note};
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+        char *cell = text_cell(text[i], csv);
         if (!cell)
             return LOP_ERR_NOMEM;
         lop_out_str(t, cell);
@@ -94,11 +95,11 @@ static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv
 lop_status_t barrier_algs_print(FILE *out, int csv)
 {
     static const lop_out_col_t cols[] = {
-        {"alg", LOP_OUT_STR, 0},          {"title", LOP_OUT_STR, 0},
-        {"takes_n", LOP_OUT_STR, 0},      {"n_meaning", LOP_OUT_STR, 0},
-        {"default_n", LOP_OUT_INT, 0},    {"schedule", LOP_OUT_STR, 0},
-        {"lop_band_lo", LOP_OUT_NUM, 2},  {"lop_band_hi", LOP_OUT_NUM, 2},
-        {"logp_exact", LOP_OUT_STR, 0},   {"lop_exact", LOP_OUT_STR, 0},
+        {"alg", LOP_OUT_STR, 0},         {"takes_n", LOP_OUT_STR, 0},
+        {"default_n", LOP_OUT_INT, 0},   {"schedule", LOP_OUT_STR, 0},
+        {"lop_band_lo", LOP_OUT_NUM, 2}, {"lop_band_hi", LOP_OUT_NUM, 2},
+        {"title", LOP_OUT_STR, 0},       {"n_meaning", LOP_OUT_STR, 0},
+        {"logp_exact", LOP_OUT_STR, 0},  {"lop_exact", LOP_OUT_STR, 0},
     };
     lop_out_t t;
     lop_status_t st = lop_out_begin(&t, out, "standard output", csv, cols,
