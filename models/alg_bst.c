@@ -58,4 +58,7 @@ const barrier_alg_t barrier_alg_bst = {
     .lop_us = bst_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style; not exact",
+    .logp_exact = barrier_exact_p_power_of_two,
+    .lop_band_lo = 0.91,
+    .lop_band_hi = 1.50,
 };

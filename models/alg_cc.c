@@ -56,4 +56,6 @@ const barrier_alg_t barrier_alg_cc = {
     .lop_us = cc_lop_us,
     .logp_note = "exact for every P and g",
     .lop_note = "exact when o((P-1)cnt) <= L((P-1)cnt)",
+    .logp_exact = barrier_exact_always,
+    .lop_exact = barrier_exact_always, /* within its note's condition */
 };

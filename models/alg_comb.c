@@ -43,6 +43,11 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     return tree_gather_lop(c, levels, k - 1.0) + tree_bcast_lop(c, p);
 }
 
+int comb_logp_exact(uint32_t p, uint32_t n)
+{
+    return barrier_power_of(p, group_size(n)) && barrier_power_of_two(p);
+}
+
 const barrier_alg_t barrier_alg_comb = {
     .name = "comb",
     .title = "combining tree",
@@ -57,4 +62,7 @@ const barrier_alg_t barrier_alg_comb = {
     .lop_us = comb_lop_us,
     .logp_note = "exact when P is a power of n and of 2 (n = 2, 4, 16..) and g <= o_s+L+o_r",
     .lop_note = "thesis form: every level evaluated at the root's stream; not exact",
+    .logp_exact = comb_logp_exact,
+    .lop_band_lo = 0.92,
+    .lop_band_hi = 2.35,
 };

@@ -20,4 +20,6 @@ const barrier_alg_t barrier_alg_diss = {
     .lop_us = ndiss_lop_us,
     .logp_note = "exact for every P when g <= o_s+L+o_r",
     .lop_note = "exact for every P",
+    .logp_exact = ndiss_exact, /* n = 1 drops no offset: every P */
+    .lop_exact = ndiss_exact,
 };

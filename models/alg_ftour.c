@@ -20,4 +20,7 @@ const barrier_alg_t barrier_alg_ftour = {
     .lop_us = comb_lop_us,
     .logp_note = "exact when P is a power of f and of 2 and g <= o_s+L+o_r",
     .lop_note = "thesis form: every level evaluated at the root's stream; not exact",
+    .logp_exact = comb_logp_exact,
+    .lop_band_lo = 0.92,
+    .lop_band_hi = 2.35,
 };

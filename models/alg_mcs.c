@@ -53,6 +53,13 @@ static double mcs_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     return tree_gather_lop(c, levels, n) + tree_bcast_lop(c, p);
 }
 
+/* The rule held to is the binary heap (n = 1) at P = 2^k: complete, and the
+ * broadcast too. */
+static int mcs_logp_exact(uint32_t p, uint32_t n)
+{
+    return n == 1 && barrier_power_of_two(p);
+}
+
 const barrier_alg_t barrier_alg_mcs = {
     .name = "mcs",
     .title = "MCS tree",
@@ -69,4 +76,7 @@ const barrier_alg_t barrier_alg_mcs = {
                  "and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style (n:1 per level at the stream of D levels); "
                 "not exact",
+    .logp_exact = mcs_logp_exact,
+    .lop_band_lo = 0.79,
+    .lop_band_hi = 2.67,
 };

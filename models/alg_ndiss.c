@@ -58,6 +58,14 @@ sched_form_t ndiss_symmetry(uint32_t p, uint32_t n)
     return SCHED_SHIFT;
 }
 
+/* Exact unless the last round (span (n+1)^(R-1)) drops offsets: it keeps
+ * period - 1 of its n, so the forms' n per round hold while n < period. */
+int ndiss_exact(uint32_t p, uint32_t n)
+{
+    uint32_t rounds = ndiss_rounds(p, n);
+    return rounds == 0 || n < p / gcd(barrier_ipow((uint64_t)n + 1, rounds - 1), p);
+}
+
 /* Thesis 2.2.6.1.1 for m links:
  *   rt = max{g ceil(n/m), n o_s + L ceil(n/m) + n o_r} ceil(log_{n+1} P),
  * which is n max{g, o_s + L + o_r} ceil(log_{n+1} P) (2.2.6.1) for m = 1. */
@@ -94,4 +102,8 @@ const barrier_alg_t barrier_alg_ndiss = {
     .logp_note = "exact for one link and g <= o_s+L+o_r unless the last round drops offsets "
                  "(n >= P / gcd((n+1)^(R-1), P)); the simulator models one link",
     .lop_note = "exact unless the last round drops offsets",
+    .logp_exact = ndiss_exact,
+    .lop_exact = ndiss_exact,
+    .lop_band_lo = 0.99, /* n > P-1 partners counted at small P: up to 4.58 */
+    .lop_band_hi = 4.72,
 };

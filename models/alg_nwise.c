@@ -109,5 +109,9 @@ const barrier_alg_t barrier_alg_nwise = {
     .logp_us = nwise_logp_us,
     .lop_us = nwise_lop_us,
     .logp_note = "the thesis's worst-case bound; not exact",
-    .lop_note = "derived (t_1:n and t_n:1 per round); not exact",
+    .lop_note = "exact when P is a power of n+1 (no fold); otherwise derived (t_1:n and "
+                "t_n:1 per round) and not exact",
+    .lop_exact = barrier_exact_p_power_of_n1,
+    .lop_band_lo = 0.95,
+    .lop_band_hi = 1.12,
 };

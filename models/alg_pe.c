@@ -74,4 +74,8 @@ const barrier_alg_t barrier_alg_pe = {
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "
                  "the thesis's worst case otherwise",
     .lop_note = "exact when P is a power of 2; the thesis's worst case otherwise",
+    .logp_exact = barrier_exact_p_power_of_two,
+    .lop_exact = barrier_exact_p_power_of_two,
+    .lop_band_lo = 0.95,
+    .lop_band_hi = 1.12,
 };

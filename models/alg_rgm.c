@@ -64,4 +64,7 @@ const barrier_alg_t barrier_alg_rgm = {
     .lop_us = rgm_lop_us,
     .logp_note = "exact when P is a power of n+1 and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style; not exact",
+    .logp_exact = barrier_exact_p_power_of_n1,
+    .lop_band_lo = 0.90,
+    .lop_band_hi = 2.67,
 };

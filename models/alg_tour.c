@@ -20,4 +20,7 @@ const barrier_alg_t barrier_alg_tour = {
     .lop_us = comb_lop_us,   /* 2.3.7.1.3 is 2.3.7.1.2 with n = 2 */
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",
     .lop_note = "thesis form: every round evaluated at the root's stream; not exact",
+    .logp_exact = barrier_exact_p_power_of_two,
+    .lop_band_lo = 0.92,
+    .lop_band_hi = 1.09,
 };

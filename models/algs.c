@@ -1,9 +1,11 @@
 /* algs.c - the table of barrier algorithms and the helpers their formulas share. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "barrier.h"
 #include "hybrid.h"
+#include "out.h"
 
 extern const barrier_alg_t barrier_alg_cc, barrier_alg_comb, barrier_alg_tour, barrier_alg_ftour,
     barrier_alg_mcs, barrier_alg_bst, barrier_alg_bfly, barrier_alg_pe, barrier_alg_diss,
@@ -42,6 +44,72 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)
 {
     return alg->takes_n && n >= 1 ? n : alg->default_n;
+}
+
+/* A text as a CSV field: quoted, its quotes doubled, where it holds a comma
+ * or a quote (RFC 4180); as it is in the table.  NULL when out of memory. */
+static char *text_cell(const char *text, int csv)
+{
+    size_t len = strlen(text), quotes = 0;
+    for (const char *c = text; *c; c++)
+        quotes += *c == '"';
+    if (!csv || (!quotes && !strchr(text, ',')))
+        return lop_strdup(text);
+    char *cell = lop_calloc(len + quotes + 3, 1), *w = cell;
+    if (!cell)
+        return NULL;
+    *w++ = '"';
+    for (const char *c = text; *c; c++) {
+        *w++ = *c;
+        if (*c == '"')
+            *w++ = '"';
+    }
+    *w = '"';
+    return cell;
+}
+
+/* The machine-read columns first, the texts last: a text with a comma moves
+ * no column before it for a reader that splits at every comma. */
+static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv)
+{
+    lop_out_str(t, a->name);
+    lop_out_str(t, a->takes_n ? "yes" : "no");
+    if (a->takes_n)
+        lop_out_int(t, a->default_n);
+    else
+        lop_out_empty(t);
+    lop_out_str(t, a->flags & BARRIER_COST_ONLY ? "no" : "yes");
+    lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
+    lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
+    const char *text[] = {a->title, a->takes_n ? a->n_meaning : "", a->logp_note, a->lop_note};
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+        char *cell = text_cell(text[i], csv);
+        if (!cell)
+            return LOP_ERR_NOMEM;
+        lop_out_str(t, cell);
+        free(cell);
+    }
+    return lop_out_row(t);
+}
+
+lop_status_t barrier_algs_print(FILE *out, int csv)
+{
+    static const lop_out_col_t cols[] = {
+        {"alg", LOP_OUT_STR, 0},         {"takes_n", LOP_OUT_STR, 0},
+        {"default_n", LOP_OUT_INT, 0},   {"schedule", LOP_OUT_STR, 0},
+        {"lop_band_lo", LOP_OUT_NUM, 2}, {"lop_band_hi", LOP_OUT_NUM, 2},
+        {"title", LOP_OUT_STR, 0},       {"n_meaning", LOP_OUT_STR, 0},
+        {"logp_exact", LOP_OUT_STR, 0},  {"lop_exact", LOP_OUT_STR, 0},
+    };
+    lop_out_t t;
+    lop_status_t st = lop_out_begin(&t, out, "standard output", csv, cols,
+                                    sizeof cols / sizeof *cols);
+    if (st)
+        return st;
+    for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)
+        st = algs_print_row(&t, *a, csv);
+    lop_status_t end = lop_out_end(&t);
+    return st ? st : end;
 }
 
 void barrier_cost_init(barrier_cost_t *c)
@@ -102,6 +170,33 @@ uint32_t barrier_floor_log(uint64_t p, uint64_t k)
 int barrier_power_of_two(uint32_t p)
 {
     return (p & (p - 1)) == 0;
+}
+
+int barrier_power_of(uint64_t p, uint64_t k)
+{
+    while (p % k == 0)
+        p /= k;
+    return p == 1;
+}
+
+/* ------------------------------------------------------ exactness rules */
+
+int barrier_exact_always(uint32_t p, uint32_t n)
+{
+    (void)p;
+    (void)n;
+    return 1;
+}
+
+int barrier_exact_p_power_of_two(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return barrier_power_of_two(p);
+}
+
+int barrier_exact_p_power_of_n1(uint32_t p, uint32_t n)
+{
+    return barrier_power_of(p, (uint64_t)n + 1);
 }
 
 sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n)

@@ -18,6 +18,7 @@
 #define LOP_BARRIER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "lop.h"
 #include "view.h"
@@ -84,6 +85,20 @@ typedef struct barrier_alg {
     double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
     const char *logp_note; /* when the LogP form is exact for the schedule, and why not otherwise */
     const char *lop_note;  /* the same for the LoP form */
+    /* The notes as rules: is the closed form exact for the schedule at (p, n),
+     * the simulation equal to it (n as barrier_alg_n gives it; P = 1, no
+     * message, is always exact); NULL: at no P > 1.  LogP: given g <= o_s+L+o_r.
+     * LoP: for o() and L() that fall with their argument (cc: while
+     * o((P-1)cnt) <= L((P-1)cnt)); under constant o and L the LoP form is
+     * exact also wherever the LogP form is.  tests/unit/test_sim.c holds
+     * every algorithm to them at P = 1..200, n = 1..6. */
+    int (*logp_exact)(uint32_t p, uint32_t n);
+    int (*lop_exact)(uint32_t p, uint32_t n);
+    /* Where lop_exact does not hold: the range of LoP form / simulation under
+     * o() and L() that fall with their argument (test_sim.c's pipelining
+     * set, measured at P = 2..200, n = 1..6, with a margin of ~3 %); 0, 0
+     * where the form is exact at every P. */
+    double lop_band_lo, lop_band_hi;
 } barrier_alg_t;
 
 /* All algorithms, NULL-terminated, in --alg all order. */
@@ -97,6 +112,11 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
                                   size_t *n, size_t max);
 /* The n an algorithm is run with: 'n' if it takes one, else its default. */
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n);
+/* lopredict --list-algs [--csv]: one row per algorithm of barrier_algs, its
+ * descriptor's fields (columns in models/README.md); the texts (title, n's
+ * meaning, the notes) last, in CSV quoted as RFC 4180 says where they hold a
+ * comma. */
+lop_status_t barrier_algs_print(FILE *out, int csv);
 
 /* ---- integer helpers (no floating-point logs: they get P = 9, n = 2 wrong) ---- */
 
@@ -108,6 +128,14 @@ uint32_t barrier_ceil_log(uint64_t p, uint64_t k);
 uint32_t barrier_floor_log(uint64_t p, uint64_t k);
 /* Is p a power of two (p >= 1)? */
 int barrier_power_of_two(uint32_t p);
+/* Is p a power of k (k^0 = 1 included; p >= 1, k >= 2)? */
+int barrier_power_of(uint64_t p, uint64_t k);
+
+/* ---- exactness rules shared by several descriptors (logp_exact, lop_exact) ---- */
+
+int barrier_exact_always(uint32_t p, uint32_t n);         /* every P */
+int barrier_exact_p_power_of_two(uint32_t p, uint32_t n); /* P = 2^k */
+int barrier_exact_p_power_of_n1(uint32_t p, uint32_t n);  /* P = (n+1)^k */
 
 /* ---- LogP building blocks (thesis 2.1.4.5) ---- */
 
@@ -166,6 +194,8 @@ uint32_t comb_rounds(uint32_t p, uint32_t n);
 void comb_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
 double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+/* P a power of the group size and of 2: every group full, the broadcast too. */
+int comb_logp_exact(uint32_t p, uint32_t n);
 /* n-way dissemination (alg_ndiss.c); diss is n = 1. */
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
@@ -175,5 +205,7 @@ sched_form_t ndiss_symmetry(uint32_t p, uint32_t n);
 sched_form_t barrier_xor_if_power_of_two(uint32_t p, uint32_t n);
 double ndiss_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 double ndiss_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
+/* Unless the last round drops offsets (always for n = 1). */
+int ndiss_exact(uint32_t p, uint32_t n);
 
 #endif

@@ -33,7 +33,8 @@ enum {
     OPT_LINKS, OPT_LOP_ARG, OPT_OP_CONST, OPT_OP_PER_P, OPT_OP_LOG, OPT_OW, OPT_HW_OR, OPT_CSV,
     OPT_SCHEDULE, OPT_SIMULATE, OPT_VERIFY, OPT_BEST, OPT_CHECK, OPT_MEASURED, OPT_TIMING,
     OPT_DRAWS, OPT_SEED, OPT_COSTS, OPT_TOPOLOGY, OPT_LEVEL_L, OPT_LEVEL_O, OPT_MAP,
-    OPT_WRITE_COSTS, OPT_GOAL, OPT_RECV_ORDER, OPT_PLACEMENT, OPT_HYBRID_ALGS, OPT_HYBRID_REPORT
+    OPT_WRITE_COSTS, OPT_GOAL, OPT_RECV_ORDER, OPT_PLACEMENT, OPT_HYBRID_ALGS, OPT_HYBRID_REPORT,
+    OPT_LIST_ALGS
 };
 
 static const lop_cli_opt_t options[] = {
@@ -83,6 +84,7 @@ static const lop_cli_opt_t options[] = {
     {"placement", OPT_PLACEMENT, "FILE", "--alg hybrid with --costs: levels from placement.csv"},
     {"hybrid-algs", OPT_HYBRID_ALGS, "NAMES", "candidates of --alg hybrid (default: all)"},
     {"hybrid-report", OPT_HYBRID_REPORT, NULL, "per P: best flat, greedy and searched hybrid"},
+    {"list-algs", OPT_LIST_ALGS, NULL, "the algorithms' table: n, exactness, LoP band (--csv)"},
     {"help", 'h', NULL, "print this help"},
     {NULL, 0, NULL, NULL},
 };
@@ -111,7 +113,7 @@ typedef struct {
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
     const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
-    int csv, schedule, simulate, verify, best, timing; /* flags */
+    int csv, schedule, simulate, verify, best, timing, list_algs; /* flags */
     barrier_cost_t cost;                /* what the formulas use */
     char params_buf[PATH_MAX + 64];     /* the default path, resolved */
     lop_paramset_t set;                 /* the set read */
@@ -397,6 +399,7 @@ static const field_opt_t flag_opts[] = {
     {OPT_VERIFY, "verify", 0, offsetof(opts_t, verify)},
     {OPT_BEST, "best", 0, offsetof(opts_t, best)},
     {OPT_TIMING, "timing", 0, offsetof(opts_t, timing)},
+    {OPT_LIST_ALGS, "list-algs", 0, offsetof(opts_t, list_algs)},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -2032,7 +2035,7 @@ static lop_status_t check_modes(const opts_t *o)
         {"--check-schedule", o->check_file != NULL}, {"--measured", o->measured != NULL},
         {"--hybrid-report", o->hybrid_report},       {"--schedule", o->schedule},
         {"--verify", o->verify},                     {"--best", o->best},
-        {"--goal", o->goal && !o->check_file},
+        {"--goal", o->goal && !o->check_file},      {"--list-algs", o->list_algs},
     };
     const char *first = NULL;
     for (size_t i = 0; i < sizeof mode / sizeof *mode; i++) {
@@ -2156,7 +2159,7 @@ int main(int argc, char **argv)
         opts_free(&o);
         return lop_stdout_close(prog, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
-    st = st ? st : run(&o, &failed);
+    st = st ? st : o.list_algs ? barrier_algs_print(stdout, o.csv) : run(&o, &failed);
     if (st)
         lop_err_print(prog);
     int write_failed = lop_stdout_close(prog, st != LOP_OK);

@@ -10,8 +10,14 @@ B=$BIN/lopredict
 check "--help lists --alg and --verify" sh -c "'$B' --help | grep -q -- '--verify' && '$B' --help | grep -q -- '--alg'"
 "$B" --help >"$T/help"
 check "--help lists --draws and --seed" sh -c "grep -q -- '--draws N' '$T/help' && grep -q -- '--seed S' '$T/help'"
-check "--help lists the 14 algorithms with their titles" \
-    test "$(grep -c -e '^  ndiss     n-way dissemination; n: peers per round' -e '^  [a-z]\{2,8\} \+[A-Za-z]' "$T/help")" -ge 14
+N_ALGS=$(algs | wc -l)
+N_SCHED=$(algs schedule=yes | wc -l)
+missing=""
+for a in $(algs); do
+    grep -q "^  $a  *[A-Za-z]" "$T/help" || missing="$missing $a"
+done
+check "--help lists the $N_ALGS algorithms with their titles${missing:+ (missing:$missing)}" \
+    sh -c "[ -z '$missing' ] && [ $N_ALGS -gt 0 ] && grep -q '^  ndiss     n-way dissemination; n: peers per round' '$T/help'"
 check "... and their citations" \
     sh -c "grep -q '^  mcs       MCS tree' '$T/help' && grep -q '^ *thesis 2.2.1.5 (listing 2.4), table 2.1; Mellor-Crummey and Scott 1991\$' '$T/help'"
 
@@ -41,8 +47,27 @@ check "LOP_DATA_DIR selects the set ($out)" test "$out" = "diss,,8,3,30,,,27,,,"
 check "CSV header" test "$(grep -v '^#' "$T/all.csv" | head -1)" = \
     "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,flags"
 check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T/all.csv' && grep -qx '# cnt: 2' '$T/all.csv'"
-check "14 algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((14 * 63 + 1))
+check "$N_ALGS algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((N_ALGS * 63 + 1))
 check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
+
+# --list-algs: the descriptors' table (models/README.md), whence every count
+# and list of algorithms in the tests (algs in lib.sh).
+"$B" --list-algs --csv >"$T/algs.csv"
+check "--list-algs --csv header" test "$(head -1 "$T/algs.csv")" = \
+    "alg,takes_n,default_n,schedule,lop_band_lo,lop_band_hi,title,n_meaning,logp_exact,lop_exact"
+check "--list-algs: the algorithms of --alg all ($N_ALGS), in order" test \
+    "$(grep -v '^#' "$T/all.csv" | sed 1d | cut -d, -f1 | uniq | tr '\n' ' ')" = "$(algs | tr '\n' ' ')"
+check "--list-algs: $N_SCHED with a schedule, the algorithms --verify checks" test \
+    "$(algs schedule=yes | tr '\n' ' ')" = \
+    "$("$B" --verify --p 4 --csv | grep -v '^#' | sed 1d | cut -d, -f1 | uniq | tr '\n' ' ')"
+check "--list-algs: a note holding a comma is quoted (RFC 4180)" \
+    grep -q '^ndiss,.*,"exact for one link .*gcd((n+1)^(R-1), P)); the simulator models one link",exact unless' "$T/algs.csv"
+check "--list-algs: diss exact everywhere (no band), ndiss's band 0.99..4.72" sh -c \
+    "grep -q '^diss,no,,yes,,,dissemination,,' '$T/algs.csv' && grep -q '^ndiss,yes,2,yes,0.99,4.72,n-way dissemination,peers per round,' '$T/algs.csv'"
+check "--list-algs without --csv: a table, a row per algorithm" \
+    test "$("$B" --list-algs | grep -c '^[a-z]')" -eq $((N_ALGS + 1))
+refuses_one_line "--list-algs with another mode is refused" 2 \
+    "options --verify and --list-algs are two modes" "$B" --verify --list-algs
 hdr=$("$B" --alg diss --p 4 --model logp --simulate --csv | grep -v '^#' | head -1)
 check "--simulate with one model adds sim_us ($hdr)" test "$hdr" = \
     "alg,n,p,rounds,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_us,sim_lo_us,sim_hi_us,flags"
@@ -111,11 +136,11 @@ cov_set "$T/cov.csv" 4 0.01
 "$B" --params "$T/cov.csv" --simulate --csv >"$T/cov.out" 2>"$T/cov.err"
 check "a set with covariance predicts (exit 0)" test $? -eq 0
 [ -s "$T/cov.err" ] && diag "$(cat "$T/cov.err")"
-check "... every time has an interval with lo <= value <= hi" awk -F, '
+check "... every time has an interval with lo <= value <= hi" awk -F, -v algs="$N_ALGS" -v sched="$N_SCHED" '
     /^#/ || $1 == "alg" { next }
     { rows++; for (k = 5; k <= 14; k += 3) if ($k != "") {
           if ($(k + 1) == "" || $(k + 2) == "" || $(k + 1) > $k || $k > $(k + 2)) bad = 1; n++ } }
-    END { exit bad || rows != 14 * 63 || n < 4 * 12 * 63 }' "$T/cov.out"
+    END { exit bad || rows != algs * 63 || n < 4 * sched * 63 }' "$T/cov.out"
 check "... the metadata says how many draws each column used" \
     grep -qx '# intervals: 95 % Monte Carlo over the fits of the series: 4000 draws for closed forms, 200 for simulations (sim_\*), seed 1' "$T/cov.out"
 row=$(grep '^diss,,64,' "$T/cov.out" | cut -d, -f8-10)

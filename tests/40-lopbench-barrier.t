@@ -7,17 +7,38 @@ tmpdir
 T=$_d
 B=$BIN/lopbench
 
-# --check: every algorithm (n = 1..3 where it takes one) on p2p and shm.
+# The executors' matrix, in GSL test.c's manner (a line per failing run, one
+# test point per -np): --check of every algorithm with a schedule (n = 1..3
+# where it takes one, lopredict --list-algs) on every executor that runs
+# here (lopbench's default: p2p, shm and MPI_Barrier at least; verbs where
+# there is an RDMA device, 50-verbs-vm.t), at -np 2, 3, 4.
+N_SCHED=$(algs schedule=yes | wc -l) # the algorithms with a schedule
+matrix_want() { # the runs the executors that ran in $1 must have made
+    for x in $(awk '/^check / && $2 != "mpi" { print $2 }' "$1" | sort -u); do
+        for a in $(algs schedule=yes takes_n=no); do echo "$x $a n=-"; done
+        for a in $(algs schedule=yes takes_n=yes); do
+            for n in 1 2 3; do echo "$x $a n=$n"; done
+        done
+    done
+    echo "mpi MPI_Barrier n=-"
+}
 for np in 2 3 4; do
-    run_mpi $np "$B" --barrier --check --executor p2p,shm --n 1..3 --reps 12 --warmup 2 \
-        --quiet >"$T/check$np" 2>&1
+    run_mpi $np "$B" --barrier --check --n 1..3 --reps 12 --warmup 2 --quiet \
+        >"$T/check$np" 2>&1
     rc=$?
-    runs=$(grep -c '^check ' "$T/check$np")
-    check "-np $np: --check passes for every algorithm on p2p and shm" \
-        grep -q "^--check: all $runs runs ok" "$T/check$np"
-    [ $rc -eq 0 ] || diag "$(cat "$T/check$np")"
-    # 12 algorithms, 6 of them with n = 1..3: 6 + 6 * 3 = 24 per executor
-    check "-np $np: 48 runs checked" test "$runs" -eq 48
+    awk '/^check / { print $2, $3, $4 }' "$T/check$np" | sort >"$T/ran$np"
+    matrix_want "$T/check$np" | sort >"$T/want$np"
+    runs=$(wc -l <"$T/want$np")
+    bad=$(grep '^check ' "$T/check$np" | grep -v ' ok (' | sed "s/^/FAIL -np $np: /"
+          comm -3 "$T/want$np" "$T/ran$np" |
+              awk -F'\t' '{ print ($1 == "" ? "run, not wanted: " $2 : "wanted, not run: " $1) }')
+    [ -z "$bad" ] || diag "$bad"
+    [ $rc -eq 0 ] || diag "$(tail -n 5 "$T/check$np")"
+    execs=$(cut -d' ' -f1 "$T/want$np" | uniq | paste -sd ' ')
+    check "-np $np: $runs runs (executors $execs, every algorithm and n), all ok" \
+        sh -c "[ $rc -eq 0 ] && grep -q '^--check: all $runs runs ok' '$T/check$np' &&
+               cmp -s '$T/want$np' '$T/ran$np' && grep -q '^p2p ' '$T/ran$np' &&
+               grep -q '^shm ' '$T/ran$np'"
 done
 run_mpi 3 "$B" --barrier --check --executor shm --alg diss,comb --rma put --reps 12 --quiet \
     >"$T/put" 2>&1
@@ -49,8 +70,8 @@ check "header" grep -qx 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p9
 for key in executors ranks oversubscribed timer repetitions unit; do
     check "metadata '$key'" grep -q "^# $key: " "$csv"
 done
-check "rows: p2p and shm for 12 algorithms, one MPI_Barrier" \
-    test "$(grep -c -e '^p2p,' -e '^shm,' "$csv"),$(grep -c '^mpi,,MPI_Barrier,,2,' "$csv")" = "24,1"
+check "rows: p2p and shm for $N_SCHED algorithms, one MPI_Barrier" \
+    test "$(grep -c -e '^p2p,' -e '^shm,' "$csv"),$(grep -c '^mpi,,MPI_Barrier,,2,' "$csv")" = "$((2 * N_SCHED)),1"
 check "series: each executor's own (p2p send-normal, shm rdmaw-normal, none for MPI_Barrier)" \
     awk -F, '/^#/ || $1 == "executor" { next }
              { want = $1 == "p2p" ? "send-normal" : $1 == "shm" ? "rdmaw-normal" : "" }
@@ -59,9 +80,10 @@ check "series: each executor's own (p2p send-normal, shm rdmaw-normal, none for 
 "$BIN/lopredict" --measured "$csv" --csv >"$T/measured.csv" 2>"$T/measured.err"
 check "lopredict --measured reads the series column (no warning)" \
     sh -c "[ $? -eq 0 ] && [ ! -s '$T/measured.err' ] && grep -q '^p2p,diss,,2,send-normal,' '$T/measured.csv'"
-check "n is empty exactly for algorithms that take none (as in lopredict)" awk -F, '
+check "n is empty exactly for algorithms that take none (as in lopredict)" awk -F, \
+    -v takes_n="^($(algs takes_n=yes | paste -sd '|'))\$" '
     /^#/ || $1 == "executor" { next }
-    ($3 ~ /^(comb|ftour|mcs|ndiss|nwise|rgm)$/) != ($4 ~ /^[1-9][0-9]*$/) { bad = 1 }
+    ($3 ~ takes_n) != ($4 ~ /^[1-9][0-9]*$/) { bad = 1 }
     $4 != "" && $4 !~ /^[1-9][0-9]*$/ { bad = 1 }
     END { exit bad }' "$csv"
 check "every time is finite, positive and min <= avg <= max" awk -F, '

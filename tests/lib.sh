@@ -198,6 +198,15 @@ rows_ok() {
 csvcol() {
     awk -F, -v name="$2" '/^#/ { next } !c { for (i = 1; i <= NF; i++) if ($i == name) c = i; if (!c) exit 1; next } { print $1 "," $c }' "$1"
 }
+# algs [COLUMN=VALUE ...]: the algorithms of lopredict --list-algs --csv
+# whose COLUMNs have these VALUEs (schedule=yes, takes_n=yes), one name a
+# line: the tests take every count and list of algorithms from the table.
+algs() {
+    "$BIN/lopredict" --list-algs --csv | awk -F, -v want="$*" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; n = split(want, w, " "); next }
+        { for (i = 1; i <= n; i++) { split(w[i], kv, "="); if ($col[kv[1]] != kv[2]) next }
+          print $1 }'
+}
 # A params.csv with covariance (formats.md's appended columns): series
 # rdmaw-inline, stat min, RTT 20 us and o_s 1 us as linear fits l1 + 0 p over
 # p = 1..63 with n = 1000 and the variances of l1 given: cov_set FILE VAR_RTT VAR_OS.
@@ -325,15 +334,17 @@ cluster_start() {
 
 # barrier_checks NAME CMD: on node0 of the cluster, CMD (a launcher and
 # lopbench --barrier --check ...) for every algorithm with every executor
-# that can run here, and the hybrid from the run's own placement (27 runs:
-# 13 algorithms with p2p and shm, MPI_Barrier): lopbench's verdict, all ok.
+# that can run here, and the hybrid from the run's own placement (the
+# algorithms with a schedule and the hybrid with p2p and shm, MPI_Barrier:
+# 27 runs for 12): lopbench's verdict, all ok.
 # More ranks than cores here: each checked barrier takes time slices, so
 # the tests ask for few repetitions (the single-node tests check more).
 barrier_checks() {
+    _runs=$((2 * ($(algs schedule=yes | wc -l) + 1) + 1))
     "$A" node0 "$2 --alg all,hybrid" >"$T/checks.out" 2>&1
     check "$1: --check of every algorithm and the hybrid, executors p2p, shm, mpi" \
-        grep -q "^--check: all 27 runs ok" "$T/checks.out"
-    grep -q "^--check: all 27 runs ok" "$T/checks.out" ||
+        grep -q "^--check: all $_runs runs ok" "$T/checks.out"
+    grep -q "^--check: all $_runs runs ok" "$T/checks.out" ||
         diag "$(grep -v '^lopbench: \[' "$T/checks.out" | tail -n 6)"
 }
 

@@ -19,9 +19,16 @@
 #define MAX_PIECES 70000
 #define BROKEN_P 128 /* P of the broken cases */
 
-static const char *const algs[] = {"cc", "comb", "tour", "ftour", "mcs", "bst",
-                                   "bfly", "pe", "diss", "ndiss", "nwise", "rgm"};
-#define N_ALGS (sizeof algs / sizeof *algs)
+/* The algorithms with a schedule, in barrier_algs order (algs_collect). */
+static const barrier_alg_t *algs[64];
+static uint32_t n_algs;
+
+static void algs_collect(void)
+{
+    for (const barrier_alg_t *const *a = barrier_algs; *a && n_algs < 64; a++)
+        if (!((*a)->flags & BARRIER_COST_ONLY))
+            algs[n_algs++] = *a;
+}
 
 #define MAX_SIZES 64 /* group sizes of one tier */
 
@@ -45,7 +52,7 @@ static int local_of(parts_t *pa, uint32_t t, uint32_t k, uint32_t choice, int br
         i++;
     if (i < pa->n[t] || i == MAX_SIZES)
         return (int)i;
-    const barrier_alg_t *a = barrier_alg_find(algs[(choice + t) % N_ALGS]);
+    const barrier_alg_t *a = algs[(choice + t) % n_algs];
     sched_t whole, *out = &pa->local[t][i];
     int *is_whole = &pa->whole[t][i];
     *is_whole = t == 0 && choice % 2 && strcmp(a->name, "rgm") != 0 && k > 1;
@@ -178,6 +185,7 @@ static void labels_case(void)
 
 int main(void)
 {
+    algs_collect();
     machine_case("16x4x64", 3, PAIRS_BLOCK, 4096);
     machine_case("16x4x64", 3, PAIRS_RR, 1024);
     machine_case("4x2x4x16", 4, PAIRS_BLOCK, 512);

@@ -1,7 +1,8 @@
 /* The simulator against every algorithm's LogP and LoP closed forms: the
  * simulated time equals the form wherever the form is exact for the schedule
- * (models/README.md lists where) and keeps a stated relation to it everywhere
- * else (an upper bound, or a band under pipelining costs); per-rank times of
+ * (the descriptors' logp_exact and lop_exact say where) and keeps a stated
+ * relation to it everywhere else (an upper bound, or the descriptor's band
+ * under pipelining costs), over every algorithm x P x n; per-rank times of
  * the central counter as in thesis 2.2.5.1, and the LoP cases of 2.3.7. */
 #include <math.h>
 #include <stdio.h>
@@ -13,171 +14,103 @@
 #include "sched_sim.h"
 #include "tap.h"
 
-static int power_of(uint64_t p, uint64_t k)
-{
-    while (p % k == 0)
-        p /= k;
-    return p == 1;
-}
-
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-    return b ? gcd(b, a % b) : a;
-}
-
-/* Does the LogP closed form of 'alg' claim exactness here (given g <= t1)? */
-static int logp_exact(const char *alg, uint32_t p, uint32_t n)
-{
-    uint32_t k = n < 2 ? 2 : n;
-    if (!strcmp(alg, "cc") || !strcmp(alg, "diss"))
-        return 1;
-    if (!strcmp(alg, "ndiss")) { /* unless the last round drops offsets */
-        uint32_t r = barrier_ceil_log(p, n + 1);
-        return p == 1 || n < p / gcd(barrier_ipow(n + 1, r - 1), p);
-    }
-    if (!strcmp(alg, "comb") || !strcmp(alg, "ftour"))
-        return power_of(p, k) && power_of(p, 2);
-    if (!strcmp(alg, "tour") || !strcmp(alg, "bst") || !strcmp(alg, "bfly") || !strcmp(alg, "pe"))
-        return power_of(p, 2);
-    if (!strcmp(alg, "mcs"))
-        return n == 1 && power_of(p, 2);
-    if (!strcmp(alg, "rgm"))
-        return power_of(p, n + 1);
-    return 0;
-}
-
-/* Where a closed form does not claim exactness, the relation it keeps to the
- * simulation instead; one test point per algorithm and n covers both. */
+/* Where a closed form is not exact, the relation it keeps to the simulation
+ * instead. */
 typedef enum {
-    REL_UPPER, /* closed form >= simulation at every P */
-    REL_BAND   /* closed / simulated within the algorithm's band below */
+    REL_UPPER, /* closed form >= simulation */
+    REL_BAND   /* closed / simulated within the descriptor's lop_band_lo..hi */
 } relation_t;
 
-/* The band of closed form / simulation the LoP forms stay in under the
- * pipelining set below (o and L fall with the argument), at the P = 2..200,
- * n = 1..6 where they are not exact.  Two things move the ratio away from 1:
- * - above 1: the forms count every level as a full batch, t_n:1 = o(1) +
- *   n L(n) and t_1:n = o(n) + n L(n) (thesis 2.3.7.1.2), with rounded-up
- *   logarithms, also where a group is incomplete or its reports arrive
- *   staggered - the worst case, as the LogP forms of 2.2.5 count it (under
- *   constant costs they are upper bounds, lop_sweeps_constant);
- * - below 1: the thesis evaluates o and L of every level at the root's
- *   stream (o(cnt R), L(n cnt R)); ranks below the root send fewer messages,
- *   so the simulation charges them o and L at smaller arguments, which are
- *   larger here.  Only the trees (comb, tour, ftour, mcs, bst, rgm) and pe,
- *   nwise outside their exact P have such ranks.
- * Measured (min..max of the ratio): comb, ftour 0.952..2.278; tour
- * 0.952..1.055; mcs 0.817..2.590; bst 0.937..1.454; rgm 0.932..2.590; nwise
- * and pe 0.985..1.091; bfly 1.000..1.744; ndiss 1.000..4.579 (n > P-1
- * partners counted at small P).  The large ratios are where groups are
- * incomplete (a full batch charged for fewer reports: e.g. comb n=3 at
- * P = 5, 1.16) and, for bst and bfly, where P is not a power of 2.  The
- * bands are those with a margin of ~3 %. */
+/* One layer of the matrix: a cost model and its parameters. */
 typedef struct {
-    const char *alg;
-    double lo, hi; /* closed / simulated */
-} lop_band_t;
-static const lop_band_t lop_bands[] = {
-    {"comb", 0.92, 2.35}, {"ftour", 0.92, 2.35}, {"tour", 0.92, 1.09}, {"mcs", 0.79, 2.67},
-    {"bst", 0.91, 1.50},  {"rgm", 0.90, 2.67},   {"nwise", 0.95, 1.12}, {"pe", 0.95, 1.12},
-    {"bfly", 0.99, 1.80}, {"ndiss", 0.99, 4.72},
-};
+    const char *label;
+    sched_sim_model_t model;
+    barrier_cost_t *cost;
+    int constant; /* LoP with constant o and L: exact also where LogP is */
+    relation_t rel;
+} layer_t;
 
-static const lop_band_t *lop_band(const char *alg)
+/* Does the descriptor claim the closed form exact at (p, n)?  One rank sends
+ * no message: both are 0. */
+static int claims_exact(const layer_t *y, const barrier_alg_t *a, uint32_t p, uint32_t n)
 {
-    for (size_t i = 0; i < sizeof lop_bands / sizeof *lop_bands; i++)
-        if (!strcmp(lop_bands[i].alg, alg))
-            return &lop_bands[i];
-    return NULL;
+    int logp = a->logp_exact && a->logp_exact(p, n);
+    if (p == 1 || y->model == SCHED_SIM_LOGP)
+        return p == 1 || logp;
+    return (a->lop_exact && a->lop_exact(p, n)) || (y->constant && logp);
 }
 
-/* What one algorithm and n did over P = 1..200. */
-typedef struct {
-    uint32_t claimed, matched, first_bad; /* P claimed exact; of those equal; first miss */
-    uint32_t other, kept, first_off;      /* the other P; of those keeping the relation */
-    double rmin, rmax;                    /* closed / simulated over the other P >= 2 */
-} sweep_count_t;
-
-static int relation_kept(relation_t rel, const lop_band_t *band, double closed, double sim)
+static int relation_kept(const layer_t *y, const barrier_alg_t *a, double closed, double sim)
 {
-    if (rel == REL_UPPER)
+    if (y->rel == REL_UPPER)
         return closed >= sim - 1e-9 * fmax(1, closed);
-    return band && closed / sim >= band->lo && closed / sim <= band->hi;
+    return a->lop_band_hi > 0 && closed / sim >= a->lop_band_lo && closed / sim <= a->lop_band_hi;
 }
 
-static void sweep_one(barrier_cost_t *c, sched_sim_model_t model, const barrier_alg_t *a,
-                      uint32_t n, int (*exact)(const char *, uint32_t, uint32_t), relation_t rel,
-                      sweep_count_t *k)
+/* What a layer's matrix did. */
+typedef struct {
+    unsigned cases, exact, failed;
+} matrix_count_t;
+
+/* One case: simulate, compare with the closed form, a line only on failure. */
+static void matrix_case(const layer_t *y, const barrier_alg_t *a, uint32_t n, uint32_t p,
+                        matrix_count_t *k)
 {
-    const lop_band_t *band = lop_band(a->name);
-    *k = (sweep_count_t){.rmin = INFINITY, .rmax = -INFINITY};
-    for (uint32_t p = 1; p <= 200; p++) {
-        sched_t s;
-        sched_sim_t par = {model, c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
-        sched_sim_result_t r = {0};
-        sched_build(a, p, n, &s);
-        sched_sim_run(&s, &par, 0, &r);
-        sched_free(&s);
-        double closed = model == SCHED_SIM_LOGP ? a->logp_us(c, p, barrier_alg_n(a, n))
-                                                : a->lop_us(c, p, barrier_alg_n(a, n));
-        if (p == 1 || exact(a->name, p, n)) { /* one rank: no message, both 0 */
-            k->claimed++;
-            if (fabs(closed - r.max_us) <= 1e-9 * fmax(1, closed))
-                k->matched++;
-            else if (!k->first_bad)
-                k->first_bad = p;
-            continue;
-        }
-        k->other++;
-        k->rmin = fmin(k->rmin, closed / r.max_us);
-        k->rmax = fmax(k->rmax, closed / r.max_us);
-        if (relation_kept(rel, band, closed, r.max_us))
-            k->kept++;
-        else if (!k->first_off)
-            k->first_off = p;
-    }
+    sched_t s;
+    sched_sim_t par = {y->model, y->cost, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
+    sched_sim_result_t r = {0};
+    uint32_t nn = barrier_alg_n(a, n);
+    sched_build(a, p, n, &s);
+    lop_status_t st = sched_sim_run(&s, &par, 0, &r);
+    sched_free(&s);
+    double closed = y->model == SCHED_SIM_LOGP ? a->logp_us(y->cost, p, nn)
+                                               : a->lop_us(y->cost, p, nn);
+    int exact = claims_exact(y, a, p, nn), good;
+    if (exact)
+        good = fabs(closed - r.max_us) <= 1e-9 * fmax(1, closed);
+    else
+        good = relation_kept(y, a, closed, r.max_us);
+    k->cases++;
+    k->exact += exact;
+    if (st == LOP_OK && good)
+        return;
+    k->failed++;
+    printf("# FAIL %s: %s n=%u P=%u: closed form %.9g, simulated %.9g (ratio %.4f), %s\n",
+           y->label, a->name, nn, p, closed, r.max_us, closed / r.max_us,
+           exact ? "claimed exact" : y->rel == REL_UPPER ? "not an upper bound" : "out of band");
 }
 
-/* Simulate every algorithm for P = 1..200, n = 1..6 under 'model': one test
- * point each, that the simulation equals the closed form at every P where the
- * form claims exactness and keeps 'rel' to it at every other P. */
-static void sweep(barrier_cost_t *c, sched_sim_model_t model, const char *label,
-                  int (*exact)(const char *, uint32_t, uint32_t), relation_t rel)
+/* The layer's matrix: every algorithm with a schedule x P = 1..200 x
+ * n = 1..6 where it takes one; the simulation equals the closed form wherever
+ * the descriptor claims exactness and keeps the layer's relation elsewhere
+ * (GSL's test.c manner: a line per failing case, one test point). */
+static void matrix(const layer_t *y)
 {
+    matrix_count_t k = {0};
+    unsigned algs = 0;
     for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
         if ((*a)->flags & BARRIER_COST_ONLY)
             continue;
-        for (uint32_t n = 1; n <= ((*a)->takes_n ? 6 : 1); n++) {
-            sweep_count_t k;
-            sweep_one(c, model, *a, n, exact, rel, &k);
-            const lop_band_t *band = lop_band((*a)->name);
-            char what[64];
-            if (rel == REL_UPPER)
-                snprintf(what, sizeof what, "closed form >= simulation");
-            else
-                snprintf(what, sizeof what, "closed/simulated in [%.2f, %.2f]",
-                         band ? band->lo : NAN, band ? band->hi : NAN);
-            char miss[32] = "", range[48] = "";
-            if (k.first_bad)
-                snprintf(miss, sizeof miss, " (first miss P=%u)", k.first_bad);
-            if (k.other)
-                snprintf(range, sizeof range, " (ratio %.3f..%.3f%s)", k.rmin, k.rmax,
-                         k.first_off ? ", broken" : "");
-            ok(k.matched == k.claimed && k.kept == k.other,
-               "%s %s n=%u: simulation = closed form at the %u exact P%s; %s at the %u other P%s",
-               label, (*a)->name, n, k.claimed, miss, what, k.other, range);
-        }
+        algs++;
+        for (uint32_t n = 1; n <= ((*a)->takes_n ? 6 : 1); n++)
+            for (uint32_t p = 1; p <= 200; p++)
+                matrix_case(y, *a, n, p, &k);
     }
+    ok(k.failed == 0 && algs > 0,
+       "%s: %u cases (%u algorithms x P = 1..200 x n = 1..6 where taken): %u equal the closed "
+       "form where claimed exact, the other %u %s; %u failed",
+       y->label, k.cases, algs, k.exact, k.cases - k.exact,
+       y->rel == REL_UPPER ? "below it" : "within the band", k.failed);
 }
 
-static void logp_sweeps(void)
+static void logp_matrices(void)
 {
     barrier_cost_t c;
     barrier_cost_init(&c);
     c.logp = (logp_t){5, 1, 1.5, 0.3}; /* o_s != o_r, a gap below o */
-    sweep(&c, SCHED_SIM_LOGP, "LogP L=5 os=1 or=1.5 g=0.3", logp_exact, REL_UPPER);
+    matrix(&(layer_t){"LogP L=5 os=1 or=1.5 g=0.3", SCHED_SIM_LOGP, &c, 0, REL_UPPER});
     c.logp = (logp_t){2, 0.5, 0.5, 2}; /* g > o: f_s = f_r = g, still g <= t1 */
-    sweep(&c, SCHED_SIM_LOGP, "LogP L=2 o=0.5 g=2", logp_exact, REL_UPPER);
+    matrix(&(layer_t){"LogP L=2 o=0.5 g=2", SCHED_SIM_LOGP, &c, 0, REL_UPPER});
 }
 
 /* Per-rank times of the central counter, thesis 2.2.5.1. */
@@ -203,34 +136,6 @@ static void cc_ranks(void)
     sched_free(&s);
 }
 
-/* LoP under the pipelining set: where the form is exact.  nwise is exact at
- * P = (n+1)^Z (no fold; every round is the 1:n and n:1 its form counts, and
- * every main rank sends n Z messages, the stream it is evaluated at); its
- * descriptor's note claims no exactness, the simulation shows it. */
-static int lop_exact(const char *alg, uint32_t p, uint32_t n)
-{
-    if (!strcmp(alg, "ndiss") || !strcmp(alg, "diss"))
-        return logp_exact(alg, p, n);
-    if (!strcmp(alg, "cc")) /* o((P-1) cnt) <= L((P-1) cnt) for this set */
-        return 1;
-    if (!strcmp(alg, "bfly") || !strcmp(alg, "pe"))
-        return power_of(p, 2);
-    if (!strcmp(alg, "nwise"))
-        return power_of(p, n + 1);
-    return 0;
-}
-
-/* LoP under constant costs: where o and L do not depend on their argument the
- * thesis's stream evaluation costs nothing, and the forms are exact where the
- * LogP ones are (the same trees and rounds: P a power of the fan-in and of 2)
- * and nwise at P = (n+1)^Z as above. */
-static int lop_exact_constant(const char *alg, uint32_t p, uint32_t n)
-{
-    if (!strcmp(alg, "nwise"))
-        return power_of(p, n + 1);
-    return logp_exact(alg, p, n);
-}
-
 /* A set whose o(p) is small and whose L(p) falls with p (pipelining):
  * RTT(p) = 12/(1+p) + 9, o(p) = 0.4 + 0.6/p. */
 static const char lop_rows[] = "x,t-inline,rtt,min,rtt,9,1,64,12,1,9,0,0,0\n"
@@ -241,20 +146,33 @@ static const char lop_rows_constant[] = "x,t-inline,rtt,min,rtt,9,1,64,0,1,9,0,0
 static lop_paramset_t set;
 static lop_view_t lop;
 
-/* Under the pipelining set the non-exact forms stay in their band. */
-static void lop_sweeps(void)
+/* Under the pipelining set the non-exact forms stay in their descriptor's
+ * band (lop_band_lo..hi).  Two things move the ratio away from 1:
+ * - above 1: the forms count every level as a full batch, t_n:1 = o(1) +
+ *   n L(n) and t_1:n = o(n) + n L(n) (thesis 2.3.7.1.2), with rounded-up
+ *   logarithms, also where a group is incomplete or its reports arrive
+ *   staggered - the worst case, as the LogP forms of 2.2.5 count it (under
+ *   constant costs they are upper bounds, lop_matrix_constant); the large
+ *   ratios are there (a full batch charged for fewer reports: comb n=3 at
+ *   P = 5, 1.16) and, for bst and bfly, where P is not a power of 2;
+ * - below 1: the thesis evaluates o and L of every level at the root's
+ *   stream (o(cnt R), L(n cnt R)); ranks below the root send fewer messages,
+ *   so the simulation charges them o and L at smaller arguments, which are
+ *   larger here.  Only the trees (comb, tour, ftour, mcs, bst, rgm) and pe,
+ *   nwise outside their exact P have such ranks. */
+static void lop_matrix(void)
 {
     barrier_cost_t c;
     barrier_cost_init(&c);
     c.lop = &lop;
     c.cnt = 3;
-    sweep(&c, SCHED_SIM_LOP, "LoP cnt=3", lop_exact, REL_BAND);
+    matrix(&(layer_t){"LoP cnt=3", SCHED_SIM_LOP, &c, 0, REL_BAND});
 }
 
 /* Under constant costs every LoP form is an upper bound: it counts each level
  * as a full batch (t_n:1 = o + n L, 2.3.7.1.2) with rounded-up logarithms,
  * the worst case, as the LogP forms of 2.2.5 do. */
-static void lop_sweeps_constant(void)
+static void lop_matrix_constant(void)
 {
     lop_paramset_t cset;
     lop_view_t clop;
@@ -263,7 +181,7 @@ static void lop_sweeps_constant(void)
     barrier_cost_init(&c);
     c.lop = &clop;
     c.cnt = 3;
-    sweep(&c, SCHED_SIM_LOP, "LoP constant cnt=3", lop_exact_constant, REL_UPPER);
+    matrix(&(layer_t){"LoP constant cnt=3", SCHED_SIM_LOP, &c, 1, REL_UPPER});
     lop_paramset_free(&cset);
 }
 
@@ -390,11 +308,11 @@ static void reverse_fan_in(void)
 
 int main(void)
 {
-    logp_sweeps();
+    logp_matrices();
     cc_ranks();
     fixture_lop_load(lop_rows, &set, &lop);
-    lop_sweeps();
-    lop_sweeps_constant();
+    lop_matrix();
+    lop_matrix_constant();
     lop_batch();
     lop_paramset_free(&set);
     deadlock();

@@ -2,10 +2,13 @@
  * large P, n = 1 and 3 where it applies, LogP with g = 0 and with g > o, LoP
  * with the stream and the batch argument; every schedule as sched_build
  * stores it and as sched_generate makes it for the simulator (rank 0's ops
- * moved by the rank, run slot by slot: diss, ndiss, and bfly, pe at 2^k).  tests/data/sim/golden.txt holds
- * max_us and the sum of the per-rank times as C99 hex floats, written by the
- * simulator of commit dc73683 (per-op match and time arrays); any change of a
- * single bit fails.  LOP_SIM_GOLDEN_WRITE=FILE writes the file instead. */
+ * moved by the rank, run slot by slot: diss, ndiss, and bfly, pe at 2^k).
+ * tests/data/sim/golden/<alg>.txt holds an algorithm's max_us and the sum of
+ * the per-rank times as C99 hex floats, written by the simulator of commit
+ * dc73683 (per-op match and time arrays); any change of a single bit fails,
+ * and so does an algorithm with a schedule but no file, or a file of no
+ * algorithm.  LOP_SIM_GOLDEN_WRITE=DIR writes DIR/<alg>.txt instead. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +18,7 @@
 #include "sched_sim.h"
 #include "tap.h"
 
-#define GOLDEN "tests/data/sim/golden.txt"
+#define GOLDEN_DIR "tests/data/sim/golden"
 
 static const uint32_t big_p[] = {100, 1000, 4096};
 
@@ -72,29 +75,26 @@ static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const
     sched_free(&s);
 }
 
-static void all(FILE *out, const lop_view_t *lop, int generate)
+/* Every case of one algorithm into 'out'. */
+static void alg_cases(FILE *out, const barrier_alg_t *a, const lop_view_t *lop, int generate)
 {
-    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
-        if ((*a)->flags & BARRIER_COST_ONLY)
-            continue;
-        for (uint32_t n = 1; n <= ((*a)->takes_n ? 3 : 1); n += 2) {
-            uint32_t nn = (*a)->takes_n ? n : (*a)->default_n;
-            for (uint32_t p = 2; p <= 64; p++)
-                one(out, *a, nn, p, lop, generate);
-            for (size_t k = 0; k < sizeof big_p / sizeof *big_p; k++)
-                one(out, *a, nn, big_p[k], lop, generate);
-        }
+    for (uint32_t n = 1; n <= (a->takes_n ? 3 : 1); n += 2) {
+        uint32_t nn = a->takes_n ? n : a->default_n;
+        for (uint32_t p = 2; p <= 64; p++)
+            one(out, a, nn, p, lop, generate);
+        for (size_t k = 0; k < sizeof big_p / sizeof *big_p; k++)
+            one(out, a, nn, big_p[k], lop, generate);
     }
 }
 
 /* Compare line by line; report the first difference. */
-static void compare(const char *now, const char *want)
+static void compare(const char *now, const char *want, const char *path, const char *how)
 {
     size_t line = 1, i = 0;
     while (now[i] && now[i] == want[i])
         line += now[i++] == '\n';
     int differ = now[i] || want[i];
-    ok(!differ, "simulated times are bit-identical to %s%s%zu", GOLDEN,
+    ok(!differ, "%s: simulated times are bit-identical to %s%s%zu", how, path,
        differ ? "; first difference on line " : " lines: ", line - 1 + !!differ);
     if (differ) {
         const char *a = now + i, *b = want + i;
@@ -123,30 +123,95 @@ static char *slurp(const char *path)
     return text;
 }
 
+static void golden_path(char *buf, size_t len, const char *dir, const barrier_alg_t *a)
+{
+    snprintf(buf, len, "%s/%s.txt", dir, a->name);
+}
+
+/* One algorithm's cases, stored and generated, against its golden file. */
+static void alg_compare(const barrier_alg_t *a, const lop_view_t *lop)
+{
+    char path[256];
+    golden_path(path, sizeof path, GOLDEN_DIR, a);
+    char *want = slurp(path);
+    if (!want) {
+        ok(0, "%s: no golden file %s (LOP_SIM_GOLDEN_WRITE=DIR writes one)", a->name, path);
+        return;
+    }
+    for (int generate = 0; generate <= 1; generate++) {
+        char *now = NULL, how[64];
+        size_t len = 0;
+        FILE *out = open_memstream(&now, &len);
+        alg_cases(out, a, lop, generate);
+        fclose(out);
+        snprintf(how, sizeof how, "%s %s", a->name,
+                 generate ? "generated where the rule is symmetric" : "stored");
+        compare(now, want, path, how);
+        free(now);
+    }
+    free(want);
+}
+
+/* Is 'file' (a directory entry) the golden file of an algorithm with a schedule? */
+static int golden_of_some_alg(const char *file)
+{
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        char name[128];
+        snprintf(name, sizeof name, "%s.txt", (*a)->name);
+        if (!((*a)->flags & BARRIER_COST_ONLY) && strcmp(name, file) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Every file in the golden directory belongs to an algorithm. */
+static void no_stray_files(void)
+{
+    DIR *d = opendir(GOLDEN_DIR);
+    int stray = 0;
+    for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
+        if (e->d_name[0] != '.' && !golden_of_some_alg(e->d_name)) {
+            printf("# %s/%s: no algorithm with a schedule has this name\n", GOLDEN_DIR,
+                   e->d_name);
+            stray++;
+        }
+    ok(d && !stray, "%s holds a file for algorithms only (%d other)", GOLDEN_DIR, stray);
+    if (d)
+        closedir(d);
+}
+
+/* LOP_SIM_GOLDEN_WRITE=DIR: DIR/<alg>.txt for every algorithm with a schedule. */
+static void golden_write(const char *dir, const lop_view_t *lop)
+{
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++) {
+        char path[4096];
+        golden_path(path, sizeof path, dir, *a);
+        FILE *out = (*a)->flags & BARRIER_COST_ONLY ? NULL : fopen(path, "w");
+        if (out) {
+            alg_cases(out, *a, lop, 0);
+            ok(fclose(out) == 0, "wrote %s", path);
+        } else if (!((*a)->flags & BARRIER_COST_ONLY)) {
+            ok(0, "cannot write %s", path);
+        }
+    }
+}
+
 int main(void)
 {
     lop_paramset_t set;
     lop_view_t lop;
     fixture_lop_load(lop_rows, &set, &lop);
     const char *write_to = getenv("LOP_SIM_GOLDEN_WRITE");
-    char *want = write_to ? NULL : slurp(GOLDEN);
-    if (!write_to)
-        ok(want != NULL, "read %s", GOLDEN);
-    for (int generate = 0; generate <= !write_to; generate++) {
-        char *now = NULL;
-        size_t len = 0;
-        FILE *out = write_to ? fopen(write_to, "w") : open_memstream(&now, &len);
-        all(out, &lop, generate);
-        fclose(out);
-        if (want) {
-            printf("# %s\n", generate ? "generated where the rule is symmetric" : "stored");
-            compare(now, want);
-        }
-        free(now);
+    if (write_to) {
+        golden_write(write_to, &lop);
+    } else {
+        for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
+            if (!((*a)->flags & BARRIER_COST_ONLY))
+                alg_compare(*a, &lop);
+        no_stray_files();
+        ok(diss_generated, "%d cases ran from generated schedules, diss at P = 4096 among them",
+           generated);
     }
-    ok(write_to || diss_generated, "%d cases ran from generated schedules, diss at P = 4096 "
-                                   "among them", generated);
-    free(want);
     lop_paramset_free(&set);
     return tap_done();
 }
