@@ -564,12 +564,11 @@ int main(int argc, char **argv)
         return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     int thread_level; /* the watchdog thread makes no MPI calls: FUNNELED suffices */
+    if (st == LOP_OK) /* a peer stopped in MPI_Init is no endless wait either */
+        lop_watchdog_start(PROG, launcher_rank(), r.opts.timeout_s);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &thread_level);
-    if (st == LOP_OK) {
-        int rank;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        lop_watchdog_start(PROG, rank, r.opts.timeout_s);
-    }
+    if (st == LOP_OK)
+        lop_watchdog_phase("start-up");
     st = lop_mpi_agree(MPI_COMM_WORLD, st);
     int code = st == LOP_OK ? run(&r) : fail_agreed(st);
 #if defined(__SANITIZE_ADDRESS__)

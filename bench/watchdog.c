@@ -18,7 +18,9 @@ volatile unsigned long lop_watchdog_beats;
 static struct {
     char prog[32];
     int rank;
-    volatile double limit_s; /* --timeout; at most FINALIZE_LIMIT_S in MPI_Finalize */
+    double timeout_s;        /* --timeout */
+    volatile double limit_s; /* --timeout; at least LOP_WATCHDOG_INIT_S in MPI_Init, at
+                              * most FINALIZE_LIMIT_S in MPI_Finalize */
     char phase[128];         /* written by the main thread, read only to print */
     int exit_code;           /* of a bark */
 } dog = {.exit_code = LOP_EXIT_FAILED};
@@ -39,7 +41,7 @@ static void bark(void)
 static void *watch(void *unused)
 {
     (void)unused;
-    double period = (dog.limit_s < FINALIZE_LIMIT_S ? dog.limit_s : FINALIZE_LIMIT_S) / 4;
+    double period = (dog.timeout_s < FINALIZE_LIMIT_S ? dog.timeout_s : FINALIZE_LIMIT_S) / 4;
     struct timespec nap = {(time_t)period, (long)((period - (double)(time_t)period) * 1e9)};
     unsigned long seen = lop_watchdog_beats;
     double quiet_s = 0; /* without a beat */
@@ -58,7 +60,9 @@ void lop_watchdog_start(const char *prog, int rank, double timeout_s)
 {
     snprintf(dog.prog, sizeof dog.prog, "%s", prog);
     dog.rank = rank;
-    dog.limit_s = timeout_s;
+    dog.timeout_s = timeout_s;
+    dog.limit_s = timeout_s > LOP_WATCHDOG_INIT_S ? timeout_s : LOP_WATCHDOG_INIT_S;
+    snprintf(dog.phase, sizeof dog.phase, "MPI_Init");
     if (timeout_s <= 0)
         return;
     pthread_t thread;
@@ -88,5 +92,7 @@ void lop_watchdog_finalize(int code)
 void lop_watchdog_phase(const char *what)
 {
     snprintf(dog.phase, sizeof dog.phase, "%s", what);
+    if (dog.limit_s > dog.timeout_s) /* MPI_Init is over (MPI_Finalize lowers it, never raises) */
+        dog.limit_s = dog.timeout_s;
     lop_watchdog_beat();
 }

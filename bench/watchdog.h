@@ -23,11 +23,15 @@ static inline void lop_watchdog_beat(void)
     lop_watchdog_beats++;
 }
 
-/* Start watching: 'prog' and 'rank' for the message; no thread when
- * timeout_s is 0.  The verdict comes one to two watchdog periods (a quarter
- * of timeout_s, at most 2.5 s) after timeout_s without a beat, so a poll
- * loop's own deadline (timeout_s, with a better message) fires first where
- * there is one. */
+/* Start watching, before MPI_Init ('rank' the launcher's): 'prog' and
+ * 'rank' for the message; no thread when timeout_s is 0.  The verdict comes
+ * one to two watchdog periods (a quarter of timeout_s, at most 2.5 s) after
+ * timeout_s without a beat, so a poll loop's own deadline (timeout_s, with a
+ * better message) fires first where there is one.  Until the first
+ * lop_watchdog_phase, in MPI_Init, the limit is at least
+ * LOP_WATCHDOG_INIT_S: a large job's start-up may be slow, but a peer
+ * stopped in it must not hold the others for ever. */
+#define LOP_WATCHDOG_INIT_S 60.0
 void lop_watchdog_start(const char *prog, int rank, double timeout_s);
 
 /* Name what the process is doing now (copied; for the message). */
