@@ -11,6 +11,7 @@
 #include "barrier_exec.h"
 #include "csv.h"
 #include "barrier_hybrid.h"
+#include "fmt_barrier.h"
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
@@ -62,7 +63,7 @@ static lop_status_t read_schedule(session_t *s, const char *path)
     if (!lop_name_ok(base))
         return lop_err(LOP_ERR_INVALID, "option --schedule: file name '%s' %s", base,
                        lop_name_rule);
-    snprintf(s->file_alg, sizeof s->file_alg, "file:%s", base);
+    snprintf(s->file_alg, sizeof s->file_alg, LOP_FMT_BARRIER_FILE_PREFIX "%s", base);
     lop_status_t st = sched_csv_read(path, &s->file_sched);
     if (st == LOP_OK && s->file_sched.p < 2)
         st = lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u rank, a barrier needs 2 or "
@@ -241,7 +242,7 @@ static void record(session_t *s, const lop_barrier_run_t *run, const combo_t *c,
     r->exec = run->exec;
     r->post = run->post;
     snprintf(r->alg, sizeof r->alg, "%s",
-             !sched ? "MPI_Barrier" : c->alg ? c->alg->name : s->file_alg);
+             !sched ? LOP_FMT_BARRIER_MPI_ALG : c->alg ? c->alg->name : s->file_alg);
     r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
     r->p = p;
     r->res = *res;
@@ -407,64 +408,27 @@ static lop_status_t print_times(const session_t *s)
     return st ? st : lop_out_end(&t);
 }
 
-static const lop_out_col_t csv_cols[] = {
-    {"executor", LOP_OUT_STR, 0}, {"series", LOP_OUT_STR, 0},
-    {"alg", LOP_OUT_STR, 0},      {"n", LOP_OUT_INT, 0},
-    {"p", LOP_OUT_INT, 0},        {"reps", LOP_OUT_INT, 0},   {"min_us", LOP_OUT_NUM, 0},
-    {"avg_us", LOP_OUT_NUM, 0},   {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
-    {"max_us", LOP_OUT_NUM, 0},
-};
-
-static lop_status_t csv_rows(const session_t *s, lop_csv_writer_t *w)
+/* barrier.csv into the staging directory 'stage' (fmt_barrier.h). */
+static lop_status_t write_csv(const session_t *s, const char *stage)
 {
-    lop_out_t t;
-    lop_status_t st = lop_out_begin(&t, w->file, w->path, 1, csv_cols,
-                                    sizeof csv_cols / sizeof *csv_cols);
+    char path[4200], executors[sizeof s->devices + sizeof s->mcast + 16];
+    snprintf(path, sizeof path, "%s/" LOP_FMT_BARRIER_NAME, stage);
+    snprintf(executors, sizeof executors, "%s%s%s", s->devices[0] ? s->devices : "mpi",
+             s->mcast[0] ? "; mcast: " : "", s->mcast);
+    lop_fmt_barrier_writer_t bw;
+    lop_status_t st = lop_fmt_barrier_write_begin(&bw, path, executors, s->m->meta);
+    if (st != LOP_OK)
+        return st;
     for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
         const row_t *r = &s->row[i];
         char series[64];
-        lop_out_str(&t, r->exec->name);
-        lop_out_str(&t, lop_barrier_exec_series(r->exec, r->post, series, sizeof series));
-        lop_out_str(&t, r->alg);
-        n_out(&t, r);
-        lop_out_int(&t, r->p);
-        lop_out_int(&t, s->m->opts->reps);
-        lop_out_num(&t, r->res.iter.min);
-        lop_out_num(&t, r->res.avg_us);
-        lop_out_num(&t, r->res.iter.median);
-        lop_out_num(&t, r->res.iter.p99);
-        lop_out_num(&t, r->res.iter.max);
-        st = lop_out_row(&t);
+        lop_fmt_barrier_row_t out = {
+            r->exec->name, lop_barrier_exec_series(r->exec, r->post, series, sizeof series),
+            r->alg, r->n, 0, r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us,
+            r->res.iter.median, r->res.iter.p99, r->res.iter.max, 0};
+        st = lop_fmt_barrier_write_row(&bw, &out);
     }
-    return st ? st : lop_out_end(&t);
-}
-
-/* barrier.csv into the staging directory 'stage'. */
-static lop_status_t write_csv(const session_t *s, const char *stage)
-{
-    const lop_run_meta_t *meta = s->m->meta;
-    char path[4200];
-    lop_csv_writer_t w;
-    snprintf(path, sizeof path, "%s/barrier.csv", stage);
-    lop_status_t st = lop_csv_writer_open(&w, path);
-    if (st != LOP_OK)
-        return st;
-    lop_csv_meta(&w, "lopbench", "%s", LOP_VERSION);
-    lop_csv_meta(&w, "quantity", "barrier");
-    lop_csv_meta(&w, "definition", "avg_us = max over ranks of each rank's mean over reps "
-                 "consecutive barriers (thesis 4.3.2); min/median/p99/max over the per-iteration "
-                 "times of that slowest-mean rank");
-    lop_csv_meta(&w, "executors", "%s%s%s", s->devices[0] ? s->devices : "mpi",
-                 s->mcast[0] ? "; mcast: " : "", s->mcast);
-    lop_csv_meta(&w, "ranks", "%d", s->m->size);
-    lop_csv_meta(&w, "oversubscribed", "%s", s->m->oversubscribed ? "yes" : "no");
-    lop_csv_meta(&w, "repetitions", "%ld", s->m->opts->reps);
-    lop_csv_meta(&w, "warmup", "%ld", s->m->opts->warmup);
-    lop_csv_meta(&w, "timer", "%s", meta->timer);
-    lop_csv_meta(&w, "date", "%s", meta->date);
-    lop_run_meta_hosts_write(&w, meta);
-    lop_csv_meta(&w, "unit", "us");
-    return lop_csv_writer_end(&w, csv_rows(s, &w));
+    return lop_fmt_barrier_write_end(&bw, st);
 }
 
 /* --check: one verdict per row; LOP_ERR_NO if any rank left early. */
@@ -505,7 +469,7 @@ static lop_status_t finish(session_t *s)
         /* the measurements, even if stdout failed */
         written = lop_outdir_end(&out, written ? written : write_csv(s, out.stage));
         if (written == LOP_OK)
-            printf("wrote %s/barrier.csv\n", s->m->outdir);
+            printf("wrote %s/" LOP_FMT_BARRIER_NAME "\n", s->m->outdir);
         st = st ? st : written;
     }
     if (fflush(stdout) != 0 && st == LOP_OK) /* "wrote ...", --check verdicts */
@@ -529,7 +493,7 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
-    static const char *const files[] = {"barrier.csv", NULL};
+    static const char *const files[] = {LOP_FMT_BARRIER_NAME, NULL};
     if (st == LOP_OK && !m->opts->check)
         st = lop_outdir_agree(m->comm, m->outdir, files);
     for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "fmt_pairs.h"
 #include "model.h"
 #include "mpisync.h"
 #include "out.h"
@@ -25,6 +26,19 @@ enum {
     MAX_CLASSES = 16, /* lop_placement_class() values */
     SHOW_MAX = 8      /* the summary prints matrices up to this many ranks */
 };
+
+/* What each method's o and L are ("# definition:" of its files). */
+#define ISSEND_DEFINITION                                                                   \
+    "Meyer and Elster IV.A over MPI: o = intercept of the least-squares line of the time of " \
+    "one MPI_Issend (+ wait) against its size 1..2^20 bytes; L = slope of the line of the "  \
+    "time of k zero-byte MPI_Issend (+ waitall) against k = 1..32; each point a statistic "   \
+    "over the repetitions, a line per statistic; the receiver has posted its receives (a "    \
+    "barrier of the pair before each sample); diagonal: o = time of P MPI_Issend to "         \
+    "MPI_PROC_NULL + waitall, no L"
+#define SERIES_DEFINITION                                                                   \
+    "lop's series over the transport on a two-rank view of the pair: o = o_s(1) (scenario "  \
+    "1, k = 1), rtt = RTT(1) (scenario 2, p = 1), L = RTT(1)/2 - 2 o_s(1) (thesis 2.3.4), "   \
+    "per statistic"
 
 /* What one ordered pair measured: per statistic, o and L (and the series'
  * RTT(1); NaN for issend). */
@@ -449,129 +463,92 @@ static void fill_classes(session_t *s)
 
 /* -------------------------------------------------------------- files */
 
-static const lop_out_col_t pair_cols[] = {
-    {"i", LOP_OUT_INT, 0},          {"j", LOP_OUT_INT, 0},           {"o_us", LOP_OUT_NUM, 0},
-    {"L_us", LOP_OUT_NUM, 0},       {"n", LOP_OUT_INT, 0},           {"o_min_us", LOP_OUT_NUM, 0},
-    {"o_avg_us", LOP_OUT_NUM, 0},   {"o_median_us", LOP_OUT_NUM, 0}, {"L_min_us", LOP_OUT_NUM, 0},
-    {"L_avg_us", LOP_OUT_NUM, 0},   {"L_median_us", LOP_OUT_NUM, 0}, {"rtt_min_us", LOP_OUT_NUM, 0},
-    {"rtt_avg_us", LOP_OUT_NUM, 0}, {"rtt_median_us", LOP_OUT_NUM, 0}, {"src_i", LOP_OUT_INT, 0},
-    {"src_j", LOP_OUT_INT, 0},
-};
+_Static_assert(N_STAT == LOP_FMT_PAIRS_STATS, "a pairs.csv row holds every statistic");
 
-/* o_us, L_us: the chosen statistic, a value below 0 (noise, or an intercept
- * of the paper's line) written as 0, which pairs.csv readers require; the
- * statistic columns keep the value computed.  NaN stays NaN (empty). */
-static double floor0(double v)
+/* The row of the pair i -> j in file f. */
+static lop_fmt_pairs_row_t pair_row(const session_t *s, const pfile_t *f, int i, int j)
 {
-    return v < 0 ? 0 : v;
+    size_t at = (size_t)i * (size_t)s->P + (size_t)j;
+    const cost_t *c = &f->cost[at];
+    lop_fmt_pairs_row_t r = {.i = (uint32_t)i, .j = (uint32_t)j, .n = s->m->opts->reps,
+                             .src_i = (uint32_t)(f->src[at] / s->P),
+                             .src_j = (uint32_t)(f->src[at] % s->P)};
+    memcpy(r.o, c->o, sizeof r.o);
+    memcpy(r.L, c->L, sizeof r.L);
+    memcpy(r.rtt, c->rtt, sizeof r.rtt);
+    return r;
 }
 
 static int file_clamped(const session_t *s, const pfile_t *f)
 {
-    int n = 0, stat = s->m->opts->pairs_stat;
-    for (size_t k = 0; k < (size_t)s->P * (size_t)s->P; k++)
-        if (f->src[k] >= 0)
-            n += (f->cost[k].o[stat] < 0) + (f->cost[k].L[stat] < 0);
+    int n = 0;
+    for (int i = 0; i < s->P; i++)
+        for (int j = 0; j < s->P; j++)
+            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0) {
+                lop_fmt_pairs_row_t r = pair_row(s, f, i, j);
+                n += lop_fmt_pairs_clamps(&r, s->m->opts->pairs_stat);
+            }
     return n;
 }
 
-static void file_meta(const session_t *s, const pfile_t *f, lop_csv_writer_t *w)
+/* The file's metadata; 'sampled' holds its text, 'run' the run's lines. */
+static lop_fmt_pairs_meta_t file_meta(const session_t *s, const pfile_t *f, char *sampled,
+                                      size_t len, lop_run_meta_t *run)
 {
     const lop_bench_opts_t *o = s->m->opts;
-    const char *stat = lop_pairs_stats[o->pairs_stat];
-    lop_run_meta_t meta = *s->m->meta;
-    lop_csv_meta(w, "lopbench", "%s", LOP_VERSION);
-    lop_csv_meta(w, "quantity", "pairs");
-    lop_csv_meta(w, "method", "%s", lop_pairs_methods[f->method]);
-    lop_csv_meta(w, "series", "%s", f->series);
-    if (f->method == LOP_PAIRS_ISSEND) {
-        lop_csv_meta(w, "definition", "Meyer and Elster IV.A over MPI: o = intercept of the "
-                     "least-squares line of the time of one MPI_Issend (+ wait) against its size "
-                     "1..2^20 bytes; L = slope of the line of the time of k zero-byte MPI_Issend "
-                     "(+ waitall) against k = 1..32; each point a statistic over the "
-                     "repetitions, a line per statistic; the receiver has posted its receives "
-                     "(a barrier of the pair before each sample); diagonal: o = time of P "
-                     "MPI_Issend to MPI_PROC_NULL + waitall, no L");
-        meta.transport = "mpi";
-        meta.transport_choice = "the issend method always uses MPI (--transport applies to "
+    int issend = f->method == LOP_PAIRS_ISSEND;
+    *run = *s->m->meta;
+    if (issend) {
+        run->transport = "mpi";
+        run->transport_choice = "the issend method always uses MPI (--transport applies to "
                                 "the series files)";
-        meta.device = s->mpi_lib;
-    } else {
-        lop_csv_meta(w, "definition", "lop's series over the transport on a two-rank view of "
-                     "the pair: o = o_s(1) (scenario 1, k = 1), rtt = RTT(1) (scenario 2, "
-                     "p = 1), L = RTT(1)/2 - 2 o_s(1) (thesis 2.3.4), per statistic");
-        lop_csv_meta(w, "op", "%s", lop_op_desc[f->op].name);
-        lop_csv_meta(w, "post", "%s", lop_post_desc[f->post].name);
+        run->device = s->mpi_lib;
     }
-    lop_csv_meta(w, "stat", "%s (o_us = o_%s_us, L_us = L_%s_us, each written as 0 where "
-                 "below 0)", stat, stat, stat);
-    lop_csv_meta(w, "clamped", "%d values of o_us and L_us below 0 written as 0",
-                 file_clamped(s, f));
-    lop_csv_meta(w, "p", "%d", s->P);
     if (o->pairs_sample) {
-        char list[1024] = "";
-        size_t n = 0;
-        for (int k = 0; k < s->n_classes && n < sizeof list; k++)
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%d-%d (class %u)",
-                                  k ? ", " : "", s->rep_i[k], s->rep_j[k], s->rep_class[k]);
-        lop_csv_meta(w, "sampled", "yes: one pair per placement class (placement.h), both "
-                     "directions, fills its class (src_i, src_j); measured pairs: %s", list);
+        size_t n = (size_t)snprintf(sampled, len, "yes: one pair per placement class "
+                                    "(placement.h), both directions, fills its class (src_i, "
+                                    "src_j); measured pairs: ");
+        for (int k = 0; k < s->n_classes && n < len; k++)
+            n += (size_t)snprintf(sampled + n, len - n, "%s%d-%d (class %u)", k ? ", " : "",
+                                  s->rep_i[k], s->rep_j[k], s->rep_class[k]);
     } else {
-        lop_csv_meta(w, "sampled", "no: every ordered pair measured, %d rounds of disjoint "
-                     "pairs (circle method)", s->n_rounds);
+        snprintf(sampled, len, "no: every ordered pair measured, %d rounds of disjoint pairs "
+                 "(circle method)", s->n_rounds);
     }
-    lop_csv_meta(w, "placement", "%s", s->pl.note);
-    lop_run_meta_write(w, &meta);
-}
-
-static lop_status_t pair_row(const session_t *s, const pfile_t *f, lop_out_t *t, int i, int j)
-{
-    size_t at = (size_t)i * (size_t)s->P + (size_t)j;
-    const cost_t *c = &f->cost[at];
-    int stat = s->m->opts->pairs_stat;
-    lop_out_int(t, i);
-    lop_out_int(t, j);
-    lop_out_num(t, floor0(c->o[stat]));
-    lop_out_num(t, floor0(c->L[stat]));
-    lop_out_int(t, s->m->opts->reps);
-    const double *v[] = {c->o, c->L, c->rtt};
-    for (int q = 0; q < 3; q++)
-        for (int k = 0; k < N_STAT; k++)
-            lop_out_num(t, v[q][k]);
-    lop_out_int(t, f->src[at] / s->P);
-    lop_out_int(t, f->src[at] % s->P);
-    return lop_out_row(t);
+    return (lop_fmt_pairs_meta_t){
+        lop_pairs_methods[f->method], f->series, issend ? ISSEND_DEFINITION : SERIES_DEFINITION,
+        issend ? NULL : lop_op_desc[f->op].name, issend ? NULL : lop_post_desc[f->post].name,
+        o->pairs_stat, lop_pairs_stats[o->pairs_stat], file_clamped(s, f), s->P, sampled,
+        s->pl.note, run};
 }
 
 /* pairs.csv for issend (the paper's matrices), pairs-<op>-<post>.csv for a series. */
 static void file_name(const pfile_t *f, char *name, size_t len)
 {
     if (f->method == LOP_PAIRS_ISSEND)
-        snprintf(name, len, "pairs.csv");
+        snprintf(name, len, LOP_FMT_PAIRS_NAME);
     else
         snprintf(name, len, "pairs-%s.csv", f->series);
 }
 
 static lop_status_t file_write(const session_t *s, const pfile_t *f, const char *dir)
 {
-    char path[4200], name[64];
+    char path[4200], name[64], sampled[1400];
     file_name(f, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    lop_csv_writer_t w;
-    lop_out_t t;
-    lop_status_t st = lop_csv_writer_open(&w, path);
+    lop_run_meta_t run;
+    lop_fmt_pairs_meta_t meta = file_meta(s, f, sampled, sizeof sampled, &run);
+    lop_fmt_pairs_writer_t pw;
+    lop_status_t st = lop_fmt_pairs_write_begin(&pw, path, &meta);
     if (st != LOP_OK)
         return st;
-    file_meta(s, f, &w);
-    st = lop_out_begin(&t, w.file, w.path, 1, pair_cols, sizeof pair_cols / sizeof *pair_cols);
-    if (st != LOP_OK)
-        return lop_csv_writer_end(&w, st);
     for (int i = 0; i < s->P && st == LOP_OK; i++)
         for (int j = 0; j < s->P && st == LOP_OK; j++)
-            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0)
-                st = pair_row(s, f, &t, i, j);
-    lop_status_t end = lop_out_end(&t);
-    return lop_csv_writer_end(&w, st ? st : end);
+            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0) {
+                lop_fmt_pairs_row_t r = pair_row(s, f, i, j);
+                st = lop_fmt_pairs_write_row(&pw, &r);
+            }
+    return lop_fmt_pairs_write_end(&pw, st);
 }
 
 /* The output directory made and every file files_write writes checked,
