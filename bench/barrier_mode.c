@@ -1,7 +1,6 @@
 /* barrier_mode.c - lopbench --barrier: sizes x executors x algorithms (barrier_mode.h). */
 #include "barrier_mode.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
-#include "out.h"
 
 #define PROG "lopbench"
 

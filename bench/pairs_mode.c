@@ -8,9 +8,7 @@
 
 #include "csv.h"
 #include "fmt_pairs.h"
-#include "model.h"
 #include "mpisync.h"
-#include "out.h"
 #include "pairs_method.h"
 #include "placement.h"
 
