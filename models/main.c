@@ -1887,10 +1887,14 @@ static lop_status_t measured_precheck(opts_t *o, measured_t *m, int *hybrid_rows
             lop_lop_from_set(&o->set, row->series, o->stat, &lop) != LOP_OK)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", m->f->path, row->line, lop_errmsg());
     }
-    if (st == LOP_OK && !m->f->has_series && !o->series_named)
+    if (st == LOP_OK && !m->f->has_series && !o->series_named) {
         fprintf(stderr, "%s: warning: %s has no series column (written before lopbench "
-                "recorded it): p2p is compared with send-normal, shm with rdmaw-normal, verbs "
-                "with rdmaw-inline\n", prog, m->f->path);
+                "recorded it): ", prog, m->f->path);
+        for (size_t i = 0; lop_fmt_barrier_legacy[i][0]; i++)
+            fprintf(stderr, "%s%s%s with %s", i ? ", " : "", lop_fmt_barrier_legacy[i][0],
+                    i ? "" : " is compared", lop_fmt_barrier_legacy[i][1]);
+        fprintf(stderr, "\n");
+    }
     return st;
 }
 

@@ -72,15 +72,15 @@ typedef struct {
     size_t series;               /* SIZE_MAX in a file written before it existed */
 } cols_t;
 
-/* The series old lopbench versions used for each executor (files without
- * the series column): a fixed fact about those files. */
+/* A fixed fact about the files written before the series column. */
+const char *const lop_fmt_barrier_legacy[][2] = {
+    {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}, {NULL, NULL}};
+
 static const char *legacy_series(const char *executor)
 {
-    static const char *const map[][2] = {
-        {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}};
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
-        if (strcmp(map[i][0], executor) == 0)
-            return map[i][1];
+    for (size_t i = 0; lop_fmt_barrier_legacy[i][0]; i++)
+        if (strcmp(lop_fmt_barrier_legacy[i][0], executor) == 0)
+            return lop_fmt_barrier_legacy[i][1];
     return NULL;
 }
 
@@ -109,8 +109,13 @@ static lop_status_t row_series(const lop_csv_t *csv, size_t r, const cols_t *c,
     if (c->series != SIZE_MAX)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: executor '%s' has no series", csv->path,
                        csv->line[r], exec);
-    return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi) in a "
-                   "file without a series column", csv->path, csv->line[r], exec);
+    char known[64] = "";
+    for (size_t i = 0, n = 0; lop_fmt_barrier_legacy[i][0] && n < sizeof known; i++)
+        n += (size_t)snprintf(known + n, sizeof known - n, "%s, ", lop_fmt_barrier_legacy[i][0]);
+    known[strlen(known) - 2] = '\0'; /* "p2p, shm, verbs" */
+    return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (%s or %s) in a file without a "
+                   "series column", csv->path, csv->line[r], exec, known,
+                   LOP_FMT_BARRIER_MPI_EXEC);
 }
 
 /* Any other row: its series, n, p and avg_us; ranges checked before converting. */

@@ -68,6 +68,10 @@ typedef struct {
     lop_csv_t *csv;  /* the cells the rows' strings point into */
 } lop_fmt_barrier_t;
 
+/* The series lopbench versions before the series column used for each
+ * executor: {executor, series} pairs, the last {NULL, NULL}. */
+extern const char *const lop_fmt_barrier_legacy[][2];
+
 /* Read and check every row: executor, alg, n, p and avg_us columns (series
  * optional); p a whole number 1..max_p, avg_us > 0, n empty or 0..MAX_N,
  * a series for every row but MPI_Barrier's.  Errors "file:line: reason". */
