@@ -510,8 +510,8 @@ static int run_barriers(run_t *r)
                             r->bench.size, r->bench.oversubscribed, r->outdir, &r->meta};
     lop_barrier_report_t report;
     lop_status_t st = lop_barrier_mode_run(&m, &report);
-    if (r->bench.rank == 0) /* a failed stdout: lop_stdout_close() */
-        report_barrier_print(&m, &report, st);
+    lop_status_t printed = r->bench.rank == 0 ? report_barrier_print(&m, &report, st) : LOP_OK;
+    st = lop_mpi_agree(r->bench.comm, st ? st : printed); /* every rank fails alike */
     lop_barrier_report_free(&report);
     bench_free(r);
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);

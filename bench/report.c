@@ -1,6 +1,7 @@
 /* report.c - lopbench's stdout for --barrier and --pairs (report.h). */
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static const lop_out_col_t times_cols[] = {
     {"avg / MPI_Barrier", LOP_OUT_NUM, 2},
 };
 
-static void times_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r)
+static lop_status_t times_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r)
 {
     lop_out_t t;
     printf("lopbench %s --barrier: %d ranks%s, %ld barriers each (after %ld warm-up), timer %s\n",
@@ -51,7 +52,7 @@ static void times_print(const lop_barrier_mode_t *m, const lop_barrier_report_t 
         lop_out_num(&t, base > 0 ? row->res.avg_us / base : NAN);
         st = lop_out_row(&t);
     }
-    (void)lop_out_end(&t); /* a failed stdout is reported by lop_stdout_close() */
+    return st ? st : lop_out_end(&t);
 }
 
 /* --check: one verdict per run. */
@@ -73,20 +74,24 @@ static void checks_print(const lop_barrier_report_t *r)
     }
 }
 
-void report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r,
-                          lop_status_t st)
+lop_status_t report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r,
+                                  lop_status_t st)
 {
+    lop_status_t printed = LOP_OK;
     if (!r->measured)
-        return;
+        return LOP_OK;
     if (m->opts->check) {
         checks_print(r);
         if (st == LOP_OK)
             printf("--check: all %zu runs ok\n", r->n_row);
-        return;
+    } else {
+        printed = times_print(m, r); /* the measurements, even if barrier.csv failed */
+        if (st == LOP_OK)
+            printf("wrote %s/" LOP_FMT_BARRIER_NAME "\n", m->outdir);
     }
-    times_print(m, r); /* the measurements, even if barrier.csv failed */
-    if (st == LOP_OK)
-        printf("wrote %s/" LOP_FMT_BARRIER_NAME "\n", m->outdir);
+    if (fflush(stdout) != 0 && printed == LOP_OK) /* now, while errno says why */
+        printed = lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(errno));
+    return printed;
 }
 
 /* ------------------------------------------------------------------ pairs */

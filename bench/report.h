@@ -11,9 +11,10 @@
 #include "pairs_mode.h"
 
 /* Rank 0 after lop_barrier_mode_run returned 'st': the table of times and
- * "wrote DIR/barrier.csv", or --check's verdict per run. */
-void report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r,
-                          lop_status_t st);
+ * "wrote DIR/barrier.csv", or --check's verdict per run.  Returns LOP_ERR_IO
+ * ("error writing standard output: ...") when stdout refused them. */
+lop_status_t report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r,
+                                  lop_status_t st);
 
 /* Rank 0 after a successful lop_pairs_mode_run: each file's o and L
  * matrices, for people. */
