@@ -61,7 +61,9 @@ $(shell mkdir -p build; echo '$(FLAVOR)' | cmp -s - $(FLAVOR_FILE) || echo '$(FL
 CORE_SRC   := $(wildcard src/*.c)
 MODELS_SRC := $(filter-out models/main.c,$(wildcard models/*.c))
 FIT_SRC    := $(filter-out fit/main.c,$(wildcard fit/*.c))
-BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c))
+# bench/report.c prints the modes' results: part of the tool, not of the library.
+BENCH_TOOL_SRC := bench/main.c bench/report.c
+BENCH_SRC  := $(filter-out $(BENCH_TOOL_SRC),$(wildcard bench/*.c))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 MPIUNIT_SRC := $(wildcard tests/unit/mpi_*.c)
 
@@ -110,7 +112,7 @@ $(BIN)/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 $(BIN)/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
-$(BIN)/lopbench: $(call obj,bench/main.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+$(BIN)/lopbench: $(call obj,$(BENCH_TOOL_SRC)) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(BIN)
 	$(MPICC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(VERBS_LIBS) $(HWLOC_LIBS) $(LIBS) -o $@
 

@@ -1,8 +1,6 @@
 /* barrier_mode.c - lopbench --barrier: sizes x executors x algorithms (barrier_mode.h). */
 #include "barrier_mode.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +9,10 @@
 #include "barrier_exec.h"
 #include "csv.h"
 #include "barrier_hybrid.h"
+#include "fmt_barrier.h"
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
-#include "out.h"
 
 #define PROG "lopbench"
 
@@ -23,15 +21,6 @@ typedef struct {
     const barrier_alg_t *alg; /* NULL: the --schedule file */
     uint32_t n;               /* 0 when the algorithm takes none */
 } combo_t;
-
-/* One line of barrier.csv. */
-typedef struct {
-    const lop_barrier_exec_t *exec;
-    lop_post_t post;          /* how its messages were posted (exec_post) */
-    char alg[32];
-    uint32_t n, p;
-    lop_barrier_result_t res;
-} row_t;
 
 typedef struct {
     const lop_barrier_mode_t *m;
@@ -43,7 +32,7 @@ typedef struct {
     sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
     hybrid_place_t place;           /* --alg hybrid: the ranks' levels */
     char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
-    row_t *row;                     /* rank 0's results */
+    lop_barrier_row_t *row;                     /* rank 0's results */
     size_t n_row;
     char devices[2048];             /* what each transport executor ran on */
     char mcast[2048];               /* how each executor's MCASTs travelled, per P */
@@ -62,7 +51,7 @@ static lop_status_t read_schedule(session_t *s, const char *path)
     if (!lop_name_ok(base))
         return lop_err(LOP_ERR_INVALID, "option --schedule: file name '%s' %s", base,
                        lop_name_rule);
-    snprintf(s->file_alg, sizeof s->file_alg, "file:%s", base);
+    snprintf(s->file_alg, sizeof s->file_alg, LOP_FMT_BARRIER_FILE_PREFIX "%s", base);
     lop_status_t st = sched_csv_read(path, &s->file_sched);
     if (st == LOP_OK && s->file_sched.p < 2)
         st = lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u rank, a barrier needs 2 or "
@@ -237,11 +226,11 @@ static void record(session_t *s, const lop_barrier_run_t *run, const combo_t *c,
                    const lop_barrier_result_t *res)
 {
     const sched_t *sched = run->sched;
-    row_t *r = &s->row[s->n_row++];
+    lop_barrier_row_t *r = &s->row[s->n_row++];
     r->exec = run->exec;
     r->post = run->post;
     snprintf(r->alg, sizeof r->alg, "%s",
-             !sched ? "MPI_Barrier" : c->alg ? c->alg->name : s->file_alg);
+             !sched ? LOP_FMT_BARRIER_MPI_ALG : c->alg ? c->alg->name : s->file_alg);
     r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
     r->p = p;
     r->res = *res;
@@ -258,8 +247,7 @@ static int any_mcast(const sched_t *sched, size_t n)
     return 0;
 }
 
-/* "12 multicast, 1 resent, ..." for the summary and barrier.csv. */
-static void mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len)
+void lop_barrier_mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len)
 {
     snprintf(buf, len, "%llu multicast, %llu resent, %llu NAKs sent, %llu NAKs received "
              "(%llu early), %llu taken, %llu duplicates, %llu dropped by LOP_TEST_MCAST_DROP",
@@ -279,7 +267,7 @@ static void note_mcast(session_t *s, const lop_barrier_exec_t *x, const lop_tran
     for (size_t i = first_row; i < s->n_row; i++)
         lop_mcast_counts_add(&sum, &s->row[i].res.mcast_counts, 1);
     if (t->mcast)
-        mcast_counts_str(&sum, counts, sizeof counts);
+        lop_barrier_mcast_counts_str(&sum, counts, sizeof counts);
     snprintf(end, sizeof s->mcast - (size_t)(end - s->mcast), "%s%s at p=%u: %s%s%s",
              end > s->mcast ? "; " : "", x->name, p, t->mcast_note,
              t->mcast ? ": " : " (an mcast is P-1 messages)", counts);
@@ -357,165 +345,59 @@ static void run_size(session_t *s, uint32_t p)
 
 /* ---------------------------------------------------------------- output */
 
-static double mpi_barrier_us(const session_t *s, uint32_t p)
-{
-    for (size_t i = 0; i < s->n_row; i++)
-        if (s->row[i].p == p && !s->row[i].exec->transport)
-            return s->row[i].res.avg_us;
-    return 0;
-}
-
-/* The n cell: empty when the algorithm takes none, as in lopredict's CSVs. */
-static void n_out(lop_out_t *t, const row_t *r)
-{
-    if (r->n)
-        lop_out_int(t, r->n);
-    else
-        lop_out_empty(t);
-}
-
-static const lop_out_col_t times_cols[] = {
-    {"exec", LOP_OUT_STR, 0},      {"alg", LOP_OUT_STR, 0},       {"n", LOP_OUT_INT, 0},
-    {"p", LOP_OUT_INT, 0},         {"avg_us", LOP_OUT_NUM, 3},    {"min_us", LOP_OUT_NUM, 3},
-    {"median_us", LOP_OUT_NUM, 3}, {"p99_us", LOP_OUT_NUM, 3},
-    {"avg / MPI_Barrier", LOP_OUT_NUM, 2},
-};
-
-static lop_status_t print_times(const session_t *s)
-{
-    const lop_run_meta_t *meta = s->m->meta;
-    lop_out_t t;
-    printf("lopbench %s --barrier: %d ranks%s, %ld barriers each (after %ld warm-up), timer %s\n",
-           LOP_VERSION, s->m->size, s->m->oversubscribed ? " (oversubscribed: times include "
-           "sharing a core)" : "", s->m->opts->reps, s->m->opts->warmup, meta->timer);
-    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, times_cols,
-                                    sizeof times_cols / sizeof *times_cols);
-    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
-        const row_t *r = &s->row[i];
-        double base = mpi_barrier_us(s, r->p);
-        lop_out_str(&t, r->exec->name);
-        lop_out_str(&t, r->alg);
-        n_out(&t, r);
-        lop_out_int(&t, r->p);
-        lop_out_num(&t, r->res.avg_us);
-        lop_out_num(&t, r->res.iter.min);
-        lop_out_num(&t, r->res.iter.median);
-        lop_out_num(&t, r->res.iter.p99);
-        lop_out_num(&t, base > 0 ? r->res.avg_us / base : NAN);
-        st = lop_out_row(&t);
-    }
-    return st ? st : lop_out_end(&t);
-}
-
-static const lop_out_col_t csv_cols[] = {
-    {"executor", LOP_OUT_STR, 0}, {"series", LOP_OUT_STR, 0},
-    {"alg", LOP_OUT_STR, 0},      {"n", LOP_OUT_INT, 0},
-    {"p", LOP_OUT_INT, 0},        {"reps", LOP_OUT_INT, 0},   {"min_us", LOP_OUT_NUM, 0},
-    {"avg_us", LOP_OUT_NUM, 0},   {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
-    {"max_us", LOP_OUT_NUM, 0},
-};
-
-static lop_status_t csv_rows(const session_t *s, lop_csv_writer_t *w)
-{
-    lop_out_t t;
-    lop_status_t st = lop_out_begin(&t, w->file, w->path, 1, csv_cols,
-                                    sizeof csv_cols / sizeof *csv_cols);
-    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
-        const row_t *r = &s->row[i];
-        char series[64];
-        lop_out_str(&t, r->exec->name);
-        lop_out_str(&t, lop_barrier_exec_series(r->exec, r->post, series, sizeof series));
-        lop_out_str(&t, r->alg);
-        n_out(&t, r);
-        lop_out_int(&t, r->p);
-        lop_out_int(&t, s->m->opts->reps);
-        lop_out_num(&t, r->res.iter.min);
-        lop_out_num(&t, r->res.avg_us);
-        lop_out_num(&t, r->res.iter.median);
-        lop_out_num(&t, r->res.iter.p99);
-        lop_out_num(&t, r->res.iter.max);
-        st = lop_out_row(&t);
-    }
-    return st ? st : lop_out_end(&t);
-}
-
-/* barrier.csv into the staging directory 'stage'. */
+/* barrier.csv into the staging directory 'stage' (fmt_barrier.h). */
 static lop_status_t write_csv(const session_t *s, const char *stage)
 {
-    const lop_run_meta_t *meta = s->m->meta;
-    char path[4200];
-    lop_csv_writer_t w;
-    snprintf(path, sizeof path, "%s/barrier.csv", stage);
-    lop_status_t st = lop_csv_writer_open(&w, path);
+    char path[4200], executors[sizeof s->devices + sizeof s->mcast + 16];
+    snprintf(path, sizeof path, "%s/" LOP_FMT_BARRIER_NAME, stage);
+    snprintf(executors, sizeof executors, "%s%s%s", s->devices[0] ? s->devices : "mpi",
+             s->mcast[0] ? "; mcast: " : "", s->mcast);
+    lop_fmt_barrier_writer_t bw;
+    lop_status_t st = lop_fmt_barrier_write_begin(&bw, path, executors, s->m->meta);
     if (st != LOP_OK)
         return st;
-    lop_csv_meta(&w, "lopbench", "%s", LOP_VERSION);
-    lop_csv_meta(&w, "quantity", "barrier");
-    lop_csv_meta(&w, "definition", "avg_us = max over ranks of each rank's mean over reps "
-                 "consecutive barriers (thesis 4.3.2); min/median/p99/max over the per-iteration "
-                 "times of that slowest-mean rank");
-    lop_csv_meta(&w, "executors", "%s%s%s", s->devices[0] ? s->devices : "mpi",
-                 s->mcast[0] ? "; mcast: " : "", s->mcast);
-    lop_csv_meta(&w, "ranks", "%d", s->m->size);
-    lop_csv_meta(&w, "oversubscribed", "%s", s->m->oversubscribed ? "yes" : "no");
-    lop_csv_meta(&w, "repetitions", "%ld", s->m->opts->reps);
-    lop_csv_meta(&w, "warmup", "%ld", s->m->opts->warmup);
-    lop_csv_meta(&w, "timer", "%s", meta->timer);
-    lop_csv_meta(&w, "date", "%s", meta->date);
-    lop_run_meta_hosts_write(&w, meta);
-    lop_csv_meta(&w, "unit", "us");
-    return lop_csv_writer_end(&w, csv_rows(s, &w));
+    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
+        const lop_barrier_row_t *r = &s->row[i];
+        char series[64];
+        lop_fmt_barrier_row_t out = {
+            r->exec->name, lop_barrier_exec_series(r->exec, r->post, series, sizeof series),
+            r->alg, r->n, 0, r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us,
+            r->res.iter.median, r->res.iter.p99, r->res.iter.max, 0};
+        st = lop_fmt_barrier_write_row(&bw, &out);
+    }
+    return lop_fmt_barrier_write_end(&bw, st);
 }
 
-/* --check: one verdict per row; LOP_ERR_NO if any rank left early. */
-static lop_status_t report_checks(const session_t *s)
+/* --check: LOP_ERR_NO if any rank left a barrier early. */
+static lop_status_t checks_verdict(const session_t *s)
 {
     long bad_rows = 0;
-    for (size_t i = 0; i < s->n_row; i++) {
-        const row_t *r = &s->row[i];
-        char n[16] = "-";
-        if (r->n)
-            snprintf(n, sizeof n, "%u", r->n);
-        char mcast[400] = "";
-        if (r->res.mcast) {
-            memcpy(mcast, "; ", 3);
-            mcast_counts_str(&r->res.mcast_counts, mcast + 2, sizeof mcast - 2);
-        }
-        printf("check %-6s %-12s n=%-3s p=%-5u %s (%ld exits, %ld early%s)\n", r->exec->name,
-               r->alg, n, r->p, r->res.violations ? "FAILED" : "ok", r->res.checked,
-               r->res.violations, mcast);
-        bad_rows += r->res.violations > 0;
-    }
+    for (size_t i = 0; i < s->n_row; i++)
+        bad_rows += s->row[i].res.violations > 0;
     if (bad_rows)
         return lop_err(LOP_ERR_NO, "--check: %ld of %zu runs let a rank leave a barrier "
                        "before every rank had entered it", bad_rows, s->n_row);
-    printf("--check: all %zu runs ok\n", s->n_row);
     return LOP_OK;
 }
 
+/* Rank 0: the verdict of --check, or barrier.csv (all or nothing, csv.h). */
 static lop_status_t finish(session_t *s)
 {
     lop_status_t st = LOP_OK;
-    lop_outdir_t out = {0}; /* written at the end only: all or nothing (csv.h) */
+    lop_outdir_t out = {0};
     if (s->m->rank == 0 && s->m->opts->check)
-        st = report_checks(s);
+        st = checks_verdict(s);
     else if (s->m->rank == 0) {
-        st = print_times(s);
-        lop_status_t written = lop_outdir_begin(&out, s->m->outdir);
-        /* the measurements, even if stdout failed */
-        written = lop_outdir_end(&out, written ? written : write_csv(s, out.stage));
-        if (written == LOP_OK)
-            printf("wrote %s/barrier.csv\n", s->m->outdir);
-        st = st ? st : written;
+        st = lop_outdir_begin(&out, s->m->outdir);
+        st = lop_outdir_end(&out, st ? st : write_csv(s, out.stage));
     }
-    if (fflush(stdout) != 0 && st == LOP_OK) /* "wrote ...", --check verdicts */
-        st = lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(errno));
     return lop_mpi_agree(s->m->comm, st);
 }
 
-lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
+lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out)
 {
     session_t s = {.m = m};
+    *out = (lop_barrier_report_t){0};
     lop_status_t st = lop_mcast_hooks_check(); /* tests' hooks, before anything runs */
     st = st ? st : select_combos(&s);
     st = st ? st : select_sizes(&s);
@@ -529,16 +411,24 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m)
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
-    static const char *const files[] = {"barrier.csv", NULL};
+    static const char *const files[] = {LOP_FMT_BARRIER_NAME, NULL};
     if (st == LOP_OK && !m->opts->check)
         st = lop_outdir_agree(m->comm, m->outdir, files);
     for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
         run_size(&s, s.p[i]);
+    out->measured = st == LOP_OK;
     if (st == LOP_OK)
         st = finish(&s);
     sched_free(&s.file_sched);
     hybrid_place_free(&s.place);
     free(s.combo);
-    free(s.row);
+    out->row = s.row; /* the caller's now */
+    out->n_row = s.n_row;
     return st;
+}
+
+void lop_barrier_report_free(lop_barrier_report_t *r)
+{
+    free(r->row);
+    *r = (lop_barrier_report_t){0};
 }

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include "barrier_exec.h"
 #include "bench_opts.h"
 #include "lop.h"
 #include "samples.h"
@@ -24,10 +25,32 @@ typedef struct {
     const lop_run_meta_t *meta;  /* timer, date, host, ranks for the metadata */
 } lop_barrier_mode_t;
 
+/* One run of an executor on a schedule at one P (a row of barrier.csv). */
+typedef struct {
+    const lop_barrier_exec_t *exec;
+    lop_post_t post;          /* how its messages were posted */
+    char alg[32];             /* algorithm, "file:<name>" or "MPI_Barrier" */
+    uint32_t n, p;            /* n 0: the algorithm takes none */
+    lop_barrier_result_t res;
+} lop_barrier_row_t;
+
+/* What the run returns for the command line to report (the library prints
+ * nothing on stdout). */
+typedef struct {
+    int measured;             /* every size ran (rows are complete) */
+    lop_barrier_row_t *row;   /* rank 0: every run, in order */
+    size_t n_row;
+} lop_barrier_report_t;
+
 /* Collective over m->comm.  Returns LOP_OK, or an error that every rank
- * agrees on (printed by the caller) before anything was measured; --check
- * failures are LOP_ERR_RANGE after the report.  Aborts the job on a failure
- * in the middle of a measurement. */
-lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m);
+ * agrees on (printed by the caller): before anything was measured, or after
+ * (barrier.csv not written; --check: LOP_ERR_NO when a rank left a barrier
+ * early).  Aborts the job on a failure in the middle of a measurement.
+ * Free *out with lop_barrier_report_free() whatever the result. */
+lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out);
+void lop_barrier_report_free(lop_barrier_report_t *r);
+
+/* "12 multicast, 1 resent, ..." for the summary and barrier.csv. */
+void lop_barrier_mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len);
 
 #endif

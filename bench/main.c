@@ -28,6 +28,7 @@
 #include "mpisync.h"
 #include "out.h"
 #include "pairs_mode.h"
+#include "report.h"
 #include "samples.h"
 #include "scenario.h"
 #include "transport.h"
@@ -497,7 +498,12 @@ static lop_status_t run_pairs(run_t *r)
 {
     r->bench.progress = r->bench.rank == 0 && !r->opts.quiet ? &r->progress : NULL;
     lop_pairs_mode_t m = {&r->opts, &r->bench, &r->meta, r->outdir};
-    return lop_pairs_mode_run(&m);
+    lop_pairs_report_t report;
+    lop_status_t st = lop_pairs_mode_run(&m, &report);
+    if (st == LOP_OK && r->bench.rank == 0) /* a failed stdout: lop_stdout_close() */
+        report_pairs_print(&m, &report);
+    lop_pairs_report_free(&report);
+    return st;
 }
 
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
@@ -507,7 +513,11 @@ static int run_barriers(run_t *r)
     meta_fill(r);
     lop_barrier_mode_t m = {&r->opts, &r->timer, r->bench.comm, r->bench.rank,
                             r->bench.size, r->bench.oversubscribed, r->outdir, &r->meta};
-    lop_status_t st = lop_barrier_mode_run(&m);
+    lop_barrier_report_t report;
+    lop_status_t st = lop_barrier_mode_run(&m, &report);
+    lop_status_t printed = r->bench.rank == 0 ? report_barrier_print(&m, &report, st) : LOP_OK;
+    st = lop_mpi_agree(r->bench.comm, st ? st : printed); /* every rank fails alike */
+    lop_barrier_report_free(&report);
     bench_free(r);
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }

@@ -1,36 +1,30 @@
 /* pairs_mode.c - lopbench --pairs: o and L of every ordered pair (pairs_mode.h). */
 #include "pairs_mode.h"
 
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
-#include "model.h"
+#include "fmt_pairs.h"
 #include "mpisync.h"
-#include "out.h"
+#include "pairs_method.h"
 #include "placement.h"
 
 #define PROG "lopbench"
 
 enum {
-    TAG_ISSEND = 2310,
-    N_SIZES = 21,   /* issend o: 1, 2, 4 .. 2^20 bytes (the paper's range) */
-    MAX_MSGS = 32,  /* issend L: k = 1..32 messages (the paper's) */
-    MAX_FILES = 1 + LOP_OP_COUNT * LOP_POST_COUNT,
+    MAX_FILES = LOP_PAIRS_MAX_FILES,
     N_STAT = LOP_PAIRS_STAT_COUNT,
-    MAX_CLASSES = 16, /* lop_placement_class() values */
-    SHOW_MAX = 8      /* the summary prints matrices up to this many ranks */
+    MAX_CLASSES = 16 /* lop_placement_class() values */
 };
 
-/* What one ordered pair measured: per statistic, o and L (and the series'
- * RTT(1); NaN for issend). */
-typedef struct {
-    double o[N_STAT], L[N_STAT], rtt[N_STAT];
-} cost_t;
+/* The methods of --method (pairs_method.h), by lop_pairs_method_t. */
+static const lop_pairs_method_desc_t *const methods[LOP_PAIRS_METHOD_COUNT] = {
+    [LOP_PAIRS_ISSEND] = &lop_pairs_issend,
+    [LOP_PAIRS_SERIES] = &lop_pairs_series,
+};
 
 /* One output file: a method, for series an (op, post). */
 typedef struct {
@@ -38,14 +32,14 @@ typedef struct {
     lop_op_t op;
     lop_post_t post;
     char series[32]; /* "issend" or "<op>-<post>" */
-    cost_t *cost;    /* rank 0: [i * P + j] */
+    lop_pairs_cost_t *cost;    /* rank 0: [i * P + j] */
     int *src;        /* rank 0: [i * P + j] the measured pair it comes from, -1 none */
 } pfile_t;
 
 /* A sender's report of a round: its pair (i = -1: none) and a cost per file. */
 typedef struct {
     int i, j;
-    cost_t c[MAX_FILES];
+    lop_pairs_cost_t c[MAX_FILES];
 } report_t;
 
 typedef struct {
@@ -55,9 +49,7 @@ typedef struct {
     pfile_t file[MAX_FILES];
     int n_file;
     lop_placement_t pl;
-    unsigned char *sendbuf, *recvbuf; /* issend payloads, 2^(N_SIZES-1) bytes */
-    double *scratch;                  /* reps samples of one point */
-    MPI_Request *req;                 /* max(P, MAX_MSGS) requests */
+    lop_pairs_ctx_t x;                /* what the methods measure with */
     int n_rounds;
     int rep_i[MAX_CLASSES], rep_j[MAX_CLASSES]; /* --pairs-sample: a pair per class */
     unsigned rep_class[MAX_CLASSES];
@@ -67,21 +59,21 @@ typedef struct {
 
 /* ------------------------------------------------------------- the plan */
 
-static void plan_files(session_t *s)
+/* The files of a series method: one per (op, post) of --ops x --post that
+ * the transport can measure (rank 0's view decides). */
+static void plan_series(session_t *s, lop_pairs_method_t method)
 {
     const lop_bench_opts_t *o = s->m->opts;
     lop_transport_t *t = s->b->tp;
-    if (o->methods >> LOP_PAIRS_ISSEND & 1)
-        s->file[s->n_file++] = (pfile_t){.method = LOP_PAIRS_ISSEND, .series = "issend"};
-    for (int op = 0; op < LOP_OP_COUNT && (o->methods >> LOP_PAIRS_SERIES & 1); op++)
+    for (int op = 0; op < LOP_OP_COUNT; op++)
         for (int post = 0; post < LOP_POST_COUNT; post++) {
             if (!(o->ops >> op & 1) || !(o->posts >> post & 1) || !lop_post_desc[post].in_rtt)
                 continue;
             const char *why = t->ops->why_not(t, (lop_op_t)op, (lop_post_t)post);
             int skip = why != NULL;
-            MPI_Bcast(&skip, 1, MPI_INT, 0, s->b->comm); /* rank 0's view decides */
+            MPI_Bcast(&skip, 1, MPI_INT, 0, s->b->comm);
             pfile_t *f = &s->file[s->n_file];
-            *f = (pfile_t){.method = LOP_PAIRS_SERIES, .op = (lop_op_t)op, .post = (lop_post_t)post};
+            *f = (pfile_t){.method = method, .op = (lop_op_t)op, .post = (lop_post_t)post};
             snprintf(f->series, sizeof f->series, "%s-%s", lop_op_desc[op].name,
                      lop_post_desc[post].name);
             if (skip)
@@ -90,6 +82,22 @@ static void plan_files(session_t *s)
             else
                 s->n_file++;
         }
+}
+
+/* The files of every method of --method, in the table's order. */
+static void plan_files(session_t *s)
+{
+    for (int k = 0; k < LOP_PAIRS_METHOD_COUNT; k++) {
+        if (!(s->m->opts->methods >> k & 1))
+            continue;
+        if (!methods[k]->mpi_only)
+            plan_series(s, (lop_pairs_method_t)k);
+        else {
+            pfile_t *f = &s->file[s->n_file++];
+            *f = (pfile_t){.method = (lop_pairs_method_t)k};
+            snprintf(f->series, sizeof f->series, "%s", lop_pairs_methods[k]);
+        }
+    }
 }
 
 /* --pairs-sample: the first pair (i < j, row by row) of every class. */
@@ -125,12 +133,14 @@ static int partner(const session_t *s, int r, int me)
 
 static lop_status_t session_alloc(session_t *s)
 {
-    size_t P = (size_t)s->P, n_req = P > MAX_MSGS ? P : MAX_MSGS;
-    s->sendbuf = lop_calloc((size_t)1 << (N_SIZES - 1), 1);
-    s->recvbuf = lop_calloc((size_t)1 << (N_SIZES - 1), 1);
-    s->scratch = lop_calloc((size_t)s->m->opts->reps, sizeof *s->scratch);
-    s->req = lop_calloc(n_req, sizeof *s->req);
-    int ok = s->sendbuf && s->recvbuf && s->scratch && s->req;
+    size_t P = (size_t)s->P, n_req = P > LOP_PAIRS_MAX_MSGS ? P : LOP_PAIRS_MAX_MSGS;
+    lop_pairs_ctx_t *x = &s->x;
+    *x = (lop_pairs_ctx_t){s->b, s->m->opts, s->P, NULL, NULL, NULL, NULL};
+    x->sendbuf = lop_calloc((size_t)1 << (LOP_PAIRS_N_SIZES - 1), 1);
+    x->recvbuf = lop_calloc((size_t)1 << (LOP_PAIRS_N_SIZES - 1), 1);
+    x->scratch = lop_calloc((size_t)s->m->opts->reps, sizeof *x->scratch);
+    x->req = lop_calloc(n_req, sizeof *x->req);
+    int ok = x->sendbuf && x->recvbuf && x->scratch && x->req;
     for (int f = 0; f < s->n_file && ok && s->b->rank == 0; f++) {
         s->file[f].cost = lop_calloc(P * P, sizeof *s->file[f].cost);
         s->file[f].src = lop_calloc(P * P, sizeof *s->file[f].src);
@@ -143,178 +153,15 @@ static lop_status_t session_alloc(session_t *s)
 
 static void session_free(session_t *s)
 {
-    free(s->sendbuf);
-    free(s->recvbuf);
-    free(s->scratch);
-    free(s->req);
+    free(s->x.sendbuf);
+    free(s->x.recvbuf);
+    free(s->x.scratch);
+    free(s->x.req);
     for (int f = 0; f < s->n_file; f++) {
         free(s->file[f].cost);
         free(s->file[f].src);
     }
     lop_placement_free(&s->pl);
-}
-
-/* ----------------------------------------------------- issend (the paper) */
-
-/* min, avg, median of the samples in s->scratch (reordered). */
-static lop_status_t point_stats(session_t *s, double *stat)
-{
-    lop_stats_t t;
-    lop_status_t st = lop_stats_compute(s->scratch, (size_t)s->m->opts->reps, &t);
-    stat[LOP_PAIRS_MIN] = t.min;
-    stat[LOP_PAIRS_AVG] = t.mean;
-    stat[LOP_PAIRS_MEDIAN] = t.median;
-    return st;
-}
-
-/* One sample: the receiver posts 'count' receives of 'bytes', both meet in
- * the pair's barrier (so the receiver is ready, as in the paper's equation
- * 2), the sender times 'count' MPI_Issend and their completion. */
-static lop_status_t issend_sample(session_t *s, MPI_Comm pair, int sender, int receiver,
-                                  int count, int bytes, double *us)
-{
-    lop_bench_t *b = s->b;
-    lop_poll_t *poll = &b->tp->poll;
-    char what[160];
-    int me_sends = b->rank == sender;
-    for (int k = 0; k < count && !me_sends; k++)
-        MPI_Irecv(s->recvbuf, bytes, MPI_BYTE, sender, TAG_ISSEND, b->comm, &s->req[k]);
-    lop_status_t st = lop_mpi_barrier(pair, poll);
-    if (st != LOP_OK)
-        return st;
-    if (!me_sends) {
-        snprintf(what, sizeof what, "%d MPI_Issend of %d bytes from rank %d on %.64s", count,
-                 bytes, sender, lop_mpi_host_of(sender));
-        return lop_mpi_wait_all(count, s->req, poll, what);
-    }
-    snprintf(what, sizeof what, "%d MPI_Issend of %d bytes to rank %d on %.64s to complete",
-             count, bytes, receiver, lop_mpi_host_of(receiver));
-    uint64_t t0 = lop_timer_now(b->timer);
-    for (int k = 0; k < count; k++)
-        MPI_Issend(s->sendbuf, bytes, MPI_BYTE, receiver, TAG_ISSEND, b->comm, &s->req[k]);
-    st = lop_mpi_wait_all(count, s->req, poll, what);
-    *us = lop_timer_us(b->timer, lop_timer_now(b->timer) - t0);
-    return st;
-}
-
-/* A sample point: warm-up, then --reps samples; their statistics on the
- * sender ('sender' is the rank that times, 'peer' the other one). */
-static lop_status_t issend_point(session_t *s, MPI_Comm pair, int sender, int peer, int count,
-                                 int bytes, double *stat)
-{
-    const lop_bench_opts_t *o = s->m->opts;
-    int me_sends = s->b->rank == sender;
-    lop_status_t st = LOP_OK;
-    for (long rep = -o->warmup; rep < o->reps && st == LOP_OK; rep++) {
-        double us = 0;
-        st = issend_sample(s, pair, sender, peer, count, bytes, &us);
-        if (rep >= 0)
-            s->scratch[rep] = us;
-        lop_watchdog_beat();
-    }
-    return st == LOP_OK && me_sends ? point_stats(s, stat) : st;
-}
-
-/* The least-squares line through (x[k], y[k][stat]) for each statistic. */
-static void fit_lines(const double *x, double (*y)[N_STAT], int n, double *intercept,
-                      double *slope)
-{
-    for (int st = 0; st < N_STAT; st++) {
-        double yy[MAX_MSGS > N_SIZES ? MAX_MSGS : N_SIZES], cov00, cov01, cov11, ssq;
-        for (int k = 0; k < n; k++)
-            yy[k] = y[k][st];
-        if (gsl_fit_linear(x, 1, yy, 1, (size_t)n, &intercept[st], &slope[st], &cov00, &cov01,
-                           &cov11, &ssq) != GSL_SUCCESS)
-            intercept[st] = slope[st] = NAN;
-    }
-}
-
-/* O_ij (intercept over sizes) and L_ij (slope over message counts). */
-static lop_status_t issend_measure(session_t *s, MPI_Comm pair, int sender, int peer, cost_t *c)
-{
-    double x[MAX_MSGS], y[MAX_MSGS][N_STAT], unused[N_STAT];
-    lop_status_t st = LOP_OK;
-    for (int k = 0; k < N_SIZES && st == LOP_OK; k++) {
-        x[k] = (double)(1 << k);
-        st = issend_point(s, pair, sender, peer, 1, 1 << k, y[k]);
-    }
-    if (st == LOP_OK && s->b->rank == sender)
-        fit_lines(x, y, N_SIZES, c->o, unused);
-    for (int k = 0; k < MAX_MSGS && st == LOP_OK; k++) {
-        x[k] = k + 1;
-        st = issend_point(s, pair, sender, peer, k + 1, 0, y[k]);
-    }
-    if (st == LOP_OK && s->b->rank == sender)
-        fit_lines(x, y, MAX_MSGS, unused, c->L);
-    for (int k = 0; k < N_STAT; k++)
-        c->rtt[k] = NAN;
-    return st;
-}
-
-/* O_ii on every rank at once: P requests that transmit nothing. */
-static lop_status_t issend_diagonal(session_t *s, cost_t *c)
-{
-    const lop_bench_opts_t *o = s->m->opts;
-    for (long rep = -o->warmup; rep < o->reps; rep++) {
-        uint64_t t0 = lop_timer_now(s->b->timer);
-        for (int k = 0; k < s->P; k++)
-            MPI_Issend(s->sendbuf, 0, MPI_BYTE, MPI_PROC_NULL, TAG_ISSEND, s->b->comm, &s->req[k]);
-        MPI_Waitall(s->P, s->req, MPI_STATUSES_IGNORE); /* nothing to wait for */
-        double us = lop_timer_us(s->b->timer, lop_timer_now(s->b->timer) - t0);
-        if (rep >= 0)
-            s->scratch[rep] = us;
-    }
-    lop_status_t st = point_stats(s, c->o);
-    for (int k = 0; k < N_STAT; k++)
-        c->L[k] = c->rtt[k] = NAN;
-    return st;
-}
-
-/* ------------------------------------------------------- lop's series */
-
-/* Scenarios 1 (k = 1) and 2 (p = 1) on a two-rank view of the pair. */
-static lop_status_t series_measure(session_t *s, MPI_Comm pair, int sender, int peer,
-                                   const pfile_t *f, cost_t *c)
-{
-    lop_bench_t *b = s->b;
-    int me_sends = b->rank == sender, other = me_sends ? peer : sender;
-    lop_bench_t v = *b;
-    v.comm = v.pair = pair;
-    v.rank = me_sends ? 0 : 1;
-    v.size = 2;
-    v.max_post = 1;
-    v.to_other = v.star = &other;
-    v.progress = NULL;
-    lop_samples_t os = {0}, oc = {0}, rtt = {0};
-    size_t reps = (size_t)s->m->opts->reps;
-    lop_status_t st = LOP_OK;
-    if (me_sends) {
-        st = lop_samples_init(&os, f->series, "os", 1, reps);
-        st = st ? st : lop_samples_init(&oc, f->series, "oc", 1, reps);
-        st = st ? st : lop_samples_init(&rtt, f->series, "rtt", 1, reps);
-    }
-    st = st ? st : lop_scenario1_run(&v, f->op, f->post, me_sends ? &os : NULL,
-                                     me_sends ? &oc : NULL, NULL);
-    st = st ? st : lop_scenario2_run(&v, f->op, f->post, me_sends ? &rtt : NULL, NULL);
-    b->seq = v.seq;
-    lop_stats_t so, sr;
-    if (st == LOP_OK && me_sends) {
-        st = lop_samples_stats(&os, 1, &so);
-        st = st ? st : lop_samples_stats(&rtt, 1, &sr);
-    }
-    if (st == LOP_OK && me_sends) {
-        const double o[N_STAT] = {so.min, so.mean, so.median},
-                     r[N_STAT] = {sr.min, sr.mean, sr.median};
-        for (int k = 0; k < N_STAT; k++) {
-            c->o[k] = o[k];
-            c->rtt[k] = r[k];
-            c->L[k] = lop_latency(r[k], o[k], o[k]);
-        }
-    }
-    lop_samples_free(&os);
-    lop_samples_free(&oc);
-    lop_samples_free(&rtt);
-    return st;
 }
 
 /* ------------------------------------------------------------- rounds */
@@ -327,10 +174,11 @@ static lop_status_t pair_measure(session_t *s, MPI_Comm pair, int other, report_
     lop_status_t st = LOP_OK;
     for (int dir = 0; dir < 2 && st == LOP_OK; dir++) {
         int sender = dir ? hi : lo, peer = dir ? lo : hi;
-        for (int f = 0; f < s->n_file && st == LOP_OK; f++)
-            st = s->file[f].method == LOP_PAIRS_ISSEND
-                     ? issend_measure(s, pair, sender, peer, &mine->c[f])
-                     : series_measure(s, pair, sender, peer, &s->file[f], &mine->c[f]);
+        for (int f = 0; f < s->n_file && st == LOP_OK; f++) {
+            const pfile_t *pf = &s->file[f];
+            lop_pairs_series_t series = {pf->op, pf->post, pf->series};
+            st = methods[pf->method]->measure(&s->x, pair, sender, peer, &series, &mine->c[f]);
+        }
     }
     mine->i = me;
     mine->j = other;
@@ -403,25 +251,36 @@ static void round_run(session_t *s, int r, report_t *all)
     lop_progress_step(b->progress, 1);
 }
 
-/* The diagonal of the issend file, every rank at once. */
+/* Does any file's method measure the diagonal? */
+static int has_diagonal(const session_t *s)
+{
+    for (int f = 0; f < s->n_file; f++)
+        if (methods[s->file[f].method]->diagonal)
+            return 1;
+    return 0;
+}
+
+/* The diagonal O_ii of the files whose method has one, every rank at once. */
 static void diagonal_run(session_t *s, report_t *all)
 {
     report_t mine = {.i = s->b->rank, .j = s->b->rank};
-    if (s->file[0].method != LOP_PAIRS_ISSEND)
+    if (!has_diagonal(s))
         return;
     const char *name = "pairs: O_ii of every rank";
     lop_progress_task(s->b->progress, name);
     lop_watchdog_phase(name);
     double start_s = lop_timer_clock_s();
-    if (issend_diagonal(s, &mine.c[0]) != LOP_OK)
-        lop_mpi_fail_abort(PROG);
-    for (int f = 1; f < s->n_file; f++) /* the series have no diagonal */
-        mine.c[f] = (cost_t){{NAN, NAN, NAN}, {NAN, NAN, NAN}, {NAN, NAN, NAN}};
+    for (int f = 0; f < s->n_file; f++) {
+        const lop_pairs_method_desc_t *x = methods[s->file[f].method];
+        mine.c[f] = (lop_pairs_cost_t){{NAN, NAN, NAN}, {NAN, NAN, NAN}, {NAN, NAN, NAN}};
+        if (x->diagonal && x->diagonal(&s->x, &mine.c[f]) != LOP_OK)
+            lop_mpi_fail_abort(PROG);
+    }
     if (round_end(s, &mine, all, lop_timer_clock_s() - start_s, name) != LOP_OK)
         lop_mpi_fail_abort(PROG);
     lop_progress_step(s->b->progress, 1);
-    for (int f = 1; f < s->n_file && s->b->rank == 0; f++)
-        for (int i = 0; i < s->P; i++)
+    for (int f = 0; f < s->n_file && s->b->rank == 0; f++)
+        for (int i = 0; i < s->P && !methods[s->file[f].method]->diagonal; i++)
             s->file[f].src[(size_t)i * (size_t)s->P + (size_t)i] = -1;
 }
 
@@ -449,129 +308,92 @@ static void fill_classes(session_t *s)
 
 /* -------------------------------------------------------------- files */
 
-static const lop_out_col_t pair_cols[] = {
-    {"i", LOP_OUT_INT, 0},          {"j", LOP_OUT_INT, 0},           {"o_us", LOP_OUT_NUM, 0},
-    {"L_us", LOP_OUT_NUM, 0},       {"n", LOP_OUT_INT, 0},           {"o_min_us", LOP_OUT_NUM, 0},
-    {"o_avg_us", LOP_OUT_NUM, 0},   {"o_median_us", LOP_OUT_NUM, 0}, {"L_min_us", LOP_OUT_NUM, 0},
-    {"L_avg_us", LOP_OUT_NUM, 0},   {"L_median_us", LOP_OUT_NUM, 0}, {"rtt_min_us", LOP_OUT_NUM, 0},
-    {"rtt_avg_us", LOP_OUT_NUM, 0}, {"rtt_median_us", LOP_OUT_NUM, 0}, {"src_i", LOP_OUT_INT, 0},
-    {"src_j", LOP_OUT_INT, 0},
-};
+_Static_assert(N_STAT == LOP_FMT_PAIRS_STATS, "a pairs.csv row holds every statistic");
 
-/* o_us, L_us: the chosen statistic, a value below 0 (noise, or an intercept
- * of the paper's line) written as 0, which pairs.csv readers require; the
- * statistic columns keep the value computed.  NaN stays NaN (empty). */
-static double floor0(double v)
+/* The row of the pair i -> j in file f. */
+static lop_fmt_pairs_row_t pair_row(const session_t *s, const pfile_t *f, int i, int j)
 {
-    return v < 0 ? 0 : v;
+    size_t at = (size_t)i * (size_t)s->P + (size_t)j;
+    const lop_pairs_cost_t *c = &f->cost[at];
+    lop_fmt_pairs_row_t r = {.i = (uint32_t)i, .j = (uint32_t)j, .n = s->m->opts->reps,
+                             .src_i = (uint32_t)(f->src[at] / s->P),
+                             .src_j = (uint32_t)(f->src[at] % s->P)};
+    memcpy(r.o, c->o, sizeof r.o);
+    memcpy(r.L, c->L, sizeof r.L);
+    memcpy(r.rtt, c->rtt, sizeof r.rtt);
+    return r;
 }
 
 static int file_clamped(const session_t *s, const pfile_t *f)
 {
-    int n = 0, stat = s->m->opts->pairs_stat;
-    for (size_t k = 0; k < (size_t)s->P * (size_t)s->P; k++)
-        if (f->src[k] >= 0)
-            n += (f->cost[k].o[stat] < 0) + (f->cost[k].L[stat] < 0);
+    int n = 0;
+    for (int i = 0; i < s->P; i++)
+        for (int j = 0; j < s->P; j++)
+            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0) {
+                lop_fmt_pairs_row_t r = pair_row(s, f, i, j);
+                n += lop_fmt_pairs_clamps(&r, s->m->opts->pairs_stat);
+            }
     return n;
 }
 
-static void file_meta(const session_t *s, const pfile_t *f, lop_csv_writer_t *w)
+/* The file's metadata; 'sampled' holds its text, 'run' the run's lines. */
+static lop_fmt_pairs_meta_t file_meta(const session_t *s, const pfile_t *f, char *sampled,
+                                      size_t len, lop_run_meta_t *run)
 {
     const lop_bench_opts_t *o = s->m->opts;
-    const char *stat = lop_pairs_stats[o->pairs_stat];
-    lop_run_meta_t meta = *s->m->meta;
-    lop_csv_meta(w, "lopbench", "%s", LOP_VERSION);
-    lop_csv_meta(w, "quantity", "pairs");
-    lop_csv_meta(w, "method", "%s", lop_pairs_methods[f->method]);
-    lop_csv_meta(w, "series", "%s", f->series);
-    if (f->method == LOP_PAIRS_ISSEND) {
-        lop_csv_meta(w, "definition", "Meyer and Elster IV.A over MPI: o = intercept of the "
-                     "least-squares line of the time of one MPI_Issend (+ wait) against its size "
-                     "1..2^20 bytes; L = slope of the line of the time of k zero-byte MPI_Issend "
-                     "(+ waitall) against k = 1..32; each point a statistic over the "
-                     "repetitions, a line per statistic; the receiver has posted its receives "
-                     "(a barrier of the pair before each sample); diagonal: o = time of P "
-                     "MPI_Issend to MPI_PROC_NULL + waitall, no L");
-        meta.transport = "mpi";
-        meta.transport_choice = "the issend method always uses MPI (--transport applies to "
-                                "the series files)";
-        meta.device = s->mpi_lib;
-    } else {
-        lop_csv_meta(w, "definition", "lop's series over the transport on a two-rank view of "
-                     "the pair: o = o_s(1) (scenario 1, k = 1), rtt = RTT(1) (scenario 2, "
-                     "p = 1), L = RTT(1)/2 - 2 o_s(1) (thesis 2.3.4), per statistic");
-        lop_csv_meta(w, "op", "%s", lop_op_desc[f->op].name);
-        lop_csv_meta(w, "post", "%s", lop_post_desc[f->post].name);
+    const lop_pairs_method_desc_t *x = methods[f->method];
+    *run = *s->m->meta;
+    if (x->mpi_only) {
+        run->transport = "mpi";
+        run->transport_choice = x->mpi_only;
+        run->device = s->mpi_lib;
     }
-    lop_csv_meta(w, "stat", "%s (o_us = o_%s_us, L_us = L_%s_us, each written as 0 where "
-                 "below 0)", stat, stat, stat);
-    lop_csv_meta(w, "clamped", "%d values of o_us and L_us below 0 written as 0",
-                 file_clamped(s, f));
-    lop_csv_meta(w, "p", "%d", s->P);
     if (o->pairs_sample) {
-        char list[1024] = "";
-        size_t n = 0;
-        for (int k = 0; k < s->n_classes && n < sizeof list; k++)
-            n += (size_t)snprintf(list + n, sizeof list - n, "%s%d-%d (class %u)",
-                                  k ? ", " : "", s->rep_i[k], s->rep_j[k], s->rep_class[k]);
-        lop_csv_meta(w, "sampled", "yes: one pair per placement class (placement.h), both "
-                     "directions, fills its class (src_i, src_j); measured pairs: %s", list);
+        size_t n = (size_t)snprintf(sampled, len, "yes: one pair per placement class "
+                                    "(placement.h), both directions, fills its class (src_i, "
+                                    "src_j); measured pairs: ");
+        for (int k = 0; k < s->n_classes && n < len; k++)
+            n += (size_t)snprintf(sampled + n, len - n, "%s%d-%d (class %u)", k ? ", " : "",
+                                  s->rep_i[k], s->rep_j[k], s->rep_class[k]);
     } else {
-        lop_csv_meta(w, "sampled", "no: every ordered pair measured, %d rounds of disjoint "
-                     "pairs (circle method)", s->n_rounds);
+        snprintf(sampled, len, "no: every ordered pair measured, %d rounds of disjoint pairs "
+                 "(circle method)", s->n_rounds);
     }
-    lop_csv_meta(w, "placement", "%s", s->pl.note);
-    lop_run_meta_write(w, &meta);
+    return (lop_fmt_pairs_meta_t){
+        lop_pairs_methods[f->method], f->series, x->definition,
+        x->mpi_only ? NULL : lop_op_desc[f->op].name,
+        x->mpi_only ? NULL : lop_post_desc[f->post].name,
+        o->pairs_stat, lop_pairs_stats[o->pairs_stat], file_clamped(s, f), s->P, sampled,
+        s->pl.note, run};
 }
 
-static lop_status_t pair_row(const session_t *s, const pfile_t *f, lop_out_t *t, int i, int j)
-{
-    size_t at = (size_t)i * (size_t)s->P + (size_t)j;
-    const cost_t *c = &f->cost[at];
-    int stat = s->m->opts->pairs_stat;
-    lop_out_int(t, i);
-    lop_out_int(t, j);
-    lop_out_num(t, floor0(c->o[stat]));
-    lop_out_num(t, floor0(c->L[stat]));
-    lop_out_int(t, s->m->opts->reps);
-    const double *v[] = {c->o, c->L, c->rtt};
-    for (int q = 0; q < 3; q++)
-        for (int k = 0; k < N_STAT; k++)
-            lop_out_num(t, v[q][k]);
-    lop_out_int(t, f->src[at] / s->P);
-    lop_out_int(t, f->src[at] % s->P);
-    return lop_out_row(t);
-}
-
-/* pairs.csv for issend (the paper's matrices), pairs-<op>-<post>.csv for a series. */
+/* pairs.csv for the MPI method (the paper's matrices), pairs-<op>-<post>.csv for a series. */
 static void file_name(const pfile_t *f, char *name, size_t len)
 {
-    if (f->method == LOP_PAIRS_ISSEND)
-        snprintf(name, len, "pairs.csv");
+    if (methods[f->method]->mpi_only)
+        snprintf(name, len, LOP_FMT_PAIRS_NAME);
     else
         snprintf(name, len, "pairs-%s.csv", f->series);
 }
 
 static lop_status_t file_write(const session_t *s, const pfile_t *f, const char *dir)
 {
-    char path[4200], name[64];
+    char path[4200], name[64], sampled[1400];
     file_name(f, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    lop_csv_writer_t w;
-    lop_out_t t;
-    lop_status_t st = lop_csv_writer_open(&w, path);
+    lop_run_meta_t run;
+    lop_fmt_pairs_meta_t meta = file_meta(s, f, sampled, sizeof sampled, &run);
+    lop_fmt_pairs_writer_t pw;
+    lop_status_t st = lop_fmt_pairs_write_begin(&pw, path, &meta);
     if (st != LOP_OK)
         return st;
-    file_meta(s, f, &w);
-    st = lop_out_begin(&t, w.file, w.path, 1, pair_cols, sizeof pair_cols / sizeof *pair_cols);
-    if (st != LOP_OK)
-        return lop_csv_writer_end(&w, st);
     for (int i = 0; i < s->P && st == LOP_OK; i++)
         for (int j = 0; j < s->P && st == LOP_OK; j++)
-            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0)
-                st = pair_row(s, f, &t, i, j);
-    lop_status_t end = lop_out_end(&t);
-    return lop_csv_writer_end(&w, st ? st : end);
+            if (f->src[(size_t)i * (size_t)s->P + (size_t)j] >= 0) {
+                lop_fmt_pairs_row_t r = pair_row(s, f, i, j);
+                st = lop_fmt_pairs_write_row(&pw, &r);
+            }
+    return lop_fmt_pairs_write_end(&pw, st);
 }
 
 /* The output directory made and every file files_write writes checked,
@@ -601,59 +423,46 @@ static lop_status_t files_write(const session_t *s)
     return lop_outdir_end(&out, st);
 }
 
-/* ------------------------------------------------------------ summary */
+/* ------------------------------------------------------------- report */
 
-/* The matrix of one quantity (o or L, the chosen statistic), for people. */
-static void matrix_print(const session_t *s, const pfile_t *f, int L)
+/* Rank 0: each file's o and L at the chosen statistic, for the report. */
+static lop_status_t report_fill(const session_t *s, lop_pairs_report_t *out)
 {
+    size_t P = (size_t)s->P;
     int stat = s->m->opts->pairs_stat;
-    printf("  %s_us (%s; row i sends to column j):\n      ", L ? "L" : "o",
-           lop_pairs_stats[stat]);
-    for (int j = 0; j < s->P; j++)
-        printf(" %8d", j);
-    printf("\n");
-    for (int i = 0; i < s->P; i++) {
-        printf("  %3d ", i);
-        for (int j = 0; j < s->P; j++) {
-            size_t at = (size_t)i * (size_t)s->P + (size_t)j;
-            double v = L ? f->cost[at].L[stat] : f->cost[at].o[stat];
-            if (f->src[at] < 0 || isnan(v))
-                printf(" %8s", "-");
-            else
-                printf(" %8.3f", v);
+    out->P = s->P;
+    for (int f = 0; f < s->n_file; f++) {
+        const pfile_t *pf = &s->file[f];
+        lop_pairs_costs_t *c = &out->file[out->n_file++];
+        file_name(pf, c->name, sizeof c->name);
+        snprintf(c->series, sizeof c->series, "%s", pf->series);
+        c->o_us = lop_calloc(P * P, sizeof *c->o_us);
+        c->L_us = lop_calloc(P * P, sizeof *c->L_us);
+        if (!c->o_us || !c->L_us)
+            return LOP_ERR_NOMEM;
+        for (size_t k = 0; k < P * P; k++) {
+            c->o_us[k] = pf->src[k] < 0 ? NAN : pf->cost[k].o[stat];
+            c->L_us[k] = pf->src[k] < 0 ? NAN : pf->cost[k].L[stat];
         }
-        printf("\n");
     }
+    return LOP_OK;
 }
 
-static void summary_print(const session_t *s)
+void lop_pairs_report_free(lop_pairs_report_t *r)
 {
-    const lop_run_meta_t *m = s->m->meta;
-    printf("lopbench %s --pairs: %s transport, %d ranks%s, %ld repetitions, %s\n", LOP_VERSION,
-           m->transport, m->ranks, m->oversubscribed ? " (oversubscribed)" : "", m->reps,
-           s->m->opts->pairs_sample ? "sampled: one pair per placement class"
-                                    : "every ordered pair");
-    printf("times in us, rounded (the files hold every digit; values below 0 are noise "
-           "or a line's intercept, written as 0 in o_us and L_us):\n");
-    for (int f = 0; f < s->n_file; f++) {
-        char name[64];
-        file_name(&s->file[f], name, sizeof name);
-        printf("%s (%s):\n", name, s->file[f].series);
-        if (s->P > SHOW_MAX) {
-            printf("  (%d ranks: see the file)\n", s->P);
-            continue;
-        }
-        matrix_print(s, &s->file[f], 0);
-        matrix_print(s, &s->file[f], 1);
+    for (int f = 0; f < r->n_file; f++) {
+        free(r->file[f].o_us);
+        free(r->file[f].L_us);
     }
-    printf("files in %s/\n", s->m->outdir);
+    *r = (lop_pairs_report_t){0};
 }
 
 /* -------------------------------------------------------------- the run */
 
-lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
+lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m, lop_pairs_report_t *out)
 {
     session_t s = {.m = m, .b = m->bench, .P = m->bench->size};
+    *out = (lop_pairs_report_t){0};
     lop_bench_t *b = s.b;
     lop_watchdog_phase("pairs: placement and plan");
     int len;
@@ -674,7 +483,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
                      "--ops/--post works on the %s transport)", b->tp->ops->name);
     st = st ? st : outdir_agree(&s);
     if (st == LOP_OK) {
-        int tasks = s.n_rounds + (s.file[0].method == LOP_PAIRS_ISSEND);
+        int tasks = s.n_rounds + has_diagonal(&s);
         lop_progress_init(b->progress, PROG, tasks, tasks);
         diagonal_run(&s, all);
         for (int r = 0; r < s.n_rounds; r++)
@@ -682,9 +491,8 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m)
         lop_progress_done(b->progress);
         if (b->rank == 0 && m->opts->pairs_sample)
             fill_classes(&s);
-        st = lop_mpi_agree(b->comm, b->rank == 0 ? files_write(&s) : LOP_OK);
-        if (st == LOP_OK && b->rank == 0)
-            summary_print(&s);
+        lop_status_t done = b->rank == 0 ? files_write(&s) : LOP_OK;
+        st = lop_mpi_agree(b->comm, done ? done : b->rank == 0 ? report_fill(&s, out) : LOP_OK);
     }
     free(all);
     session_free(&s);

@@ -16,6 +16,7 @@
  *           at k = 1 gives o = o_s(1), scenario 2 at p = 1 gives RTT(1), and
  *           L = RTT(1)/2 - 2 o_s(1) (model.h lop_latency; thesis 2.3.4), both
  *           run unchanged on a two-rank view of the pair (scenario.h).
+ * Each is a descriptor (pairs_method.h: pairs_issend.c, pairs_series.c).
  *
  * Pairs are measured concurrently in rounds of disjoint pairs: a round-robin
  * tournament (the circle method: P - 1 rounds of P/2 pairs, an odd P giving
@@ -27,8 +28,8 @@
  * Files, all or none, written by rank 0 after the last round: pairs.csv
  * (issend; P x P rows: the diagonal holds O_ii with L empty),
  * pairs-<op>-<post>.csv (series; P x (P - 1) rows) and placement.csv.
- * Columns (bench/README.md): i,j,o_us,L_us,n,o_min_us,o_avg_us,o_median_us,
- * L_min_us,L_avg_us,L_median_us,rtt_min_us,rtt_avg_us,rtt_median_us,src_i,src_j.
+ * Columns and metadata: src/fmt_pairs.h.  Nothing is printed on stdout: the
+ * run returns each file's matrices and the tool reports them (report.h).
  */
 #ifndef LOP_PAIRS_MODE_H
 #define LOP_PAIRS_MODE_H
@@ -47,9 +48,28 @@ typedef struct {
                             * known to measure something) */
 } lop_pairs_mode_t;
 
+#define LOP_PAIRS_MAX_FILES (1 + LOP_OP_COUNT * LOP_POST_COUNT)
+
+/* One file's costs at the chosen statistic (--pairs-stat), for the report. */
+typedef struct {
+    char name[64];        /* "pairs.csv" or "pairs-<op>-<post>.csv" */
+    char series[32];      /* "issend" or "<op>-<post>" */
+    double *o_us, *L_us;  /* [i * P + j], i sending to j; NaN where none */
+} lop_pairs_costs_t;
+
+/* What the run returns for the command line to report (rank 0; the library
+ * prints nothing on stdout). */
+typedef struct {
+    int P;
+    int n_file;
+    lop_pairs_costs_t file[LOP_PAIRS_MAX_FILES];
+} lop_pairs_report_t;
+
 /* Collective over m->bench->comm.  Errors found before measuring are agreed
  * on and returned on every rank; a failure in the middle of a measurement
- * aborts the job. */
-lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m);
+ * aborts the job.  Free *out with lop_pairs_report_free() whatever the
+ * result. */
+lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m, lop_pairs_report_t *out);
+void lop_pairs_report_free(lop_pairs_report_t *r);
 
 #endif

@@ -109,31 +109,6 @@ static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_ru
                      lop_out_format_csv(avg, m->reference.mean));
 }
 
-void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
-{
-    lop_csv_meta(w, "host", "%s", m->host);
-    lop_csv_meta(w, "hosts", "%s", m->hosts ? m->hosts : "unknown (not gathered)");
-}
-
-void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
-{
-    char num[LOP_OUT_NUM_LEN]; /* metadata numbers are exact, like the cells */
-    lop_csv_meta(w, "transport", "%s", m->transport);
-    lop_csv_meta(w, "transport_choice", "%s", m->transport_choice);
-    lop_csv_meta(w, "device", "%s", m->device);
-    lop_csv_meta(w, "ranks", "%d", m->ranks);
-    lop_csv_meta(w, "oversubscribed", "%s", m->oversubscribed ? "yes" : "no");
-    lop_csv_meta(w, "repetitions", "%ld", m->reps);
-    lop_csv_meta(w, "warmup", "%ld", m->warmup);
-    lop_csv_meta(w, "idle_us", "%s", lop_out_format_csv(num, m->idle_us));
-    lop_csv_meta(w, "max_post", "%ld", m->max_post);
-    lop_csv_meta(w, "timer", "%s", m->timer);
-    lop_csv_meta(w, "timer_calibration_s", "%s", lop_out_format_csv(num, m->timer_calibration_s));
-    lop_csv_meta(w, "date", "%s", m->date);
-    lop_run_meta_hosts_write(w, m);
-    lop_csv_meta(w, "unit", "us");
-}
-
 static const lop_out_col_t summary_cols[] = {
     {"p", LOP_OUT_INT, 0},         {"n", LOP_OUT_INT, 0},      {"min_us", LOP_OUT_NUM, 0},
     {"avg_us", LOP_OUT_NUM, 0},    {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},

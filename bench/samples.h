@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "csv.h"
+#include "fmt_run.h"
 #include "lop.h"
 #include "stats.h"
 
@@ -22,30 +23,6 @@ typedef struct {
     size_t reps;          /* samples per p */
     double *us;           /* us[(p - 1) * reps + rep], microseconds */
 } lop_samples_t;
-
-/* Metadata every file of a run carries. */
-typedef struct {
-    const char *transport;        /* "verbs" or "mpi" */
-    const char *transport_choice; /* how it was chosen ("auto; verbs not usable: ...") */
-    const char *device;           /* what was measured */
-    int ranks;                    /* MPI ranks in the run */
-    long reps, warmup, max_post;  /* --reps, --warmup, --max-post */
-    double idle_us;               /* --idle-us */
-    int oversubscribed;           /* more local ranks than CPUs */
-    char timer[192];              /* lop_timer_describe() of rank 0 */
-    double timer_calibration_s;   /* how long calibrating it took */
-    char date[40];                /* ISO 8601, local time */
-    char host[128];               /* rank 0's host name */
-    char *hosts;                  /* rank 0: every node of the run (lop_mpi_hosts) */
-    int have_reference;           /* the reference ping-pong was run */
-    lop_stats_t reference;        /* its RTT statistics */
-} lop_run_meta_t;
-
-/* '# host:' (rank 0's) and '# hosts:' (every node of the run), which every
- * lopbench file carries. */
-void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
-/* The run's lines of every lopbench file (transport ... unit), in file order. */
-void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
 
 lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *quantity,
                               size_t n_p, size_t reps);

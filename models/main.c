@@ -17,6 +17,7 @@
 #include "barrier.h"
 #include "cli.h"
 #include "csv.h"
+#include "fmt_barrier.h"
 #include "goal.h"
 #include "hybrid.h"
 #include "pairs.h"
@@ -1587,20 +1588,6 @@ static lop_status_t run_check_file(opts_t *o, int *failed)
 
 /* ------------------------------------------------------------- measured */
 
-/* barrier.csv names the series each executor's messages correspond to (its
- * `series` column, written by lopbench's executor descriptors).  Files
- * written before that column existed are read with the series those old
- * lopbench versions used, a fixed fact about old files, with a warning. */
-static const char *legacy_series(const char *executor)
-{
-    static const char *const map[][2] = {
-        {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}};
-    for (size_t i = 0; i < COUNT(map); i++)
-        if (strcmp(map[i][0], executor) == 0)
-            return map[i][1];
-    return NULL;
-}
-
 /* LoP and LogP parameters of 'series' (LogP from the set at p = 1), and
  * draws of its fits. */
 static lop_status_t use_series(opts_t *o, const char *series)
@@ -1630,13 +1617,11 @@ typedef struct {
     size_t line;
 } mpi_time_t;
 
-/* "file:<name>" rows (lopbench --barrier --schedule): the schedule file
+/* What the join keeps; barrier.csv itself is read by fmt_barrier.h.  A
+ * "file:<name>" row's schedule (lopbench --barrier --schedule) is the file
  * <name> beside barrier.csv, read once. */
-#define FILE_ALG_PREFIX "file:"
-
 typedef struct {
-    size_t exec, alg, n, p, avg;     /* columns of barrier.csv */
-    size_t series;                   /* its series column; SIZE_MAX in old files */
+    const lop_fmt_barrier_t *f;      /* barrier.csv's rows */
     double abs_err[M_COUNT];         /* sums of |predicted - measured| / measured */
     size_t count[M_COUNT];
     mpi_time_t *mpi;                 /* MPI_Barrier rows, sorted by p */
@@ -1652,32 +1637,23 @@ static int mpi_time_cmp(const void *a, const void *b)
 }
 
 /* Index every MPI_Barrier row by p, once (a lookup per row would make the
- * join quadratic).  An unreadable or repeated p is an error: silently
- * skipping it would change vs_mpi. */
-static lop_status_t mpi_index(const lop_csv_t *csv, measured_t *m)
+ * join quadratic).  A repeated p is an error: silently skipping it would
+ * change vs_mpi. */
+static lop_status_t mpi_index(measured_t *m)
 {
-    m->mpi = lop_calloc(csv->n_rows, sizeof *m->mpi);
+    const lop_fmt_barrier_t *f = m->f;
+    m->mpi = lop_calloc(f->n_rows, sizeof *m->mpi);
     if (!m->mpi)
         return LOP_ERR_NOMEM;
+    for (size_t r = 0; r < f->n_rows; r++)
+        if (strcmp(f->row[r].executor, LOP_FMT_BARRIER_MPI_EXEC) == 0)
+            m->mpi[m->n_mpi++] = (mpi_time_t){f->row[r].p, f->row[r].avg_us, f->row[r].line};
+    qsort(m->mpi, m->n_mpi, sizeof *m->mpi, mpi_time_cmp);
     lop_status_t st = LOP_OK;
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
-        mpi_time_t *t = &m->mpi[m->n_mpi];
-        if (strcmp(csv->cells[r][m->exec], "mpi") != 0)
-            continue;
-        st = lop_csv_number(csv, r, m->p, &t->p);
-        st = st ? st : lop_csv_number(csv, r, m->avg, &t->us);
-        if (st == LOP_OK && (t->p < 1 || t->p != floor(t->p) || !(t->us > 0)))
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: MPI_Barrier row needs a whole p >= 1 and "
-                         "avg_us > 0", csv->path, csv->line[r]);
-        t->line = csv->line[r];
-        m->n_mpi += st == LOP_OK;
-    }
-    if (st == LOP_OK)
-        qsort(m->mpi, m->n_mpi, sizeof *m->mpi, mpi_time_cmp);
     for (size_t i = 1; i < m->n_mpi && st == LOP_OK; i++)
         if (m->mpi[i].p == m->mpi[i - 1].p)
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: a second MPI_Barrier row for p = %.0f "
-                         "(line %zu)", csv->path, m->mpi[i].line > m->mpi[i - 1].line ?
+                         "(line %zu)", f->path, m->mpi[i].line > m->mpi[i - 1].line ?
                          m->mpi[i].line : m->mpi[i - 1].line, m->mpi[i].p,
                          m->mpi[i].line > m->mpi[i - 1].line ? m->mpi[i - 1].line :
                          m->mpi[i].line);
@@ -1730,16 +1706,16 @@ static lop_status_t predict_alg(opts_t *o, const barrier_alg_t *a, uint32_t n, l
 
 /* The schedule file of a "file:<name>" row, beside barrier.csv and checked;
  * NULL with a warning when there is none (the row is then not predicted). */
-static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *m,
+static const sched_t *file_schedule(const lop_fmt_barrier_row_t *row, measured_t *m,
                                     const char *name, lop_status_t *st)
 {
     if (strcmp(m->file_name, name) == 0)
         return &m->file_sched;
     sched_free(&m->file_sched);
     m->file_name[0] = '\0';
-    const char *slash = strrchr(csv->path, '/');
+    const char *slash = strrchr(m->f->path, '/');
     char path[4200];
-    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - csv->path + 1) : 0, csv->path,
+    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - m->f->path + 1) : 0, m->f->path,
              name);
     if (!lop_name_ok(name) || access(path, R_OK) != 0)
         return NULL; /* predict_file warns */
@@ -1748,7 +1724,7 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
     if (*st) {
         char why[1024];
         snprintf(why, sizeof why, "%s", lop_errmsg());
-        *st = lop_err(*st, "%s:%zu: %s", csv->path, csv->line[r], why); /* why: "FILE:LINE: ..." */
+        *st = lop_err(*st, "%s:%zu: %s", m->f->path, row->line, why); /* why: "FILE:LINE: ..." */
         return NULL;
     }
     snprintf(m->file_name, sizeof m->file_name, "%s", name);
@@ -1757,75 +1733,51 @@ static const sched_t *file_schedule(const lop_csv_t *csv, size_t r, measured_t *
 
 /* The schedule of a "file:<name>" row at P, read and checked; NULL with
  * *st LOP_OK when there is no such file. */
-static const sched_t *file_row_schedule(const lop_csv_t *csv, size_t r, measured_t *m, long p,
+static const sched_t *file_row_schedule(const lop_fmt_barrier_row_t *row, measured_t *m,
                                         lop_status_t *st)
 {
-    const char *name = csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX);
-    const sched_t *s = file_schedule(csv, r, m, name, st);
-    if (s && (long)s->p != p) {
-        *st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %ld, but schedule '%s' is for %u ranks",
-                      csv->path, csv->line[r], p, name, s->p);
+    const char *name = row->alg + strlen(LOP_FMT_BARRIER_FILE_PREFIX);
+    const sched_t *s = file_schedule(row, m, name, st);
+    if (s && s->p != row->p) {
+        *st = lop_err(LOP_ERR_PARSE, "%s:%zu: p = %u, but schedule '%s' is for %u ranks",
+                      m->f->path, row->line, row->p, name, s->p);
         return NULL;
     }
     return s;
 }
 
 /* A "file:<name>" row: simulations from the schedule file, no closed form. */
-static lop_status_t predict_file(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
-                                 long p, predict_time_t *v, const predict_time_t **pred)
+static lop_status_t predict_file(opts_t *o, const lop_fmt_barrier_row_t *row, measured_t *m,
+                                 predict_time_t *v, const predict_time_t **pred)
 {
     lop_status_t st = LOP_OK;
     for (int k = 0; k < M_COUNT; k++)
         pred[k] = NULL;
-    const sched_t *s = file_row_schedule(csv, r, m, p, &st);
+    const sched_t *s = file_row_schedule(row, m, &st);
     if (!s && st == LOP_OK)
         fprintf(stderr, "%s: warning: %s:%zu: no schedule file '%s' beside it: row not "
-                "predicted\n", prog, csv->path, csv->line[r],
-                csv->cells[r][m->alg] + strlen(FILE_ALG_PREFIX));
-    return s ? predict_all(o, NULL, 0, p, s, v, pred) : st;
+                "predicted\n", prog, m->f->path, row->line,
+                row->alg + strlen(LOP_FMT_BARRIER_FILE_PREFIX));
+    return s ? predict_all(o, NULL, 0, row->p, s, v, pred) : st;
 }
 
-/* An algorithm row of barrier.csv: its n, P and measured time; '*a' is NULL
- * for a "file:<name>" row. */
-static lop_status_t measured_fields(const lop_csv_t *csv, size_t r, const measured_t *m,
-                                    const barrier_alg_t **a, uint32_t *n, long *p, double *us)
+/* The algorithm of a row of barrier.csv (read and checked by fmt_barrier.h)
+ * and its n; '*a' is NULL for a "file:<name>" row. */
+static lop_status_t measured_alg(const measured_t *m, const lop_fmt_barrier_row_t *row,
+                                 const barrier_alg_t **a, uint32_t *n)
 {
-    const char *name = csv->cells[r][m->alg], *n_text = csv->cells[r][m->n];
-    long nl = 0;
-    int from_file = strncmp(name, FILE_ALG_PREFIX, strlen(FILE_ALG_PREFIX)) == 0;
+    const char *name = row->alg, *prefix = LOP_FMT_BARRIER_FILE_PREFIX;
+    int from_file = strncmp(name, prefix, strlen(prefix)) == 0;
     *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid : barrier_alg_find(name);
+    *n = 0;
     if (!*a && !from_file)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", csv->path, csv->line[r],
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", m->f->path, row->line,
                        name);
-    /* ranges checked before converting: n as --n takes it, p as a schedule can be */
-    lop_status_t st = n_text[0] ? lop_csv_integer(csv, r, m->n, 0, 1000000, &nl) : LOP_OK;
-    st = st ? st : lop_csv_integer(csv, r, m->p, 1, SCHED_MAX_P, p);
-    st = st ? st : lop_csv_number(csv, r, m->avg, us);
-    if (st == LOP_OK && *us <= 0)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: avg_us must be > 0", csv->path, csv->line[r]);
-    if (st == LOP_OK && *a && (*a)->takes_n && nl == 0) /* never the default in its place */
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: n %s: %s takes an n >= 1", csv->path, csv->line[r],
-                     n_text[0] ? "= 0" : "is empty", name);
-    *n = *a ? barrier_alg_n(*a, (uint32_t)nl) : 0;
-    return st;
-}
-
-/* The series of a row of barrier.csv: its series cell, or in an old file
- * without the column the series old lopbench versions used; NULL with an
- * error when there is none. */
-static const char *row_series(const lop_csv_t *csv, size_t r, const measured_t *m)
-{
-    const char *exec = csv->cells[r][m->exec];
-    const char *series = m->series != SIZE_MAX ? csv->cells[r][m->series] : legacy_series(exec);
-    if (series && *series)
-        return series;
-    if (m->series != SIZE_MAX)
-        lop_err(LOP_ERR_PARSE, "%s:%zu: executor '%s' has no series", csv->path, csv->line[r],
-                exec);
-    else
-        lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (p2p, shm, verbs or mpi) in a "
-                "file without a series column", csv->path, csv->line[r], exec);
-    return NULL;
+    if (*a && (*a)->takes_n && row->n == 0) /* never the default in its place */
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: n %s: %s takes an n >= 1", m->f->path, row->line,
+                       row->n_empty ? "is empty" : "= 0", name);
+    *n = *a ? barrier_alg_n(*a, row->n) : 0;
+    return LOP_OK;
 }
 
 /* inside_X: is the measurement within the prediction's interval? */
@@ -1837,26 +1789,24 @@ static void inside_out(lop_out_t *t, const predict_time_t *v, double us)
         lop_out_str(t, us >= v->lo_us && us <= v->hi_us ? "yes" : "no");
 }
 
-static lop_status_t measured_row(opts_t *o, const lop_csv_t *csv, size_t r, measured_t *m,
+static lop_status_t measured_row(opts_t *o, const lop_fmt_barrier_row_t *row, measured_t *m,
                                  lop_out_t *t)
 {
     static const char *const col[M_COUNT] = {"logp_us", "lop_us", "sim_logp_us", "sim_lop_us"};
-    const char *exec = csv->cells[r][m->exec], *series = row_series(csv, r, m);
     const barrier_alg_t *a;
     const predict_time_t *pred[M_COUNT];
     predict_time_t v[M_COUNT];
     flags_t f = {0};
-    uint32_t n = 0;
-    long p = 0;
-    double us;
-    lop_status_t st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
+    uint32_t n = 0, p = row->p;
+    double us = row->avg_us;
+    lop_status_t st = measured_alg(m, row, &a, &n);
     if (st == LOP_OK && !o->series_named)
-        st = use_series(o, series);
-    st = st ? st : a ? predict_alg(o, a, n, p, v, pred) : predict_file(o, csv, r, m, p, v, pred);
+        st = use_series(o, row->series);
+    st = st ? st : a ? predict_alg(o, a, n, p, v, pred) : predict_file(o, row, m, v, pred);
     if (st)
         return st;
-    lop_out_str(t, exec);
-    lop_out_str(t, a ? a->name : csv->cells[r][m->alg]);
+    lop_out_str(t, row->executor);
+    lop_out_str(t, a ? a->name : row->alg);
     if (a)
         n_out(t, a, n);
     else
@@ -1917,65 +1867,59 @@ static const lop_out_col_t measured_cols[] = {
 };
 
 /* Free what run_measured holds. */
-static void measured_free(measured_t *m, lop_csv_t *csv)
+static void measured_free(measured_t *m, lop_fmt_barrier_t *f)
 {
     sched_free(&m->file_sched);
     free(m->mpi);
-    lop_csv_free(csv);
+    lop_fmt_barrier_free(f);
 }
 
-/* Every row read and its series found before the first is printed: a bad
- * one leaves stdout empty. */
-static lop_status_t measured_precheck(opts_t *o, const lop_csv_t *csv, measured_t *m,
-                                      int *hybrid_rows)
+/* Every row's algorithm, schedule and series found before the first is
+ * printed: a bad one leaves stdout empty. */
+static lop_status_t measured_precheck(opts_t *o, measured_t *m, int *hybrid_rows)
 {
     lop_status_t st = LOP_OK;
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++) {
+    for (size_t r = 0; r < m->f->n_rows && st == LOP_OK; r++) {
+        const lop_fmt_barrier_row_t *row = &m->f->row[r];
         const barrier_alg_t *a = NULL;
         uint32_t n;
-        long p;
-        double us;
         lop_lop_t lop;
-        if (strcmp(csv->cells[r][m->exec], "mpi") == 0)
+        if (strcmp(row->executor, LOP_FMT_BARRIER_MPI_EXEC) == 0)
             continue;
-        const char *series = row_series(csv, r, m);
-        st = series ? measured_fields(csv, r, m, &a, &n, &p, &us) : LOP_ERR_PARSE;
+        st = measured_alg(m, row, &a, &n);
         if (st == LOP_OK && !a) /* a schedule file: refused here, before the first line */
-            (void)file_row_schedule(csv, r, m, p, &st);
-        if (st == LOP_OK && a && a->build_rank && sched_limit(a, (uint32_t)p, n, NULL))
-            st = lop_err(LOP_ERR_RANGE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
+            (void)file_row_schedule(row, m, &st);
+        if (st == LOP_OK && a && a->build_rank && sched_limit(a, row->p, n, NULL))
+            st = lop_err(LOP_ERR_RANGE, "%s:%zu: %s", m->f->path, row->line, lop_errmsg());
         *hybrid_rows |= st == LOP_OK && a && (a->flags & BARRIER_HYBRID);
         if (st == LOP_OK && !o->series_named && o->have_set &&
-            lop_lop_from_set(&o->set, series, o->stat, &lop) != LOP_OK)
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", csv->path, csv->line[r], lop_errmsg());
+            lop_lop_from_set(&o->set, row->series, o->stat, &lop) != LOP_OK)
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s", m->f->path, row->line, lop_errmsg());
     }
-    if (st == LOP_OK && m->series == SIZE_MAX && !o->series_named)
+    if (st == LOP_OK && !m->f->has_series && !o->series_named) {
         fprintf(stderr, "%s: warning: %s has no series column (written before lopbench "
-                "recorded it): p2p is compared with send-normal, shm with rdmaw-normal, verbs "
-                "with rdmaw-inline\n", prog, csv->path);
+                "recorded it): ", prog, m->f->path);
+        for (size_t i = 0; lop_fmt_barrier_legacy[i][0]; i++)
+            fprintf(stderr, "%s%s%s with %s", i ? ", " : "", lop_fmt_barrier_legacy[i][0],
+                    i ? "" : " is compared", lop_fmt_barrier_legacy[i][1]);
+        fprintf(stderr, "\n");
+    }
     return st;
 }
 
 static lop_status_t run_measured(opts_t *o)
 {
-    measured_t m = {0};
+    lop_fmt_barrier_t f;
+    measured_t m = {.f = &f};
     lop_out_t t;
-    lop_csv_t *csv;
-    lop_status_t st = lop_csv_read(o->measured, &csv);
+    lop_status_t st = lop_fmt_barrier_read(o->measured, SCHED_MAX_P, &f);
     if (st)
         return st;
-    st = st ? st : lop_csv_column(csv, "executor", &m.exec);
-    st = st ? st : lop_csv_column(csv, "alg", &m.alg);
-    st = st ? st : lop_csv_column(csv, "n", &m.n);
-    st = st ? st : lop_csv_column(csv, "p", &m.p);
-    st = st ? st : lop_csv_column(csv, "avg_us", &m.avg);
-    if (st == LOP_OK && lop_csv_column(csv, "series", &m.series) != LOP_OK)
-        m.series = SIZE_MAX; /* an old file (lop_err's message is not used) */
-    st = st ? st : mpi_index(csv, &m);
+    st = mpi_index(&m);
     int hybrid_rows = 0;
-    st = st ? st : measured_precheck(o, csv, &m, &hybrid_rows);
+    st = st ? st : measured_precheck(o, &m, &hybrid_rows);
     if (st) {
-        measured_free(&m, csv);
+        measured_free(&m, &f);
         return st;
     }
     char cnt[LOP_OUT_NUM_LEN];
@@ -1996,16 +1940,16 @@ static lop_status_t run_measured(opts_t *o)
     st = lop_out_begin(&t, stdout, "standard output", o->csv, measured_cols,
                        COUNT(measured_cols));
     if (st) {
-        measured_free(&m, csv);
+        measured_free(&m, &f);
         return st;
     }
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
-        if (strcmp(csv->cells[r][m.exec], "mpi") != 0)
-            st = measured_row(o, csv, r, &m, &t);
+    for (size_t r = 0; r < f.n_rows && st == LOP_OK; r++)
+        if (strcmp(f.row[r].executor, LOP_FMT_BARRIER_MPI_EXEC) != 0)
+            st = measured_row(o, &f.row[r], &m, &t);
     if (st == LOP_OK)
         st = measured_summary(&t, &m);
     lop_status_t end = lop_out_end(&t);
-    measured_free(&m, csv);
+    measured_free(&m, &f);
     return st ? st : end;
 }
 

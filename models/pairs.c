@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "csv.h"
+#include "fmt_pairs.h"
 
 /* ----------------------------------------------------------- machines */
 
@@ -162,148 +163,32 @@ lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uin
 
 /* ------------------------------------------------------------- pairs.csv */
 
-typedef struct {
-    size_t i, j, o, L; /* columns */
-} pair_cols_t;
-
-/* P: the metadata, else 1 + the largest index. */
-static lop_status_t pairs_count(const lop_csv_t *csv, const pair_cols_t *col, uint32_t *p)
-{
-    const char *meta = lop_csv_meta_get(csv, "p");
-    double v, most = -1;
-    if (meta) {
-        if (!lop_parse_double(meta, &v) || v < 1 || v != floor(v) || v > 65536)
-            return lop_err(LOP_ERR_PARSE, "%s: '# p: %s' is not a whole number 1..65536",
-                           csv->path, meta);
-        *p = (uint32_t)v;
-        return LOP_OK;
-    }
-    for (size_t r = 0; r < csv->n_rows; r++) {
-        double i, j;
-        lop_status_t st = lop_csv_number(csv, r, col->i, &i);
-        st = st ? st : lop_csv_number(csv, r, col->j, &j);
-        if (st)
-            return st;
-        most = fmax(most, fmax(i, j));
-    }
-    if (most < 0 || most >= 65536)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: no pairs of ranks 0..65535", csv->path,
-                       csv->header_line);
-    *p = (uint32_t)most + 1;
-    return LOP_OK;
-}
-
-/* One row into the matrices; 'seen' marks the pairs given. */
-static lop_status_t pairs_row(const lop_csv_t *csv, size_t r, const pair_cols_t *col, pairs_t *c,
-                              uint8_t *seen)
-{
-    double i, j, o, L;
-    lop_status_t st = lop_csv_number(csv, r, col->i, &i);
-    st = st ? st : lop_csv_number(csv, r, col->j, &j);
-    if (st)
-        return st;
-    if (i < 0 || j < 0 || i >= c->p || j >= c->p || i != floor(i) || j != floor(j))
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: i, j must be ranks 0..%u", csv->path, csv->line[r],
-                       c->p - 1);
-    if (i == j) /* O_ii, with no L (lopbench --pairs): not read */
-        return LOP_OK;
-    st = lop_csv_number(csv, r, col->o, &o);
-    st = st ? st : lop_csv_number(csv, r, col->L, &L);
-    if (st)
-        return st;
-    if (o < 0 || L < 0)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: o_us and L_us must be >= 0", csv->path,
-                       csv->line[r]);
-    size_t at = (size_t)i * c->p + (size_t)j;
-    if (seen[at])
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: a second row for i = %.0f, j = %.0f", csv->path,
-                       csv->line[r], i, j);
-    seen[at] = 1;
-    c->o_us[at] = o;
-    c->L_us[at] = L;
-    return LOP_OK;
-}
-
-/* Every ordered pair i != j given. */
-static lop_status_t pairs_complete(const lop_csv_t *csv, const pairs_t *c, const uint8_t *seen)
-{
-    for (uint32_t i = 0; i < c->p; i++)
-        for (uint32_t j = 0; j < c->p; j++)
-            if (i != j && !seen[(size_t)i * c->p + j])
-                return lop_err(LOP_ERR_PARSE,
-                               "%s:%zu: no row for i = %u, j = %u (every ordered pair of the "
-                               "P = %u ranks needs one)",
-                               csv->path, csv->header_line, i, j, c->p);
-    return LOP_OK;
-}
-
-#define PAIRS_NAME_MISSING_MAX_P 4096 /* 16 M cells: cheap enough to find the pair */
-
 lop_status_t pairs_read(const char *path, pairs_t *c)
 {
-    lop_csv_t *csv;
-    pair_cols_t col;
-    uint8_t *seen = NULL;
+    lop_fmt_pairs_t f;
     memset(c, 0, sizeof *c);
-    lop_status_t st = lop_csv_read(path, &csv);
+    lop_status_t st = lop_fmt_pairs_read(path, &f);
     if (st)
         return st;
-    st = lop_csv_column(csv, "i", &col.i);
-    st = st ? st : lop_csv_column(csv, "j", &col.j);
-    st = st ? st : lop_csv_column(csv, "o_us", &col.o);
-    st = st ? st : lop_csv_column(csv, "L_us", &col.L);
-    st = st ? st : pairs_count(csv, &col, &c->p);
-    /* rows missing for a large P: said before P x P cells are allocated (a
-     * small one names the first missing pair below) */
-    double pairs = (double)c->p * (c->p - 1.0);
-    if (st == LOP_OK && (double)csv->n_rows < pairs && c->p > PAIRS_NAME_MISSING_MAX_P)
-        st = lop_err(LOP_ERR_PARSE, "%s:%zu: %zu rows, but every ordered pair of the P = %u "
-                     "ranks needs one (%.0f)", path, csv->header_line, csv->n_rows, c->p, pairs);
-    if (st == LOP_OK) {
-        size_t n = (size_t)c->p * c->p;
-        c->o_us = lop_calloc(n, sizeof *c->o_us);
-        c->L_us = lop_calloc(n, sizeof *c->L_us);
-        seen = lop_calloc(n, 1);
-        st = c->o_us && c->L_us && seen ? LOP_OK : LOP_ERR_NOMEM;
-    }
-    for (size_t r = 0; r < csv->n_rows && st == LOP_OK; r++)
-        st = pairs_row(csv, r, &col, c, seen);
-    st = st ? st : pairs_complete(csv, c, seen);
-    free(seen);
-    lop_csv_free(csv);
-    if (st)
-        pairs_free(c);
-    return st;
-}
-
-/* The shortest of %.15g and %.17g that reads back as v (0.1, not 0.10000000000000001). */
-static const char *exact(double v, char *buf, size_t len)
-{
-    double back;
-    snprintf(buf, len, "%.15g", v);
-    if (!lop_parse_double(buf, &back) || back != v)
-        snprintf(buf, len, "%.17g", v);
-    return buf;
+    c->p = f.p; /* the matrices move into c */
+    c->o_us = f.o_us;
+    c->L_us = f.L_us;
+    return LOP_OK;
 }
 
 lop_status_t pairs_write_begin(const pairs_t *c, uint32_t p, const char *path,
                                const char *source, lop_csv_writer_t *w)
 {
-    lop_status_t st = lop_csv_writer_open(w, path);
+    lop_status_t st = lop_fmt_pairs_costs_begin(w, path, source, p);
     if (st)
         return st;
-    lop_csv_meta(w, "lopredict", "%s", LOP_VERSION);
-    lop_csv_meta(w, "source", "%s", source);
-    lop_csv_meta(w, "p", "%u", p);
-    lop_csv_line(w, "i,j,o_us,L_us");
     for (uint32_t i = 0; i < p; i++)
         for (uint32_t j = 0; j < p; j++) {
             double o, L;
-            char ob[32], Lb[32];
             if (i == j)
                 continue;
             pairs_cost(c, i, j, &o, &L);
-            lop_csv_line(w, "%u,%u,%s,%s", i, j, exact(o, ob, sizeof ob), exact(L, Lb, sizeof Lb));
+            lop_fmt_pairs_costs_row(w, i, j, o, L);
         }
     return LOP_OK;
 }

@@ -4,8 +4,8 @@
  * matrices O and L).
  *
  * Two forms, one lookup (pairs_cost):
- *   - a matrix read from pairs.csv (long form i,j,o_us,L_us; README "Data
- *     formats"), e.g. measured by lopbench --pairs;
+ *   - a matrix read from pairs.csv (long form i,j,o_us,L_us; src/fmt_pairs.h),
+ *     e.g. measured by lopbench --pairs;
  *   - a synthetic machine: levels (nodes x sockets x cores, outermost first),
  *     a cost per level, and a rank placement.  The cost of a pair is that of
  *     the outermost level where the two ranks' places differ; no P x P matrix
@@ -119,14 +119,12 @@ lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, p
 lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uint32_t n_L,
                            const double *o_us, uint32_t n_o, pairs_map_t map);
 
-/* Read pairs.csv: every ordered pair i != j of the P ranks exactly once
- * (P: "# p:" metadata, else 1 + the largest index), o_us and L_us finite and
- * >= 0; rows i = j are allowed and ignored (their o_us, L_us are not read:
- * lopbench --pairs leaves L empty there); other columns are ignored.
- * Errors "file:line: reason". */
+/* Read pairs.csv (the format and its checks: src/fmt_pairs.h) into the
+ * matrix form.  Errors "file:line: reason". */
 lop_status_t pairs_read(const char *path, pairs_t *c);
 
-/* Write the costs of ranks 0..p-1 (p <= c->p) as pairs.csv, atomically;
+/* Write the costs of ranks 0..p-1 (p <= c->p) as pairs.csv (fmt_pairs.h's
+ * lopredict form), atomically;
  * 'source' goes into the metadata. */
 lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const char *source);
 /* The same file written into the temporary file of 'w' and left there: the

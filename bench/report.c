@@ -1,0 +1,141 @@
+/* report.c - lopbench's stdout for --barrier and --pairs (report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt_barrier.h"
+#include "out.h"
+
+/* ---------------------------------------------------------------- barrier */
+
+/* MPI_Barrier's average at p (0: not measured). */
+static double mpi_barrier_us(const lop_barrier_report_t *r, uint32_t p)
+{
+    for (size_t i = 0; i < r->n_row; i++)
+        if (r->row[i].p == p && !r->row[i].exec->transport)
+            return r->row[i].res.avg_us;
+    return 0;
+}
+
+static const lop_out_col_t times_cols[] = {
+    {"exec", LOP_OUT_STR, 0},      {"alg", LOP_OUT_STR, 0},       {"n", LOP_OUT_INT, 0},
+    {"p", LOP_OUT_INT, 0},         {"avg_us", LOP_OUT_NUM, 3},    {"min_us", LOP_OUT_NUM, 3},
+    {"median_us", LOP_OUT_NUM, 3}, {"p99_us", LOP_OUT_NUM, 3},
+    {"avg / MPI_Barrier", LOP_OUT_NUM, 2},
+};
+
+static lop_status_t times_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r)
+{
+    lop_out_t t;
+    printf("lopbench %s --barrier: %d ranks%s, %ld barriers each (after %ld warm-up), timer %s\n",
+           LOP_VERSION, m->size, m->oversubscribed ? " (oversubscribed: times include "
+           "sharing a core)" : "", m->opts->reps, m->opts->warmup, m->meta->timer);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, times_cols,
+                                    sizeof times_cols / sizeof *times_cols);
+    for (size_t i = 0; i < r->n_row && st == LOP_OK; i++) {
+        const lop_barrier_row_t *row = &r->row[i];
+        double base = mpi_barrier_us(r, row->p);
+        lop_out_str(&t, row->exec->name);
+        lop_out_str(&t, row->alg);
+        if (row->n) /* empty when the algorithm takes none, as in lopredict's tables */
+            lop_out_int(&t, row->n);
+        else
+            lop_out_empty(&t);
+        lop_out_int(&t, row->p);
+        lop_out_num(&t, row->res.avg_us);
+        lop_out_num(&t, row->res.iter.min);
+        lop_out_num(&t, row->res.iter.median);
+        lop_out_num(&t, row->res.iter.p99);
+        lop_out_num(&t, base > 0 ? row->res.avg_us / base : NAN);
+        st = lop_out_row(&t);
+    }
+    return st ? st : lop_out_end(&t);
+}
+
+/* --check: one verdict per run. */
+static void checks_print(const lop_barrier_report_t *r)
+{
+    for (size_t i = 0; i < r->n_row; i++) {
+        const lop_barrier_row_t *row = &r->row[i];
+        char n[16] = "-";
+        if (row->n)
+            snprintf(n, sizeof n, "%u", row->n);
+        char mcast[400] = "";
+        if (row->res.mcast) {
+            memcpy(mcast, "; ", 3);
+            lop_barrier_mcast_counts_str(&row->res.mcast_counts, mcast + 2, sizeof mcast - 2);
+        }
+        printf("check %-6s %-12s n=%-3s p=%-5u %s (%ld exits, %ld early%s)\n", row->exec->name,
+               row->alg, n, row->p, row->res.violations ? "FAILED" : "ok", row->res.checked,
+               row->res.violations, mcast);
+    }
+}
+
+lop_status_t report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r,
+                                  lop_status_t st)
+{
+    lop_status_t printed = LOP_OK;
+    if (!r->measured)
+        return LOP_OK;
+    if (m->opts->check) {
+        checks_print(r);
+        if (st == LOP_OK)
+            printf("--check: all %zu runs ok\n", r->n_row);
+    } else {
+        printed = times_print(m, r); /* the measurements, even if barrier.csv failed */
+        if (st == LOP_OK)
+            printf("wrote %s/" LOP_FMT_BARRIER_NAME "\n", m->outdir);
+    }
+    if (fflush(stdout) != 0 && printed == LOP_OK) /* now, while errno says why */
+        printed = lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(errno));
+    return printed;
+}
+
+/* ------------------------------------------------------------------ pairs */
+
+enum { SHOW_MAX = 8 }; /* matrices are printed up to this many ranks */
+
+/* The matrix of one quantity (o or L, the chosen statistic). */
+static void matrix_print(const char *what, const char *stat, const double *v, int P)
+{
+    printf("  %s_us (%s; row i sends to column j):\n      ", what, stat);
+    for (int j = 0; j < P; j++)
+        printf(" %8d", j);
+    printf("\n");
+    for (int i = 0; i < P; i++) {
+        printf("  %3d ", i);
+        for (int j = 0; j < P; j++) {
+            double x = v[(size_t)i * (size_t)P + (size_t)j];
+            if (isnan(x))
+                printf(" %8s", "-");
+            else
+                printf(" %8.3f", x);
+        }
+        printf("\n");
+    }
+}
+
+void report_pairs_print(const lop_pairs_mode_t *m, const lop_pairs_report_t *r)
+{
+    const lop_run_meta_t *meta = m->meta;
+    const char *stat = lop_pairs_stats[m->opts->pairs_stat];
+    printf("lopbench %s --pairs: %s transport, %d ranks%s, %ld repetitions, %s\n", LOP_VERSION,
+           meta->transport, meta->ranks, meta->oversubscribed ? " (oversubscribed)" : "",
+           meta->reps, m->opts->pairs_sample ? "sampled: one pair per placement class"
+                                             : "every ordered pair");
+    printf("times in us, rounded (the files hold every digit; values below 0 are noise "
+           "or a line's intercept, written as 0 in o_us and L_us):\n");
+    for (int f = 0; f < r->n_file; f++) {
+        printf("%s (%s):\n", r->file[f].name, r->file[f].series);
+        if (r->P > SHOW_MAX) {
+            printf("  (%d ranks: see the file)\n", r->P);
+            continue;
+        }
+        matrix_print("o", stat, r->file[f].o_us, r->P);
+        matrix_print("L", stat, r->file[f].L_us, r->P);
+    }
+    printf("files in %s/\n", m->outdir);
+}

@@ -1,0 +1,81 @@
+/*
+ * fmt_barrier.h - barrier.csv, lopbench --barrier's measurements, which
+ * lopredict --measured joins with its predictions: the one place its columns
+ * and metadata keys are spelled, its writer and its reader (README "Data
+ * formats", bench/README.md).
+ *
+ *   # lopbench, quantity: barrier, definition, executors, ranks,
+ *   # oversubscribed, repetitions, warmup, timer, date, host, hosts, unit
+ *   executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+ *
+ * One row per executor, schedule and P.  MPI_Barrier's rows have executor
+ * "mpi", alg "MPI_Barrier" and no series; a --schedule FILE's rows have alg
+ * "file:<name>", the file's base name.  n is empty for an algorithm that
+ * takes none.  Files written before the series column existed are read with
+ * the series those lopbench versions used for each executor.
+ */
+#ifndef LOP_FMT_BARRIER_H
+#define LOP_FMT_BARRIER_H
+
+#include <stdint.h>
+
+#include "csv.h"
+#include "fmt_run.h"
+#include "lop.h"
+#include "out.h"
+
+#define LOP_FMT_BARRIER_NAME "barrier.csv"
+#define LOP_FMT_BARRIER_MPI_EXEC "mpi"         /* MPI_Barrier's executor */
+#define LOP_FMT_BARRIER_MPI_ALG "MPI_Barrier"  /* ... and its alg cell */
+#define LOP_FMT_BARRIER_FILE_PREFIX "file:"    /* alg of a schedule file's rows */
+#define LOP_FMT_BARRIER_MAX_N 1000000          /* largest n, as --n takes it */
+
+/* One row.  The reader fills executor, series, alg, n, n_empty, p, avg_us
+ * and line (what lopredict joins on; the other cells are not read). */
+typedef struct {
+    const char *executor; /* "p2p", "verbs", ... or "mpi" */
+    const char *series;   /* the series its messages correspond to; NULL for "mpi" */
+    const char *alg;      /* algorithm, "file:<name>" or "MPI_Barrier" */
+    uint32_t n;           /* 0: the algorithm takes none (an empty cell) */
+    int n_empty;          /* reader: the n cell was empty */
+    uint32_t p;           /* ranks */
+    long reps;            /* barriers timed per rank */
+    double min_us, avg_us, median_us, p99_us, max_us;
+    size_t line;          /* reader: the row's line in the file */
+} lop_fmt_barrier_row_t;
+
+/* Writer: rows streamed into an atomic CSV writer (csv.h). */
+typedef struct {
+    lop_csv_writer_t w;
+    lop_out_t t;
+} lop_fmt_barrier_writer_t;
+
+/* Open 'path' and write the metadata: 'executors' says what each executor
+ * ran on (and how multicasts travelled), 'run' the rest. */
+lop_status_t lop_fmt_barrier_write_begin(lop_fmt_barrier_writer_t *bw, const char *path,
+                                         const char *executors, const lop_run_meta_t *run);
+lop_status_t lop_fmt_barrier_write_row(lop_fmt_barrier_writer_t *bw,
+                                       const lop_fmt_barrier_row_t *r);
+/* Finish: the file is renamed into place when 'st' and every write were
+ * LOP_OK, else removed.  Returns the first failure. */
+lop_status_t lop_fmt_barrier_write_end(lop_fmt_barrier_writer_t *bw, lop_status_t st);
+
+typedef struct {
+    const char *path;
+    lop_fmt_barrier_row_t *row;
+    size_t n_rows;
+    int has_series;  /* 0: an old file, series taken from the executor */
+    lop_csv_t *csv;  /* the cells the rows' strings point into */
+} lop_fmt_barrier_t;
+
+/* The series lopbench versions before the series column used for each
+ * executor: {executor, series} pairs, the last {NULL, NULL}. */
+extern const char *const lop_fmt_barrier_legacy[][2];
+
+/* Read and check every row: executor, alg, n, p and avg_us columns (series
+ * optional); p a whole number 1..max_p, avg_us > 0, n empty or 0..MAX_N,
+ * a series for every row but MPI_Barrier's.  Errors "file:line: reason". */
+lop_status_t lop_fmt_barrier_read(const char *path, uint32_t max_p, lop_fmt_barrier_t *f);
+void lop_fmt_barrier_free(lop_fmt_barrier_t *f);
+
+#endif
