@@ -9,9 +9,10 @@
 #   make install PREFIX=/usr/local
 #   make clean
 #
-# Layout: src/*.c is the core library; in bench/, fit/ and models/ main.c is
-# the tool and every other .c file is a library of that directory (models/ is
-# linked into lopbench too, so the barrier executors run lopredict's schedules).
+# Layout: src/*.c is the core library; models/ is the model library (linked
+# into lopbench too, so the barrier executors run lopredict's schedules); in
+# bench/, fit/ and predict/ main.c is the tool (lopbench, lopfit, lopredict)
+# and every other .c file is a library of that directory.
 # tests/unit/test_*.c are TAP programs (mpi_*.c ones are built with mpicc);
 # tests/*.t are TAP scripts.
 
@@ -59,7 +60,8 @@ FLAVOR_FILE := build/flavor$(if $(filter bin,$(BIN)),,-$(subst /,-,$(BIN)))
 $(shell mkdir -p build; echo '$(FLAVOR)' | cmp -s - $(FLAVOR_FILE) || echo '$(FLAVOR)' > $(FLAVOR_FILE))
 
 CORE_SRC   := $(wildcard src/*.c)
-MODELS_SRC := $(filter-out models/main.c,$(wildcard models/*.c))
+MODELS_SRC := $(wildcard models/*.c)
+PREDICT_SRC := $(filter-out predict/main.c,$(wildcard predict/*.c))
 FIT_SRC    := $(filter-out fit/main.c,$(wildcard fit/*.c))
 # bench/report.c prints the modes' results: part of the tool, not of the library.
 BENCH_TOOL_SRC := bench/main.c bench/report.c
@@ -71,6 +73,7 @@ obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CORE_LIB   := $(BUILD)/liblopcore.a
 MODELS_LIB := $(BUILD)/liblopmodels.a
 FIT_LIB    := $(BUILD)/liblopfit.a
+PREDICT_LIB := $(BUILD)/liblopredict.a
 BENCH_LIB  := $(BUILD)/liblopbench.a
 
 TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
@@ -103,13 +106,14 @@ $(BUILD)/%.a:
 $(CORE_LIB): $(call obj,$(CORE_SRC))
 $(MODELS_LIB): $(call obj,$(MODELS_SRC))
 $(FIT_LIB): $(call obj,$(FIT_SRC))
+$(PREDICT_LIB): $(call obj,$(PREDICT_SRC))
 $(BENCH_LIB): $(call obj,$(BENCH_SRC))
 
 # ---- tools
 $(BIN)/lopfit: $(call obj,fit/main.c) $(FIT_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
-$(BIN)/lopredict: $(call obj,models/main.c) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+$(BIN)/lopredict: $(call obj,predict/main.c) $(PREDICT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
 $(BIN)/lopbench: $(call obj,$(BENCH_TOOL_SRC)) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)

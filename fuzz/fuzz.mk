@@ -6,8 +6,7 @@
 #
 # Everything is built with clang (FUZZ_CC) into build/fuzz/, with ASan and
 # UBSan including float-cast-overflow, every report fatal.  clang's
-# -Wsometimes-uninitialized stays a warning: it flags models/main.c's
-# measured_fields(), whose owners are changing it (fuzz/README.md).  bench/ needs
+# -Wsometimes-uninitialized stays a warning (fuzz/README.md).  bench/ needs
 # mpi.h: its files go through mpicc with clang as the compiler underneath.
 
 FUZZ_CC   ?= clang
@@ -23,7 +22,8 @@ FUZZ_DIR   = build/fuzz
 fuzz_obj = $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(1))
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/%)
-FUZZ_LIBS      := $(FUZZ_DIR)/libfit.a $(FUZZ_DIR)/libmodels.a $(FUZZ_DIR)/libcore.a
+FUZZ_LIBS      := $(FUZZ_DIR)/libpredict.a $(FUZZ_DIR)/libfit.a $(FUZZ_DIR)/libmodels.a \
+                  $(FUZZ_DIR)/libcore.a
 
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_BINS)
@@ -45,6 +45,7 @@ $(FUZZ_DIR)/%.a:
 $(FUZZ_DIR)/libcore.a: $(call fuzz_obj,$(CORE_SRC))
 $(FUZZ_DIR)/libmodels.a: $(call fuzz_obj,$(MODELS_SRC))
 $(FUZZ_DIR)/libfit.a: $(call fuzz_obj,$(FIT_SRC))
+$(FUZZ_DIR)/libpredict.a: $(call fuzz_obj,$(PREDICT_SRC))
 $(FUZZ_DIR)/libbench.a: $(call fuzz_obj,$(BENCH_SRC))
 
 $(FUZZ_DIR)/fuzz_opts_bench: $(call fuzz_obj,fuzz/fuzz_opts_bench.c) $(FUZZ_DIR)/libbench.a $(FUZZ_LIBS)

@@ -1,11 +1,12 @@
 /* fuzz_measured.c - barrier.csv as lopredict --measured reads it: the
  * input is the file of "lopredict --measured FILE --params <the shipped
- * Mozart set> --csv", run by models/main.c built into the harness (its main
- * renamed).  Every row is predicted and simulated at its p, so inputs whose
- * p cells add up to more than FUZZ_MAX_P_SUM are skipped: a barrier.csv of
- * P = 2^24 rows is a slow input, not a defect. */
+ * Mozart set> --csv", run by predict/main.c built into the harness (its main
+ * renamed; the modes from libpredict.a).  Every row is predicted and
+ * simulated at its p, so inputs whose p cells add up to more than
+ * FUZZ_MAX_P_SUM are skipped: a barrier.csv of P = 2^24 rows is a slow
+ * input, not a defect. */
 #define main lopredict_main
-#include "../models/main.c"
+#include "../predict/main.c"
 #undef main
 
 #include "fuzz.h"

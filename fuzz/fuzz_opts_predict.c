@@ -1,9 +1,9 @@
-/* fuzz_opts_predict.c - lopredict's options: models/main.c is built into
+/* fuzz_opts_predict.c - lopredict's options: predict/main.c is built into
  * the harness (its main renamed) so that its own parser, parse_args(), runs
- * on a fuzzed argv, one argument per input line; then the default --p list
- * as run() makes it.  Nothing is predicted. */
+ * on a fuzzed argv, one argument per input line, with the check of its
+ * modes.  Nothing is read or predicted. */
 #define main lopredict_main
-#include "../models/main.c"
+#include "../predict/main.c"
 #undef main
 
 #include "fuzz.h"
@@ -14,12 +14,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int argc, help = 0;
     char **argv = fuzz_argv(prog, data, size, &argc);
-    opts_t o;
+    lopredict_opts_t o;
     opts_init(&o);
     fuzz_getopt_reset();
     fuzz_quiet(1);
-    if (parse_args(&o, argc, argv, &help) == LOP_OK)
-        default_p(&o);
+    parse_args(&o, argc, argv, &help);
     fuzz_quiet(0);
     opts_free(&o);
     fuzz_argv_free(argv);

@@ -59,11 +59,4 @@ double lop_view_Lmcast(const lop_view_t *view, double p);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);
 
-/* The old names, for lopredict's models/main.c alone: it is being moved to
- * predict/ on branch i20-predict, which takes the new names; remove these
- * two lines when that lands. */
-typedef lop_view_t lop_lop_t;
-#define lop_lop_from_set lop_view_from_set
-#define lop_lop_mcast_from_set lop_view_mcast_from_set
-
 #endif

@@ -1,0 +1,123 @@
+/*
+ * lopredict.h - what lopredict's files share: the options (what the command
+ * line asked for, read-only once parsed), the run state (what a run builds:
+ * the parameter set, per-pair costs, the predictor, the hybrid's levels) and
+ * the modes, one file each (mode_*.c), chosen from the table in main.c.
+ */
+#ifndef LOPREDICT_H
+#define LOPREDICT_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "csv.h"
+#include "hybrid.h"
+#include "model.h"
+#include "pairs.h"
+#include "predict.h"
+#include "sched_sim.h"
+#include "uncert.h"
+
+#define LOPREDICT_PROG "lopredict"
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+enum { MODEL_LOGP = 1, MODEL_LOP = 2 };
+
+/* The LogP parameters, in the order of lopredict_opts_t.logp_opt and of "# machine:". */
+enum { LOGP_L, LOGP_OS, LOGP_OR, LOGP_G, LOGP_PARAMS };
+
+#define MAX_ALGS 32
+
+/* The modes, in the order of main.c's table: one a run (two are refused). */
+typedef enum {
+    MODE_PREDICT,        /* the default: no option */
+    MODE_CHECK_SCHEDULE, /* --check-schedule FILE */
+    MODE_MEASURED,       /* --measured FILE */
+    MODE_HYBRID_REPORT,  /* --hybrid-report */
+    MODE_SCHEDULE,       /* --schedule */
+    MODE_VERIFY,         /* --verify */
+    MODE_BEST,           /* --best */
+    MODE_GOAL,           /* --goal (of --check-schedule's file, if given) */
+    MODE_LIST_ALGS,      /* --list-algs */
+    MODE_COUNT
+} lopredict_mode_t;
+
+typedef struct {
+    unsigned modes_given;               /* bit m: mode m's option was given */
+    lopredict_mode_t mode;              /* the one mode asked for */
+    const barrier_alg_t *alg[MAX_ALGS]; /* --alg names, in order */
+    size_t n_alg;                       /* how many */
+    int alg_all;                        /* --alg all or no --alg: every algorithm */
+    long *n, *p;                        /* --n (NULL: each algorithm's default), --p (NULL:
+                                           the run's default, lopredict_run_t.p) */
+    size_t n_n, n_p;                    /* their lengths */
+    int models;                         /* MODEL_LOGP | MODEL_LOP */
+    int model_given;                    /* --model was given (else per-pair costs imply LogP) */
+    const char *params;                 /* --params (NULL: the shipped set) */
+    const char *series, *stat;          /* the LoP fits to use */
+    const char *check_file;             /* --check-schedule */
+    const char *measured;               /* --measured FILE */
+    int series_named;                   /* --series given (else --measured picks per executor) */
+    int stat_named;                     /* --stat given (refused with per-pair costs) */
+    double L, os, or, g;                /* LogP options in us; NAN: from the set */
+    const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
+    sched_lop_arg_t lop_arg;            /* --lop-arg */
+    int csv, simulate, timing;          /* flags */
+    barrier_cost_t cost;                /* --cnt, --links and the hardware barriers' options */
+    pairs_opts_t pairs_opts;            /* --costs, --topology, --level-L/-o, --map */
+    const char *write_costs;            /* --write-costs FILE */
+    sched_recv_order_t recv_order;      /* --recv-order */
+    lop_uncert_opts_t uncert;           /* --seed; draws of the closed forms' intervals */
+    size_t sim_draws;                   /* --draws: of the simulations' intervals */
+    const char *placement;              /* --placement FILE */
+    const barrier_alg_t *hybrid_algs[MAX_ALGS + 1]; /* --hybrid-algs, NULL-terminated */
+    int hybrid_algs_given;              /* else every algorithm */
+    const char *ignored;                /* an option --list-algs would ignore (refused) */
+} lopredict_opts_t;
+
+typedef struct {
+    const char *params;                 /* the set's path: --params or the shipped one */
+    char params_buf[PATH_MAX + 64];     /* the shipped one, resolved */
+    const char *series;                 /* the series of the rows (--measured: the row's) */
+    char series_buf[64];                /* --measured: the row's series, owned (the CSV's
+                                           cells are freed before the end-of-run warning) */
+    const long *p;                      /* the P list: --p, else p_default */
+    size_t n_p;
+    long *p_default;                    /* the costs' ranks, else 2..64 */
+    barrier_cost_t cost;                /* what the formulas use */
+    lop_paramset_t set;                 /* the set read */
+    lop_view_t lop;                      /* its fits for series and stat */
+    int have_set;                       /* was a set read? */
+    pairs_t pairs;                      /* per-pair costs of --costs or --topology */
+    int have_pairs;                     /* were per-pair costs asked for? */
+    uint32_t uniform_p;                 /* ranks 0..uniform_p-1 of them all cost alike
+                                           (pairs_uniform_p): LogP's closed forms hold */
+    lop_csv_writer_t costs_w;           /* --write-costs' temporary file, renamed last */
+    int costs_open;                     /* costs_w holds it */
+    predict_t pred;                     /* times and intervals over cost (predict.h) */
+    int have_pred;                      /* pred is set up */
+    char pred_series[64];               /* the series pred draws the fits of */
+    hybrid_place_t place;               /* the levels of --alg hybrid */
+    int have_place;                     /* were they set up? */
+    char hybrid_config[256];            /* the last hybrid built: its choices */
+} lopredict_run_t;
+
+/* A mode: runs on the checked options and the set-up run state, writing to
+ * stdout; *failed when a schedule is no barrier (or --best found none). */
+typedef lop_status_t lopredict_mode_fn(const lopredict_opts_t *o, lopredict_run_t *r,
+                                       int *failed);
+
+lopredict_mode_fn mode_predict_run, mode_check_schedule_run, mode_measured_run,
+    mode_hybrid_report_run, mode_schedule_run, mode_verify_run, mode_best_run, mode_goal_run,
+    mode_list_algs_run;
+
+/* --schedule and --goal print one schedule: refused unless one --alg, n and P. */
+lop_status_t mode_schedule_opts_check(const lopredict_opts_t *o, const lopredict_run_t *r);
+
+/* A schedule file, CSV or GOAL (--check-schedule, --goal, --measured's "file:" rows). */
+lop_status_t mode_schedule_file_read(const char *path, sched_t *s);
+
+#endif
