@@ -122,6 +122,7 @@ wait
 said=$(grep -m 1 "$LINK_SAID" "$W/cable.out")
 check "cable pulled: the host set lopvm1's link off (linkctl)" test "$cable_off" -eq 0
 check "cable pulled: a rank gave up by itself: $said" test -n "$said"
+diag "cable pulled, lop said: $said"
 check "cable pulled: lop's line names the peer and the verbs error, or the port's event" \
     grep -q "$LINK_SAID.*\(rank [01] on lopvm[01]\|asynchronous event\)" "$W/cable.out"
 check "cable pulled: no output directory" test ! -e "$W/f"
