@@ -114,7 +114,14 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
         timeout -s $sig $t mpirun --oversubscribe -np 2 "$BIN/lopbench" --reps 200 \
             -o "$T/b" --quiet >/dev/null 2>&1
         rc=$?
-        sleep 1 # the ranks' handlers finish after mpirun
+        # the ranks' handlers finish after mpirun: wait until no rank of this
+        # run is left (at most 30 s), not a fixed second (under ASan and load
+        # one second was once too short, or the ranks were killed: see $left)
+        i=0
+        while [ $i -lt 300 ] && pgrep -f "lopbench --reps 200 -o $T/b" >/dev/null; do
+            sleep 0.1
+            i=$((i + 1))
+        done
         left=$(leftovers "$T/b")
         n=$(ls "$T/b" 2>/dev/null | grep -c '\.csv$')
         check "lopbench SIG$sig after $t s (exit $rc): no temporary file left ($left)" \
@@ -122,6 +129,7 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
         # all 10 when it got past the commit, else none
         check "lopbench SIG$sig after $t s: none of its files or all ($n)" \
             test "$n" -eq 0 -o "$n" -eq 10 -a ! -e "$T/b/.lop-incomplete"
+        [ -z "$left" ] || diag "left in $T/b: $(ls -A "$T/b" | tr '\n' ' ')"
         [ $sig = INT ] && check "... and with none, no directory either (the run made it)" \
             test "$n" -ne 0 -o ! -e "$T/b"
     done
