@@ -48,7 +48,8 @@ typedef struct {
                            (one pair for a generated schedule: every rank's are rank 0's) */
     uint32_t *run;      /* LoP batch: per op, the length of its run of SENDs or RECVs */
     arrival_t *pending; /* LoP: one receive batch */
-    int mc;             /* LoP: a measured multicast (barrier_lop_mcast) ... */
+    int mc;             /* LoP: a measured multicast (barrier_lop_mcast): 1, 0, or -1
+                           until the first MCAST asks (its range recorded only then) */
     double mc_o, mc_L;  /* ... to the P - 1 others: its post's o, its L */
     logp_arrival_t *arrival; /* LogP in arrival order: one run's messages */
     lop_memo_t memo[MEMO_SIZE];
@@ -245,10 +246,19 @@ static uint32_t x_message(const sim_t *sim, uint32_t sender, uint32_t send, uint
     return umax(sim->run[sim->s->first[sender] + send], sim->run[sim->s->first[q] + recv]);
 }
 
+/* Is rgm's release priced by a measured multicast?  Asked at an MCAST only,
+ * so a schedule without one does not record its argument P - 1. */
+static int lop_mcast_measured(sim_t *sim)
+{
+    if (sim->mc < 0)
+        sim->mc = barrier_lop_mcast(sim->par->cost, sim->s->p - 1.0, &sim->mc_o, &sim->mc_L);
+    return sim->mc;
+}
+
 HOT double lop_post(void *ctx, uint32_t rank, uint32_t k, sched_op_t o)
 {
     sim_t *sim = ctx;
-    if (o.kind == SCHED_MCAST && sim->mc) { /* one post; leaves for all at once */
+    if (o.kind == SCHED_MCAST && lop_mcast_measured(sim)) { /* one post, leaves for all */
         sim->cpu[rank] += sim->mc_o;
         return max2(sim->cpu[rank], sim->tx[rank]) + sim->mc_L;
     }
@@ -282,7 +292,7 @@ HOT void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
         const sched_msg_t *g = &msg[i - first];
         double L = lop_at(sim, x_message(sim, g->from, g->send, rank, i))->L_us;
         int mcast = sched_op_at(sim->s, g->from, g->send).kind == SCHED_MCAST;
-        sim->pending[n] = mcast && sim->mc ? (arrival_t){g->value, 0}
+        sim->pending[n] = mcast && sim->mc > 0 ? (arrival_t){g->value, 0}
                                            : (arrival_t){g->value + (mcast ? L : 0), L};
     }
     if (n > 1)
@@ -356,7 +366,7 @@ static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
         return LOP_OK;
     if (!sim->par->cost->lop)
         return lop_err(LOP_ERR_INVALID, "LoP simulation without a LoP parameter set");
-    sim->mc = barrier_lop_mcast(sim->par->cost, s->p - 1.0, &sim->mc_o, &sim->mc_L);
+    sim->mc = -1; /* lop_mcast_measured */
     sim->pending = lop_calloc(sched_rank_max(s), sizeof *sim->pending);
     if (sim->par->lop_arg == SCHED_LOP_STREAM) {
         sim->stream = lop_calloc(2 * (size_t)(s->form ? 1 : s->p), sizeof *sim->stream);

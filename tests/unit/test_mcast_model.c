@@ -112,6 +112,17 @@ static void check_rgm(void)
                res.max_us);
         sched_free(&s);
     }
+    /* a schedule without an MCAST never evaluates the multicast at P - 1 */
+    sched_t s;
+    sched_sim_result_t res;
+    barrier_cost_init(&c);
+    c.lop = &with;
+    sched_sim_t sim = {SCHED_SIM_LOP, &c, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
+    ok(sched_build(barrier_alg_find("diss"), 200, 1, &s) == LOP_OK &&
+       sched_sim_run(&s, &sim, 0, &res) == LOP_OK && c.lop_pmax == 8,
+       "diss P = 200 with the multicast series: the range used is its own (1..%g), not 199",
+       c.lop_pmax);
+    sched_free(&s);
 }
 
 /* Every fit with a covariance is drawn, the multicast's four too. */
