@@ -98,6 +98,8 @@ typedef struct {
     double flat_us;        /* the best flat algorithm's time */
     hybrid_choice_t flat;  /* which one */
     uint32_t flat_skipped; /* flat candidates too large to simulate at P (sched_generate_limit) */
+    uint32_t flat_stopped; /* flat candidates whose simulation stopped once past the best
+                              so far (sched_sim_t.give_up_us) */
     uint32_t flat_bounded; /* flat candidates not simulated: their lower bound (a generated
                               schedule's slots at their cheapest) is no faster than the best */
     const char *how;       /* where the result came from: "greedy", "search" or "flat" */

@@ -5,15 +5,25 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* s simulated on 'pairs'; with give_up > 0 it may stop once past it (*gave_up). */
+static lop_status_t sim_until(const sched_sim_t *sim, const sched_t *s, const pairs_t *pairs,
+                              double give_up, double *us, int *gave_up)
+{
+    sched_sim_t par = *sim;
+    sched_sim_result_t res = {0};
+    par.pairs = pairs;
+    par.give_up_us = give_up;
+    lop_status_t st = s->n_ops ? sched_sim_run(s, &par, 0, &res) : LOP_OK;
+    *us = st || !s->n_ops ? 0 : res.max_us;
+    *gave_up = st == LOP_OK && res.gave_up;
+    return st;
+}
+
 lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs_t *pairs,
                            double *us)
 {
-    sched_sim_t par = *sim;
-    sched_sim_result_t res;
-    par.pairs = pairs;
-    lop_status_t st = s->n_ops ? sched_sim_run(s, &par, 0, &res) : LOP_OK;
-    *us = st || !s->n_ops ? 0 : res.max_us;
-    return st;
+    int gave_up;
+    return sim_until(sim, s, pairs, 0, us, &gave_up);
 }
 
 /* Does rank r agree with its peer of move d at level k of a machine for
@@ -129,44 +139,103 @@ static int flat_repeats(const barrier_alg_t *const *algs, const barrier_alg_t *c
     return 0;
 }
 
-/* Algorithm a with n over all p ranks: simulated, unless too large or its
- * bound says it cannot be faster than the best so far (which the first of
- * equal times stays, as without the bound). */
-static lop_status_t flat_try(const sched_sim_t *sim, const barrier_alg_t *a, uint32_t n,
-                             uint32_t p, hybrid_result_t *res)
+/* One flat candidate: its place in the canonical order (algs by n), which
+ * decides between equal times, and its op count, which orders the search. */
+typedef struct {
+    const barrier_alg_t *alg;
+    uint32_t n, index;
+    uint64_t ops;
+} flat_cand_t;
+
+/* Is 'us' of candidate c better than the best so far (the first of equal
+ * times in canonical order wins, whatever order they are tried in)? */
+static int flat_better(const hybrid_result_t *res, uint32_t best_index, double us,
+                       const flat_cand_t *c)
+{
+    return us < res->flat_us || (us == res->flat_us && c->index < best_index);
+}
+
+/* Candidate c over all p ranks: simulated, unless its bound says it cannot
+ * beat the best so far, and given up once a rank passes that best (so it
+ * cannot beat it either: a barrier's time is its slowest rank's).  The
+ * winner's schedule is kept in *best when stored (rebuilding it was half
+ * a second at P = 2^20). */
+static lop_status_t flat_try(const sched_sim_t *sim, const flat_cand_t *c, uint32_t p,
+                             hybrid_result_t *res, uint32_t *best_index, sched_t *best)
 {
     sched_t s;
-    double us;
-    if (sched_generate_limit(a, p, n, NULL) != LOP_OK) {
-        res->flat_skipped++; /* too large to simulate at this P */
-        return LOP_OK;
-    }
-    lop_status_t st = sched_generate(a, p, n, &s);
+    double us, bound;
+    int gave_up;
+    lop_status_t st = sched_generate(c->alg, p, c->n, &s);
     if (st)
         return st;
-    if (hybrid_flat_bound(sim, &s) >= res->flat_us) {
+    bound = hybrid_flat_bound(sim, &s);
+    if (bound > res->flat_us || (bound == res->flat_us && c->index > *best_index)) {
         res->flat_bounded++;
         sched_free(&s);
         return LOP_OK;
     }
-    st = hybrid_sim_us(sim, &s, sim->pairs, &us);
-    if (st == LOP_OK && us < res->flat_us) {
+    st = sim_until(sim, &s, sim->pairs, isfinite(res->flat_us) ? res->flat_us : 0, &us, &gave_up);
+    res->flat_stopped += gave_up;
+    if (st == LOP_OK && !gave_up && flat_better(res, *best_index, us, c)) {
         res->flat_us = us;
-        res->flat = (hybrid_choice_t){a, n, 1};
+        res->flat = (hybrid_choice_t){c->alg, c->n, 1};
+        *best_index = c->index;
+        sched_free(best);
+        if (s.form == SCHED_STORED)
+            *best = s, s = (sched_t){0};
     }
     sched_free(&s);
     return st;
 }
 
-lop_status_t hybrid_flat_best(const sched_sim_t *sim, const barrier_alg_t *const *algs,
-                              uint32_t p, hybrid_result_t *res)
+static int flat_cand_cmp(const void *x, const void *y)
 {
-    lop_status_t st = LOP_OK;
+    const flat_cand_t *a = x, *b = y;
+    return a->ops != b->ops ? (a->ops > b->ops) - (a->ops < b->ops)
+                            : (a->index > b->index) - (a->index < b->index);
+}
+
+/* Every algorithm with every n, less repeats and those too large to
+ * simulate at p (counted), into c[] (*n of them), fewest ops first: the
+ * cheap ones set a best that the costly ones are then given up at. */
+static lop_status_t flat_cands(const barrier_alg_t *const *algs, uint32_t p,
+                               hybrid_result_t *res, flat_cand_t **c, uint32_t *n_cands)
+{
+    uint32_t most = 0, index = 0;
+    for (const barrier_alg_t *const *a = algs; *a; a++)
+        most += HYBRID_MAX_N;
+    *n_cands = 0;
+    *c = lop_calloc(most ? most : 1, sizeof **c);
+    if (!*c)
+        return LOP_ERR_NOMEM;
+    for (const barrier_alg_t *const *a = algs; *a; a++)
+        for (uint32_t n = 1; !((*a)->flags & BARRIER_COST_ONLY) &&
+                             n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++, index++) {
+            flat_cand_t k = {*a, barrier_alg_n(*a, n), index, 0};
+            if (flat_repeats(algs, a, n))
+                continue;
+            if (sched_generate_limit(*a, p, k.n, &k.ops) != LOP_OK)
+                res->flat_skipped++; /* too large to simulate at this P */
+            else
+                (*c)[(*n_cands)++] = k;
+        }
+    qsort(*c, *n_cands, sizeof **c, flat_cand_cmp);
+    return LOP_OK;
+}
+
+lop_status_t hybrid_flat_best(const sched_sim_t *sim, const barrier_alg_t *const *algs,
+                              uint32_t p, hybrid_result_t *res, sched_t *best)
+{
+    flat_cand_t *c;
+    uint32_t n_cands, best_index = UINT32_MAX;
     res->flat_us = INFINITY;
-    for (const barrier_alg_t *const *a = algs; *a && st == LOP_OK; a++)
-        for (uint32_t n = 1; !((*a)->flags & BARRIER_COST_ONLY) && st == LOP_OK &&
-                             n <= ((*a)->takes_n ? HYBRID_MAX_N : 1); n++)
-            if (!flat_repeats(algs, a, n))
-                st = flat_try(sim, *a, barrier_alg_n(*a, n), p, res);
+    *best = (sched_t){0};
+    lop_status_t st = flat_cands(algs, p, res, &c, &n_cands);
+    for (uint32_t i = 0; i < n_cands && st == LOP_OK; i++)
+        st = flat_try(sim, &c[i], p, res, &best_index, best);
+    free(c);
+    if (st)
+        sched_free(best);
     return st;
 }

@@ -446,16 +446,41 @@ static lop_status_t search_init(search_t *se)
     return st;
 }
 
+/* The winner's description and schedule into res (the flat winner's is
+ * 'flat' where hybrid_flat_best kept it, else built). */
+static lop_status_t result_take(search_t *se, const uint32_t *greedy, sched_t *flat,
+                                hybrid_result_t *res)
+{
+    if (strcmp(res->how, "greedy") == 0) {
+        snprintf(res->config, sizeof res->config, "%s", res->greedy);
+        return evaluate(se, greedy, 1, &res->us, &res->sched);
+    }
+    if (strcmp(res->how, "search") == 0) {
+        describe(se, se->best_pick, 0, res->config, sizeof res->config);
+        return evaluate(se, se->best_pick, 0, &res->us, &res->sched);
+    }
+    char label[64];
+    choice_label(&(hybrid_choice_t){res->flat.alg, res->flat.n, 0}, label, sizeof label);
+    snprintf(res->config, sizeof res->config, "flat:%s", label);
+    res->us = res->flat_us; /* simulated by hybrid_flat_best */
+    if (flat->p == 0)
+        return sched_build(res->flat.alg, se->p, res->flat.n, &res->sched);
+    res->sched = *flat;
+    *flat = (sched_t){0};
+    return LOP_OK;
+}
+
 /* Greedy, flat and the search; the winner's schedule into res->sched. */
 static lop_status_t search_run(search_t *se, hybrid_result_t *res)
 {
+    sched_t flat = {0};
     uint32_t *greedy = lop_calloc(se->n_pieces, sizeof *greedy);
     if (!greedy)
         return LOP_ERR_NOMEM;
     greedy_pick(se, greedy);
     describe(se, greedy, 1, res->greedy, sizeof res->greedy);
     lop_status_t st = evaluate(se, greedy, 1, &res->greedy_us, NULL);
-    st = st ? st : hybrid_flat_best(se->sim, se->algs, se->p, res);
+    st = st ? st : hybrid_flat_best(se->sim, se->algs, se->p, res, &flat);
     se->best_us = fmin(res->greedy_us, res->flat_us);
     res->how = res->greedy_us <= res->flat_us ? "greedy" : "flat";
     res->exhaustive = se->tree->n_tiers <= HYBRID_EXHAUSTIVE_TIERS;
@@ -470,19 +495,8 @@ static lop_status_t search_run(search_t *se, hybrid_result_t *res)
     if (st == LOP_OK && se->best_us < fmin(res->greedy_us, res->flat_us))
         res->how = "search";
     res->us = se->best_us;
-    if (st == LOP_OK && strcmp(res->how, "greedy") == 0) {
-        snprintf(res->config, sizeof res->config, "%s", res->greedy);
-        st = evaluate(se, greedy, 1, &res->us, &res->sched);
-    } else if (st == LOP_OK && strcmp(res->how, "search") == 0) {
-        describe(se, se->best_pick, 0, res->config, sizeof res->config);
-        st = evaluate(se, se->best_pick, 0, &res->us, &res->sched);
-    } else if (st == LOP_OK) {
-        char label[64];
-        choice_label(&(hybrid_choice_t){res->flat.alg, res->flat.n, 0}, label, sizeof label);
-        snprintf(res->config, sizeof res->config, "flat:%s", label);
-        st = sched_build(res->flat.alg, se->p, res->flat.n, &res->sched);
-        res->us = res->flat_us; /* simulated by best_flat: generated and stored, one time */
-    }
+    st = st ? st : result_take(se, greedy, &flat, res);
+    sched_free(&flat);
     free(greedy);
     return st;
 }

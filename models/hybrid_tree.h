@@ -37,9 +37,11 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
  * it does not apply (a stored schedule, receives in arrival order). */
 double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s);
 /* The fastest flat algorithm of 'algs' over ranks 0..p-1 into res->flat,
- * res->flat_us (hybrid_flat.c); res->flat_skipped, res->flat_bounded. */
+ * res->flat_us (hybrid_flat.c; the first in algs' order of equal times);
+ * res->flat_skipped, _bounded, _stopped.  Its schedule into *best where
+ * stored (a generated one is not kept: best->p is then 0). */
 lop_status_t hybrid_flat_best(const sched_sim_t *sim, const barrier_alg_t *const *algs,
-                              uint32_t p, hybrid_result_t *res);
+                              uint32_t p, hybrid_result_t *res, sched_t *best);
 /* The search of hybrid_build on a tree of ranks 0..p-1 (hybrid_search.c):
  * greedy, the best flat algorithm and the per-tier search; the winner into
  * *res, proved a barrier. */

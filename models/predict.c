@@ -157,8 +157,10 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
            (!lop_view_in_range(c->lop, c->lop_pmin) || !lop_view_in_range(c->lop, c->lop_pmax));
 }
 
-lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
-                          uint32_t p, const sched_t *s, predict_time_t *out)
+/* predict_time, with the point value 'known' instead of evaluated if not NULL. */
+static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a,
+                            uint32_t n, uint32_t p, const sched_t *s, const double *known,
+                            predict_time_t *out)
 {
     barrier_cost_t *c = pr->cost;
     double pmin = c->lop_pmin, pmax = c->lop_pmax; /* the run's range so far */
@@ -166,7 +168,11 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
     out->lo_us = out->hi_us = NAN;
     c->lop_pmin = INFINITY;
     c->lop_pmax = -INFINITY;
-    lop_status_t st = evaluate(pr, c, kind, a, n, p, s, &out->us, &out->sim);
+    lop_status_t st = LOP_OK;
+    if (known)
+        out->us = *known;
+    else
+        st = evaluate(pr, c, kind, a, n, p, s, &out->us, &out->sim);
     out->extrapolated = extrapolated(pr, kind);
     /* per-pair costs (--costs) replace the LogP parameters of a simulation */
     out->negative_logp = (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&
@@ -188,4 +194,18 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
     out->n_draws = iv.n_draws;
     out->n_invalid = iv.n_nonfinite;
     return LOP_OK;
+}
+
+lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
+                          uint32_t p, const sched_t *s, predict_time_t *out)
+{
+    return time_of(pr, kind, a, n, p, s, NULL, out);
+}
+
+lop_status_t predict_time_known(predict_t *pr, predict_kind_t kind, uint32_t p, const sched_t *s,
+                                double us, predict_time_t *out)
+{
+    if (kind != PREDICT_SIM_LOGP && kind != PREDICT_SIM_LOP)
+        return lop_err(LOP_ERR_INVALID, "predict_time_known: a simulation's kind");
+    return time_of(pr, kind, NULL, 0, p, s, &us, out);
 }

@@ -102,6 +102,13 @@ int predict_has_interval(const predict_t *pr, predict_kind_t kind);
 lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
                           uint32_t p, const sched_t *s, predict_time_t *out);
 
+/* predict_time of simulation 'kind' of 's' whose point value 'us' is known:
+ * 's' simulated under pr->sim's parameters (with pr->cost) by the caller,
+ * as the hybrid search does; out->sim stays empty.  An interval is still
+ * drawn where predict_has_interval says so. */
+lop_status_t predict_time_known(predict_t *pr, predict_kind_t kind, uint32_t p, const sched_t *s,
+                                double us, predict_time_t *out);
+
 /* NULL if 'us' is a time (finite, >= 0), else why not: "negative",
  * "infinite" or "undefined" (NaN). */
 const char *predict_invalid(double us);

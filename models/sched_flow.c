@@ -42,6 +42,7 @@ typedef struct {
     uint32_t pool_cap, free_list, in_flight;
     sched_msg_t *batch;  /* one RECV run's messages, for the callback */
     lop_status_t error;  /* NOMEM growing the pool */
+    int halted;          /* the callbacks have seen enough (sched_flow_ops_t.halted) */
     uint64_t events;
 } flow_t;
 
@@ -437,11 +438,12 @@ static void run_level(flow_t *f, uint32_t level)
         if (f->budget > 0 || run_rank(f, r, 1))
             enqueue(f, r);
     }
-    while (f->count > 0 && f->error == LOP_OK) {
+    while (f->count > 0 && f->error == LOP_OK && !f->halted) {
         uint32_t rank = f->queue[f->head];
         f->head = f->head + 1 == f->s->p ? 0 : f->head + 1;
         f->count--;
         run_rank(f, rank, 0);
+        f->halted = f->ops->halted && f->ops->halted(f->ctx);
     }
 }
 
@@ -488,14 +490,14 @@ lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
     lop_status_t st = flow_alloc(&f, levels, scan->longest_run);
     for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
         make_runnable(&f, r);
-    for (uint32_t level = 0; level < levels && st == LOP_OK; level++) {
+    for (uint32_t level = 0; level < levels && st == LOP_OK && !f.halted; level++) {
         run_level(&f, level);
         st = f.error;
     }
-    for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
+    for (uint32_t r = 0; r < s->p && st == LOP_OK && !f.halted; r++)
         if (f.pc[r] != sched_rank_count(s, r))
             st = sched_flow_stuck(s, f.pc);
-    if (st == LOP_OK && f.in_flight > 0)
+    if (st == LOP_OK && !f.halted && f.in_flight > 0)
         st = sched_flow_stuck(s, f.pc);
     *events = f.events;
     flow_free(&f);

@@ -38,10 +38,10 @@ int pass_level_start(pass_t *w)
     return 1;
 }
 
-lop_status_t pass_end(pass_t *w, lop_status_t st, int stuck, uint64_t *events)
+lop_status_t pass_end(pass_t *w, lop_status_t st, int stuck, int halted, uint64_t *events)
 {
     const sched_t *s = w->s;
-    for (uint32_t r = 0; r < s->p && st == LOP_OK && !stuck; r++)
+    for (uint32_t r = 0; r < s->p && st == LOP_OK && !stuck && !halted; r++)
         stuck = w->pc[r] != sched_rank_count(s, r) || w->fill[r] != w->used[r];
     if (st == LOP_OK && stuck) /* ranks left, or a message of the last level left over */
         st = sched_flow_stuck(s, w->pc);

@@ -49,7 +49,8 @@ lop_status_t pass_prepare(pass_t *w, const sched_t *s, uint32_t slots);
  * over: a promise broken), the ranks with ops in it listed. */
 int pass_level_start(pass_t *w);
 /* After the passes: the error, if ranks were left or messages over. */
-lop_status_t pass_end(pass_t *w, lop_status_t st, int stuck, uint64_t *events);
+/* With 'halted' (sched_flow_ops_t.halted) the ranks left are no error. */
+lop_status_t pass_end(pass_t *w, lop_status_t st, int stuck, int halted, uint64_t *events);
 
 #define PASS_INLINE static inline __attribute__((always_inline))
 
@@ -155,10 +156,12 @@ PASS_INLINE lop_status_t sched_pass_run(const sched_t *s, uint32_t slots,
 {
     pass_t w;
     lop_status_t st = pass_prepare(&w, s, slots);
-    int stuck = 0;
-    for (w.level = 0; w.level < s->n_steps && st == LOP_OK && !stuck; w.level++)
+    int stuck = 0, halted = 0;
+    for (w.level = 0; w.level < s->n_steps && st == LOP_OK && !stuck && !halted; w.level++) {
         stuck = !pass_level_start(&w) || !pass_level(&w, ops, ctx);
-    return pass_end(&w, st, stuck, events);
+        halted = ops->halted && ops->halted(ctx);
+    }
+    return pass_end(&w, st, stuck, halted && !stuck, events);
 }
 
 #endif

@@ -52,6 +52,8 @@ typedef struct {
                            until the first MCAST asks (its range recorded only then) */
     double mc_o, mc_L;  /* ... to the P - 1 others: its post's o, its L */
     logp_arrival_t *arrival; /* LogP in arrival order: one run's messages */
+    double give_up;     /* par->give_up_us, or +inf */
+    int over;           /* a rank's time passed give_up */
     lop_memo_t memo[MEMO_SIZE];
 } sim_t;
 
@@ -83,6 +85,18 @@ static double mcast_overhead(const sim_t *sim, uint32_t rank)
  * dissemination needs) pass constant 0s, and the compiler leaves those
  * branches out. */
 #define HOT static inline __attribute__((always_inline))
+
+/* After a rank's run of receives: has its time passed the give-up time?
+ * (A rank's time only grows, and the barrier's is the largest.) */
+HOT void note_time(sim_t *sim, uint32_t rank)
+{
+    sim->over |= sim->cpu[rank] > sim->give_up;
+}
+
+static int sim_halted(void *ctx)
+{
+    return ((const sim_t *)ctx)->over;
+}
 
 /* o_s of op 'o' of 'rank': the pair's with per-pair costs, else o_s. */
 HOT double send_overhead(const sim_t *sim, uint32_t rank, sched_op_t o, int pairs)
@@ -158,6 +172,7 @@ static __attribute__((noinline)) void logp_recv_arrival(sim_t *sim, uint32_t ran
     qsort(sim->arrival, n, sizeof *sim->arrival, arrival_time_cmp);
     for (uint32_t k = 0; k < n; k++)
         logp_charge(sim, rank, &sim->arrival[k], sim->gap);
+    note_time(sim, rank);
 }
 
 /* Program order: each RECV when the rank reaches it. */
@@ -169,6 +184,7 @@ HOT void logp_receive(sim_t *sim, uint32_t rank, uint32_t n, const sched_msg_t *
         a.at_us = msg[k].value + latency(sim, msg[k].from, rank, &a.or_us, pairs);
         logp_charge(sim, rank, &a, gap);
     }
+    note_time(sim, rank);
 }
 
 /* The callbacks: any run ... */
@@ -202,8 +218,8 @@ HOT void logp_recv_plain(void *ctx, uint32_t rank, uint32_t first, uint32_t last
     logp_receive(ctx, rank, last - first + 1, msg, 0, 0);
 }
 
-static const sched_flow_ops_t logp_plain_ops = {logp_post_plain, logp_recv_plain};
-static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run};
+static const sched_flow_ops_t logp_plain_ops = {logp_post_plain, logp_recv_plain, sim_halted};
+static const sched_flow_ops_t logp_ops = {logp_post, logp_recv_run, sim_halted};
 
 /* ------------------------------------------------------------------- LoP */
 
@@ -300,9 +316,10 @@ HOT void lop_recv_run(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
     for (uint32_t k = 0; k < n; k++)
         sim->rx[rank] = max2(sim->pending[k].leave, sim->rx[rank] + sim->pending[k].L_us);
     sim->cpu[rank] = max2(sim->cpu[rank], sim->rx[rank]);
+    note_time(sim, rank);
 }
 
-static const sched_flow_ops_t lop_ops = {lop_post, lop_recv_run};
+static const sched_flow_ops_t lop_ops = {lop_post, lop_recv_run, sim_halted};
 
 /* Messages sent (SEND, MCAST) and received per rank (a generated
  * schedule: rank 0's, every rank's). */
@@ -456,7 +473,8 @@ static lop_status_t sim_flow(sim_t *sim, uint64_t *events)
 lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ranks,
                            sched_sim_result_t *res)
 {
-    sim_t sim = {.s = s, .par = par, .pairs = par->pairs, .logp = par->cost->logp};
+    sim_t sim = {.s = s, .par = par, .pairs = par->pairs, .logp = par->cost->logp,
+                 .give_up = par->give_up_us > 0 ? par->give_up_us : INFINITY};
     sched_t stored = {0};
     memset(res, 0, sizeof *res);
     double t0 = lop_timer_clock_s();
@@ -470,6 +488,7 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     st = st ? st : sim_flow(&sim, &res->events);
     res->match_s = t1 - t0;
     res->run_s = lop_timer_clock_s() - t1;
+    res->gave_up = sim.over;
     if (st == LOP_OK)
         sim_result(&sim, want_ranks, res);
     if (want_ranks && st == LOP_OK && !res->rank_us)

@@ -72,6 +72,8 @@ typedef struct {
     sched_recv_order_t recv_order; /* LogP only */
     int or_per_pair;               /* LogP with pairs: a receive costs its message's o_ij
                                       (LogP's one o) instead of cost->logp.or_us */
+    double give_up_us;             /* > 0: a stored schedule's run may stop once a rank's
+                                      time passes this (sched_sim_result_t.gave_up) */
 } sched_sim_t;
 
 typedef struct {
@@ -80,6 +82,8 @@ typedef struct {
     uint64_t events;  /* ops executed */
     double match_s;   /* wall time of the set-up (LoP batch: matching messages) */
     double run_s;     /* wall time of the event simulation proper, matching on the fly */
+    int gave_up;      /* stopped past give_up_us: max_us is a rank's time above it, so
+                         the barrier's is too, and nothing more is known */
 } sched_sim_result_t;
 
 /* Simulate 's'; 'want_ranks' asks for res->rank_us.  Errors of sched_match

@@ -103,6 +103,8 @@ typedef struct {
     hybrid_place_t place;               /* the levels of --alg hybrid */
     int have_place;                     /* were they set up? */
     char hybrid_config[256];            /* the last hybrid built: its choices */
+    double hybrid_us;                   /* ... its LogP time, as the search simulated it */
+    long hybrid_p;                      /* ... its P (0: none built) */
 } lopredict_run_t;
 
 /* A mode: runs on the checked options and the set-up run state, writing to

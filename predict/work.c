@@ -139,16 +139,19 @@ lop_status_t work_hybrid_search(const lopredict_opts_t *o, lopredict_run_t *r, l
     if (st)
         return st;
     snprintf(r->hybrid_config, sizeof r->hybrid_config, "%s", res->config);
+    r->hybrid_us = res->us; /* its schedule simulated with these LogP parameters */
+    r->hybrid_p = p;
     if (o->timing)
         fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
-                "greedy %s us; best flat %s %s us (%u too large to simulate, %u bounded out); %s "
+                "greedy %s us; best flat %s %s us (%u too large to simulate, %u bounded out, %u "
+                "stopped once slower); %s "
                 "search: %llu hybrids simulated, %llu combinations bounded out; a barrier by %s; "
                 "%.3f s\n",
                 LOPREDICT_PROG, p, lop_out_format_csv(a, res->us), res->how, res->config,
                 lop_out_format_csv(b, res->greedy_us), res->greedy,
                 lop_out_format_csv(c, res->greedy_us - res->us),
                 res->flat.alg ? res->flat.alg->name : "-", lop_out_format_csv(d, res->flat_us),
-                res->flat_skipped, res->flat_bounded, res->exhaustive ? "exhaustive" : "local",
+                res->flat_skipped, res->flat_bounded, res->flat_stopped, res->exhaustive ? "exhaustive" : "local",
                 (unsigned long long)res->evaluated, (unsigned long long)res->pruned, res->proof,
                 res->search_s);
     return LOP_OK;
@@ -226,9 +229,14 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
     *out = NULL;
     if (!(o->models & work_kind_model(kind)) || (sim && !s))
         return LOP_OK;
-    lop_status_t st = predict_time(&r->pred, kind, a, n, (uint32_t)p, s, v);
-    if (st == LOP_OK && sim)
-        sim_timing(o, s, work_kind_model(kind), &v->sim);
+    lop_status_t st;
+    if (sim && (a->flags & BARRIER_HYBRID) && kind == PREDICT_SIM_LOGP && r->hybrid_p == p) {
+        st = predict_time_known(&r->pred, kind, (uint32_t)p, s, r->hybrid_us, v);
+    } else {
+        st = predict_time(&r->pred, kind, a, n, (uint32_t)p, s, v);
+        if (st == LOP_OK && sim)
+            sim_timing(o, s, work_kind_model(kind), &v->sim);
+    }
     *out = st ? NULL : v;
     return st;
 }

@@ -81,7 +81,7 @@ static void choice_same(pairs_map_t map)
 {
     double L[3] = {3.0, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
     pairs_t m;
-    uint32_t same = 0, bounded = 0, tried = 0;
+    uint32_t same = 0, bounded = 0, stopped = 0, tried = 0;
     pairs_machine(&m, "8x2x4", L, 3, o, 3, map);
     cost.logp = (logp_t){1, 0.5, 0, 0};
     sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &m, SCHED_RECV_PROGRAM, 1};
@@ -91,13 +91,17 @@ static void choice_same(pairs_map_t map)
         uint32_t n = 0;
         memset(&res, 0, sizeof res);
         double us = flat_direct(&sim, p, &alg, &n);
-        if (hybrid_flat_best(&sim, barrier_algs, p, &res) == LOP_OK)
+        sched_t kept;
+        if (hybrid_flat_best(&sim, barrier_algs, p, &res, &kept) == LOP_OK)
             same += res.flat_us == us && res.flat.alg == alg && res.flat.n == n;
         bounded += res.flat_bounded;
+        stopped += res.flat_stopped;
+        sched_free(&kept);
     }
-    ok(same == tried && bounded > 0,
+    ok(same == tried && bounded > 0 && stopped > 0,
        "8x2x4 %s: the bounded best flat is every candidate's best at P = 2..64 (%u of %u), "
-       "%u candidates bounded out", map == PAIRS_RR ? "rr" : "block", same, tried, bounded);
+       "%u candidates bounded out, %u given up", map == PAIRS_RR ? "rr" : "block", same, tried,
+       bounded, stopped);
     pairs_free(&m);
 }
 

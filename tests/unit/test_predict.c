@@ -139,6 +139,38 @@ static void check_linear(void)
     predict_free(&w.pr);
 }
 
+/* A simulation's known value (the hybrid search's) gives what simulating
+ * it again gives: the value, the same interval from the same draws, the
+ * flags; a closed form's kind is refused. */
+static void check_known(void)
+{
+    lop_fit_t rtt = const_fit("rtt", 20, 4), os = const_fit("os", 1, 0.01);
+    world_t w;
+    predict_time_t v, known;
+    const barrier_alg_t *diss = barrier_alg_find("diss");
+    sched_t s;
+    ok(world_init(&w, &rtt, &os, NAN, NAN, 3) && sched_build(diss, 64, 1, &s) == LOP_OK,
+       "known: diss at 64");
+    for (predict_kind_t k = PREDICT_SIM_LOGP; k <= PREDICT_SIM_LOP; k++) {
+        predict_t again;
+        lop_uncert_opts_t uo = lop_uncert_defaults;
+        uo.seed = 3;
+        predict_time(&w.pr, k, diss, 1, 64, &s, &v);
+        ok(predict_init(&again, &w.cost, NAN, NAN, NAN, &w.pr.sim, &uo, 100) == LOP_OK &&
+               predict_time_known(&again, k, 64, &s, v.us, &known) == LOP_OK,
+           "known: kind %d taken", (int)k);
+        ok(known.us == v.us && known.lo_us == v.lo_us && known.hi_us == v.hi_us &&
+               known.extrapolated == v.extrapolated && known.n_draws == v.n_draws,
+           "known: kind %d: %g [%g, %g], as simulated", (int)k, known.us, known.lo_us,
+           known.hi_us);
+        predict_free(&again);
+    }
+    ok(predict_time_known(&w.pr, PREDICT_LOP, 64, &s, 1, &known) == LOP_ERR_INVALID,
+       "known: a closed form's kind refused");
+    sched_free(&s);
+    predict_free(&w.pr);
+}
+
 static void check_no_covariance(void)
 {
     lop_fit_t rtt = const_fit("rtt", 20, 0), os = const_fit("os", 1, 0);
@@ -211,6 +243,7 @@ int main(void)
 {
     check_every_algorithm();
     check_linear();
+    check_known();
     check_no_covariance();
     check_invalid_draws();
     check_width();
