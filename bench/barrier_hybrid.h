@@ -15,11 +15,11 @@
  * hybrid is built on, into *pl (from the file, or gathered).  Fails alike on
  * every rank for a gathered placement; a file's errors name it. */
 lop_status_t lop_barrier_hybrid_place(const lop_bench_opts_t *o, MPI_Comm comm,
-                                      hybrid_place_t *pl);
+                                      lop_place_t *pl);
 
 /* The hybrid for ranks 0..p-1 of 'pl', with --pairs-file's costs or the
  * default per-level ones; *sched is empty on failure. */
-lop_status_t lop_barrier_hybrid_sched(const lop_bench_opts_t *o, const hybrid_place_t *pl,
+lop_status_t lop_barrier_hybrid_sched(const lop_bench_opts_t *o, const lop_place_t *pl,
                                       uint32_t p, sched_t *sched);
 
 #endif

@@ -30,7 +30,7 @@ typedef struct {
     size_t n_p;
     unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
     sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
-    hybrid_place_t place;           /* --alg hybrid: the ranks' levels */
+    lop_place_t place;              /* --alg hybrid: the ranks' levels */
     char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
     lop_barrier_row_t *row;                     /* rank 0's results */
     size_t n_row;
@@ -420,7 +420,7 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_repor
     if (st == LOP_OK)
         st = finish(&s);
     sched_free(&s.file_sched);
-    hybrid_place_free(&s.place);
+    lop_place_free(&s.place);
     free(s.combo);
     out->row = s.row; /* the caller's now */
     out->n_row = s.n_row;

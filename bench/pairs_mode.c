@@ -17,7 +17,7 @@
 enum {
     MAX_FILES = LOP_PAIRS_MAX_FILES,
     N_STAT = LOP_PAIRS_STAT_COUNT,
-    MAX_CLASSES = 16 /* lop_placement_class() values */
+    MAX_CLASSES = 16 /* lop_place_class() values on placement.csv's 4 levels */
 };
 
 /* The methods of --method (pairs_method.h), by lop_pairs_method_t. */
@@ -48,7 +48,8 @@ typedef struct {
     int P;
     pfile_t file[MAX_FILES];
     int n_file;
-    lop_placement_t pl;
+    lop_place_t pl;                   /* every rank's host, socket, NUMA node, CPU */
+    lop_placement_file_t pl_file;     /* rank 0 writes it as placement.csv */
     lop_pairs_ctx_t x;                /* what the methods measure with */
     int n_rounds;
     int rep_i[MAX_CLASSES], rep_j[MAX_CLASSES]; /* --pairs-sample: a pair per class */
@@ -105,7 +106,7 @@ static void plan_classes(session_t *s)
 {
     for (int i = 0; i < s->P; i++)
         for (int j = i + 1; j < s->P; j++) {
-            unsigned c = lop_placement_class(&s->pl, i, j);
+            unsigned c = lop_place_class(&s->pl, (uint32_t)i, (uint32_t)j);
             int k = 0;
             while (k < s->n_classes && s->rep_class[k] != c)
                 k++;
@@ -161,7 +162,8 @@ static void session_free(session_t *s)
         free(s->file[f].cost);
         free(s->file[f].src);
     }
-    lop_placement_free(&s->pl);
+    lop_placement_file_free(&s->pl_file);
+    lop_place_free(&s->pl);
 }
 
 /* ------------------------------------------------------------- rounds */
@@ -293,7 +295,7 @@ static void fill_classes(session_t *s)
         for (int j = 0; j < s->P; j++) {
             if (i == j)
                 continue;
-            unsigned c = lop_placement_class(&s->pl, i, j);
+            unsigned c = lop_place_class(&s->pl, (uint32_t)i, (uint32_t)j);
             int k = 0;
             while (s->rep_class[k] != c)
                 k++;
@@ -364,7 +366,7 @@ static lop_fmt_pairs_meta_t file_meta(const session_t *s, const pfile_t *f, char
         x->mpi_only ? NULL : lop_op_desc[f->op].name,
         x->mpi_only ? NULL : lop_post_desc[f->post].name,
         o->pairs_stat, lop_pairs_stats[o->pairs_stat], file_clamped(s, f), s->P, sampled,
-        s->pl.note, run};
+        s->pl_file.note, run};
 }
 
 /* pairs.csv for the MPI method (the paper's matrices), pairs-<op>-<post>.csv for a series. */
@@ -419,7 +421,7 @@ static lop_status_t files_write(const session_t *s)
     lop_status_t st = lop_outdir_begin(&out, s->m->outdir);
     for (int f = 0; f < s->n_file && st == LOP_OK; f++)
         st = file_write(s, &s->file[f], out.stage);
-    st = st ? st : lop_placement_write(&s->pl, s->m->meta, out.stage);
+    st = st ? st : lop_placement_write(&s->pl_file, s->m->meta, out.stage);
     return lop_outdir_end(&out, st);
 }
 
@@ -468,7 +470,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m, lop_pairs_report_t *out)
     int len;
     MPI_Get_library_version(s.mpi_lib, &len);
     s.mpi_lib[strcspn(s.mpi_lib, ",\n")] = '\0';
-    lop_status_t st = lop_placement_gather(b->comm, &s.pl);
+    lop_status_t st = lop_placement_gather(b->comm, &s.pl, &s.pl_file);
     if (st != LOP_OK)
         return st;
     plan_files(&s);

@@ -22,8 +22,8 @@
  * tournament (the circle method: P - 1 rounds of P/2 pairs, an odd P giving
  * one rank a bye per round), each pair measuring both directions, one after
  * the other.  --pairs-sample measures instead one pair per placement class
- * (placement.h lop_placement_class: same or other host, socket, NUMA node,
- * CPU) and fills the pairs of its class from it (columns src_i, src_j).
+ * (place.h lop_place_class: same or other host, socket, NUMA node, CPU)
+ * and fills the pairs of its class from it (columns src_i, src_j).
  *
  * Files, all or none, written by rank 0 after the last round: pairs.csv
  * (issend; P x P rows: the diagonal holds O_ii with L empty),

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "csv.h"
-#include "fmt_placement.h"
 #include "mpisync.h"
 
 /* What one rank sends: its place, fixed size so one MPI_Allgather moves all. */
@@ -18,7 +17,7 @@ typedef struct {
     int socket, numa, core;
     int topology; /* hwloc placed this rank's CPU */
     int bound;    /* its affinity mask holds one CPU */
-} place_t;
+} place_msg_t;
 
 /* The package and NUMA node above CPU 'cpu' (OS index), by hwloc; 0 when hwloc
  * cannot tell (no topology, or a CPU outside it). */
@@ -48,7 +47,7 @@ static int hwloc_place(int cpu, int *socket, int *numa)
     return found;
 }
 
-static void place_mine(place_t *me)
+static void place_mine(place_msg_t *me)
 {
     memset(me, 0, sizeof *me);
     if (gethostname(me->host, sizeof me->host - 1) != 0)
@@ -59,118 +58,112 @@ static void place_mine(place_t *me)
     me->bound = sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1;
 }
 
-static void describe(lop_placement_t *pl, int missing)
+static void describe(lop_placement_file_t *f, int missing, int bound)
 {
-    int n = snprintf(pl->note, sizeof pl->note, "%s",
-                     pl->topology ? "socket and NUMA node from hwloc"
-                                  : "no hwloc topology for some CPUs: their socket and NUMA node "
-                                    "are 0");
-    if (!pl->topology)
-        n += snprintf(pl->note + n, sizeof pl->note - (size_t)n, " (%d of %d ranks)", missing,
-                      pl->n);
-    snprintf(pl->note + n, sizeof pl->note - (size_t)n, "; core = sched_getcpu() at start%s",
-             pl->bound ? ", every rank bound to one CPU"
-                       : ", ranks not bound to one CPU (they may move)");
+    int n = snprintf(f->note, sizeof f->note, "%s",
+                     f->topology ? "socket and NUMA node from hwloc"
+                                 : "no hwloc topology for some CPUs: their socket and NUMA node "
+                                   "are 0");
+    if (!f->topology)
+        n += snprintf(f->note + n, sizeof f->note - (size_t)n, " (%d of %d ranks)", missing,
+                      f->n);
+    snprintf(f->note + n, sizeof f->note - (size_t)n, "; core = sched_getcpu() at start%s",
+             bound ? ", every rank bound to one CPU"
+                   : ", ranks not bound to one CPU (they may move)");
 }
 
-lop_status_t lop_placement_gather(MPI_Comm comm, lop_placement_t *pl)
+/* The rows of every rank's message, and the note on them. */
+static void rows_fill(lop_placement_file_t *f, const place_msg_t *all)
 {
-    memset(pl, 0, sizeof *pl);
-    MPI_Comm_size(comm, &pl->n);
-    size_t n = (size_t)pl->n;
-    place_t me, *all = lop_calloc(n, sizeof *all);
-    pl->host = lop_calloc(n, sizeof *pl->host);
-    pl->socket = lop_calloc(n, sizeof *pl->socket);
-    pl->numa = lop_calloc(n, sizeof *pl->numa);
-    pl->core = lop_calloc(n, sizeof *pl->core);
-    int ok = all && pl->host && pl->socket && pl->numa && pl->core;
-    lop_status_t st = lop_mpi_agree(comm, ok ? LOP_OK : LOP_ERR_NOMEM);
-    if (st != LOP_OK) {
-        free(all);
-        lop_placement_free(pl);
-        return st;
-    }
-    place_mine(&me);
-    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, comm);
-    int missing = 0;
-    pl->topology = pl->bound = 1;
-    for (size_t r = 0; r < n; r++) {
-        memcpy(pl->host[r], all[r].host, sizeof pl->host[r]);
-        pl->host[r][LOP_PLACEMENT_HOST_MAX - 1] = '\0';
-        pl->socket[r] = all[r].socket;
-        pl->numa[r] = all[r].numa;
-        pl->core[r] = all[r].core;
+    int missing = 0, bound = 1;
+    for (int r = 0; r < f->n; r++) {
+        memcpy(f->host[r], all[r].host, sizeof f->host[r]);
+        f->host[r][LOP_PLACEMENT_HOST_MAX - 1] = '\0';
+        f->row[r] = (lop_fmt_placement_row_t){f->host[r], all[r].socket, all[r].numa,
+                                              all[r].core};
         missing += !all[r].topology;
-        pl->bound &= all[r].bound;
+        bound &= all[r].bound;
     }
-    pl->topology = missing == 0;
-    describe(pl, missing);
+    f->topology = missing == 0;
+    describe(f, missing, bound);
+}
+
+/* Collective: every rank's row of placement.csv, on every rank. */
+static lop_status_t rows_gather(MPI_Comm comm, lop_placement_file_t *f)
+{
+    memset(f, 0, sizeof *f);
+    MPI_Comm_size(comm, &f->n);
+    size_t n = (size_t)f->n;
+    place_msg_t me, *all = lop_calloc(n, sizeof *all);
+    f->host = lop_calloc(n, sizeof *f->host);
+    f->row = lop_calloc(n, sizeof *f->row);
+    lop_status_t st = lop_mpi_agree(comm, all && f->host && f->row ? LOP_OK : LOP_ERR_NOMEM);
+    if (st == LOP_OK) {
+        place_mine(&me);
+        MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, comm);
+        rows_fill(f, all);
+    }
     free(all);
-    return LOP_OK;
+    return st;
 }
 
-void lop_placement_free(lop_placement_t *pl)
+/* The places of the rows: their cells as text, at placement.csv's levels
+ * (as lop_place_read makes them of the file). */
+static lop_status_t places_of(const lop_placement_file_t *f, lop_place_t *pl)
 {
-    free(pl->host);
-    free(pl->socket);
-    free(pl->numa);
-    free(pl->core);
-    pl->host = NULL;
-    pl->socket = pl->numa = pl->core = NULL;
-}
-
-/* Do ranks a and b share their place at levels 0..level? */
-static int same_place(const lop_placement_t *pl, int level, int a, int b)
-{
-    return strcmp(pl->host[a], pl->host[b]) == 0 &&
-           (level < 1 || pl->socket[a] == pl->socket[b]) &&
-           (level < 2 || pl->core[a] == pl->core[b]);
-}
-
-lop_status_t lop_placement_groups(const lop_placement_t *pl, int level, int *group,
-                                  int *n_groups)
-{
-    if (level < 0 || level >= LOP_PLACEMENT_LEVELS)
-        return lop_err(LOP_ERR_INVALID, "placement: no level %d (0 hosts, 1 sockets, 2 cores)",
-                       level);
-    /* Quadratic in the worst case (every rank its own group): 512 ranks take
-     * some 10^5 comparisons, once per run. */
-    *n_groups = 0;
-    for (int r = 0; r < pl->n; r++) {
-        int first = 0;
-        while (first < r && !same_place(pl, level, first, r))
-            first++;
-        group[r] = first < r ? group[first] : (*n_groups)++;
+    enum { LEVELS = LOP_FMT_PLACEMENT_LEVELS };
+    size_t n = (size_t)f->n;
+    char (*num)[LEVELS - 1][16] = lop_calloc(n, sizeof *num); /* socket, numa, core */
+    const char **label = lop_calloc(n * LEVELS, sizeof *label);
+    lop_status_t st = num && label ? LOP_OK : LOP_ERR_NOMEM;
+    for (size_t r = 0; r < n && st == LOP_OK; r++) {
+        snprintf(num[r][0], sizeof num[r][0], "%d", f->row[r].socket);
+        snprintf(num[r][1], sizeof num[r][1], "%d", f->row[r].numa);
+        snprintf(num[r][2], sizeof num[r][2], "%d", f->row[r].core);
+        label[r * LEVELS] = f->row[r].host;
+        for (int k = 1; k < LEVELS; k++)
+            label[r * LEVELS + k] = num[r][k - 1];
     }
-    return LOP_OK;
+    st = st ? st : lop_place_labels((uint32_t)n, LEVELS, label, lop_fmt_placement_level, pl);
+    free(label);
+    free(num);
+    return st;
 }
 
-unsigned lop_placement_class(const lop_placement_t *pl, int i, int j)
+lop_status_t lop_placement_gather(MPI_Comm comm, lop_place_t *pl, lop_placement_file_t *file)
 {
-    if (strcmp(pl->host[i], pl->host[j]) != 0)
-        return 1;
-    return (pl->socket[i] != pl->socket[j]) << 1 | (pl->numa[i] != pl->numa[j]) << 2 |
-           (pl->core[i] != pl->core[j]) << 3;
+    lop_placement_file_t rows; /* when the caller wants the places alone */
+    lop_placement_file_t *f = file ? file : &rows;
+    memset(pl, 0, sizeof *pl);
+    lop_status_t st = rows_gather(comm, f);
+    st = st ? st : lop_mpi_agree(comm, places_of(f, pl));
+    if (st || !file)
+        lop_placement_file_free(f);
+    if (st)
+        lop_place_free(pl);
+    return st;
 }
 
-lop_status_t lop_placement_write(const lop_placement_t *pl, const lop_run_meta_t *meta,
+void lop_placement_file_free(lop_placement_file_t *file)
+{
+    free(file->host);
+    free(file->row);
+    file->host = NULL;
+    file->row = NULL;
+}
+
+lop_status_t lop_placement_write(const lop_placement_file_t *file, const lop_run_meta_t *meta,
                                  const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/" LOP_FMT_PLACEMENT_NAME, dir);
-    lop_fmt_placement_row_t *row = lop_calloc(pl->n ? pl->n : 1, sizeof *row);
-    if (!row)
-        return LOP_ERR_NOMEM;
-    for (int r = 0; r < pl->n; r++)
-        row[r] = (lop_fmt_placement_row_t){pl->host[r], pl->socket[r], pl->numa[r], pl->core[r]};
-    lop_fmt_placement_meta_t m = {pl->n, pl->topology, pl->note, meta->oversubscribed,
+    lop_fmt_placement_meta_t m = {file->n, file->topology, file->note, meta->oversubscribed,
                                   meta->date};
     lop_csv_writer_t w;
-    lop_status_t st = lop_fmt_placement_write_begin(&w, path, &m, row);
+    lop_status_t st = lop_fmt_placement_write_begin(&w, path, &m, file->row);
     if (st == LOP_OK) {
         lop_run_meta_hosts_write(&w, meta);
-        st = lop_fmt_placement_write_rows(&w, row, pl->n);
+        st = lop_fmt_placement_write_rows(&w, file->row, file->n);
     }
-    free(row);
     return st;
 }

@@ -1,5 +1,5 @@
 /* hybrid.c - topology-aware hybrid barriers (hybrid.h): the descriptor, the
- * build and the hybrid from files.  The parts: hybrid_place.c (placements),
+ * build, per-pair costs per level and the hybrid from files.  The parts:
  * hybrid_tree.c (tiers and groups), hybrid_phase.c (arrival, departure,
  * composition), hybrid_search.c (candidates and search), hybrid_prove.c. */
 #include "hybrid_tree.h"
@@ -42,7 +42,7 @@ const barrier_alg_t barrier_alg_hybrid = {
 
 /* ------------------------------------------------------------- the build */
 
-lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_t *sim,
+lop_status_t hybrid_build(const lop_place_t *pl, uint32_t p, const sched_sim_t *sim,
                           const barrier_alg_t *const *algs, hybrid_result_t *res)
 {
     double t0 = lop_timer_clock_s();
@@ -71,7 +71,30 @@ void hybrid_result_free(hybrid_result_t *res)
 
 /* ------------------------------------------------------------ from files */
 
-lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl, uint32_t p,
+lop_status_t hybrid_place_costs(const lop_place_t *pl, uint32_t p, const double *L_us,
+                                const double *o_us, pairs_t *c)
+{
+    memset(c, 0, sizeof *c);
+    if (p > pl->p)
+        return lop_err(LOP_ERR_INVALID, "hybrid: P = %u, but the placement has %u ranks", p,
+                       pl->p);
+    c->p = p;
+    c->o_us = lop_calloc((size_t)p * p, sizeof *c->o_us);
+    c->L_us = lop_calloc((size_t)p * p, sizeof *c->L_us);
+    if (!c->o_us || !c->L_us) {
+        pairs_free(c);
+        return LOP_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < p; i++)
+        for (uint32_t j = 0; j < p; j++) {
+            uint32_t k = lop_place_level(pl, i, j);
+            c->o_us[(size_t)i * p + j] = o_us[k];
+            c->L_us[(size_t)i * p + j] = L_us[k];
+        }
+    return LOP_OK;
+}
+
+lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, uint32_t p,
                                hybrid_result_t *res)
 {
     static const double L[] = HYBRID_DEFAULT_L_US, o[] = HYBRID_DEFAULT_O_US;
@@ -98,12 +121,12 @@ lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl,
 lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
                                hybrid_result_t *res)
 {
-    hybrid_place_t pl;
+    lop_place_t pl;
     memset(res, 0, sizeof *res);
-    lop_status_t st = hybrid_place_read(place_path, &pl);
+    lop_status_t st = lop_place_read(place_path, SCHED_MAX_P, &pl);
     if (st)
         return st;
     st = hybrid_from_place(pairs_path, &pl, p, res);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
     return st;
 }

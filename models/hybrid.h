@@ -1,13 +1,14 @@
 /*
  * hybrid.h - topology-aware hybrid barriers (Meyer and Elster, section VII).
  *
- * A placement gives every rank its place at each level, outermost first
- * (host, socket, numa, core; or the levels of a synthetic machine).  It
- * makes a tree: a group of tier t is the set of ranks with equal places at
- * levels 0..t-1; its children are the sets that also agree at level t (at
- * the last tier: single ranks); its members are the children's leaders (a
- * leader is its set's lowest rank), and its own leader, member 0, is the
- * lowest rank.  Tiers in which no group has two children are dropped.
+ * A placement (src/place.h) gives every rank its place at each level,
+ * outermost first (host, socket, numa, core; or the levels of a synthetic
+ * machine, pairs_machine_place).  It makes a tree: a group of tier t is the
+ * set of ranks with equal places at levels 0..t-1; its children are the sets
+ * that also agree at level t (at the last tier: single ranks); its members
+ * are the children's leaders (a leader is its set's lowest rank), and its
+ * own leader, member 0, is the lowest rank.  Tiers in which no group has
+ * two children are dropped.
  *
  * Per group, one of lop's schedule algorithms (with its n) runs over the
  * group's members, virtual rank v being member v:
@@ -40,8 +41,9 @@
  * Every flat algorithm over all ranks is a candidate too, so the result is
  * never slower than the best flat algorithm, nor than greedy; one whose
  * schedule is generated is first bounded and not simulated where it cannot
- * be the fastest (hybrid_flat.c).  The parts: hybrid_place.c, hybrid_tree.c,
- * hybrid_phase.c, hybrid_search.c, hybrid_flat.c, hybrid_prove.c.
+ * be the fastest (hybrid_flat.c).  The parts: hybrid.c (per-level costs
+ * too), hybrid_tree.c, hybrid_phase.c, hybrid_search.c, hybrid_flat.c,
+ * hybrid_prove.c.
  */
 #ifndef LOP_HYBRID_H
 #define LOP_HYBRID_H
@@ -51,10 +53,12 @@
 #include "barrier.h"
 #include "lop.h"
 #include "pairs.h"
+#include "place.h"
 #include "sched.h"
 #include "sched_sim.h"
 
-#define HYBRID_MAX_LEVELS 8        /* levels of a placement */
+#define HYBRID_MAX_LEVELS LOP_PLACE_MAX_LEVELS /* levels a tree is built on; its tiers:
+                                                  one more, down to single ranks */
 #define HYBRID_EXHAUSTIVE_TIERS 4  /* up to this many tiers the search is exhaustive */
 #define HYBRID_MAX_N 8             /* n = 1..8 of algorithms that take one (as --best) */
 #define HYBRID_CHECK_WHOLE 1e8     /* word operations up to which the checker also checks
@@ -63,26 +67,6 @@
 /* --alg hybrid: name, title and citation; no closed forms (NAN), no
  * build_rank (hybrid_build makes its schedule).  Not in barrier_algs. */
 extern const barrier_alg_t barrier_alg_hybrid;
-
-/* Where every rank is: place ids per level, outermost first. */
-typedef struct {
-    uint32_t p;                             /* ranks */
-    uint32_t n_levels;                      /* levels per rank */
-    uint32_t *place;                        /* place[r * n_levels + k]: rank r's place id at level k */
-    char level_name[HYBRID_MAX_LEVELS][16]; /* "host", "socket", ... */
-} hybrid_place_t;
-
-/* The placement of the first p ranks of a synthetic machine (pairs_place). */
-lop_status_t hybrid_place_machine(const pairs_t *c, uint32_t p, hybrid_place_t *pl);
-/* A placement from text labels: label[r * levels + k] is rank r's place at
- * level k (equal text, equal place); name[k] the levels' names. */
-lop_status_t hybrid_place_labels(uint32_t p, uint32_t levels, const char *const *label,
-                                 const char *const *name, hybrid_place_t *pl);
-/* Read placement.csv: columns rank,host,socket,numa,core (other columns and
- * "# key: value" lines ignored), every rank 0..P-1 exactly once.  Errors
- * "file:line: reason". */
-lop_status_t hybrid_place_read(const char *path, hybrid_place_t *pl);
-void hybrid_place_free(hybrid_place_t *pl);
 
 /* One algorithm at one tier. */
 typedef struct {
@@ -120,7 +104,7 @@ typedef struct {
  * sim->pairs (required, LogP; sim->cost gives o_r and g).  'algs' are the
  * candidate algorithms, NULL-terminated (cost-only ones are skipped); NULL:
  * every algorithm of barrier_algs. */
-lop_status_t hybrid_build(const hybrid_place_t *pl, uint32_t p, const sched_sim_t *sim,
+lop_status_t hybrid_build(const lop_place_t *pl, uint32_t p, const sched_sim_t *sim,
                           const barrier_alg_t *const *algs, hybrid_result_t *res);
 void hybrid_result_free(hybrid_result_t *res);
 
@@ -129,7 +113,7 @@ void hybrid_result_free(hybrid_result_t *res);
  * ranks' places differ (k = n_levels: the same place at every level, e.g.
  * two ranks on one core; n values must cover levels 0..n_levels).  A
  * matrix (pairs_read's form), p x p. */
-lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const double *L_us,
+lop_status_t hybrid_place_costs(const lop_place_t *pl, uint32_t p, const double *L_us,
                                 const double *o_us, pairs_t *c);
 
 /* lopbench --alg hybrid: costs per level of placement.csv (host, socket,
@@ -145,7 +129,7 @@ lop_status_t hybrid_place_costs(const hybrid_place_t *pl, uint32_t p, const doub
 lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
                                hybrid_result_t *res);
 /* The same from a placement in memory (lopbench: the run's own). */
-lop_status_t hybrid_from_place(const char *pairs_path, const hybrid_place_t *pl, uint32_t p,
+lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, uint32_t p,
                                hybrid_result_t *res);
 
 /* ---- the pieces, for tests and tools ---- */
@@ -157,7 +141,7 @@ lop_status_t hybrid_arrival(const sched_t *s, sched_t *out);
 
 typedef struct hybrid_tree hybrid_tree_t; /* the tiers and groups of ranks 0..p-1 */
 
-lop_status_t hybrid_tree_new(const hybrid_place_t *pl, uint32_t p, hybrid_tree_t **tree);
+lop_status_t hybrid_tree_new(const lop_place_t *pl, uint32_t p, hybrid_tree_t **tree);
 void hybrid_tree_free(hybrid_tree_t *tree);
 uint32_t hybrid_tree_tiers(const hybrid_tree_t *tree);
 uint32_t hybrid_tree_p(const hybrid_tree_t *tree); /* its ranks: 0..p-1 */

@@ -4,29 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* qsort context: ranks ordered by their places, then by rank. */
-static const hybrid_place_t *sort_place;
-
-static int rank_cmp(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    const uint32_t *px = sort_place->place + (size_t)x * sort_place->n_levels;
-    const uint32_t *py = sort_place->place + (size_t)y * sort_place->n_levels;
-    for (uint32_t k = 0; k < sort_place->n_levels; k++)
-        if (px[k] != py[k])
-            return px[k] < py[k] ? -1 : 1;
-    return (x > y) - (x < y);
-}
-
-/* Do ranks a and b agree on levels 0..len-1 (len = n_levels + 1: are they one rank)? */
-static int same_prefix(const hybrid_place_t *pl, uint32_t a, uint32_t b, uint32_t len)
-{
-    if (len > pl->n_levels)
-        return a == b;
-    return memcmp(pl->place + (size_t)a * pl->n_levels, pl->place + (size_t)b * pl->n_levels,
-                  len * sizeof *pl->place) == 0;
-}
-
 static int u32_cmp(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -35,7 +12,7 @@ static int u32_cmp(const void *a, const void *b)
 
 /* Tier t over the sorted ranks: groups agree on levels < t, children on levels <= t.
  * *kept is 0 when no group has two members. */
-static lop_status_t tier_fill(const hybrid_place_t *pl, const uint32_t *order, uint32_t p,
+static lop_status_t tier_fill(const lop_place_t *pl, const uint32_t *order, uint32_t p,
                               uint32_t t, tier_t *tier, int *kept)
 {
     tier->start = lop_calloc((size_t)p + 1, sizeof *tier->start);
@@ -45,10 +22,10 @@ static lop_status_t tier_fill(const hybrid_place_t *pl, const uint32_t *order, u
     uint32_t n = 0, g = 0;
     *kept = 0;
     for (uint32_t i = 0; i < p; i++) {
-        if (i > 0 && !same_prefix(pl, order[i], order[i - 1], t)) {
+        if (i > 0 && !lop_place_same(pl, order[i], order[i - 1], t)) {
             tier->start[++g] = n; /* a new group */
             tier->member[n++] = order[i];
-        } else if (i == 0 || !same_prefix(pl, order[i], order[i - 1], t + 1)) {
+        } else if (i == 0 || !lop_place_same(pl, order[i], order[i - 1], t + 1)) {
             tier->member[n++] = order[i]; /* a new child: its first rank, for now */
         } else if (order[i] < tier->member[n - 1]) {
             tier->member[n - 1] = order[i]; /* the child's leader is its lowest rank */
@@ -72,7 +49,7 @@ static void tier_free(tier_t *tier)
     memset(tier, 0, sizeof *tier);
 }
 
-lop_status_t hybrid_tree_new(const hybrid_place_t *pl, uint32_t p, hybrid_tree_t **tree)
+lop_status_t hybrid_tree_new(const lop_place_t *pl, uint32_t p, hybrid_tree_t **tree)
 {
     if (p < 1 || p > pl->p)
         return lop_err(LOP_ERR_INVALID, "hybrid: P = %u, but the placement has %u ranks", p,
@@ -80,11 +57,8 @@ lop_status_t hybrid_tree_new(const hybrid_place_t *pl, uint32_t p, hybrid_tree_t
     hybrid_tree_t *tr = lop_calloc(1, sizeof *tr);
     uint32_t *order = lop_calloc(p, sizeof *order);
     lop_status_t st = tr && order ? LOP_OK : LOP_ERR_NOMEM;
-    for (uint32_t r = 0; r < p && !st; r++)
-        order[r] = r;
     if (st == LOP_OK) {
-        sort_place = pl;
-        qsort(order, p, sizeof *order, rank_cmp);
+        lop_place_order(pl, p, order);
         tr->p = p;
     }
     for (uint32_t t = 0; t <= pl->n_levels && st == LOP_OK; t++) {

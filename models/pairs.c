@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,41 @@
 
 /* ----------------------------------------------------------- machines */
 
+/* Rank r's place at level k of a machine: ranks with equal places at levels
+ * 0..k-1 form one group of level k. */
+static uint32_t machine_place(const pairs_t *c, uint32_t r, uint32_t k)
+{
+    return r / c->stride[k] % c->size[k];
+}
+
 uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j)
 {
     uint32_t k = 0;
-    while (k + 1 < c->n_levels && pairs_place(c, i, k) == pairs_place(c, j, k))
+    while (k + 1 < c->n_levels && machine_place(c, i, k) == machine_place(c, j, k))
         k++;
     return k;
+}
+
+_Static_assert(PAIRS_MAX_LEVELS <= LOP_PLACE_MAX_LEVELS, "a machine's levels fit a placement");
+
+lop_status_t pairs_machine_place(const pairs_t *c, uint32_t p, lop_place_t *pl)
+{
+    static const char *const three[] = {"node", "socket", "core"};
+    memset(pl, 0, sizeof *pl);
+    if (c->o_us || !c->n_levels)
+        return lop_err(LOP_ERR_INVALID, "hybrid: a cost matrix has no levels (--placement FILE)");
+    if (p > c->p)
+        return lop_err(LOP_ERR_INVALID, "hybrid: P = %u, but the machine has %u places", p, c->p);
+    lop_status_t st = lop_place_alloc(p, c->n_levels, pl);
+    for (uint32_t k = 0; k < c->n_levels && !st; k++) {
+        if (c->n_levels == 3)
+            snprintf(pl->level_name[k], sizeof pl->level_name[k], "%s", three[k]);
+        else
+            snprintf(pl->level_name[k], sizeof pl->level_name[k], "level%u", k);
+        for (uint32_t r = 0; r < p; r++)
+            pl->id[(size_t)r * c->n_levels + k] = machine_place(c, r, k);
+    }
+    return st;
 }
 
 /* A machine: level k joins the pairs of ranks 0..q-1 once q > stride[k]

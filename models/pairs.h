@@ -9,7 +9,12 @@
  *   - a synthetic machine: levels (nodes x sockets x cores, outermost first),
  *     a cost per level, and a rank placement.  The cost of a pair is that of
  *     the outermost level where the two ranks' places differ; no P x P matrix
- *     is built, the level follows from the two ranks.
+ *     is built, the level follows from the two ranks.  The placement is
+ *     arithmetic (size, stride, key_d below), not stored per rank, so the
+ *     simulator's inner loop runs at millions of ranks without memory; where
+ *     the places themselves are wanted (the hybrid barrier's tree),
+ *     pairs_machine_place lays them out as lop's one placement type
+ *     (src/place.h).
  * The receive overhead is the o of the message's pair (LogP has one o;
  * sched_sim_t.or_per_pair) or one number for every message (cost->logp:
  * the paper's O has no receive overhead, so its model is o_r = 0).  O_ii
@@ -23,6 +28,7 @@
 
 #include "csv.h"
 #include "lop.h"
+#include "place.h"
 
 #define PAIRS_MAX_LEVELS 8
 
@@ -52,14 +58,6 @@ typedef struct pairs {
     const uint32_t *rank; /* a view (pairs_subset): rank i of the view is rank[i]; NULL: none */
     uint32_t base_p;    /* a view: the P of the costs it views (the matrix's row length) */
 } pairs_t;
-
-/* Rank r's place at level k of a machine (its node for k = 0, its socket in
- * the node for k = 1, ...): ranks with equal places at levels 0..k-1 form
- * one group of level k. */
-static inline uint32_t pairs_place(const pairs_t *c, uint32_t r, uint32_t k)
-{
-    return r / c->stride[k] % c->size[k];
-}
 
 /* Rank r's key at level k (pairs_t.key_d). */
 static inline uint32_t pairs_key(const pairs_t *c, uint32_t r, uint32_t k)
@@ -97,6 +95,13 @@ static inline void pairs_cost(const pairs_t *c, uint32_t i, uint32_t j, double *
 /* The outermost level where ranks i and j are placed apart (machine form;
  * the innermost level for i == j). */
 uint32_t pairs_level(const pairs_t *c, uint32_t i, uint32_t j);
+
+/* The places of ranks 0..p-1 of a machine (p <= c->p) as a placement: rank
+ * r's place at level k is its node for k = 0, its socket in the node for
+ * k = 1, ... (r / stride[k] % size[k]); levels "node", "socket", "core" for
+ * three levels, else "level0", "level1", ...  The one way a machine's places
+ * leave pairs_t. */
+lop_status_t pairs_machine_place(const pairs_t *c, uint32_t p, lop_place_t *pl);
 
 /* How many leading ranks cost alike: the largest q <= c->p such that every
  * ordered pair of ranks 0..q-1 costs what the pair 0 -> 1 costs (its o and

@@ -113,8 +113,8 @@ lop_status_t costs_place_setup(const lopredict_opts_t *o, lopredict_run_t *r)
 {
     if (!work_hybrid_wanted(o))
         return LOP_OK;
-    lop_status_t st = o->placement ? hybrid_place_read(o->placement, &r->place)
-                                   : hybrid_place_machine(&r->pairs, r->pairs.p, &r->place);
+    lop_status_t st = o->placement ? lop_place_read(o->placement, SCHED_MAX_P, &r->place)
+                                   : pairs_machine_place(&r->pairs, r->pairs.p, &r->place);
     r->have_place = st == LOP_OK;
     for (size_t i = 0; i < r->n_p && st == LOP_OK; i++)
         if (r->p[i] > (long)r->place.p)

@@ -16,6 +16,7 @@
 #include "hybrid.h"
 #include "model.h"
 #include "pairs.h"
+#include "place.h"
 #include "predict.h"
 #include "sched_sim.h"
 #include "uncert.h"
@@ -100,7 +101,7 @@ typedef struct {
     predict_t pred;                     /* times and intervals over cost (predict.h) */
     int have_pred;                      /* pred is set up */
     char pred_series[64];               /* the series pred draws the fits of */
-    hybrid_place_t place;               /* the levels of --alg hybrid */
+    lop_place_t place;                  /* the levels of --alg hybrid */
     int have_place;                     /* were they set up? */
     char hybrid_config[256];            /* the last hybrid built: its choices */
     double hybrid_us;                   /* ... its LogP time, as the search simulated it */

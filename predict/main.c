@@ -379,7 +379,7 @@ static void run_free(lopredict_run_t *r)
     pairs_free(&r->pairs);
     if (r->have_pred)
         predict_free(&r->pred);
-    hybrid_place_free(&r->place);
+    lop_place_free(&r->place);
     if (r->have_set)
         lop_paramset_free(&r->set);
 }

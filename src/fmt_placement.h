@@ -2,8 +2,8 @@
  * fmt_placement.h - placement.csv, where every rank of a run ran: the one
  * place its columns and metadata keys are spelled, its writer and its reader
  * (README "Data formats").  lopbench --pairs writes it (bench/placement.c);
- * lopredict --placement and lopbench --alg hybrid read it
- * (models/hybrid_place.c).
+ * lopredict --placement and lopbench --alg hybrid read it into a placement
+ * (src/place.c lop_place_read).
  *
  *   # lopbench, quantity: placement, definition, ranks, topology,
  *   # placement_note, oversubscribed, date, then the run's host lines

@@ -1,7 +1,8 @@
-/* lopbench's placement (bench/placement.c) without MPI: the groups of each
- * level and the pair classes of a hand-made placement of 2 hosts x 2 sockets,
- * and placement.csv written and read back.  (The gathering itself runs in
- * tests/13-lopbench-pairs.t.) */
+/* lopbench's placement.csv rows (bench/placement.c) without MPI: a
+ * hand-made file of 2 hosts x 2 sockets written and read back, and a host
+ * name that would break it refused.  (The gathering itself runs in
+ * tests/13-lopbench-pairs.t; the places' groups and pair classes in
+ * test_place.c.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,47 +16,25 @@ enum { N = 6 };
 
 /* ranks 0..5: hostA socket 0 cpu 0, hostA socket 0 cpu 1, hostA socket 1 cpu 4,
  * hostB socket 0 cpu 0, hostB socket 0 cpu 0 (a shared CPU), hostA socket 1 cpu 5 */
-static void make(lop_placement_t *pl)
+static void make(lop_placement_file_t *file)
 {
     static char host[N][LOP_PLACEMENT_HOST_MAX];
-    static int socket[N] = {0, 0, 1, 0, 0, 1}, numa[N] = {0, 0, 1, 0, 0, 1},
-               core[N] = {0, 1, 4, 0, 0, 5};
+    static lop_fmt_placement_row_t row[N];
+    static const int socket[N] = {0, 0, 1, 0, 0, 1}, core[N] = {0, 1, 4, 0, 0, 5};
     const char *names[N] = {"hostA", "hostA", "hostA", "hostB", "hostB", "hostA"};
-    for (int r = 0; r < N; r++)
+    for (int r = 0; r < N; r++) {
         snprintf(host[r], sizeof host[r], "%s", names[r]);
-    *pl = (lop_placement_t){.n = N, .host = host, .socket = socket, .numa = numa,
-                            .core = core, .topology = 1, .note = "test"};
-}
-
-static void test_groups(const lop_placement_t *pl)
-{
-    int g[N], n;
-    static const int want[3][N] = {{0, 0, 0, 1, 1, 0}, {0, 0, 1, 2, 2, 1}, {0, 1, 2, 3, 3, 4}};
-    static const int want_n[3] = {2, 3, 5};
-    for (int level = 0; level < 3; level++) {
-        ok(lop_placement_groups(pl, level, g, &n) == LOP_OK && n == want_n[level] &&
-               memcmp(g, want[level], sizeof g) == 0,
-           "level %d: %d groups numbered by their lowest rank", level, want_n[level]);
+        row[r] = (lop_fmt_placement_row_t){host[r], socket[r], socket[r], core[r]};
     }
-    ok(lop_placement_groups(pl, 3, g, &n) == LOP_ERR_INVALID, "no level 3: %s", lop_errmsg());
+    *file = (lop_placement_file_t){.n = N, .row = row, .host = host, .topology = 1,
+                                   .note = "test"};
 }
 
-static void test_classes(const lop_placement_t *pl)
-{
-    ok(lop_placement_class(pl, 0, 3) == 1 && lop_placement_class(pl, 3, 0) == 1,
-       "other host: class 1 whatever the socket");
-    ok(lop_placement_class(pl, 0, 1) == 8, "same socket, other CPU: class 8");
-    ok(lop_placement_class(pl, 0, 2) == (2 | 4 | 8), "other socket and NUMA node: class 14");
-    ok(lop_placement_class(pl, 3, 4) == 0, "one CPU shared: class 0");
-    ok(lop_placement_class(pl, 2, 5) == lop_placement_class(pl, 0, 1),
-       "pairs alike in relation share a class");
-}
-
-static void test_write(const lop_placement_t *pl)
+static void test_write(const lop_placement_file_t *file)
 {
     lop_run_meta_t meta = {.oversubscribed = 1, .date = "2024-01-02T03:04:05+0000",
                            .host = "hostA"};
-    ok(lop_placement_write(pl, &meta, fixture_dir) == LOP_OK, "placement.csv written: %s",
+    ok(lop_placement_write(file, &meta, fixture_dir) == LOP_OK, "placement.csv written: %s",
        lop_errmsg());
     lop_csv_t *csv = NULL;
     ok(lop_csv_read(fixture_path("placement.csv"), &csv) == LOP_OK, "reads back: %s",
@@ -73,24 +52,22 @@ static void test_write(const lop_placement_t *pl)
        "topology, note and ranks in the metadata");
     lop_csv_free(csv);
 
-    lop_placement_t bad = *pl;
-    char host[N][LOP_PLACEMENT_HOST_MAX];
-    memcpy(host, pl->host, sizeof host);
-    snprintf(host[1], sizeof host[1], "a,b");
-    bad.host = host;
+    lop_placement_file_t bad = *file;
+    lop_fmt_placement_row_t row[N];
+    memcpy(row, file->row, sizeof row);
+    row[1].host = "a,b";
+    bad.row = row;
     ok(lop_placement_write(&bad, &meta, fixture_dir) == LOP_ERR_INVALID,
        "a host name with a comma is refused: %s", lop_errmsg());
 }
 
 int main(void)
 {
-    lop_placement_t pl;
-    make(&pl);
+    lop_placement_file_t file;
+    make(&file);
     if (fixture_dir_make("placement") != 0)
         return 1;
-    test_groups(&pl);
-    test_classes(&pl);
-    test_write(&pl);
+    test_write(&file);
     fixture_dir_remove();
     return tap_done();
 }

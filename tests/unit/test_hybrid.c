@@ -26,10 +26,10 @@ static sched_sim_t sim_of(const pairs_t *c)
 
 /* A synthetic machine and the placement of all its places. */
 static void machine(const char *spec, const double *L, const double *o, uint32_t levels,
-                    pairs_map_t map, pairs_t *m, hybrid_place_t *pl)
+                    pairs_map_t map, pairs_t *m, lop_place_t *pl)
 {
     pairs_machine(m, spec, L, levels, o, levels, map);
-    hybrid_place_machine(m, m->p, pl);
+    pairs_machine_place(m, m->p, pl);
 }
 
 /* Does rank 'to' receive from 'from' in step 'step'? */
@@ -47,10 +47,10 @@ static void figure10(void)
 {
     double L[2] = {3, 0.2}, o[2] = {0.5, 0.1};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     hybrid_tree_t *tree;
     ok(pairs_machine(&m, "3x8", L, 2, o, 2, PAIRS_RR) == LOP_OK &&
-           hybrid_place_machine(&m, 22, &pl) == LOP_OK && hybrid_tree_new(&pl, 22, &tree) == LOP_OK,
+           pairs_machine_place(&m, 22, &pl) == LOP_OK && hybrid_tree_new(&pl, 22, &tree) == LOP_OK,
        "figure 10: 3x8 round robin, P = 22");
     uint32_t k0, k1, k2, k3;
     const uint32_t *top = hybrid_tree_members(tree, 0, 0, &k0);
@@ -79,7 +79,7 @@ static void figure10(void)
        "node 0: a 3-stage tree arrival to rank 0 (3, then 6, then 12)");
     sched_free(&s);
     hybrid_tree_free(tree);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* Every algorithm's arrival phase is a gather to rank 0: rank 0 learns of
@@ -118,7 +118,7 @@ static void never_worse(pairs_map_t map, const char *name)
 {
     double L[3] = {3.0, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     machine("8x2x4", L, o, 3, map, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     uint32_t flat = 0, greedy = 0, valid = 0, gained = 0, exhaustive = 0;
@@ -142,7 +142,7 @@ static void never_worse(pairs_map_t map, const char *name)
     ok(exhaustive == 63, "%s: 3 levels: every search exhaustive (%u)", name, exhaustive);
     if (map == PAIRS_BLOCK)
         ok(gained > 0, "%s: the hybrid beats every flat algorithm at %u of 63 P", name, gained);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* The search's bounds skip only what cannot win: its result is the best of
@@ -163,7 +163,7 @@ static void bounds_exact(pairs_map_t map, const char *name)
     }
     double L[3] = {3.0, 0.8, 0.2}, o[3] = {0.5, 0.3, 0.1};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     machine("8x2x4", L, o, 3, map, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     for (uint32_t p = 8; p <= 64; p += 8, tried++) {
@@ -204,7 +204,7 @@ static void bounds_exact(pairs_map_t map, const char *name)
     }
     ok(same == tried, "%s: the bounded search finds the best of every combination, greedy and "
        "flat (%u of %u P)", name, same, tried);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* All costs equal: still a valid barrier, never slower than flat. */
@@ -212,7 +212,7 @@ static void equal_costs(void)
 {
     double L[3] = {1, 1, 1}, o[3] = {0.5, 0.5, 0.5};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     machine("4x2x4", L, o, 3, PAIRS_BLOCK, &m, &pl);
     sched_sim_t sim = sim_of(&m);
     uint32_t good = 0;
@@ -224,7 +224,7 @@ static void equal_costs(void)
         }
     }
     ok(good == 32, "equal costs: a valid barrier, <= flat, P = 1..32 (%u)", good);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* More than HYBRID_EXHAUSTIVE_TIERS tiers: local search, still <= greedy. */
@@ -232,7 +232,7 @@ static void local_search(void)
 {
     double L[5] = {4, 2, 1, 0.5, 0.2}, o[5] = {0.5, 0.4, 0.3, 0.2, 0.1};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     hybrid_result_t res;
     machine("2x2x2x2x2", L, o, 5, PAIRS_BLOCK, &m, &pl);
     sched_sim_t sim = sim_of(&m);
@@ -240,7 +240,7 @@ static void local_search(void)
            res.us <= res.greedy_us && res.us <= res.flat_us,
        "5 tiers: coordinate descent, <= greedy and flat (%s)", res.config);
     hybrid_result_free(&res);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* placement.csv: levels from hosts and sockets; a matrix view's costs. */
@@ -255,20 +255,20 @@ static void placement_file(void)
     snprintf(bad, sizeof bad, "%s", fixture_path("bad.csv"));
     fixture_file_write("miss.csv", "rank,host,socket,core\n0,a,0,0\n");
     snprintf(miss, sizeof miss, "%s", fixture_path("miss.csv"));
-    hybrid_place_t pl;
+    lop_place_t pl;
     hybrid_tree_t *tree;
     uint32_t k;
-    ok(hybrid_place_read(path, &pl) == LOP_OK && pl.p == 4 && pl.n_levels == 4,
+    ok(lop_place_read(path, SCHED_MAX_P, &pl) == LOP_OK && pl.p == 4 && pl.n_levels == 4,
        "placement.csv with metadata reads (%s)", lop_errmsg());
     ok(hybrid_tree_new(&pl, 4, &tree) == LOP_OK && hybrid_tree_tiers(tree) == 3,
        "hosts a, b; sockets of a; cores of b's socket 0: three tiers (numa splits nothing)");
     const uint32_t *top = hybrid_tree_members(tree, 0, 0, &k);
     ok(k == 2 && top[0] == 0 && top[1] == 1, "host leaders 0 and 1");
     hybrid_tree_free(tree);
-    hybrid_place_free(&pl);
-    ok(hybrid_place_read(bad, &pl) != LOP_OK && strstr(lop_errmsg(), "bad.csv:3:"),
+    lop_place_free(&pl);
+    ok(lop_place_read(bad, SCHED_MAX_P, &pl) != LOP_OK && strstr(lop_errmsg(), "bad.csv:3:"),
        "a repeated rank names file:line (%s)", lop_errmsg());
-    ok(hybrid_place_read(miss, &pl) != LOP_OK && strstr(lop_errmsg(), "numa"),
+    ok(lop_place_read(miss, SCHED_MAX_P, &pl) != LOP_OK && strstr(lop_errmsg(), "numa"),
        "a missing column is named (%s)", lop_errmsg());
     fixture_dir_remove();
 }

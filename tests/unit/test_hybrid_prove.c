@@ -100,7 +100,7 @@ static void parts_free(parts_t *pa)
 /* Proof and checker on one placement for P = p_lo..p_max; broken_tier -1:
  * every hybrid valid.  Returns the P where they first disagree (0: none)
  * and counts the verdicts 'no'. */
-static uint32_t agree(const hybrid_place_t *pl, uint32_t p_lo, uint32_t p_max, int broken_tier,
+static uint32_t agree(const lop_place_t *pl, uint32_t p_lo, uint32_t p_max, int broken_tier,
                       uint32_t *no, uint32_t *tried)
 {
     static parts_t pa;
@@ -134,10 +134,10 @@ static void machine_case(const char *spec, uint32_t levels, pairs_map_t map, uin
 {
     double L[PAIRS_MAX_LEVELS] = {0}, o[PAIRS_MAX_LEVELS] = {0};
     pairs_t m;
-    hybrid_place_t pl;
+    lop_place_t pl;
     uint32_t no = 0, tried = 0, bad;
     pairs_machine(&m, spec, L, levels, o, levels, map);
-    hybrid_place_machine(&m, m.p, &pl);
+    pairs_machine_place(&m, m.p, &pl);
     bad = agree(&pl, 1, p_max, -1, &no, &tried);
     ok(!bad && no == 0, "%s %s: proof = checker = a barrier, every P = 1..%u (%u hybrids%s)",
        spec, map == PAIRS_RR ? "rr" : "block", p_max, tried, bad ? "; DISAGREE" : "");
@@ -154,7 +154,7 @@ static void machine_case(const char *spec, uint32_t levels, pairs_map_t map, uin
         if (bad)
             printf("#   first at P = %u\n", bad);
     }
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 /* A placement from text labels: hosts of 5, 3, 9, ... ranks dealt out
@@ -171,16 +171,16 @@ static void labels_case(void)
         label[2 * r] = text[r][0];
         label[2 * r + 1] = text[r][1];
     }
-    hybrid_place_t pl;
+    lop_place_t pl;
     uint32_t no = 0, tried = 0, bad;
-    ok(hybrid_place_labels(P, 2, label, name, &pl) == LOP_OK, "an uneven placement from labels");
+    ok(lop_place_labels(P, 2, label, name, &pl) == LOP_OK, "an uneven placement from labels");
     bad = agree(&pl, 1, P, -1, &no, &tried);
     ok(!bad && no == 0, "labels: proof = checker = a barrier, every P = 1..%u (%u)", P, tried);
     no = tried = 0;
     bad = agree(&pl, 1, BROKEN_P, 1, &no, &tried);
     ok(!bad && no == tried && tried > 0, "labels, tier 1 broken: both say no (%u of %u)", no,
        tried);
-    hybrid_place_free(&pl);
+    lop_place_free(&pl);
 }
 
 int main(void)

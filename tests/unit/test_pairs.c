@@ -80,10 +80,15 @@ static void placement(void)
     double oc, Lc;
     pairs_cost(&b, 3, 60, &oc, &Lc);
     ok(oc == 0.5 && Lc == 3, "a pair across nodes costs the outermost level");
-    ok(pairs_place(&b, 13, 0) == 1 && pairs_place(&b, 13, 1) == 1 &&
-           pairs_place(&b, 13, 2) == 1 && pairs_place(&r, 13, 0) == 5 &&
-           pairs_place(&r, 13, 1) == 1 && pairs_place(&r, 13, 2) == 0,
+    lop_place_t pb, pr;
+    ok(pairs_machine_place(&b, b.p, &pb) == LOP_OK && pairs_machine_place(&r, 14, &pr) == LOP_OK &&
+           pb.id[13 * 3] == 1 && pb.id[13 * 3 + 1] == 1 && pb.id[13 * 3 + 2] == 1 &&
+           pr.id[13 * 3] == 5 && pr.id[13 * 3 + 1] == 1 && pr.id[13 * 3 + 2] == 0,
        "rank 13: block node 1 socket 1 core 1; rr node 5 socket 1 core 0");
+    ok(pb.p == 64 && pr.p == 14 && strcmp(pb.level_name[1], "socket") == 0,
+       "a machine's placement: its first P ranks, levels node, socket, core");
+    lop_place_free(&pb);
+    lop_place_free(&pr);
     /* A view: ranks 0, 8, 16, 24 (one per node under block) as a 4-rank machine. */
     uint32_t heads[4] = {0, 8, 16, 24};
     pairs_t view;
