@@ -117,16 +117,3 @@ lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, ui
     }
     return st;
 }
-
-lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
-                               hybrid_result_t *res)
-{
-    lop_place_t pl;
-    memset(res, 0, sizeof *res);
-    lop_status_t st = lop_place_read(place_path, SCHED_MAX_P, &pl);
-    if (st)
-        return st;
-    st = hybrid_from_place(pairs_path, &pl, p, res);
-    lop_place_free(&pl);
-    return st;
-}

@@ -123,12 +123,10 @@ lop_status_t hybrid_place_costs(const lop_place_t *pl, uint32_t p, const double 
 #define HYBRID_DEFAULT_L_US {3.0, 0.8, 0.8, 0.2, 0.2}
 #define HYBRID_DEFAULT_O_US {0.5, 0.3, 0.3, 0.1, 0.1}
 
-/* The hybrid for ranks 0..p-1 as lopbench builds it: levels from
- * placement.csv, costs from pairs.csv (NULL: HYBRID_DEFAULT_*), o_r = g = 0
- * (the paper's O has no receive part); checked.  Errors name the file. */
-lop_status_t hybrid_from_files(const char *pairs_path, const char *place_path, uint32_t p,
-                               hybrid_result_t *res);
-/* The same from a placement in memory (lopbench: the run's own). */
+/* The hybrid for ranks 0..p-1 as lopbench builds it: levels from a
+ * placement (the run's own, or placement.csv's), costs from pairs.csv
+ * (NULL: HYBRID_DEFAULT_*), o_r = g = 0 (the paper's O has no receive
+ * part); checked.  Errors name the file. */
 lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, uint32_t p,
                                hybrid_result_t *res);
 
