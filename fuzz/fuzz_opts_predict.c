@@ -12,13 +12,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int argc, help = 0;
+    int argc;
     char **argv = fuzz_argv(prog, data, size, &argc);
     lopredict_opts_t o;
     opts_init(&o);
     fuzz_getopt_reset();
     fuzz_quiet(1);
-    parse_args(&o, argc, argv, &help);
+    parse_args(&o, argc, argv);
     fuzz_quiet(0);
     opts_free(&o);
     fuzz_argv_free(argv);

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "csv.h"
 #include "fmt_pairs.h"
 
@@ -164,13 +163,13 @@ static void set_strides(pairs_t *c)
     }
 }
 
-static lop_status_t level_costs(const char *opt, const double *v, uint32_t n, uint32_t levels,
+static lop_status_t level_costs(const char *opt, const double *v, size_t n, uint32_t levels,
                                 double *out)
 {
     if (n != levels)
-        return lop_err(LOP_ERR_INVALID, "option --%s: %u values for %u levels of --topology",
+        return lop_err(LOP_ERR_INVALID, "option --%s: %zu values for %u levels of --topology",
                        opt, n, levels);
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = 0; k < levels; k++) {
         if (!isfinite(v[k]) || v[k] < 0)
             return lop_err(LOP_ERR_INVALID, "option --%s: %g is not a time >= 0", opt, v[k]);
         out[k] = v[k];
@@ -178,8 +177,8 @@ static lop_status_t level_costs(const char *opt, const double *v, uint32_t n, ui
     return LOP_OK;
 }
 
-lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uint32_t n_L,
-                           const double *o_us, uint32_t n_o, pairs_map_t map)
+lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, size_t n_L,
+                           const double *o_us, size_t n_o, pairs_map_t map)
 {
     memset(c, 0, sizeof *c);
     c->map = map;
@@ -239,49 +238,24 @@ void pairs_free(pairs_t *c)
 
 /* ---------------------------------------------------------- options */
 
-typedef struct {
-    const char *opt;
-    double *v;
-    uint32_t *n;
-} levels_t;
-
-static lop_status_t level_item(void *ctx, char *item)
-{
-    levels_t *l = ctx;
-    if (*l->n == PAIRS_MAX_LEVELS)
-        return lop_err(LOP_ERR_INVALID, "option --%s: more than %d levels", l->opt,
-                       PAIRS_MAX_LEVELS);
-    if (!lop_parse_double(item, &l->v[*l->n]) || l->v[*l->n] < 0)
-        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a time >= 0 in us", l->opt,
-                       item);
-    (*l->n)++;
-    return LOP_OK;
-}
-
-lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n)
-{
-    levels_t l = {opt, v, n};
-    *n = 0;
-    return lop_cli_values(opt, arg, level_item, &l); /* "3,,1" is refused, as in every list */
-}
-
 lop_status_t pairs_from_opts(const pairs_opts_t *po, pairs_t *c, int *have)
 {
     *have = 0;
     memset(c, 0, sizeof *c);
     if (po->costs && po->topology)
         return lop_err(LOP_ERR_INVALID, "option --costs: not with --topology (one cost source)");
-    if (!po->topology && (po->n_L || po->n_o || po->map_given))
+    size_t n_L = po->level_L_us.count, n_o = po->level_o_us.count;
+    if (!po->topology && (n_L || n_o || po->map_given))
         return lop_err(LOP_ERR_INVALID, "option --%s: only with --topology",
-                       po->n_L ? "level-L" : po->n_o ? "level-o" : "map");
-    if (po->topology && (!po->n_L || !po->n_o))
+                       n_L ? "level-L" : n_o ? "level-o" : "map");
+    if (po->topology && (!n_L || !n_o))
         return lop_err(LOP_ERR_INVALID, "option --topology: needs --level-L and --level-o");
     lop_status_t st = LOP_OK;
     if (po->costs)
         st = pairs_read(po->costs, c);
     else if (po->topology)
-        st = pairs_machine(c, po->topology, po->level_L_us, po->n_L, po->level_o_us, po->n_o,
-                           po->map);
+        st = pairs_machine(c, po->topology, po->level_L_us.values, n_L, po->level_o_us.values,
+                           n_o, po->map);
     else
         return LOP_OK;
     *have = st == LOP_OK;

@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "cli.h"
 #include "csv.h"
 #include "lop.h"
 #include "place.h"
@@ -121,8 +122,8 @@ lop_status_t pairs_subset(const pairs_t *c, const uint32_t *ranks, uint32_t n, p
 /* A synthetic machine: 'spec' "8x2x4", per-level L and o (outermost first,
  * as many as levels), placement.  Errors name the options (--topology,
  * --level-L, --level-o). */
-lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, uint32_t n_L,
-                           const double *o_us, uint32_t n_o, pairs_map_t map);
+lop_status_t pairs_machine(pairs_t *c, const char *spec, const double *L_us, size_t n_L,
+                           const double *o_us, size_t n_o, pairs_map_t map);
 
 /* Read pairs.csv (the format and its checks: src/fmt_pairs.h) into the
  * matrix form.  Errors "file:line: reason". */
@@ -145,15 +146,11 @@ void pairs_free(pairs_t *c);
 typedef struct {
     const char *costs;                  /* --costs FILE, or NULL */
     const char *topology;               /* --topology SPEC, or NULL */
-    double level_L_us[PAIRS_MAX_LEVELS]; /* --level-L values */
-    double level_o_us[PAIRS_MAX_LEVELS]; /* --level-o values */
-    uint32_t n_L, n_o;                  /* how many (0: option not given) */
+    lop_cli_reals_t level_L_us;         /* --level-L values (count 0: not given) */
+    lop_cli_reals_t level_o_us;         /* --level-o values (count 0: not given) */
     pairs_map_t map;                    /* --map */
     int map_given;                      /* was --map given? */
 } pairs_opts_t;
-
-/* "3.0,0.8,0.2": up to PAIRS_MAX_LEVELS times >= 0; errors name --'opt'. */
-lop_status_t pairs_parse_levels(const char *opt, const char *arg, double *v, uint32_t *n);
 
 /* The costs the options ask for into *c (*have = 1), or none (*have = 0).
  * Errors name the option: --costs with --topology, level or map options

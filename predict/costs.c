@@ -25,7 +25,7 @@ lop_status_t costs_model_imply(lopredict_opts_t *o)
                        "(%s gives LogP's o and L per pair): LogP is implied, leave --model out",
                        from);
     if (twice)
-        return lop_err(LOP_ERR_INVALID, "option %s: %s gives L and o_s per pair (--or and --g "
+        return lop_err(LOP_ERR_INVALID, "option --%s: %s gives L and o_s per pair (--or and --g "
                        "set the receive overhead and the gap)", twice, from);
     if (o->params || o->series_named || o->stat_named)
         return lop_err(LOP_ERR_INVALID, "option --%s: no parameter set is used with %s (its "
@@ -43,9 +43,9 @@ lop_status_t costs_model_imply(lopredict_opts_t *o)
 static lop_status_t costs_p_list(const lopredict_opts_t *o, lopredict_run_t *r)
 {
     char list[32] = "2..64";
-    if (o->p) {
-        r->p = o->p;
-        r->n_p = o->n_p;
+    if (o->p.count) {
+        r->p = o->p.values;
+        r->n_p = o->p.count;
         return LOP_OK;
     }
     if (r->have_pairs)

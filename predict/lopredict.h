@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "cli.h"
 #include "csv.h"
 #include "hybrid.h"
 #include "model.h"
@@ -47,14 +48,13 @@ typedef enum {
 } lopredict_mode_t;
 
 typedef struct {
-    unsigned modes_given;               /* bit m: mode m's option was given */
+    int mode_given[MODE_COUNT];         /* mode m's option was given */
     lopredict_mode_t mode;              /* the one mode asked for */
     const barrier_alg_t *alg[MAX_ALGS]; /* --alg names, in order */
     size_t n_alg;                       /* how many */
     int alg_all;                        /* --alg all or no --alg: every algorithm */
-    long *n, *p;                        /* --n (NULL: each algorithm's default), --p (NULL:
+    lop_cli_longs_t n, p;               /* --n (none: each algorithm's default), --p (none:
                                            the run's default, lopredict_run_t.p) */
-    size_t n_n, n_p;                    /* their lengths */
     int models;                         /* MODEL_LOGP | MODEL_LOP */
     int model_given;                    /* --model was given (else per-pair costs imply LogP) */
     const char *params;                 /* --params (NULL: the shipped set) */
@@ -64,7 +64,8 @@ typedef struct {
     int series_named;                   /* --series given (else --measured picks per executor) */
     int stat_named;                     /* --stat given (refused with per-pair costs) */
     double L, os, or, g;                /* LogP options in us; NAN: from the set */
-    const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g (NULL: none) */
+    const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g, without its
+                                           "--" (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
     int csv, simulate, timing;          /* flags */
     barrier_cost_t cost;                /* --cnt, --links and the hardware barriers' options */
@@ -77,6 +78,7 @@ typedef struct {
     const barrier_alg_t *hybrid_algs[MAX_ALGS + 1]; /* --hybrid-algs, NULL-terminated */
     int hybrid_algs_given;              /* else every algorithm */
     const char *ignored;                /* an option --list-algs would ignore (refused) */
+    int help;                           /* --help */
 } lopredict_opts_t;
 
 typedef struct {

@@ -17,7 +17,7 @@ lop_status_t mode_schedule_opts_check(const lopredict_opts_t *o, const lopredict
 {
     if (o->mode != MODE_SCHEDULE && !(o->mode == MODE_GOAL && !o->check_file))
         return LOP_OK;
-    if (!o->alg_all && o->n_alg == 1 && o->n_n <= 1 && r->n_p == 1)
+    if (!o->alg_all && o->n_alg == 1 && o->n.count <= 1 && r->n_p == 1)
         return LOP_OK;
     return lop_err(LOP_ERR_INVALID, "option %s: needs one --alg, at most one --n and one --p%s",
                    o->mode == MODE_SCHEDULE ? "--schedule" : "--goal",

@@ -117,7 +117,7 @@ static const char *logp_source(const lopredict_opts_t *o, const lopredict_run_t 
     const char *set = o->params ? "--params" : "the shipped set";
     char num[LOP_OUT_NUM_LEN];
     if (o->logp_opt[i])
-        snprintf(buf, len, "%s %s", o->logp_opt[i], lop_out_format_csv(num, given[i]));
+        snprintf(buf, len, "--%s %s", o->logp_opt[i], lop_out_format_csv(num, given[i]));
     else if (i == LOGP_G)
         snprintf(buf, len, "the default 0 (thesis 2.1.4.5: g << o)");
     else if (r->have_pairs && o->pairs_opts.costs)

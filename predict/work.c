@@ -31,22 +31,22 @@ size_t work_algs_select(const lopredict_opts_t *o, int schedules, const barrier_
 
 size_t work_n_count(const lopredict_opts_t *o, const barrier_alg_t *a)
 {
-    return a->takes_n && o->n ? o->n_n : 1;
+    return a->takes_n && o->n.count ? o->n.count : 1;
 }
 
 uint32_t work_n_value(const lopredict_opts_t *o, const barrier_alg_t *a, size_t k)
 {
-    return a->takes_n && o->n ? (uint32_t)o->n[k] : a->default_n;
+    return a->takes_n && o->n.count ? (uint32_t)o->n.values[k] : a->default_n;
 }
 
 size_t work_best_n_count(const lopredict_opts_t *o, const barrier_alg_t *a)
 {
-    return !a->takes_n ? 1 : o->n ? o->n_n : 8;
+    return !a->takes_n ? 1 : o->n.count ? o->n.count : 8;
 }
 
 uint32_t work_best_n_value(const lopredict_opts_t *o, const barrier_alg_t *a, size_t k)
 {
-    return !a->takes_n ? a->default_n : o->n ? (uint32_t)o->n[k] : (uint32_t)k + 1;
+    return !a->takes_n ? a->default_n : o->n.count ? (uint32_t)o->n.values[k] : (uint32_t)k + 1;
 }
 
 int work_hybrid_wanted(const lopredict_opts_t *o)

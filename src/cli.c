@@ -121,57 +121,146 @@ static void integer_store(char *at, size_t size, long v)
         memcpy(at, &v, sizeof v);
 }
 
-static lop_status_t row_apply(const lop_cli_opt_t *o, void *opts, const char *arg)
+/* A row's bound as a long: .max = LONG_MAX is 2^63 as a double, which no
+ * long holds (the cast would be undefined). */
+static long long_bound(double x)
 {
-    char *at = (char *)opts + o->field;
+    return x >= (double)LONG_MAX ? LONG_MAX : x <= (double)LONG_MIN ? LONG_MIN : (long)x;
+}
+
+static lop_status_t apply_int(const lop_cli_opt_t *o, char *at, const char *arg)
+{
     long v;
-    int index, one = 1;
-    choice_set_t set = {o->name, o->choices, 0};
-    lop_status_t st = LOP_OK;
-    switch (o->kind) {
-    case LOP_CLI_FLAG: memcpy(at, &one, sizeof one); return LOP_OK;
-    case LOP_CLI_TEXT: memcpy(at, &arg, sizeof arg); return LOP_OK;
-    case LOP_CLI_INT:
-        st = lop_cli_long(o->name, arg, (long)o->min, (long)o->max, &v);
-        break;
-    case LOP_CLI_REAL: return lop_cli_double(o->name, arg, o->min, o->max, (double *)(void *)at);
-    case LOP_CLI_CHOICE:
-    case LOP_CLI_NAME:
-        st = lop_cli_choice(o->name, arg, o->choices, &index);
-        v = index;
-        if (st == LOP_OK && o->kind == LOP_CLI_NAME)
-            memcpy(at, &o->choices[index], sizeof o->choices[index]);
-        if (o->kind == LOP_CLI_NAME)
-            return st;
-        break;
-    case LOP_CLI_SET:
-        st = lop_cli_items(o->name, arg, choice_set_item, &set);
-        if (st == LOP_OK)
-            memcpy(at, &set.mask, sizeof set.mask);
-        return st;
-    case LOP_CLI_CUSTOM: return o->parse(opts, o, arg);
-    default: return lop_err(LOP_ERR_INVALID, "option --%s: no parser (a key row)", o->name);
-    }
+    lop_status_t st = lop_cli_long(o->name, arg, long_bound(o->min), long_bound(o->max), &v);
     if (st == LOP_OK)
         integer_store(at, o->size, v);
     return st;
 }
 
+/* CHOICE: the index, or the row's value for it, into an integer field;
+ * NAME: the choice itself into a const char * field. */
+static lop_status_t apply_choice(const lop_cli_opt_t *o, char *at, const char *arg)
+{
+    int index;
+    lop_status_t st = lop_cli_choice(o->name, arg, o->choices, &index);
+    if (st == LOP_OK && o->kind == LOP_CLI_NAME)
+        memcpy(at, &o->choices[index], sizeof o->choices[index]);
+    else if (st == LOP_OK)
+        integer_store(at, o->size, o->choice_values ? o->choice_values[index] : index);
+    return st;
+}
+
+static lop_status_t apply_set(const lop_cli_opt_t *o, char *at, const char *arg)
+{
+    choice_set_t set = {o->name, o->choices, 0};
+    lop_status_t st = lop_cli_items(o->name, arg, choice_set_item, &set);
+    if (st == LOP_OK)
+        memcpy(at, &set.mask, sizeof set.mask);
+    return st;
+}
+
+static lop_status_t apply_longs(const lop_cli_opt_t *o, char *at, const char *arg)
+{
+    lop_cli_longs_t *list = (lop_cli_longs_t *)(void *)at;
+    free(list->values); /* the option given before: the last one counts */
+    return lop_cli_long_list(o->name, arg, long_bound(o->min), long_bound(o->max), &list->values,
+                             &list->count);
+}
+
+/* REALS: the list being filled, and the row that bounds its values. */
+typedef struct {
+    const lop_cli_opt_t *row;
+    lop_cli_reals_t *list;
+} reals_fill_t;
+
+static lop_status_t real_item(void *ctx, char *item)
+{
+    reals_fill_t *f = ctx;
+    double *v = &f->list->values[f->list->count];
+    lop_status_t st = lop_cli_double(f->row->name, item, f->row->min, f->row->max, v);
+    f->list->count += st == LOP_OK;
+    return st;
+}
+
+static lop_status_t apply_reals(const lop_cli_opt_t *o, char *at, const char *arg)
+{
+    lop_cli_reals_t *list = (lop_cli_reals_t *)(void *)at;
+    size_t items = 1; /* one more than the commas: room for every item */
+    for (const char *c = arg; *c; c++)
+        items += *c == ',';
+    free(list->values); /* the option given before: the last one counts */
+    *list = (lop_cli_reals_t){lop_calloc(items, sizeof *list->values), 0};
+    if (!list->values)
+        return LOP_ERR_NOMEM;
+    reals_fill_t fill = {o, list};
+    lop_status_t st = lop_cli_values(o->name, arg, real_item, &fill);
+    if (st) { /* no half list */
+        free(list->values);
+        *list = (lop_cli_reals_t){NULL, 0};
+    }
+    return st;
+}
+
+static lop_status_t row_apply(const lop_cli_opt_t *o, void *opts, const char *arg)
+{
+    char *at = (char *)opts + o->field;
+    int one = 1;
+    switch (o->kind) {
+    case LOP_CLI_FLAG: memcpy(at, &one, sizeof one); return LOP_OK;
+    case LOP_CLI_TEXT: memcpy(at, &arg, sizeof arg); return LOP_OK;
+    case LOP_CLI_INT: return apply_int(o, at, arg);
+    case LOP_CLI_REAL: return lop_cli_double(o->name, arg, o->min, o->max, (double *)(void *)at);
+    case LOP_CLI_CHOICE:
+    case LOP_CLI_NAME: return apply_choice(o, at, arg);
+    case LOP_CLI_SET: return apply_set(o, at, arg);
+    case LOP_CLI_LONGS: return apply_longs(o, at, arg);
+    case LOP_CLI_REALS: return apply_reals(o, at, arg);
+    case LOP_CLI_CUSTOM: return o->parse(opts, o, arg);
+    default: return lop_err(LOP_ERR_INVALID, "option --%s: no parser (a key row)", o->name);
+    }
+}
+
+/* A given option's marks: its 'given' int set to 1, its 'named' to its name. */
+static void row_mark(const lop_cli_opt_t *o, void *opts)
+{
+    int one = 1;
+    if (o->given)
+        memcpy((char *)opts + o->given - 1, &one, sizeof one);
+    if (o->named)
+        memcpy((char *)opts + o->named - 1, &o->name, sizeof o->name);
+}
+
 lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts)
 {
     const char *arg;
-    int key, one = 1;
+    int key;
     lop_status_t st = LOP_OK;
     while (st == LOP_OK && (key = lop_cli_next(cli, &arg)) != LOP_CLI_END) {
         size_t i = 0;
         while (key != LOP_CLI_ERROR && row_key(cli->opts, i) != key)
             i++;
         st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : row_apply(&cli->opts[i], opts, arg);
-        if (st == LOP_OK && cli->opts[i].given)
-            memcpy((char *)opts + cli->opts[i].given - 1, &one, sizeof one);
+        if (st == LOP_OK)
+            row_mark(&cli->opts[i], opts);
         cli->given[i] |= st == LOP_OK;
     }
     return st;
+}
+
+void lop_cli_lists_free(const lop_cli_opt_t *opts_table, void *opts)
+{
+    for (const lop_cli_opt_t *o = opts_table; o->name; o++) {
+        char *at = (char *)opts + o->field;
+        if (o->kind == LOP_CLI_LONGS) {
+            lop_cli_longs_t *longs = (lop_cli_longs_t *)(void *)at;
+            free(longs->values);
+            *longs = (lop_cli_longs_t){NULL, 0};
+        } else if (o->kind == LOP_CLI_REALS) {
+            lop_cli_reals_t *reals = (lop_cli_reals_t *)(void *)at;
+            free(reals->values);
+            *reals = (lop_cli_reals_t){NULL, 0};
+        }
+    }
 }
 
 lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts)

@@ -33,8 +33,25 @@ typedef enum {
     LOP_CLI_CHOICE, /* one of choices: its index into an int (or enum) field */
     LOP_CLI_NAME,   /* one of choices: the const char * field points to it */
     LOP_CLI_SET,    /* comma-separated choices: bit i of an unsigned field for choices[i] */
+    LOP_CLI_LONGS,  /* integers and ranges "1,4..8" in min..max, none twice (they would
+                       repeat rows), into a lop_cli_longs_t field */
+    LOP_CLI_REALS,  /* numbers "3,0.8,0.2" in min..max, repeats allowed (two levels
+                       alike), into a lop_cli_reals_t field */
     LOP_CLI_CUSTOM  /* the row's parse function */
 } lop_cli_kind_t;
+
+/* The lists of LONGS and REALS rows: allocated by lop_cli_parse (an option
+ * given again replaces its list), freed by lop_cli_lists_free; count 0: the
+ * option was not given. */
+typedef struct {
+    long *values;
+    size_t count;
+} lop_cli_longs_t;
+
+typedef struct {
+    double *values;
+    size_t count;
+} lop_cli_reals_t;
 
 struct lop_cli_opt;
 /* A CUSTOM row's parser: 'opts' is the tool's options struct, 'opt' the row
@@ -48,12 +65,17 @@ typedef struct lop_cli_opt {
     const char *help; /* one line; "(default: ...)" belongs here; see join */
     lop_cli_kind_t kind;
     size_t field, size;         /* where the value goes: LOP_CLI_AT(type, member) */
-    double min, max;            /* INT, REAL: the range */
+    double min, max;            /* INT, REAL, LONGS, REALS: the range of a value
+                                   ((double)LONG_MAX stands for LONG_MAX) */
     const char *const *choices; /* CHOICE, NAME, SET: NULL-terminated */
+    const int *choice_values;   /* CHOICE: the value stored for choices[i] (NULL: i) */
     const char *join;           /* non-NULL: "{}" in help stands for the choices, joined
                                    by ", " and 'join' before the last ("a, b or c") */
     size_t given;               /* LOP_CLI_MARK(type, member): an int set to 1 when the
                                    option is given; 0: none */
+    size_t named;               /* LOP_CLI_MARK(type, member): a const char * set to the
+                                   row's name when the option is given, to say later
+                                   which of two options that set one field gave it */
     const char *only_with;      /* the FLAG option this one needs ("barrier"), or NULL */
     lop_cli_parse_fn *parse;    /* CUSTOM */
 } lop_cli_opt_t;
@@ -88,6 +110,8 @@ lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts);
 /* After lop_cli_parse: every given option's only_with flag is set in 'opts',
  * else "option --alg: only with --barrier" (the first such row). */
 lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts);
+/* Free the lists the LONGS and REALS rows of 'opts_table' hold in 'opts'. */
+void lop_cli_lists_free(const lop_cli_opt_t *opts_table, void *opts);
 
 /* Print "Usage: synopsis" and the option table. */
 void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts);

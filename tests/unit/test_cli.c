@@ -1,5 +1,6 @@
 /* Option parsing: the table drives parsing and help; errors name the option;
  * options as data (kinds, fields, marks, "only with", choices in help). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,19 +83,25 @@ static const lop_cli_opt_t table[] = {
     {NULL, 0, NULL, NULL},
 };
 
-/* Parse the words (NULL-terminated) into *o; the status of parse and only_with. */
-static lop_status_t parse_data(data_opts_t *o, char **words)
+/* Parse the words (NULL-terminated) by 'rows' into 'o', which holds the
+ * defaults; the status of parse and only_with. */
+static lop_status_t parse_words(const lop_cli_opt_t *rows, void *o, char **words)
 {
     int argc = 0;
     while (words[argc])
         argc++;
-    *o = (data_opts_t){.colors = 7};
     lop_cli_t cli;
-    lop_status_t st = lop_cli_init(&cli, argc, words, table);
+    lop_status_t st = lop_cli_init(&cli, argc, words, rows);
     st = st ? st : lop_cli_parse(&cli, o);
     st = st ? st : lop_cli_only_with(&cli, o);
     lop_cli_free(&cli);
     return st;
+}
+
+static lop_status_t parse_data(data_opts_t *o, char **words)
+{
+    *o = (data_opts_t){.colors = 7};
+    return parse_words(table, o, words);
 }
 
 #define WORDS(...) ((char *[]){"x", __VA_ARGS__, NULL})
@@ -141,6 +148,94 @@ static void test_data_rows(void)
     ok(strstr(text, "red, green and blue (default: all)") != NULL, "another join");
     ok(strstr(text, "  --count N") != NULL && strstr(text, "-v, --verbose") != NULL,
        "numbered rows have no short option, keyed ones do");
+}
+
+/* ---- lists, choice values, 'named' marks and the widest integer range */
+
+typedef struct {
+    lop_cli_longs_t ps;
+    lop_cli_reals_t levels;
+    int bits;
+    double os, or;
+    const char *os_from; /* which option gave os */
+    long big;
+} list_opts_t;
+
+static lop_status_t parse_both(void *data, const lop_cli_opt_t *opt, const char *arg)
+{
+    list_opts_t *o = data;
+    lop_status_t st = lop_cli_double(opt->name, arg, 0, 10, &o->os);
+    o->or = o->os;
+    o->os_from = opt->name;
+    return st;
+}
+
+static const char *const models[] = {"logp", "lop", "both", NULL};
+static const int model_bits[] = {1, 2, 3};
+
+#define LIST_AT(member) LOP_CLI_AT(list_opts_t, member)
+
+static const lop_cli_opt_t list_table[] = {
+    {"p", 'p', "LIST", "process counts", LOP_CLI_LONGS, LIST_AT(ps), .min = 2, .max = 64},
+    {"level", 0, "LIST", "times per level", LOP_CLI_REALS, LIST_AT(levels), .min = 0, .max = 5},
+    {"model", 0, "M", "{}", LOP_CLI_CHOICE, LIST_AT(bits), .choices = models,
+     .choice_values = model_bits, .join = " or "},
+    {"os", 0, "US", "send overhead", LOP_CLI_REAL, LIST_AT(os), .min = 0, .max = 10,
+     .named = LOP_CLI_MARK(list_opts_t, os_from)},
+    {"o", 0, "US", "both overheads", LOP_CLI_CUSTOM, .parse = parse_both},
+    {"big", 0, "N", "any long >= 0", LOP_CLI_INT, LIST_AT(big), .min = 0, .max = (double)LONG_MAX},
+    {NULL, 0, NULL, NULL},
+};
+
+static lop_status_t parse_lists(list_opts_t *o, char **words)
+{
+    *o = (list_opts_t){.bits = 3};
+    return parse_words(list_table, o, words);
+}
+
+static void test_list_rows(void)
+{
+    list_opts_t o;
+    ok(parse_lists(&o, WORDS("-p", "64", "--p", "2,4..6", "--level", "3,0.5,0.5", "--model",
+                             "lop", "--big", "9223372036854775807")) == LOP_OK,
+       "lists, a choice value and LONG_MAX parse: %s", lop_errmsg());
+    ok(o.ps.count == 4 && o.ps.values[0] == 2 && o.ps.values[3] == 6,
+       "LONGS: the last --p counts, ranges expanded");
+    ok(o.levels.count == 3 && o.levels.values[0] == 3 && o.levels.values[2] == 0.5,
+       "REALS: values in order, a repeat allowed");
+    ok(o.bits == 2, "CHOICE with choice_values stores the choice's value");
+    ok(o.big == LONG_MAX, ".max = LONG_MAX is the largest long, not an overflow");
+    lop_cli_lists_free(list_table, &o);
+    ok(o.ps.values == NULL && o.ps.count == 0 && o.levels.values == NULL,
+       "lop_cli_lists_free empties every list");
+
+    ok(parse_lists(&o, WORDS("--o", "2", "--os", "1")) == LOP_OK && o.os == 1 && o.or == 2 &&
+           strcmp(o.os_from, "os") == 0, "named: the last option that set a field is its source");
+    ok(parse_lists(&o, WORDS("--os", "1", "--o", "2")) == LOP_OK && o.os == 2 &&
+           strcmp(o.os_from, "o") == 0, "... in command-line order");
+    ok(parse_lists(&o, WORDS("--model", "lop")) == LOP_OK && o.os_from == NULL,
+       "named: NULL when no option set it");
+
+    static const struct {
+        const char *option, *value, *message;
+    } refused[] = {
+        {"--p", "1,4", "option --p: '1' is not in 2..64"},
+        {"--p", "4,2..8", "option --p: '4' is named twice"},
+        {"--level", "1,x", "option --level: 'x' is not a number"},
+        {"--level", "1,6", "option --level: '6' is not in 0..5"},
+        {"--level", "1,,2", "option --level: empty item in '1,,2'"},
+        {"--big", "-1", "option --big: '-1' is not in 0..9223372036854775807"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        ok(parse_lists(&o, WORDS("--p", "8", "--level", "1", (char *)refused[i].option,
+                                 (char *)refused[i].value)) == LOP_ERR_INVALID &&
+               strcmp(lop_errmsg(), refused[i].message) == 0,
+           "refused: %s", lop_errmsg());
+        lop_cli_lists_free(list_table, &o); /* a refused list holds nothing to free */
+    }
+    ok(parse_lists(&o, WORDS("--level", "1", "--level", "1,x")) == LOP_ERR_INVALID &&
+           o.levels.values == NULL && o.levels.count == 0,
+       "a refused list leaves no half list behind");
 }
 
 int main(void)
@@ -221,5 +316,6 @@ int main(void)
     ok(strstr(text, "--max-post K") && strstr(text, "(default: 16)") && strstr(text, "--ops LIST"),
        "help is printed from the table");
     test_data_rows();
+    test_list_rows();
     return tap_done();
 }
