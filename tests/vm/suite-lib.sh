@@ -11,6 +11,13 @@ fail() { record fail "$@"; }
 diag() { record diag "$@"; }
 done_testing() { record vm_suite_done; }
 
+# check_runs: how many barriers lopbench --barrier --check --n 1..2 runs,
+# from lopredict's table: every algorithm with a schedule, twice if it
+# takes n.
+check_runs() {
+    echo $(($(algs schedule=yes | wc -l) + $(algs schedule=yes takes_n=yes | wc -l)))
+}
+
 # timed NAME CMD...: run CMD, output to $W/NAME.out, seconds to $W/times
 timed() {
     _n=$1; shift
