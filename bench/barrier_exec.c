@@ -18,6 +18,8 @@ const lop_barrier_exec_t lop_barrier_execs[] = {
     {"mpi", NULL, LOP_OP_SEND, LOP_POST_NORMAL},
     {NULL, NULL, LOP_OP_SEND, LOP_POST_NORMAL},
 };
+_Static_assert(sizeof lop_barrier_execs / sizeof *lop_barrier_execs == LOP_BARRIER_EXEC_COUNT + 1,
+               "LOP_BARRIER_EXEC_COUNT counts lop_barrier_execs[] (its NULL row aside)");
 
 const lop_barrier_exec_t *lop_barrier_exec_find(const char *name)
 {

@@ -51,7 +51,9 @@ typedef struct {
     lop_post_t post;       /* how it is posted */
 } lop_barrier_exec_t;
 
-/* All executors, NULL-terminated by name. */
+/* All executors, NULL-terminated by name; LOP_BARRIER_EXEC_COUNT of them
+ * (barrier_exec.c asserts it), so that lists of them are sized from the table. */
+#define LOP_BARRIER_EXEC_COUNT 4
 extern const lop_barrier_exec_t lop_barrier_execs[];
 const lop_barrier_exec_t *lop_barrier_exec_find(const char *name);
 

@@ -1,6 +1,7 @@
 /* bench_opts.c - lopbench's option table and parser (bench_opts.h). */
 #include "bench_opts.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,24 +12,46 @@
 const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "series", NULL};
 const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
 
-/* Choices that come from the tables they name (filled by choices_fill). */
-#define NAMES_MAX 8 /* room for the transports and the executors, NULL included */
-static const char *transport_names[NAMES_MAX] = {"auto"}; /* "auto", then transports[] */
-static const char *executor_names[NAMES_MAX];             /* lop_barrier_execs[] */
+/* Choices that come from the tables they name (filled by choices_fill),
+ * sized from the tables' counts. */
+static const char *transport_names[LOP_TRANSPORT_COUNT + 2] = {"auto"}; /* then transports[] */
+static const char *executor_names[LOP_BARRIER_EXEC_COUNT + 1]; /* lop_barrier_execs[] */
 static const char *op_names[LOP_OP_COUNT + 1];        /* lop_op_desc[] */
 static const char *post_names[LOP_POST_COUNT + 1];    /* lop_post_desc[] */
 static const char *const rma_names[] = {"auto", "shared", "put", NULL}; /* lop_rma_mode_t */
+_Static_assert(LOP_BARRIER_EXEC_COUNT <= sizeof(unsigned) * CHAR_BIT,
+               "--executor's set is a bit per executor in an unsigned");
 
-static void choices_fill(void)
+/* --transport's help: auto tries the transports in the table's order
+ * ("auto = verbs if usable, else mpi"). */
+static char transport_help[160];
+
+static lop_status_t transport_help_fill(void)
 {
-    for (size_t i = 0; i + 2 < sizeof transport_names / sizeof *transport_names; i++)
+    size_t len = sizeof transport_help;
+    size_t used = (size_t)snprintf(transport_help, len, "{} (default: auto = ");
+    for (size_t i = 0; lop_transport_name(i) && used < len; i++)
+        used += (size_t)snprintf(transport_help + used, len - used, "%s%s",
+                                 i == 0 ? "" : " if usable, else ", lop_transport_name(i));
+    if (used < len)
+        used += (size_t)snprintf(transport_help + used, len - used, ")");
+    if (used >= len) /* the table outgrew the buffer: refuse to run, not print it cut */
+        return lop_err(LOP_ERR_RANGE, "internal: --transport's help needs more than %zu bytes",
+                       len - 1);
+    return LOP_OK;
+}
+
+static lop_status_t choices_fill(void)
+{
+    for (size_t i = 0; i < LOP_TRANSPORT_COUNT; i++)
         transport_names[i + 1] = lop_transport_name(i);
-    for (int i = 0; lop_barrier_execs[i].name && i < NAMES_MAX - 1; i++)
+    for (int i = 0; i < LOP_BARRIER_EXEC_COUNT; i++)
         executor_names[i] = lop_barrier_execs[i].name;
     for (int i = 0; i < LOP_OP_COUNT; i++)
         op_names[i] = lop_op_desc[i].name;
     for (int i = 0; i < LOP_POST_COUNT; i++)
         post_names[i] = lop_post_desc[i].name;
+    return transport_help_fill();
 }
 
 static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_output, parse_gid;
@@ -37,8 +60,8 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_out
 #define MARK(member) LOP_CLI_MARK(lop_bench_opts_t, member)
 
 static const lop_cli_opt_t options[] = {
-    {"transport", 't', "NAME", "{} (default: auto = verbs if usable, else mpi)", LOP_CLI_NAME,
-     AT(transport), .choices = transport_names, .join = " or "},
+    {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
+     .choices = transport_names, .join = " or "},
     {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)", LOP_CLI_CUSTOM,
      .parse = parse_scenarios},
     {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
@@ -115,7 +138,6 @@ static const lop_cli_opt_t options[] = {
 
 void lop_bench_opts_usage(FILE *out)
 {
-    choices_fill();
     lop_cli_usage(out, "mpirun -np N lopbench [options]   (N >= 2)\n"
                   "       mpirun -np N lopbench --barrier [--alg LIST] [--executor LIST] [--check]\n"
                   "       mpirun -np N lopbench --pairs [--pairs-sample] [--method LIST]",
@@ -268,6 +290,22 @@ static void set_defaults(lop_bench_opts_t *o)
     alg_item(o, all);
 }
 
+/* --device and the route options are for a transport on an RDMA device: one
+ * named whose ops table says it has none refuses them.  "auto" takes them
+ * (--device then requires verbs: lop_transport_open). */
+static lop_status_t check_device_options(const lop_bench_opts_t *o)
+{
+    static const char *const device_options[] = {"device", "port", "gid-index", "tclass", "sl"};
+    int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
+                 o->tcfg.tclass != 0, o->tcfg.sl != 0};
+    const lop_transport_ops_t *named = lop_transport_find(o->transport); /* NULL: auto */
+    for (size_t i = 0; i < sizeof set / sizeof *set && named && !named->takes_device; i++)
+        if (set[i])
+            return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",
+                           device_options[i]);
+    return LOP_OK;
+}
+
 /* Combinations no single option and no "only with" can reject. */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
@@ -285,22 +323,15 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
     if ((o->placement || o->pairs_file) && !hybrid)
         return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier --alg hybrid",
                        o->placement ? "placement" : "pairs-file");
-    static const char *const verbs_only[] = {"device", "port", "gid-index", "tclass", "sl"};
-    int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
-                 o->tcfg.tclass != 0, o->tcfg.sl != 0};
-    for (size_t i = 0; i < sizeof set / sizeof *set && strcmp(o->transport, "mpi") == 0; i++)
-        if (set[i])
-            return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",
-                           verbs_only[i]);
-    return LOP_OK;
+    return check_device_options(o);
 }
 
 lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
 {
     lop_cli_t cli;
     set_defaults(opts);
-    choices_fill();
-    lop_status_t st = lop_cli_init(&cli, argc, argv, options);
+    lop_status_t st = choices_fill();
+    st = st ? st : lop_cli_init(&cli, argc, argv, options);
     if (st != LOP_OK)
         return st;
     st = lop_cli_parse(&cli, opts);

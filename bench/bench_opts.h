@@ -65,7 +65,8 @@ extern const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1];
 /* Parse argv into opts (defaults first).  Errors name the option. */
 lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts);
 
-/* The --help text, made from the option table. */
+/* The --help text, made from the option table (after lop_bench_opts_parse,
+ * which fills its choices in from the transport and executor tables). */
 void lop_bench_opts_usage(FILE *out);
 
 /* A note on stderr, "lopbench: ...", from rank 0 only and not with --quiet. */

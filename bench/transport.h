@@ -87,6 +87,9 @@ typedef struct lop_transport lop_transport_t;
 
 typedef struct {
     const char *name; /* "verbs", "mpi" */
+    /* Runs on an RDMA device, so --device, --port, --gid-index, --tclass and
+     * --sl apply; a transport without one refuses them (bench_opts.c). */
+    int takes_device;
     /* Collective over t->comm.  Fills t->priv and t->device; fails the same way
      * on every rank (LOP_ERR_UNSUPPORTED when the backend cannot run here) and
      * then leaves nothing allocated. */
@@ -157,13 +160,17 @@ lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t
 
 /* Find a transport by name ("verbs", "mpi"); NULL if unknown. */
 const lop_transport_ops_t *lop_transport_find(const char *name);
+/* How many transports there are (transport.c asserts it of its table), so
+ * that lists of them are sized from the table, not by a guess. */
+#define LOP_TRANSPORT_COUNT 2
 /* The name of the i-th transport in the order "auto" tries them; NULL past
- * the last (--transport's choices). */
+ * the last (--transport's choices and help). */
 const char *lop_transport_name(size_t i);
 
-/* Collective: set up the transport named 'name', or for "auto" verbs and then
- * mpi.  'why' receives a note on the choice ("auto: verbs not usable: ...").
- * An explicit --device (cfg->device) makes verbs required. */
+/* Collective: set up the transport named 'name', or for "auto" each in the
+ * table's order (lop_transport_name) until one is usable.  'why' receives a
+ * note on the choice ("auto: verbs not usable: ...").  An explicit --device
+ * (cfg->device) makes verbs required. */
 lop_status_t lop_transport_open(lop_transport_t *t, const char *name,
                                 const lop_transport_cfg_t *cfg, char *why, size_t why_len);
 void lop_transport_close(lop_transport_t *t);

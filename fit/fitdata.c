@@ -73,8 +73,10 @@ static int model_name_ok(const char *name)
 
 lop_status_t lop_fitdata_check_models(const char *spec)
 {
-    char copy[256], *save = NULL, models[128];
-    lop_model_names(NULL, " or ", models, sizeof models);
+    char copy[256], *save = NULL, models[LOP_MODEL_NAMES_LEN];
+    lop_status_t st = lop_model_names(NULL, " or ", models, sizeof models);
+    if (st != LOP_OK)
+        return st;
     if (!strchr(spec, '=')) {
         if (model_name_ok(spec))
             return LOP_OK;
@@ -159,14 +161,12 @@ static lop_status_t read_header(const lop_csv_t *csv, const char *models, lop_fi
     st = st ? st : copy_field(csv, "series", series, proto->series, sizeof proto->series);
     st = st ? st : check_name(csv, "series", proto->series);
     st = st ? st : check_name(csv, "quantity", proto->quantity);
-    char names[128];
-    if (st == LOP_OK && !lop_model_fits_quantity(proto->model, proto->quantity))
-        st = lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
-                     csv->path, proto->quantity,
-                     lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names,
-                                     sizeof names),
-                     proto->model->name);
-    return st;
+    if (st != LOP_OK || lop_model_fits_quantity(proto->model, proto->quantity))
+        return st;
+    char names[LOP_MODEL_NAMES_LEN];
+    st = lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names, sizeof names);
+    return st ? st : lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
+                             csv->path, proto->quantity, names, proto->model->name);
 }
 
 /* Rows ordered by p, then by row. */

@@ -47,8 +47,12 @@ typedef struct {
     int help;
 } opts_t;
 
-/* --model's help names the models of lop_models[] (filled in by main). */
-static char model_help[256];
+/* --model's help names the models of lop_models[] (filled in by main): room
+ * for the format and every name, so it is never cut. */
+#define MODEL_HELP                                                                  \
+    "auto (the default: select by --criterion, AICc unless told; fit/README.md) or " \
+    "MODEL (%s) for every file, or QUANTITY=MODEL,..."
+static char model_help[sizeof MODEL_HELP + LOP_MODEL_NAMES_LEN];
 
 static const char *const criteria[] = {"aicc", "bic", NULL}; /* lop_criterion_t order */
 static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t order */
@@ -131,13 +135,14 @@ static lop_status_t parse_models(void *opts, const lop_cli_opt_t *opt, const cha
 /* A model named by an option, from lop_models[]. */
 static lop_status_t parse_gnuplot_expr(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
-    char models[128];
+    char models[LOP_MODEL_NAMES_LEN];
     const lop_model_t **model = &((opts_t *)opts)->gnuplot_expr;
     *model = lop_model_find(arg);
     if (*model)
         return LOP_OK;
-    return lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt->name, arg,
-                   lop_model_names(NULL, " or ", models, sizeof models));
+    lop_status_t st = lop_model_names(NULL, " or ", models, sizeof models);
+    return st ? st : lop_err(LOP_ERR_INVALID, "option --%s: unknown model '%s' (%s)", opt->name,
+                             arg, models);
 }
 
 static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_file)
@@ -541,12 +546,10 @@ int main(int argc, char **argv)
 {
     opts_t o;
     int first_file;
-    lop_status_t st = parse_options(argc, argv, &o, &first_file);
-    char models[128];
-    snprintf(model_help, sizeof model_help,
-             "auto (the default: select by --criterion, AICc unless told; fit/README.md) or "
-             "MODEL (%s) for every file, or QUANTITY=MODEL,...",
-             lop_model_names(NULL, " or ", models, sizeof models));
+    char models[LOP_MODEL_NAMES_LEN];
+    lop_status_t st = lop_model_names(NULL, " or ", models, sizeof models);
+    snprintf(model_help, sizeof model_help, MODEL_HELP, models);
+    st = st ? st : parse_options(argc, argv, &o, &first_file);
     if (st == LOP_OK && o.help) {
         lop_cli_usage(stdout, PROG " [options] FILE...",
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"

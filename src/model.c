@@ -63,9 +63,14 @@ const lop_model_t lop_model_linear = {
 const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
                                          &lop_model_ov,  &lop_model_linear,    NULL};
 
-const lop_family_t lop_family_rtt = {
-    "rtt", 3, {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const}};
-const lop_family_t lop_family_ov = {"ov", 2, {&lop_model_ov, &lop_model_const}};
+/* A family from its members, richest first: n_members counted from the list
+ * (more than LOP_FAMILY_MAX is a compile error: excess initializers). */
+#define FAMILY(name, ...)                                                                  \
+    {name, (int)(sizeof(const lop_model_t *[]){__VA_ARGS__} / sizeof(const lop_model_t *)), \
+     {__VA_ARGS__}}
+const lop_family_t lop_family_rtt = FAMILY("rtt", &lop_model_rtt, &lop_model_rtt_nosat,
+                                           &lop_model_const);
+const lop_family_t lop_family_ov = FAMILY("ov", &lop_model_ov, &lop_model_const);
 
 const lop_model_t *lop_model_find(const char *name)
 {
@@ -75,12 +80,20 @@ const lop_model_t *lop_model_find(const char *name)
     return NULL;
 }
 
+/* Which family each quantity is selected from (lopbench's quantities; oc
+ * has none).  Every family is some quantity's, so this lists them all. */
+static const struct {
+    const char *quantity;
+    const lop_family_t *family;
+} quantity_families[] = {
+    {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov}};
+enum { N_QUANTITY_FAMILIES = sizeof quantity_families / sizeof *quantity_families };
+
 const lop_family_t *lop_family_for_quantity(const char *quantity)
 {
-    if (strcmp(quantity, "rtt") == 0)
-        return &lop_family_rtt;
-    if (strcmp(quantity, "os") == 0 || strcmp(quantity, "or") == 0)
-        return &lop_family_ov;
+    for (int i = 0; i < N_QUANTITY_FAMILIES; i++)
+        if (strcmp(quantity, quantity_families[i].quantity) == 0)
+            return quantity_families[i].family;
     return NULL;
 }
 
@@ -92,10 +105,9 @@ const lop_model_t *lop_model_for_quantity(const char *quantity)
 
 const lop_family_t *lop_family_of(const lop_model_t *model)
 {
-    if (model == lop_family_rtt.member[0])
-        return &lop_family_rtt;
-    if (model == lop_family_ov.member[0])
-        return &lop_family_ov;
+    for (int i = 0; i < N_QUANTITY_FAMILIES; i++)
+        if (model == quantity_families[i].family->member[0])
+            return quantity_families[i].family;
     return NULL;
 }
 
@@ -128,24 +140,30 @@ int lop_model_fits_quantity(const lop_model_t *model, const char *quantity)
     return 0;
 }
 
-const char *lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
-                            size_t len)
+/* The i-th model lop_model_names lists: 'family's members, then linear, or
+ * every model when 'family' is NULL; NULL past the last. */
+static const lop_model_t *listed_model(const lop_family_t *family, int i)
 {
-    const lop_model_t *list[LOP_FAMILY_MAX + 8];
-    size_t n = 0, used = 0;
-    if (family) {
-        for (int i = 0; i < family->n_members; i++)
-            list[n++] = family->member[i];
-        list[n++] = &lop_model_linear;
-    } else {
-        for (const lop_model_t *const *m = lop_models; *m && n < sizeof list / sizeof *list; m++)
-            list[n++] = *m;
-    }
+    if (!family)
+        return lop_models[i];
+    if (i < family->n_members)
+        return family->member[i];
+    return i == family->n_members ? &lop_model_linear : NULL;
+}
+
+lop_status_t lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
+                             size_t len)
+{
+    size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < n && used < len; i++)
+    for (int i = 0; listed_model(family, i) && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s",
-                                 i == 0 ? "" : i + 1 == n ? last_sep : ", ", list[i]->name);
-    return buf;
+                                 i == 0 ? "" : listed_model(family, i + 1) ? ", " : last_sep,
+                                 listed_model(family, i)->name);
+    if (used >= len) /* the tables outgrew the caller's buffer: no list cut short */
+        return lop_err(LOP_ERR_RANGE, "internal: the model names need more than %zu bytes",
+                       len - 1);
+    return LOP_OK;
 }
 
 /* The index of the first pole parameter of 'model' whose pole -l is not left
@@ -167,13 +185,13 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
         if (!lop_name_ok(names[i][1]))
             return lop_err(LOP_ERR_PARSE, "%s: %s '%s' %s", where, names[i][0], names[i][1],
                            lop_name_rule);
-    char models[128];
-    if (!lop_model_fits_quantity(fit->model, fit->quantity))
-        return lop_err(LOP_ERR_PARSE, "%s: quantity '%s' takes model %s, not %s", where,
-                       fit->quantity,
-                       lop_model_names(lop_family_for_quantity(fit->quantity), " or ", models,
-                                       sizeof models),
-                       fit->model->name);
+    if (!lop_model_fits_quantity(fit->model, fit->quantity)) {
+        char models[LOP_MODEL_NAMES_LEN];
+        lop_status_t st = lop_model_names(lop_family_for_quantity(fit->quantity), " or ",
+                                          models, sizeof models);
+        return st ? st : lop_err(LOP_ERR_PARSE, "%s: quantity '%s' takes model %s, not %s",
+                                 where, fit->quantity, models, fit->model->name);
+    }
     for (int i = 0; i < fit->model->n_params; i++)
         if (!isfinite(fit->lambda[i]))
             return lop_err(LOP_ERR_RANGE, "%s: series '%s' %s %s: l%d = %g is not finite",

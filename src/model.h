@@ -138,10 +138,13 @@ int lop_model_fits_quantity(const lop_model_t *model, const char *quantity);
 
 /* The names of 'family's members and linear (every model of lop_models[] if
  * 'family' is NULL), joined by ", " and 'last_sep' before the last one
- * ("rtt, rtt-nosat, const or linear"), into buf; returns buf.  For help
- * texts and error messages: no hand-written model lists. */
-const char *lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
-                            size_t len);
+ * ("rtt, rtt-nosat, const or linear"), into buf.  For help texts and error
+ * messages: no hand-written model lists.  A list longer than len - 1 is
+ * LOP_ERR_RANGE, never cut short: size buf LOP_MODEL_NAMES_LEN, which holds
+ * every model's name (test_fit_select checks it against the table). */
+#define LOP_MODEL_NAMES_LEN 128
+lop_status_t lop_model_names(const lop_family_t *family, const char *last_sep, char *buf,
+                             size_t len);
 
 /* Can params.csv hold 'fit' so that every tool reads it back?  Names follow
  * lop_name_ok() (they become file names), the model fits the quantity, the

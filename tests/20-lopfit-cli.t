@@ -34,17 +34,28 @@ check "--synth: 31 rtt rows with min and avg" \
 
 check "fit the synthetic files with -o" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out' >'$T/report.txt' 2>'$T/err.txt'"
-check "params.csv: header and 6 model rows, then 6 LogP lines" \
-    sh -c "grep -qx '$HEADER_NEW' '$T/out/params.csv' &&
-           test \$(grep -c ',rtt,[a-z]*,rtt,\|,o[sr],[a-z]*,ov,' '$T/out/params.csv') = 6 &&
-           test \$(grep -c ',linear,' '$T/out/params.csv') = 6"
+# cells COLS of the table rows matching WHERE (plots/csvsel.awk)
+cells() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$2" -v where="${3:-}" "$1" | tail -n +2; }
+# series,quantity,stat of the rows of params.csv FILE with the LogP line (KIND
+# linear) or another model (KIND model), sorted
+fit_keys() {
+    cells "$1" series,quantity,stat,model |
+        awk -F, -v kind="$2" '($4 == "linear") == (kind == "linear") { print $1 "," $2 "," $3 }' | sort
+}
+# params.csv FILE: the header, and for each row of the truth (whichever
+# model selection chose) a model row and a LogP line
+params_rows_ok() {
+    _keys=$(cells "$T/truth.csv" series,quantity,stat | sort)
+    grep -qx "$HEADER_NEW" "$1" && test -n "$_keys" &&
+        test "$(fit_keys "$1" model)" = "$_keys" -a "$(fit_keys "$1" linear)" = "$_keys"
+}
+check "params.csv: header, a model row for each row of the truth, and a LogP line for each" \
+    params_rows_ok "$T/out/params.csv"
 TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated,notes
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
              grep -qx '$TABLE' \$f || exit 1
              test \$(grep -c '^[0-9]' \$f) = 16 || exit 1; done"
-# cells COLS of the table rows matching WHERE (plots/csvsel.awk)
-cells() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$2" -v where="${3:-}" "$1" | tail -n +2; }
 check "table: or_us and its interval empty without an or fit, Llist_us from send-list" \
     test "$(cells "$T/out/lop-send-normal-min.csv" or_us,or_lo_us,or_hi_us p=5)" = ",," -a \
          -n "$(cells "$T/out/lop-send-normal-min.csv" Llist_us,Llist_lo_us p=5 | tr -d ,)"
@@ -229,7 +240,23 @@ opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 : >"$T/bad/empty.csv"
 opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
 opt_error directory "$T/bad: read error: is a directory" "$T/bad"
-opt_error model "option --model: unknown model 'exp' (auto, rtt, rtt-nosat, const, ov or linear)" --model exp "$T/oc.csv"
+# The models as --help names them (lop_models[] joined "a, b or c";
+# test_fit_select checks that against the table): each is one lopfit knows
+# (--gnuplot-expr prints its expression), every model of the truth and of
+# the fits above is among them, and the messages that list the models give
+# the same list.
+MODELS=$("$LOPFIT" --help | sed -n 's/.* or MODEL (\(.*\)) for every file.*/\1/p')
+models_known() {
+    printf '%s\n' "$MODELS" | grep -qx '[a-z-]*\(, [a-z-]*\)* or [a-z-]*' || return 1
+    _names=" $(printf '%s\n' "$MODELS" | sed 's/, / /g; s/ or / /') "
+    for _m in $_names; do "$LOPFIT" --gnuplot-expr "$_m" >/dev/null || return 1; done
+    for _m in $(cells "$T/truth.csv" model) $(cells "$T/out/params.csv" model); do
+        case $_names in *" $_m "*) ;; *) return 1 ;; esac
+    done
+}
+check "--help names the models ($MODELS), each one lopfit knows, each one fitted among them" \
+    models_known
+opt_error model "option --model: unknown model 'exp' (auto, $MODELS)" --model exp "$T/oc.csv"
 opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
 opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
 opt_error noise-no-synth "option --noise and --noise-us need --synth" --noise 0.1 "$T/oc.csv"
@@ -300,8 +327,7 @@ opt_error weight "option --weight: unknown value 'abs'" --weight abs "$T/oc.csv"
 # ---- gnuplot expressions of the descriptors (tests/unit/test_gnuplot_expr.c checks the values)
 check "--gnuplot-expr ov prints the descriptor's expression in x" \
     test "$("$LOPFIT" --gnuplot-expr ov)" = "l1 + l2/(l3+x)"
-opt_error gnuplot-expr "option --gnuplot-expr: unknown model 'exp' (rtt, rtt-nosat, const, ov or linear)" \
-    --gnuplot-expr exp
+opt_error gnuplot-expr "option --gnuplot-expr: unknown model 'exp' ($MODELS)" --gnuplot-expr exp
 LOPFIT=$LOPFIT "$ROOT/fit/compare-gnuplot.sh" -s min "$T/data/send-normal-os.csv" >"$T/cmp.txt" 2>&1
 check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: gnuplot reaches the same SSR" \
     awk '$1 == "send-normal" && $4 == "ov" { found = 1; if ($8 + 0 > 1.001 || $NF != "converged") bad = 1 }
@@ -311,9 +337,8 @@ check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: 
 check "exact fits tie: const (fewest parameters) chosen, not rtt" \
     sh -c "'$LOPFIT' --stat min '$T/flat.csv' | grep -q '^    \* const .*chosen'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
-check "--help: the default is auto by AICc, the models from lop_models[]" \
-    sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc' &&
-           '$LOPFIT' --help | grep -q '(rtt, rtt-nosat, const, ov or linear)'"
+check "--help: the default is auto by AICc, then the models" \
+    sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc .* or MODEL ($MODELS)'"
 
 # A data file's path is params.csv's file cell: with -o, a path a reader
 # would not read back whole is refused before the work (a newline once split

@@ -144,13 +144,22 @@ static int one_run(const lop_view_t *truth, int n, double noise, unsigned long s
     return 1;
 }
 
+/* "rtt chosen: rtt 3, rtt-nosat 1, const 0": how often each member of
+ * 'family' (in its order, as chosen[] counts them) was chosen. */
+static void print_chosen(const char *quantity, const lop_family_t *family, const int *chosen)
+{
+    printf("%s chosen:", quantity);
+    for (int i = 0; i < family->n_members; i++)
+        printf("%s %s %d", i == 0 ? "" : ",", family->member[i]->name, chosen[i]);
+}
+
 static void report(int n, tally_t *t)
 {
-    printf("N=%-2d runs %d | rtt chosen: rtt %d, rtt-nosat %d, const %d; median AICc margin %.2f"
-           " | os chosen: ov %d, const %d; median margin %.2f\n",
-           n, t->runs, t->chosen_rtt[0], t->chosen_rtt[1], t->chosen_rtt[2],
-           median(t->margin_rtt, t->runs), t->chosen_os[0], t->chosen_os[1],
-           median(t->margin_os, t->runs));
+    printf("N=%-2d runs %d | ", n, t->runs);
+    print_chosen("rtt", &lop_family_rtt, t->chosen_rtt);
+    printf("; median AICc margin %.2f | ", median(t->margin_rtt, t->runs));
+    print_chosen("os", &lop_family_ov, t->chosen_os);
+    printf("; median margin %.2f\n", median(t->margin_os, t->runs));
     for (int q = 0; q < N_QTY; q++)
         printf("      %-10s median 95%% width %10.4g us  coverage %5.1f %%  no interval %d"
                "  non-finite draws %.2f %%\n",

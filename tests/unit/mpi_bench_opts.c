@@ -1,6 +1,8 @@
 /* lopbench's command line (bench/bench_opts.c): defaults, every option, and
  * the one-line error of each bad input; the transport tables and the receive
  * ring backends share.  No MPI_Init: none of it needs MPI. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_opts.h"
@@ -23,6 +25,15 @@ static lop_status_t parse(lop_bench_opts_t *o, char **argv)
         if (strcmp(lop_errmsg(), msg) != 0)                                                   \
             printf("#   got: %s\n", lop_errmsg());                                            \
     } while (0)
+
+/* --transport's choices as its error lists them, from the transport table:
+ * "auto, verbs, mpi". */
+static void transport_choices(char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "auto");
+    for (size_t i = 0; lop_transport_name(i) && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, ", %s", lop_transport_name(i));
+}
 
 static void test_defaults(void)
 {
@@ -102,8 +113,11 @@ static void test_errors(void)
     bad("option --ops: unknown value 'rdmar' (one of: send, rdmaw, mcast)", "--ops", "send,rdmar");
     bad("option --ops: empty list", "--ops", ",");
     bad("option --post: unknown value 'batch' (one of: normal, inline, list)", "--post", "batch");
-    bad("option --transport: unknown value 'tcp' (one of: auto, verbs, mpi)", "--transport",
-        "tcp");
+    char transports[128], unknown[256];
+    transport_choices(transports, sizeof transports);
+    snprintf(unknown, sizeof unknown, "option --transport: unknown value 'tcp' (one of: %s)",
+             transports);
+    bad(unknown, "--transport", "tcp");
     bad("option --rma: unknown value 'get' (one of: auto, shared, put)", "--rma", "get");
     bad("option --port: '0' is not in 1..255", "--port", "0");
     bad("option --output: empty directory name", "-o", "");
@@ -124,8 +138,58 @@ static void test_errors(void)
         "--ops", "mcast", "--scenario", "1");
 }
 
+/* The device and route options, with every transport of the table: taken
+ * where its ops table says it has a device, else refused naming the option;
+ * auto takes them all. */
+static void test_device_options(void)
+{
+    static char *const device_options[][2] = {
+        {"--device", "x"}, {"--port", "2"}, {"--gid-index", "1"}, {"--tclass", "1"}, {"--sl", "1"}};
+    for (size_t i = 0; i <= LOP_TRANSPORT_COUNT; i++) {
+        const char *name = i < LOP_TRANSPORT_COUNT ? lop_transport_name(i) : "auto";
+        const lop_transport_ops_t *t = lop_transport_find(name);
+        for (size_t k = 0; k < sizeof device_options / sizeof *device_options; k++) {
+            char *argv[] = {"lopbench", "--transport", (char *)name, device_options[k][0],
+                            device_options[k][1], NULL};
+            char refused[128];
+            snprintf(refused, sizeof refused, "option %s: only for the verbs transport",
+                     device_options[k][0]);
+            lop_bench_opts_t o;
+            lop_status_t st = parse(&o, argv);
+            if (t && !t->takes_device)
+                ok(st == LOP_ERR_INVALID && strcmp(lop_errmsg(), refused) == 0,
+                   "--transport %s refuses %s: %s", name, device_options[k][0], lop_errmsg());
+            else
+                ok(st == LOP_OK, "--transport %s takes %s", name, device_options[k][0]);
+        }
+    }
+}
+
+/* --help says auto's order, which is the transport table's. */
+static void test_help(void)
+{
+    char want[256], *text = NULL;
+    size_t used = (size_t)snprintf(want, sizeof want, "(default: auto = ");
+    for (size_t i = 0; lop_transport_name(i) && used < sizeof want; i++)
+        used += (size_t)snprintf(want + used, sizeof want - used, "%s%s",
+                                 i ? " if usable, else " : "", lop_transport_name(i));
+    size_t size;
+    FILE *f = open_memstream(&text, &size);
+    lop_bench_opts_usage(f);
+    fclose(f);
+    ok(strstr(text, want) != NULL, "--help: %s)", want);
+    free(text);
+}
+
 static void test_tables(void)
 {
+    size_t n = 0, found = 0;
+    for (; lop_transport_name(n); n++) {
+        const lop_transport_ops_t *t = lop_transport_find(lop_transport_name(n));
+        found += t && strcmp(t->name, lop_transport_name(n)) == 0;
+    }
+    ok(n == LOP_TRANSPORT_COUNT && found == n,
+       "transport table: LOP_TRANSPORT_COUNT = %zu transports, each found by its name", n);
     ok(lop_transport_find("verbs") == &lop_transport_verbs &&
            lop_transport_find("mpi") == &lop_transport_mpi && !lop_transport_find("auto"),
        "transport table: verbs, mpi; auto is a choice, not a transport");
@@ -181,6 +245,8 @@ int main(void)
     test_defaults();
     test_everything();
     test_errors();
+    test_device_options();
+    test_help();
     test_tables();
     test_recv_ring();
     return tap_done();

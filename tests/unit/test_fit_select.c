@@ -27,18 +27,72 @@
 
 /* ------------------------------------------------------------ descriptors */
 
+static int in_models(const lop_model_t *model)
+{
+    for (const lop_model_t *const *m = lop_models; *m; m++)
+        if (*m == model)
+            return 1;
+    return 0;
+}
+
+/* "a, b or c": the names of 'list' (n of them) as lop_model_names joins them. */
+static void join_names(const lop_model_t *const *list, size_t n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i == 0 ? "" : i + 1 == n ? " or " : ", ", list[i]->name);
+}
+
+/* lop_model_names against the tables: every model, and each family's
+ * members then linear, in table order; too small a buffer is refused. */
+static void check_model_names(size_t n_models)
+{
+    char want[1024], got[LOP_MODEL_NAMES_LEN];
+    join_names(lop_models, n_models, want, sizeof want);
+    size_t all = strlen(want);
+    ok(lop_model_names(NULL, " or ", got, sizeof got) == LOP_OK && strcmp(got, want) == 0,
+       "every model's name in LOP_MODEL_NAMES_LEN: %s", got);
+    const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        const lop_model_t *list[LOP_FAMILY_MAX + 1];
+        size_t n = 0;
+        while ((int)n < families[f]->n_members && families[f]->member[n])
+            list[n] = families[f]->member[n], n++;
+        list[n++] = &lop_model_linear;
+        join_names(list, n, want, sizeof want);
+        ok(lop_model_names(families[f], " or ", got, sizeof got) == LOP_OK &&
+               strcmp(got, want) == 0,
+           "family %s's names, then linear: %s", families[f]->name, got);
+    }
+    ok(lop_model_names(NULL, " or ", got, all) == LOP_ERR_RANGE &&
+           strstr(lop_errmsg(), "model names need more than"),
+       "a buffer one byte short is refused, not cut: %s", lop_errmsg());
+}
+
 static void check_descriptors(void)
 {
-    static const char *const names[] = {"rtt", "rtt-nosat", "const", "ov", "linear"};
-    size_t n_models = 0;
-    while (lop_models[n_models])
-        n_models++;
-    ok(n_models == sizeof names / sizeof *names, "lop_models lists %zu models", n_models);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        const lop_model_t *m = lop_model_find(names[i]);
-        ok(m && strcmp(m->name, names[i]) == 0 && m->n_params >= 1 && m->param[0] && m->cite,
-           "model '%s' found by name, with names and a citation", names[i]);
+    size_t n_models = 0, found = 0;
+    for (; lop_models[n_models]; n_models++) {
+        const lop_model_t *m = lop_models[n_models];
+        found += lop_model_find(m->name) == m && m->n_params >= 1 && m->param[0] && m->cite;
     }
+    ok(n_models > 0 && found == n_models,
+       "each of the %zu models of lop_models is found by its name (no two alike), with "
+       "parameter names and a citation", n_models);
+    const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        const lop_family_t *fam = families[f];
+        int nested = fam->n_members >= 2 && in_models(fam->member[0]);
+        for (int i = 1; i < fam->n_members && nested; i++)
+            nested = in_models(fam->member[i]) &&
+                     lop_model_n_free(fam->member[i]) < lop_model_n_free(fam->member[i - 1]);
+        ok(nested, "family %s: %d members of lop_models, each with fewer free parameters than "
+           "the one before", fam->name, fam->n_members);
+    }
+    ok(in_models(&lop_model_linear), "the LogP line is in lop_models");
+    check_model_names(n_models);
     ok(lop_model_for_quantity("rtt") == &lop_model_rtt &&
            lop_model_for_quantity("os") == &lop_model_ov &&
            lop_model_for_quantity("or") == &lop_model_ov && !lop_model_for_quantity("oc"),
