@@ -230,7 +230,7 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
     if (!(o->models & work_kind_model(kind)) || (sim && !s))
         return LOP_OK;
     lop_status_t st;
-    if (sim && (a->flags & BARRIER_HYBRID) && kind == PREDICT_SIM_LOGP && r->hybrid_p == p) {
+    if (sim && a && (a->flags & BARRIER_HYBRID) && kind == PREDICT_SIM_LOGP && r->hybrid_p == p) {
         st = predict_time_known(&r->pred, kind, (uint32_t)p, s, r->hybrid_us, v);
     } else {
         st = predict_time(&r->pred, kind, a, n, (uint32_t)p, s, v);
