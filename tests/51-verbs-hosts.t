@@ -24,7 +24,7 @@ ln -s "$ROOT" "$C" && mkdir "$W" || exit 1
 check "the MPICH flavor builds" mpich_build "$TOP/mpich-build"
 # One VM set at a time on this machine (50-verbs-vm.t takes the same lock).
 t0=$(date +%s)
-cd "$W" && flock /tmp/lop-vm.lock "$C/tests/vm/run.sh" --hosts 2 --timeout 600 --share "$W" \
+cd "$W" && flock -o /tmp/lop-vm.lock "$C/tests/vm/run.sh" --hosts 2 --timeout 600 --share "$W" \
     -- sh "$C/tests/vm/hosts-suite.sh" "$W" >"$W/console" 2>&1
 rc=$?
 vm_done=0

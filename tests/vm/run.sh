@@ -243,7 +243,8 @@ serve_links() {
 }
 
 # Boot VM $1 (0 for a single VM); its console on stdout, qemu's status in
-# CTL/qemu.$1.
+# CTL/qemu.$1, the pid of the timeout holding it in CTL/pid.$1 (stop_vms:
+# a kill of this function's subshell would not reach qemu).
 vm_boot() {
     host_args=
     [ "$HOSTS" -eq 0 ] || host_args=" lop_host=$1"
@@ -257,7 +258,19 @@ vm_boot() {
         -virtfs "$(virtfs ctl "$CTL")" \
         -virtfs "$(virtfs checkout "$ROOT" ,readonly=on)" \
         -virtfs "$(virtfs share "$SHARE")" \
-        </dev/null; echo $? >"$CTL/qemu.$1"; } | tr -d '\r'
+        </dev/null &
+      echo $! >"$CTL/pid.$1"
+      wait $!
+      echo $? >"$CTL/qemu.$1"; } | tr -d '\r'
+}
+
+# Every VM still running (no status yet), stopped: timeout passes the TERM on to its qemu
+# (and KILLs it 10 s later).
+stop_vms() {
+    for _p in "$CTL"/pid.*; do
+        [ -s "$_p" ] && [ ! -e "$CTL/qemu.${_p##*.}" ] && kill "$(cat "$_p")" 2>/dev/null
+    done
+    :
 }
 
 # VMs 1.. of a set, in the background (consoles in CTL/console.I), once the
@@ -274,11 +287,26 @@ boot_others() {
     done
 }
 
-# After the first VM: the others power off (CTL/halt), or are stopped.
+# After the first VM: the others power off (CTL/halt: qemu's status in
+# CTL/qemu.I), or are stopped after 20 s; then the link server.  (Waiting
+# on 'kill -0' of the boot subshells ended at once when the link server had
+# gone, and killing a subshell left its qemu running, holding the VM lock
+# until --timeout and taking a core.)
 stop_others() {
     : >"$CTL/halt"
     i=0
-    while [ $i -lt 200 ] && [ -n "$PIDS" ] && kill -0 $PIDS 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+    while [ $i -lt 200 ]; do
+        _up=0 _v=1
+        while [ $_v -lt "$HOSTS" ]; do
+            [ -e "$CTL/qemu.$_v" ] || _up=1
+            _v=$((_v + 1))
+        done
+        [ $_up -eq 1 ] || break
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ $i -lt 200 ] || echo "run.sh: a VM did not power off within 20 s of the halt: stopped" >&2
+    stop_vms
     [ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :
 }
 
@@ -295,7 +323,7 @@ done
 CTL=$(mktemp -d /tmp/lop-vm.XXXXXX)
 PIDS=
 # (set -e: a kill of VMs already gone must not become the exit status)
-trap '[ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :; rm -rf "$CTL"' EXIT
+trap 'stop_vms; [ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :; rm -rf "$CTL"' EXIT
 share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
 write_hosts >"$CTL/hosts"
 write_env >"$CTL/env.sh"
