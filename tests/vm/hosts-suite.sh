@@ -74,18 +74,20 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 # fault NAME SAID CMD...: rank 0 writes to rank 1 over verbs; once it
 # runs, CMD makes the fault (its status is fault's); lop must say a line
 # matching SAID by itself.
-# Then lopvm1's rank is killed (Open MPI's mpirun may wait on for it) and
-# $W/NAME.out holds the run's output.
+# Then lopvm1's rank is killed (Open MPI's mpirun may wait on for it:
+# fault_end) and $W/NAME.out holds the run's output.  The times: NAME-start
+# until the run measures, NAME until lop spoke, NAME-end until mpirun left.
 fault() {
     _n=$1 _said=$2; shift 2
     timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
         --reps 1000000 --timeout 30 -o "$W/f" >"$W/$_n.out" 2>&1 &
     _bg=$!
-    _i=0
+    _i=0 _t0=$(date +%s)
     while [ $_i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/$_n.out" 2>/dev/null; do
         sleep 0.2
         _i=$((_i + 1))
     done
+    echo "$_n-start $(($(date +%s) - _t0))" >>"$W/times"
     _t0=$(date +%s)
     "$@"
     _rc=$?
@@ -98,10 +100,17 @@ fault() {
     return $_rc
 }
 
+# fault_end NAME: lopvm1's rank killed, the job waited for.
+fault_end() {
+    _t0=$(date +%s)
+    "$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
+    wait
+    echo "$1-end $(($(date +%s) - _t0))" >>"$W/times"
+}
+
 LOP_SAID='^lopbench: rank 0: \(timed out after 30 s\|no progress for 30 s\)'
 fault stopped "$LOP_SAID" "$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's shell
-"$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
-wait
+fault_end stopped
 said=$(grep -m 1 "$LOP_SAID" "$W/stopped.out")
 check "lopvm1's rank stopped: rank 0 gave up by itself: $said" test -n "$said"
 check "lopvm1's rank stopped: lop's line names the peer's rank and host" \
@@ -117,8 +126,7 @@ LINK_SAID='^lopbench: rank [01]: .*\(verbs: .*\(retry\|asynchronous event\)\|tim
 fault cable "$LINK_SAID" "$LOP_LINKCTL" lopvm1 off
 cable_off=$?
 "$LOP_LINKCTL" lopvm1 on
-"$LOP_AGENT" lopvm1 "pkill -KILL -x lopbench"
-wait
+fault_end cable
 said=$(grep -m 1 "$LINK_SAID" "$W/cable.out")
 check "cable pulled: the host set lopvm1's link off (linkctl)" test "$cable_off" -eq 0
 check "cable pulled: a rank gave up by itself: $said" test -n "$said"
