@@ -352,7 +352,7 @@ static lop_fmt_pairs_meta_t file_meta(const session_t *s, const pfile_t *f, char
     }
     if (o->pairs_sample) {
         size_t n = (size_t)snprintf(sampled, len, "yes: one pair per placement class "
-                                    "(placement.h), both directions, fills its class (src_i, "
+                                    "(src/place.h), both directions, fills its class (src_i, "
                                     "src_j); measured pairs: ");
         for (int k = 0; k < s->n_classes && n < len; k++)
             n += (size_t)snprintf(sampled + n, len - n, "%s%d-%d (class %u)", k ? ", " : "",

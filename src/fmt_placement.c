@@ -38,7 +38,7 @@ lop_status_t lop_fmt_placement_write_begin(lop_csv_writer_t *w, const char *path
     lop_csv_meta(w, "quantity", "placement");
     lop_csv_meta(w, "definition", "where each rank ran: host name, socket (hwloc package) and "
                  "NUMA node on that host (logical indexes), core = the CPU sched_getcpu() "
-                 "returned; levels: hosts 0, sockets 1, cores 2");
+                 "returned; levels, outermost first: host 0, socket 1, numa 2, core 3");
     lop_csv_meta(w, "ranks", "%d", meta->ranks);
     lop_csv_meta(w, "topology", "%s", meta->topology ? "hwloc" : "none");
     lop_csv_meta(w, "placement_note", "%s", meta->note);

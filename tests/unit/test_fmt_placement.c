@@ -36,7 +36,7 @@ static void written_and_read(void)
     ok(st == LOP_OK && strcmp(text,
        "# lopbench: " LOP_VERSION "\n# quantity: placement\n# definition: where each rank ran: "
        "host name, socket (hwloc package) and NUMA node on that host (logical indexes), core = "
-       "the CPU sched_getcpu() returned; levels: hosts 0, sockets 1, cores 2\n# ranks: 3\n"
+       "the CPU sched_getcpu() returned; levels, outermost first: host 0, socket 1, numa 2, core 3\n# ranks: 3\n"
        "# topology: hwloc\n# placement_note: hwloc placed every rank\n# oversubscribed: no\n"
        "# date: 2026-11-26\n# host_n1: a line of the caller's\nrank,host,socket,numa,core\n"
        "0,n1,0,0,3\n1,n2,1,1,0\n2,n1,0,0,2\n") == 0, "written as lopbench writes it:\n%s", text);
