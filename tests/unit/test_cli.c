@@ -238,6 +238,42 @@ static void test_list_rows(void)
        "a refused list leaves no half list behind");
 }
 
+/* ---- nothing cut: a long choice list in a message and in a help line
+ * comes out whole, a long option column pushes its help right */
+
+enum { LONG_LIST = 32 }; /* choices of a list over 512 bytes */
+
+static void test_long_tables(void)
+{
+    static char names[LONG_LIST][24];
+    const char *choices[LONG_LIST + 1] = {NULL};
+    for (int i = 0; i < LONG_LIST; i++) {
+        snprintf(names[i], sizeof names[i], "a-long-choice-%02d", i);
+        choices[i] = names[i];
+    }
+    lop_cli_opt_t rows[] = {
+        {"many", 0, "LIST", "{} (default: none)", LOP_CLI_SET, LOP_CLI_AT(data_opts_t, colors),
+         .choices = choices, .join = " or "},
+        {"a-very-long-option-name-that-outgrows-its-column", 0, "AND-A-LONG-ARGUMENT", "help"},
+        {NULL, 0, NULL, NULL},
+    };
+    char expect[128];
+    snprintf(expect, sizeof expect, ", %s)", choices[LONG_LIST - 1]);
+    int idx;
+    ok(lop_cli_choice("many", "x", choices, &idx) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "(one of: a-long-choice-00, ") && strstr(lop_errmsg(), expect) &&
+           strlen(lop_errmsg()) > 512,
+       "an unknown choice lists every choice, however long the list");
+    char text[4096];
+    usage_text(rows, text, sizeof text);
+    snprintf(expect, sizeof expect, "%s or %s (default: none)\n", choices[LONG_LIST - 2],
+             choices[LONG_LIST - 1]);
+    ok(strstr(text, expect) != NULL, "a help line longer than 512 bytes is printed whole");
+    ok(strstr(text, "  --a-very-long-option-name-that-outgrows-its-column AND-A-LONG-ARGUMENT "
+                    "help\n") != NULL,
+       "an option longer than its column is printed whole, one space before its help");
+}
+
 int main(void)
 {
     int keys[8];
@@ -317,5 +353,6 @@ int main(void)
        "help is printed from the table");
     test_data_rows();
     test_list_rows();
+    test_long_tables();
     return tap_done();
 }
