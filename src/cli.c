@@ -26,8 +26,29 @@ static int row_key(const lop_cli_opt_t *opts, size_t i)
     return opts[i].key ? opts[i].key : AUTO_KEY + (int)i;
 }
 
+/* A SET row stores choices[i] as bit i of an unsigned (1u << i): a row with
+ * more choices than bits would overflow the shift, so its table is refused
+ * before anything is parsed by it. */
+static lop_status_t table_check(const lop_cli_opt_t *opts)
+{
+    const size_t bits = sizeof(unsigned) * CHAR_BIT;
+    for (const lop_cli_opt_t *o = opts; o->name; o++) {
+        size_t n = 0;
+        while (o->kind == LOP_CLI_SET && o->choices && o->choices[n])
+            n++;
+        if (n > bits)
+            return lop_err(LOP_ERR_RANGE, "internal: option --%s has %zu choices, more "
+                           "than the %zu bits of its set", o->name, n, bits);
+    }
+    return LOP_OK;
+}
+
 lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_opt_t *opts)
 {
+    *cli = (lop_cli_t){0}; /* on failure: lop_cli_free of it is a no-op */
+    lop_status_t st = table_check(opts);
+    if (st != LOP_OK)
+        return st;
     size_t n = table_length(opts);
     struct option *table = lop_calloc(n + 1, sizeof *table);
     char *shortopts = lop_calloc(2 * n + 2, 1);
@@ -36,7 +57,6 @@ lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_o
         free(table);
         free(shortopts);
         free(given);
-        *cli = (lop_cli_t){0}; /* lop_cli_free of it is a no-op */
         return LOP_ERR_NOMEM;
     }
     char *s = shortopts;
