@@ -68,9 +68,16 @@ for c in rtt os L Llist; do
 done
 check "table: extrapolated 0 inside the fitted range" \
     test "$(cells "$T/out/lop-send-normal-min.csv" extrapolated | sort -u)" = 0
-check "curves: one per fit but the LogP lines, 256 points over pmin..pmax" \
-    sh -c "test \$(ls '$T/out'/curve-*.csv | wc -l) = 6 &&
-           test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
+# curves_ok DIR KEYS: DIR's curve files are curve-SERIES-QUANTITY-STAT.csv,
+# one for each series,quantity,stat line of KEYS (not empty), and no other
+curves_ok() {
+    _want=$(printf '%s\n' "$2" | awk -F, 'NF { print "curve-" $1 "-" $2 "-" $3 ".csv" }' | sort)
+    test -n "$_want" && test "$(cd "$1" && ls curve-*.csv | sort)" = "$_want"
+}
+check "curves: one per fit of params.csv but the LogP lines" \
+    curves_ok "$T/out" "$(fit_keys "$T/out/params.csv" model)"
+check "curves: 256 points over pmin..pmax" \
+    sh -c "test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
            grep -qx '# model: rtt' '$T/out/curve-send-normal-rtt-min.csv' &&
            grep -qx 'p,fit_us,lo_us,hi_us,extrapolated' '$T/out/curve-send-normal-rtt-min.csv' &&
            grep -q '^31,' '$T/out/curve-send-normal-rtt-min.csv'"
@@ -106,9 +113,10 @@ check "--from-params: the intervals contain the fitted values" inside "$T/again/
 "$LOPFIT" --from-params "$T/truth.csv" -o "$T/truth-tables" 2>/dev/null
 check "--from-params without covariance: empty interval cells" \
     test "$(cells "$T/truth-tables/lop-send-normal-min.csv" rtt_lo_us,os_hi_us,L_lo_us,Llist_hi_us | sort -u)" = ",,,"
+check "--from-params: a curve for each fit of the parameter set" \
+    curves_ok "$T/truth-tables" "$(fit_keys "$T/truth.csv" model)"
 check "--from-params without covariance: curves with empty lo, hi" \
-    sh -c "test \$(ls '$T/truth-tables'/curve-*.csv | wc -l) = 6 &&
-           test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
+    sh -c "test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
 awk -F, '/^[0-9]/ && $1 < 3 { next } { print }' "$T/data/send-normal-rtt.csv" >"$T/from3-rtt.csv"
 "$LOPFIT" "$T/from3-rtt.csv" "$T/data/send-normal-os.csv" -o "$T/from3" >/dev/null 2>"$T/from3.err"
 check "extrapolated: 1 for the rows p = 1, 2 below the rtt data, one warning line per table" \
