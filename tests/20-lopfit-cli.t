@@ -253,10 +253,10 @@ opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 # (--gnuplot-expr prints its expression), every model of the truth and of
 # the fits above is among them, and the messages that list the models give
 # the same list.
-MODELS=$("$LOPFIT" --help | sed -n 's/.* or MODEL (\(.*\)) for every file.*/\1/p')
+MODELS=$(lopfit_models)
 models_known() {
     printf '%s\n' "$MODELS" | grep -qx '[a-z-]*\(, [a-z-]*\)* or [a-z-]*' || return 1
-    _names=" $(printf '%s\n' "$MODELS" | sed 's/, / /g; s/ or / /') "
+    _names=" $(or_words "$MODELS") "
     for _m in $_names; do "$LOPFIT" --gnuplot-expr "$_m" >/dev/null || return 1; done
     for _m in $(cells "$T/truth.csv" model) $(cells "$T/out/params.csv" model); do
         case $_names in *" $_m "*) ;; *) return 1 ;; esac
@@ -266,7 +266,25 @@ check "--help names the models ($MODELS), each one lopfit knows, each one fitted
     models_known
 opt_error model "option --model: unknown model 'exp' (auto, $MODELS)" --model exp "$T/oc.csv"
 opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
-opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
+# The quantities --model takes, as its refusal of an unknown one lists them
+# (the only place lopfit names them): each one listed is taken, and the
+# quantities of the truth are among them.
+QUANTITIES=$("$LOPFIT" --model rt=linear "$T/oc.csv" 2>&1 |
+    sed -n "s/^lopfit: option --model: unknown quantity 'rt' (\(.*\))\$/\1/p")
+quantities_taken() {
+    printf '%s\n' "$QUANTITIES" | grep -qx '[a-z]*\(, [a-z]*\)* or [a-z]*' || return 1
+    _names=" $(or_words "$QUANTITIES") "
+    for _q in $_names; do
+        "$LOPFIT" --stat min --csv --model "$_q=linear" "$T/data/send-normal-os.csv" >/dev/null ||
+            return 1
+    done
+    for _q in $(cells "$T/truth.csv" quantity); do
+        case $_names in *" $_q "*) ;; *) return 1 ;; esac
+    done
+}
+check "--model's refusal of a quantity names the quantities ($QUANTITIES), each one taken" \
+    quantities_taken
+opt_error model-typo "option --model: unknown quantity 'rt' ($QUANTITIES)" --model rt=linear "$T/oc.csv"
 opt_error noise-no-synth "option --noise and --noise-us need --synth" --noise 0.1 "$T/oc.csv"
 opt_error noise-us-no-synth "option --noise and --noise-us need --synth" --noise-us 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
@@ -299,7 +317,11 @@ check "--from-params with a pole writes nothing" test ! -e "$T/pole"
 # An rtt row with model ov and a covariance: the model is wrong, not the covariance.
 ovline=$(grep -n ',send-normal,rtt,min,rtt,' "$T/out/params.csv" | cut -d: -f1)
 sed "${ovline}s/,send-normal,rtt,min,rtt,/,send-normal,rtt,min,ov,/" "$T/out/params.csv" >"$T/ovrtt.csv"
-opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model rtt, rtt-nosat, const or linear, not ov" \
+# rtt's models as lopfit's --model refusal lists them, checked against the
+# models it takes (lib.sh): the params reader lists the same
+RTT_MODELS=$(lopfit_family rtt "$T/data/send-normal-rtt.csv")
+check "lopfit lists rtt's models ($RTT_MODELS) as the ones --model rtt= takes" test -n "$RTT_MODELS"
+opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model $RTT_MODELS, not ov" \
     --from-params "$T/ovrtt.csv" -o "$T/ovrtt"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"
