@@ -26,8 +26,29 @@ static int row_key(const lop_cli_opt_t *opts, size_t i)
     return opts[i].key ? opts[i].key : AUTO_KEY + (int)i;
 }
 
+/* A SET row stores choices[i] as bit i of an unsigned (1u << i): a row with
+ * more choices than bits would overflow the shift, so its table is refused
+ * before anything is parsed by it. */
+static lop_status_t table_check(const lop_cli_opt_t *opts)
+{
+    const size_t bits = sizeof(unsigned) * CHAR_BIT;
+    for (const lop_cli_opt_t *o = opts; o->name; o++) {
+        size_t n = 0;
+        while (o->kind == LOP_CLI_SET && o->choices && o->choices[n])
+            n++;
+        if (n > bits)
+            return lop_err(LOP_ERR_RANGE, "internal: option --%s has %zu choices, more "
+                           "than the %zu bits of its set", o->name, n, bits);
+    }
+    return LOP_OK;
+}
+
 lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_opt_t *opts)
 {
+    *cli = (lop_cli_t){0}; /* on failure: lop_cli_free of it is a no-op */
+    lop_status_t st = table_check(opts);
+    if (st != LOP_OK)
+        return st;
     size_t n = table_length(opts);
     struct option *table = lop_calloc(n + 1, sizeof *table);
     char *shortopts = lop_calloc(2 * n + 2, 1);
@@ -36,7 +57,6 @@ lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_o
         free(table);
         free(shortopts);
         free(given);
-        *cli = (lop_cli_t){0}; /* lop_cli_free of it is a no-op */
         return LOP_ERR_NOMEM;
     }
     char *s = shortopts;
@@ -280,32 +300,40 @@ lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts)
     return LOP_OK;
 }
 
+/* 'choices' joined by ", " and 'last_sep' before the last one ("a, b or c"),
+ * written out whole: no buffer to outgrow. */
+static void choices_print(FILE *out, const char *const *choices, const char *last_sep)
+{
+    for (size_t i = 0; choices[i]; i++)
+        fprintf(out, "%s%s", i == 0 ? "" : choices[i + 1] ? ", " : last_sep, choices[i]);
+}
+
 /* The row's help line, its "{}" replaced by its choices. */
-static const char *help_text(const lop_cli_opt_t *o, char *buf, size_t len)
+static void help_print(FILE *out, const lop_cli_opt_t *o)
 {
     const char *mark = o->join && o->choices ? strstr(o->help, "{}") : NULL;
-    if (!mark)
-        return o->help;
-    size_t used = (size_t)snprintf(buf, len, "%.*s", (int)(mark - o->help), o->help);
-    for (size_t i = 0; o->choices[i] && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s",
-                                 i == 0 ? "" : o->choices[i + 1] ? ", " : o->join, o->choices[i]);
-    if (used < len)
-        snprintf(buf + used, len - used, "%s", mark + 2);
-    return buf;
+    if (!mark) {
+        fputs(o->help, out);
+        return;
+    }
+    fwrite(o->help, 1, (size_t)(mark - o->help), out);
+    choices_print(out, o->choices, o->join);
+    fputs(mark + 2, out);
 }
 
 void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts)
 {
+    enum { LEFT_WIDTH = 28 }; /* the option column; a longer one pushes its help right */
     fprintf(out, "Usage: %s\n%s\n\nOptions:\n", synopsis, about);
     for (const lop_cli_opt_t *o = opts; o->name; o++) {
-        char left[64];
         int has_short = o->key > 0 && o->key < 128;
-        snprintf(left, sizeof left, "%s%c%s--%s%s%s", has_short ? "-" : "  ",
-                 has_short ? o->key : ' ', has_short ? ", " : "  ", o->name, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
-        char help[512];
-        fprintf(out, "  %-28s %s\n", left, help_text(o, help, sizeof help));
+        fputs("  ", out);
+        int left = fprintf(out, "%s%c%s--%s%s%s", has_short ? "-" : "  ", has_short ? o->key : ' ',
+                           has_short ? ", " : "  ", o->name, o->arg ? " " : "",
+                           o->arg ? o->arg : "");
+        fprintf(out, "%*s ", left < LEFT_WIDTH ? LEFT_WIDTH - left : 0, "");
+        help_print(out, o);
+        fputc('\n', out);
     }
 }
 
@@ -340,17 +368,25 @@ lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double
 lop_status_t lop_cli_choice(const char *opt, const char *arg, const char *const *choices,
                             int *index)
 {
-    char known[256] = "";
     for (int i = 0; choices[i]; i++) {
         if (strcmp(arg, choices[i]) == 0) {
             *index = i;
             return LOP_OK;
         }
-        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
-        strncat(known, choices[i], sizeof known - strlen(known) - 1);
     }
-    return lop_err(LOP_ERR_INVALID, "option --%s: unknown value '%s' (one of: %s)", opt, arg,
-                   known);
+    char *known = NULL; /* the choices, as long as they are */
+    size_t len;
+    FILE *list = open_memstream(&known, &len);
+    if (list)
+        choices_print(list, choices, ", ");
+    if (!list || fclose(list) != 0) {
+        free(known);
+        return lop_err(LOP_ERR_NOMEM, "out of memory (the choices of option --%s)", opt);
+    }
+    lop_status_t st = lop_err(LOP_ERR_INVALID, "option --%s: unknown value '%s' (one of: %s)",
+                              opt, arg, known);
+    free(known);
+    return st;
 }
 
 /* Is 'item' one of the items before it in 'list' (cut at its commas so far)? */

@@ -68,9 +68,16 @@ for c in rtt os L Llist; do
 done
 check "table: extrapolated 0 inside the fitted range" \
     test "$(cells "$T/out/lop-send-normal-min.csv" extrapolated | sort -u)" = 0
-check "curves: one per fit but the LogP lines, 256 points over pmin..pmax" \
-    sh -c "test \$(ls '$T/out'/curve-*.csv | wc -l) = 6 &&
-           test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
+# curves_ok DIR KEYS: DIR's curve files are curve-SERIES-QUANTITY-STAT.csv,
+# one for each series,quantity,stat line of KEYS (not empty), and no other
+curves_ok() {
+    _want=$(printf '%s\n' "$2" | awk -F, 'NF { print "curve-" $1 "-" $2 "-" $3 ".csv" }' | sort)
+    test -n "$_want" && test "$(cd "$1" && ls curve-*.csv | sort)" = "$_want"
+}
+check "curves: one per fit of params.csv but the LogP lines" \
+    curves_ok "$T/out" "$(fit_keys "$T/out/params.csv" model)"
+check "curves: 256 points over pmin..pmax" \
+    sh -c "test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
            grep -qx '# model: rtt' '$T/out/curve-send-normal-rtt-min.csv' &&
            grep -qx 'p,fit_us,lo_us,hi_us,extrapolated' '$T/out/curve-send-normal-rtt-min.csv' &&
            grep -q '^31,' '$T/out/curve-send-normal-rtt-min.csv'"
@@ -106,9 +113,10 @@ check "--from-params: the intervals contain the fitted values" inside "$T/again/
 "$LOPFIT" --from-params "$T/truth.csv" -o "$T/truth-tables" 2>/dev/null
 check "--from-params without covariance: empty interval cells" \
     test "$(cells "$T/truth-tables/lop-send-normal-min.csv" rtt_lo_us,os_hi_us,L_lo_us,Llist_hi_us | sort -u)" = ",,,"
+check "--from-params: a curve for each fit of the parameter set" \
+    curves_ok "$T/truth-tables" "$(fit_keys "$T/truth.csv" model)"
 check "--from-params without covariance: curves with empty lo, hi" \
-    sh -c "test \$(ls '$T/truth-tables'/curve-*.csv | wc -l) = 6 &&
-           test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
+    sh -c "test \"\$(grep '^[0-9]' '$T/truth-tables/curve-send-normal-os-min.csv' | cut -d, -f3,4 | sort -u)\" = ,"
 awk -F, '/^[0-9]/ && $1 < 3 { next } { print }' "$T/data/send-normal-rtt.csv" >"$T/from3-rtt.csv"
 "$LOPFIT" "$T/from3-rtt.csv" "$T/data/send-normal-os.csv" -o "$T/from3" >/dev/null 2>"$T/from3.err"
 check "extrapolated: 1 for the rows p = 1, 2 below the rtt data, one warning line per table" \
@@ -245,10 +253,10 @@ opt_error directory "$T/bad: read error: is a directory" "$T/bad"
 # (--gnuplot-expr prints its expression), every model of the truth and of
 # the fits above is among them, and the messages that list the models give
 # the same list.
-MODELS=$("$LOPFIT" --help | sed -n 's/.* or MODEL (\(.*\)) for every file.*/\1/p')
+MODELS=$(lopfit_models)
 models_known() {
     printf '%s\n' "$MODELS" | grep -qx '[a-z-]*\(, [a-z-]*\)* or [a-z-]*' || return 1
-    _names=" $(printf '%s\n' "$MODELS" | sed 's/, / /g; s/ or / /') "
+    _names=" $(or_words "$MODELS") "
     for _m in $_names; do "$LOPFIT" --gnuplot-expr "$_m" >/dev/null || return 1; done
     for _m in $(cells "$T/truth.csv" model) $(cells "$T/out/params.csv" model); do
         case $_names in *" $_m "*) ;; *) return 1 ;; esac
@@ -258,7 +266,25 @@ check "--help names the models ($MODELS), each one lopfit knows, each one fitted
     models_known
 opt_error model "option --model: unknown model 'exp' (auto, $MODELS)" --model exp "$T/oc.csv"
 opt_error model-twice "option --model: quantity 'rtt' given twice" --model rtt=linear,rtt=const "$T/oc.csv"
-opt_error model-typo "option --model: unknown quantity 'rt' (rtt, os, or or oc)" --model rt=linear "$T/oc.csv"
+# The quantities --model takes, as its refusal of an unknown one lists them
+# (the only place lopfit names them): each one listed is taken, and the
+# quantities of the truth are among them.
+QUANTITIES=$("$LOPFIT" --model rt=linear "$T/oc.csv" 2>&1 |
+    sed -n "s/^lopfit: option --model: unknown quantity 'rt' (\(.*\))\$/\1/p")
+quantities_taken() {
+    printf '%s\n' "$QUANTITIES" | grep -qx '[a-z]*\(, [a-z]*\)* or [a-z]*' || return 1
+    _names=" $(or_words "$QUANTITIES") "
+    for _q in $_names; do
+        "$LOPFIT" --stat min --csv --model "$_q=linear" "$T/data/send-normal-os.csv" >/dev/null ||
+            return 1
+    done
+    for _q in $(cells "$T/truth.csv" quantity); do
+        case $_names in *" $_q "*) ;; *) return 1 ;; esac
+    done
+}
+check "--model's refusal of a quantity names the quantities ($QUANTITIES), each one taken" \
+    quantities_taken
+opt_error model-typo "option --model: unknown quantity 'rt' ($QUANTITIES)" --model rt=linear "$T/oc.csv"
 opt_error noise-no-synth "option --noise and --noise-us need --synth" --noise 0.1 "$T/oc.csv"
 opt_error noise-us-no-synth "option --noise and --noise-us need --synth" --noise-us 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
@@ -291,7 +317,11 @@ check "--from-params with a pole writes nothing" test ! -e "$T/pole"
 # An rtt row with model ov and a covariance: the model is wrong, not the covariance.
 ovline=$(grep -n ',send-normal,rtt,min,rtt,' "$T/out/params.csv" | cut -d: -f1)
 sed "${ovline}s/,send-normal,rtt,min,rtt,/,send-normal,rtt,min,ov,/" "$T/out/params.csv" >"$T/ovrtt.csv"
-opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model rtt, rtt-nosat, const or linear, not ov" \
+# rtt's models as lopfit's --model refusal lists them, checked against the
+# models it takes (lib.sh): the params reader lists the same
+RTT_MODELS=$(lopfit_family rtt "$T/data/send-normal-rtt.csv")
+check "lopfit lists rtt's models ($RTT_MODELS) as the ones --model rtt= takes" test -n "$RTT_MODELS"
+opt_error from-params-ov-rtt "$T/ovrtt.csv:$ovline: quantity 'rtt' takes model $RTT_MODELS, not ov" \
     --from-params "$T/ovrtt.csv" -o "$T/ovrtt"
 opt_error synth-unknown-stat "$T/p99.csv: series 'send-normal' os: stat 'p99' is not a column of lopbench's files (min, avg, median)" \
     --synth "$T/p99.csv" -o "$T/p99"

@@ -7,6 +7,9 @@
 #   sendbuf_clean NAME N PROG ARGS...  PROG on N ranks under tests/bin/libsendbuf.so:
 #                                  exit 0, no send buffer changed while pending
 #   refuses_one_line NAME CODE PATTERN PROG ARGS...  bad input: exit CODE, one line
+#   or_words LIST                  the names of a list spelled "a, b or c"
+#   lopfit_models, lopfit_family QUANTITY FILE  lopfit's models, all or a
+#                                  quantity's, as its --help and its refusals say
 #   rows_ok FILE P REPS, meta FILE KEY, meta_ok FILE SERIES QUANTITY RANKS
 #                                  lopbench's scenario files; scenarios_ok DIR
 #                                  RANKS REPS MAX_POST HOSTS all of a run's
@@ -171,6 +174,36 @@ refuses_one_line() {
         fail "$_name (exit $_rc)"
         diag "$(cat "$_d/refused.err")"
     fi
+}
+
+# ---- lists as the tools spell them: "a, b or c"
+# or_words LIST: the names of LIST, separated by spaces
+or_words() { printf '%s\n' "$1" | sed 's/\(.*\) or /\1, /; s/, / /g'; }
+# lopfit_models: the models lopfit's --help names ("MODEL (a, b or c)")
+lopfit_models() { "$BIN/lopfit" --help | sed -n 's/.* or MODEL (\(.*\)) for every file.*/\1/p'; }
+# lopfit_family QUANTITY FILE: the models lopfit names for QUANTITY, as its
+# refusal of another model lists them ("takes model a, b or c, not ov"),
+# checked against what it does: of the models --help names, --model
+# QUANTITY=MODEL on FILE (of QUANTITY) is taken (fitted, or refused for too
+# few points) for each one listed and refused as not QUANTITY's for the
+# others.  A mismatch, no refusal, two lists or an exit other than 0 and 2:
+# nothing, status 1.  Needs tmpdir.
+lopfit_family() {
+    _taken= _listed=
+    for _m in $(or_words "$(lopfit_models)"); do
+        "$BIN/lopfit" --stat min --csv --model "$1=$_m" "$2" >/dev/null 2>"$_d/family.err"
+        case $? in
+        0) _taken="$_taken $_m" ;;
+        2) _l=$(sed -n "s/.*quantity '$1' takes model \(.*\), not $_m (--model)\$/\1/p" "$_d/family.err")
+           if [ -z "$_l" ]; then _taken="$_taken $_m"
+           elif [ -z "$_listed" ] || [ "$_l" = "$_listed" ]; then _listed=$_l
+           else return 1 # two refusals, two lists
+           fi ;;
+        *) return 1 ;;
+        esac
+    done
+    [ -n "$_listed" ] && [ "$(or_words "$_listed" | tr ' ' '\n' | sort)" = \
+        "$(printf '%s\n' $_taken | sort)" ] && printf '%s\n' "$_listed"
 }
 
 # ---- lopbench's scenario files (10-lopbench-mpi.t, 50-verbs-vm.t)

@@ -238,6 +238,60 @@ static void test_list_rows(void)
        "a refused list leaves no half list behind");
 }
 
+/* ---- nothing cut, nothing overflowed: a long choice list in a message and
+ * in a help line comes out whole, a long option column pushes its help
+ * right, and a SET with more choices than an unsigned has bits is refused */
+
+enum { MANY = sizeof(unsigned) * CHAR_BIT + 1 }; /* one choice too many for a SET */
+
+static void test_long_tables(void)
+{
+    static char names[MANY][24];
+    const char *choices[MANY + 1] = {NULL};
+    for (int i = 0; i < MANY; i++) {
+        snprintf(names[i], sizeof names[i], "a-long-choice-%02d", i);
+        choices[i] = names[i];
+    }
+    const char *last = choices[MANY - 1];
+    choices[MANY - 1] = NULL; /* as many choices as bits: allowed */
+    lop_cli_opt_t rows[] = {
+        {"many", 0, "LIST", "{} (default: none)", LOP_CLI_SET, LOP_CLI_AT(data_opts_t, colors),
+         .choices = choices, .join = " or "},
+        {"a-very-long-option-name-that-outgrows-its-column", 0, "AND-A-LONG-ARGUMENT", "help"},
+        {NULL, 0, NULL, NULL},
+    };
+    data_opts_t o = {0};
+    ok(parse_words(rows, &o, WORDS("--many", (char *)choices[MANY - 2])) == LOP_OK &&
+           o.colors == 1u << (MANY - 2),
+       "a SET of as many choices as bits: the last is the top bit");
+
+    char expect[128];
+    snprintf(expect, sizeof expect, ", %s)", choices[MANY - 2]);
+    int idx;
+    ok(lop_cli_choice("many", "x", choices, &idx) == LOP_ERR_INVALID &&
+           strstr(lop_errmsg(), "(one of: a-long-choice-00, ") && strstr(lop_errmsg(), expect) &&
+           strlen(lop_errmsg()) > 512,
+       "an unknown choice lists every choice, however long the list");
+    char text[4096];
+    usage_text(rows, text, sizeof text);
+    snprintf(expect, sizeof expect, "%s or %s (default: none)\n", choices[MANY - 3],
+             choices[MANY - 2]);
+    ok(strstr(text, expect) != NULL, "a help line longer than 512 bytes is printed whole");
+    ok(strstr(text, "  --a-very-long-option-name-that-outgrows-its-column AND-A-LONG-ARGUMENT "
+                    "help\n") != NULL,
+       "an option longer than its column is printed whole, one space before its help");
+
+    choices[MANY - 1] = last; /* one choice more than bits */
+    snprintf(expect, sizeof expect,
+             "internal: option --many has %d choices, more than the %d bits of its set", MANY,
+             MANY - 1);
+    lop_cli_t cli;
+    ok(lop_cli_init(&cli, 1, WORDS("unused"), rows) == LOP_ERR_RANGE &&
+           strcmp(lop_errmsg(), expect) == 0,
+       "a SET with more choices than bits is refused at init: %s", lop_errmsg());
+    lop_cli_free(&cli); /* a refused init leaves nothing to free */
+}
+
 int main(void)
 {
     int keys[8];
@@ -317,5 +371,6 @@ int main(void)
        "help is printed from the table");
     test_data_rows();
     test_list_rows();
+    test_long_tables();
     return tap_done();
 }
