@@ -229,7 +229,7 @@ lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched
     snprintf(s->alg, sizeof s->alg, "%s", alg->name);
     /* the exact size (no growth: no copies, no slack; sched_push grows if a
      * count were ever short) */
-    s->op = lop_calloc_dense(ops ? ops : 1, sizeof *s->op);
+    s->op = lop_calloc(ops ? ops : 1, sizeof *s->op);
     s->cap = (uint32_t)ops;
     if (!s->op)
         s->error = LOP_ERR_NOMEM;

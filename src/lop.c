@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static char lop_last_error[1024];
 
@@ -80,21 +79,6 @@ void *lop_calloc(size_t n, size_t size)
     if (!p)
         lop_err(LOP_ERR_NOMEM, "out of memory (%zu x %zu bytes)", n, size);
     return p;
-}
-
-void *lop_calloc_dense(size_t n, size_t size)
-{
-    const size_t huge = 2u << 20;
-    if (size && n > SIZE_MAX / size) {
-        lop_err(LOP_ERR_NOMEM, "allocation overflow (%zu x %zu bytes)", n, size);
-        return NULL;
-    }
-    size_t bytes = n * size, rounded = (bytes + huge - 1) / huge * huge;
-    void *p = NULL;
-    if (bytes < LOP_DENSE_HUGE || posix_memalign(&p, huge, rounded) != 0)
-        return lop_calloc(n, size);
-    (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: 4 KB pages if refused */
-    return memset(p, 0, bytes);
 }
 
 void *lop_realloc_array(void *ptr, size_t n, size_t size)

@@ -56,12 +56,6 @@ int lop_double_to_long(double v, long min, long max, long *out);
 
 /* Allocation that reports LOP_ERR_NOMEM through lop_err(); NULL on failure. */
 void *lop_calloc(size_t n, size_t size);
-/* lop_calloc for an array whose every element is written soon (a
- * schedule's ops): from LOP_DENSE_HUGE bytes up on 2 MB pages where the
- * kernel gives them on request (madvise), zeroed now: a 500 MB schedule
- * takes 250 page faults instead of 128,000.  free() releases it. */
-#define LOP_DENSE_HUGE (64u << 20)
-void *lop_calloc_dense(size_t n, size_t size);
 void *lop_realloc_array(void *ptr, size_t n, size_t size);
 char *lop_strdup(const char *s);
 
