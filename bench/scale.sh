@@ -44,8 +44,10 @@ diss() {
     done
 }
 
+# every algorithm with a schedule, from lopredict's own table
 algs() {
-    for a in cc comb tour ftour mcs bst bfly pe diss ndiss nwise rgm; do
+    for a in $("$B" --list-algs --csv | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                                               $c["schedule"] == "yes" { print $1 }'); do
         one "$a P=2^22" --alg $a --p 4194304 $LOGP
     done
 }
