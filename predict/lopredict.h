@@ -107,7 +107,8 @@ typedef struct {
     int have_place;                     /* were they set up? */
     char hybrid_config[256];            /* the last hybrid built: its choices */
     double hybrid_us;                   /* ... its LogP time, as the search simulated it */
-    long hybrid_p;                      /* ... its P (0: none built) */
+    const void *hybrid_ops;             /* ... its schedule's ops (NULL: none built): what
+                                           that time is the time of (work_predict_time) */
 } lopredict_run_t;
 
 /* A mode: runs on the checked options and the set-up run state, writing to

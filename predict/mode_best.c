@@ -36,8 +36,7 @@ static lop_status_t best_time(const lopredict_opts_t *o, lopredict_run_t *r,
     lop_status_t st = work_sched_build(o, r, a, n, p, 1, &s);
     if (st)
         return st;
-    st = predict_time(&r->pred, logp ? PREDICT_SIM_LOGP : PREDICT_SIM_LOP, a, n, (uint32_t)p, &s,
-                      v);
+    st = work_predict_time(r, logp ? PREDICT_SIM_LOGP : PREDICT_SIM_LOP, a, n, p, &s, v);
     sched_free(&s);
     return st;
 }

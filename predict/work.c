@@ -140,7 +140,7 @@ lop_status_t work_hybrid_search(const lopredict_opts_t *o, lopredict_run_t *r, l
         return st;
     snprintf(r->hybrid_config, sizeof r->hybrid_config, "%s", res->config);
     r->hybrid_us = res->us; /* its schedule simulated with these LogP parameters */
-    r->hybrid_p = p;
+    r->hybrid_ops = res->sched.op;
     if (o->timing)
         fprintf(stderr, "%s: hybrid P=%ld: %s us from %s [%s]; greedy %s us [%s], gain over "
                 "greedy %s us; best flat %s %s us (%u too large to simulate, %u bounded out, %u "
@@ -221,6 +221,15 @@ int work_kind_model(predict_kind_t kind)
     return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP ? MODEL_LOGP : MODEL_LOP;
 }
 
+/* Is s the hybrid schedule the last search built, whose LogP time it has?
+ * (The alg too: a freed hybrid's op address may be another schedule's now.) */
+static int hybrid_known(const lopredict_run_t *r, predict_kind_t kind, const barrier_alg_t *a,
+                        const sched_t *s)
+{
+    return kind == PREDICT_SIM_LOGP && a && (a->flags & BARRIER_HYBRID) && s && s->op &&
+           s->op == r->hybrid_ops;
+}
+
 lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
                                predict_kind_t kind, const barrier_alg_t *a, uint32_t n, long p,
                                const sched_t *s, predict_time_t *v, const predict_time_t **out)
@@ -229,14 +238,17 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
     *out = NULL;
     if (!(o->models & work_kind_model(kind)) || (sim && !s))
         return LOP_OK;
-    lop_status_t st;
-    if (sim && a && (a->flags & BARRIER_HYBRID) && kind == PREDICT_SIM_LOGP && r->hybrid_p == p) {
-        st = predict_time_known(&r->pred, kind, (uint32_t)p, s, r->hybrid_us, v);
-    } else {
-        st = predict_time(&r->pred, kind, a, n, (uint32_t)p, s, v);
-        if (st == LOP_OK && sim)
-            sim_timing(o, s, work_kind_model(kind), &v->sim);
-    }
+    lop_status_t st = work_predict_time(r, kind, a, n, p, s, v);
+    if (st == LOP_OK && sim && !hybrid_known(r, kind, a, s))
+        sim_timing(o, s, work_kind_model(kind), &v->sim);
     *out = st ? NULL : v;
     return st;
+}
+
+lop_status_t work_predict_time(lopredict_run_t *r, predict_kind_t kind, const barrier_alg_t *a,
+                               uint32_t n, long p, const sched_t *s, predict_time_t *v)
+{
+    if (hybrid_known(r, kind, a, s))
+        return predict_time_known(&r->pred, kind, (uint32_t)p, s, r->hybrid_us, v);
+    return predict_time(&r->pred, kind, a, n, (uint32_t)p, s, v);
 }

@@ -44,10 +44,15 @@ lop_status_t work_sched_check(const lopredict_opts_t *o, const sched_t *s);
 int work_kind_model(predict_kind_t kind);
 
 /* One predicted time with its interval; NULL *out when not predicted: the
- * model is not selected, or a simulation without a schedule (cost-only).
- * The hybrid's LogP simulation is the search's (r->hybrid_us), not run again. */
+ * model is not selected, or a simulation without a schedule (cost-only). */
 lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
                                predict_kind_t kind, const barrier_alg_t *a, uint32_t n, long p,
                                const sched_t *s, predict_time_t *v, const predict_time_t **out);
+/* predict_time, except that the LogP simulation of the hybrid schedule the
+ * last hybrid search built (r->hybrid_ops; every hybrid schedule comes from
+ * a search just before) is the search's (r->hybrid_us): the same schedule
+ * under the same parameters, not run again. */
+lop_status_t work_predict_time(lopredict_run_t *r, predict_kind_t kind, const barrier_alg_t *a,
+                               uint32_t n, long p, const sched_t *s, predict_time_t *v);
 
 #endif
