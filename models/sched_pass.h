@@ -48,8 +48,8 @@ lop_status_t pass_prepare(pass_t *w, const sched_t *s, uint32_t slots);
 /* Level w->level: slots emptied (0 when the last level left a message
  * over: a promise broken), the ranks with ops in it listed. */
 int pass_level_start(pass_t *w);
-/* After the passes: the error, if ranks were left or messages over. */
-/* With 'halted' (sched_flow_ops_t.halted) the ranks left are no error. */
+/* After the passes: the error, if ranks were left or messages over (with
+ * 'halted', sched_flow_ops_t.halted, ranks left are no error). */
 lop_status_t pass_end(pass_t *w, lop_status_t st, int stuck, int halted, uint64_t *events);
 
 #define PASS_INLINE static inline __attribute__((always_inline))
