@@ -64,11 +64,17 @@ static uint64_t nwise_n_ops(uint32_t p, uint32_t n)
     return 2ull * n * z * pm + 4ull * (p - pm);
 }
 
-/* n = 1 and P = 2^Z: no fold, and the partner differing in binary digit t
- * is rank XOR 2^t. */
+/* The main rounds change base-(n+1) digits and the rest folds in
+ * (SCHED_DIGIT); n = 1 and P = 2^Z: no fold, and the partner differing in
+ * binary digit t is rank XOR 2^t. */
 static sched_form_t nwise_symmetry(uint32_t p, uint32_t n)
 {
-    return n == 1 ? barrier_xor_if_power_of_two(p, n) : SCHED_STORED;
+    return n == 1 && barrier_power_of_two(p) ? SCHED_XOR : SCHED_DIGIT;
+}
+
+static uint32_t nwise_radix(uint32_t n)
+{
+    return n + 1;
 }
 
 /* Thesis 2.2.6.2: rt = (n+2) max{g, o_s + L + o_r} ceil(log_{n+1} P), the worst
@@ -106,6 +112,7 @@ const barrier_alg_t barrier_alg_nwise = {
     .build_rank = nwise_build_rank,
     .n_ops = nwise_n_ops,
     .symmetry = nwise_symmetry,
+    .radix = nwise_radix,
     .logp_us = nwise_logp_us,
     .lop_us = nwise_lop_us,
     .logp_note = "the thesis's worst-case bound; not exact",

@@ -43,6 +43,19 @@ static uint64_t pe_n_ops(uint32_t p, uint32_t n)
     return 2 * z * y + 4 * (p - y);
 }
 
+/* i XOR 2^s, and with P != 2^k the fold around it (SCHED_DIGIT, base 2). */
+static sched_form_t pe_symmetry(uint32_t p, uint32_t n)
+{
+    (void)n;
+    return barrier_power_of_two(p) ? SCHED_XOR : SCHED_DIGIT;
+}
+
+static uint32_t pe_radix(uint32_t n)
+{
+    (void)n;
+    return 2;
+}
+
 /* Thesis 2.2.2.2.2: (L + 2o) log2 P for P = 2^k, (L + 2o) floor(log2 P) + 2 (L + 2o)
  * otherwise (worst case); t_r for L + 2o. */
 static double pe_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
@@ -68,7 +81,8 @@ const barrier_alg_t barrier_alg_pe = {
     .rounds = pe_rounds,
     .build_rank = pe_build_rank,
     .n_ops = pe_n_ops,
-    .symmetry = barrier_xor_if_power_of_two, /* i XOR 2^s */
+    .symmetry = pe_symmetry,
+    .radix = pe_radix,
     .logp_us = pe_logp_us,
     .lop_us = pe_lop_us,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r; "

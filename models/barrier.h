@@ -76,10 +76,13 @@ typedef struct barrier_alg {
      * alone dips where its last round drops offsets (n = 2: P = 17 has 204
      * ops, P = 18 180), and there the p named fits and p + 1 does not. */
     uint64_t (*n_ops)(uint32_t p, uint32_t n);
-    /* SCHED_SHIFT or SCHED_XOR where every rank's ops are rank 0's with the
-     * peers moved by the rank (sched.h), so the simulator generates them
-     * from rank 0's (sched_generate); SCHED_STORED or NULL: none. */
+    /* SCHED_SHIFT, SCHED_XOR or SCHED_DIGIT where every rank's ops are rank
+     * 0's with the peers moved by the rank (sched.h; DIGIT: with a fold),
+     * so the simulator generates them from rank 0's (sched_generate);
+     * SCHED_STORED or NULL: none. */
     sched_form_t (*symmetry)(uint32_t p, uint32_t n);
+    /* SCHED_DIGIT's radix R at n (the exchanges change base-R digits). */
+    uint32_t (*radix)(uint32_t n);
     /* Closed forms in microseconds. */
     double (*logp_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
     double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);

@@ -33,12 +33,23 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
  * (round robin: iff D divides d; block: none for D <= d <= P - D, where the
  * peer's block is another whatever r's place in its own), as a XOR's r ^ d
  * does for D a power of two (block: iff d < D; round robin: iff D divides
- * d).  The pair relation is symmetric, so a RECV's move serves too. */
+ * d).  A DIGIT move i R^t keeps a rank in its aligned block of R^(t+1)
+ * ranks: block keys agree where D is a multiple of the block and differ
+ * where R^t is one of D, round robin ones agree where D divides R^t.  A
+ * fold pair r, r + j M (d = 0: the fold) agrees in round robin and differs
+ * in block keys where D divides M.  The pair relation is symmetric, so a
+ * RECV's move serves too. */
 static int level_agree(const pairs_t *c, const sched_t *s, uint32_t d, uint32_t k)
 {
     uint32_t D = c->key_d[k];
     if (D == 1)
         return c->map != PAIRS_BLOCK; /* block: keys are ranks; round robin: one key */
+    if (s->form == SCHED_DIGIT) {
+        uint32_t span = d ? sched_digit_span(s, d) : s->main, block = d ? s->radix * span : 0;
+        if (span % D == 0)
+            return c->map == PAIRS_RR;
+        return c->map == PAIRS_BLOCK && block && D % block == 0 ? 1 : -1;
+    }
     if (s->form == SCHED_XOR) {
         if (D & (D - 1))
             return -1;
@@ -56,14 +67,26 @@ static inline double least(double a, double b)
     return b < a ? b : a;
 }
 
+/* Rank r's peer in slot k (k = per_rank: a fold, from r >= M). */
+static uint32_t slot_peer(const sched_t *s, uint32_t r, uint32_t k)
+{
+    if (k == s->per_rank)
+        return r % s->main;
+    if (s->form == SCHED_DIGIT)
+        return sched_digit_peer(s, r, (uint32_t)s->op[k].peer);
+    return (uint32_t)sched_op_at(s, r, k).peer;
+}
+
 /* The cheapest o and L of the levels the messages of slot k can be at
  * (pairs_cost: the first level where a pair's keys differ, at most the
  * last); a matrix, or a view, is scanned over every rank instead.  A RECV's
- * o is its o_r where that is the pair's. */
+ * o is its o_r where that is the pair's.  Slot per_rank: the fold's pairs,
+ * whichever way. */
 static void slot_least(const sched_t *s, const pairs_t *c, uint32_t k, double *o_us,
                        double *L_us)
 {
-    sched_op_t op = s->op[k];
+    int fold = k == s->per_rank;
+    sched_op_t op = fold ? (sched_op_t){0, 0, SCHED_SEND} : s->op[k];
     *o_us = *L_us = INFINITY;
     for (uint32_t lv = 0; !c->o_us && !c->rank && lv < c->n_levels; lv++) {
         int agree = level_agree(c, s, (uint32_t)op.peer, lv);
@@ -74,12 +97,16 @@ static void slot_least(const sched_t *s, const pairs_t *c, uint32_t k, double *o
         if (agree == 0)
             return; /* every pair differs here: none further in */
     }
-    for (uint32_t r = 0; (c->o_us || c->rank) && r < s->p; r++) {
-        uint32_t q = (uint32_t)sched_op_at(s, r, k).peer;
+    uint32_t lo = fold ? s->main : 0, hi = s->form == SCHED_DIGIT && !fold ? s->main : s->p;
+    for (uint32_t r = lo; (c->o_us || c->rank) && r < hi; r++) {
+        uint32_t q = slot_peer(s, r, k);
         double o, L;
-        pairs_cost(c, op.kind == SCHED_SEND ? r : q, op.kind == SCHED_SEND ? q : r, &o, &L);
-        *o_us = least(*o_us, o);
-        *L_us = least(*L_us, L);
+        for (int way = 0; way <= fold; way++) {
+            int out = op.kind == SCHED_SEND && !way;
+            pairs_cost(c, out ? r : q, out ? q : r, &o, &L);
+            *o_us = least(*o_us, o);
+            *L_us = least(*L_us, L);
+        }
     }
 }
 
@@ -89,6 +116,8 @@ static uint32_t slot_match(const sched_t *s, uint32_t k)
 {
     uint32_t c = (uint32_t)s->op[k].peer, i = 0;
     uint32_t undo = s->form == SCHED_XOR || c == 0 ? c : s->p - c;
+    if (s->form == SCHED_DIGIT)
+        undo = s->radix * sched_digit_span(s, c) - c;
     for (uint32_t j = 0; j < k; j++)
         i += s->op[j].kind == SCHED_RECV && (uint32_t)s->op[j].peer == c;
     for (uint32_t j = 0; j < k; j++)
@@ -97,21 +126,47 @@ static uint32_t slot_match(const sched_t *s, uint32_t k)
     return k;
 }
 
-/* Every rank's ops are rank 0's moved, so with each slot's cheapest o and L
- * (and no gap) every rank runs the one program below at the same times, and
- * LogP in program order is max-plus: no message costs less than its slot's
- * cheapest, so no rank finishes earlier than this (in floating point too:
- * the same sums in the same order, of numbers no larger, round no larger). */
+/* The receive overhead of a message whose cheapest o is o. */
+static double bound_or(const sched_sim_t *sim, double o)
+{
+    return sim->or_per_pair ? o : sim->cost->logp.or_us;
+}
+
+/* SCHED_DIGIT's fold in: when every main rank has c >= 1 partners, none
+ * starts its exchanges before c receives of messages sent at time 0. */
+static double fold_in_least(const sched_sim_t *sim, const sched_t *s)
+{
+    uint32_t c = s->form == SCHED_DIGIT && s->main < s->p ? (s->p - s->main) / s->main : 0;
+    double o, L, t;
+    if (c == 0)
+        return 0;
+    slot_least(s, sim->pairs, s->per_rank, &o, &L);
+    t = o + L;
+    for (uint32_t i = 0; i < c; i++)
+        t += bound_or(sim, o);
+    return t;
+}
+
+/* Every main rank's exchanges are rank 0's moved, so with each slot's
+ * cheapest o and L (and no gap) every rank runs the one program below at
+ * the same times, and LogP in program order is max-plus: no message costs
+ * less than its slot's cheapest, so no rank finishes earlier than this (in
+ * floating point too: the same sums in the same order, of numbers no
+ * larger, round no larger).  A fold adds what it must before (every main
+ * rank's partners' messages, where each has one) and after (a partner's
+ * notification: it leaves once the exchanges are done). */
 double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s)
 {
     double *done = s->form && sim->recv_order == SCHED_RECV_PROGRAM && sim->pairs
                        ? lop_calloc(s->per_rank + 1, sizeof *done) : NULL;
-    double t = 0;
-    for (uint32_t k = 0; done && k < s->per_rank; k++) {
+    double t = done ? fold_in_least(sim, s) : 0;
+    int bounded = done != NULL;
+    for (uint32_t k = 0; bounded && k < s->per_rank; k++) {
         double o, L;
         uint32_t j = slot_match(s, k);
         if (s->op[k].kind == SCHED_MCAST || (s->op[k].kind == SCHED_RECV && j == k)) {
             t = 0; /* no bound */
+            bounded = 0;
             break;
         }
         slot_least(s, sim->pairs, k, &o, &L);
@@ -120,7 +175,12 @@ double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s)
             continue;
         }
         double arrival = done[j] + L;
-        t = (t > arrival ? t : arrival) + (sim->or_per_pair ? o : sim->cost->logp.or_us);
+        t = (t > arrival ? t : arrival) + bound_or(sim, o);
+    }
+    if (bounded && s->form == SCHED_DIGIT && s->main < s->p) {
+        double o, L;
+        slot_least(s, sim->pairs, s->per_rank, &o, &L);
+        t = t + o + L + bound_or(sim, o);
     }
     free(done);
     return t;

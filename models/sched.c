@@ -143,17 +143,21 @@ static lop_status_t rank_build(const barrier_alg_t *alg, uint32_t p, uint32_t n,
     return scratch->error;
 }
 
-/* Do ranks 1, P/2 and P - 1 have what the symmetry gives them? */
+/* Do ranks 1, P/2 and P - 1 (and with a fold the main group's last, the
+ * first folded rank and the last rank's partner) have what the symmetry
+ * gives them? */
 static lop_status_t generate_verify(const barrier_alg_t *alg, const sched_t *s, uint32_t n)
 {
-    static const char *const form[] = {"", "shift", "xor"};
+    static const char *const form[] = {"", "shift", "xor", "digit"};
     sched_t scratch = {0};
-    uint32_t rank[3] = {1, s->p / 2, s->p - 1};
+    uint32_t m = s->form == SCHED_DIGIT ? s->main : s->p;
+    uint32_t rank[6] = {1, s->p / 2, s->p - 1, m - 1, m % s->p, (s->p - 1) % m};
     lop_status_t st = LOP_OK;
-    for (int i = 0; i < 3 && st == LOP_OK && s->p > 1; i++) {
+    for (int i = 0; i < 6 && st == LOP_OK && s->p > 1; i++) {
+        uint32_t count = sched_rank_count(s, rank[i]);
         st = rank_build(alg, s->p, n, rank[i], &scratch);
-        int same = st == LOP_OK && scratch.n_ops == s->per_rank;
-        for (uint32_t k = 0; same && k < s->per_rank; k++) {
+        int same = st == LOP_OK && scratch.n_ops == count;
+        for (uint32_t k = 0; same && k < count; k++) {
             sched_op_t o = sched_op_at(s, rank[i], k);
             same = o.peer == scratch.op[k].peer && o.kind == scratch.op[k].kind &&
                    o.step == scratch.op[k].step;
@@ -164,6 +168,52 @@ static lop_status_t generate_verify(const barrier_alg_t *alg, const sched_t *s, 
     }
     free(scratch.op);
     return st;
+}
+
+/* SCHED_DIGIT: rank 0's exchanges, its fold (every rank below P - M has
+ * one) taken off both ends, as op[]; R and M from the algorithm. */
+static lop_status_t digit_exchanges(const barrier_alg_t *alg, uint32_t n, sched_t *s)
+{
+    uint32_t r = alg->radix ? alg->radix(n) : 0;
+    if (r < 2)
+        return lop_err(LOP_ERR_INVALID, "%s: a digit form without a radix", alg->name);
+    s->radix = r;
+    s->main = (uint32_t)barrier_ipow(r, barrier_floor_log(s->p, r));
+    uint32_t fold = s->main < s->p ? sched_fold_partners(s, 0) : 0;
+    if (s->per_rank < 2 * fold)
+        return lop_err(LOP_ERR_INVALID, "%s at P = %u: rank 0 has no fold", alg->name, s->p);
+    s->per_rank -= 2 * fold;
+    memmove(s->op, s->op + fold, s->per_rank * sizeof *s->op);
+    return LOP_OK;
+}
+
+/* Every rank's ops of a generated schedule. */
+static uint64_t generated_ops(const sched_t *s)
+{
+    if (s->form != SCHED_DIGIT)
+        return (uint64_t)s->per_rank * s->p;
+    return (uint64_t)s->per_rank * s->main + 4ull * (s->p - s->main);
+}
+
+uint32_t sched_digit_peer(const sched_t *s, uint32_t rank, uint32_t d)
+{
+    uint32_t span = sched_digit_span(s, d);
+    return rank / span % s->radix + d / span < s->radix ? rank + d : rank + d - s->radix * span;
+}
+
+sched_op_t sched_digit_op(const sched_t *s, uint32_t rank, uint32_t k)
+{
+    uint32_t last = s->n_steps - 1, fold = rank < s->main ? sched_fold_partners(s, rank) : 0;
+    if (rank >= s->main)
+        return (sched_op_t){(int32_t)(rank % s->main), k ? last : 0, k ? SCHED_RECV : SCHED_SEND};
+    if (k < fold)
+        return (sched_op_t){(int32_t)(rank + (k + 1) * s->main), 0, SCHED_RECV};
+    if (k - fold >= s->per_rank)
+        return (sched_op_t){(int32_t)(rank + (k - fold - s->per_rank + 1) * s->main), last,
+                            SCHED_SEND};
+    sched_op_t o = s->op[k - fold];
+    o.peer = (int32_t)sched_digit_peer(s, rank, (uint32_t)o.peer);
+    return o;
 }
 
 lop_status_t sched_generate(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
@@ -183,10 +233,11 @@ lop_status_t sched_generate(const barrier_alg_t *alg, uint32_t p, uint32_t n, sc
     s->form = form;
     s->per_rank = s->n_ops;
     s->n_ops = (uint32_t)ops;
+    st = st || form != SCHED_DIGIT ? st : digit_exchanges(alg, n, s);
     for (uint32_t k = 0; st == LOP_OK && k < s->per_rank; k++)
         if (s->op[k].kind == SCHED_MCAST)
             st = lop_err(LOP_ERR_INVALID, "%s: an mcast has no moved peer", alg->name);
-    if (st == LOP_OK && (uint64_t)s->per_rank * p != ops)
+    if (st == LOP_OK && generated_ops(s) != ops)
         st = lop_err(LOP_ERR_INVALID, "%s at P = %u: rank 0 has %u ops, n_ops counts %llu",
                      alg->name, p, s->per_rank, (unsigned long long)ops);
     st = st ? st : generate_verify(alg, s, n);
@@ -266,7 +317,9 @@ int sched_equal(const sched_t *a, const sched_t *b)
 
 uint32_t sched_rank_max(const sched_t *s)
 {
-    uint32_t most = s->form ? s->per_rank : 0;
+    uint32_t most = s->form ? sched_rank_count(s, 0) : 0; /* digit: rank 0 folds most */
+    if (s->form == SCHED_DIGIT && s->main < s->p && most < 2)
+        most = 2;
     for (uint32_t r = 0; r < s->p && !s->form; r++)
         most = sched_rank_count(s, r) > most ? sched_rank_count(s, r) : most;
     return most;

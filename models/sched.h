@@ -58,11 +58,20 @@ typedef struct {
  * (sched_generate, for the simulator): rank 0's ops only, where the
  * algorithm's rule gives every rank r the same ops with its peers moved by
  * r - the dissemination's "send to i + 2^s mod P" (SCHED_SHIFT), the
- * butterfly's "i XOR 2^s" (SCHED_XOR) - so P = 2^24 needs no 6 GB of ops. */
+ * butterfly's "i XOR 2^s" (SCHED_XOR) - so P = 2^24 needs no 6 GB of ops.
+ * SCHED_DIGIT is the exchanges' fold (pe, nwise; thesis 2.2.2.2, 2.2.6.2):
+ * the main group, ranks below M = R^Z (the largest power of the radix R
+ * not above P), exchange along base-R digits - op[k] with peer d = i R^t
+ * moves a rank's digit t up by i mod R (XOR for R = 2) - and each rank
+ * r >= M folds in to r mod M: it sends to r mod M at step 0 and receives
+ * from it at the last step, while main rank r receives from r + M, r + 2M,
+ * ... < P at step 0 before op[0] and sends to them at the last step after
+ * op[per_rank - 1]. */
 typedef enum {
     SCHED_STORED = 0,
     SCHED_SHIFT, /* rank r's op k: op[k] with peer (r + op[k].peer) mod P */
-    SCHED_XOR    /* rank r's op k: op[k] with peer r XOR op[k].peer */
+    SCHED_XOR,   /* rank r's op k: op[k] with peer r XOR op[k].peer */
+    SCHED_DIGIT  /* main rank r's exchange k: op[k], digit moved; a fold around it */
 } sched_form_t;
 
 struct barrier_alg; /* barrier.h */
@@ -78,7 +87,9 @@ typedef struct {
     sched_op_t *op;     /* all ops, rank after rank, each rank's in execution order
                            (generated: rank 0's, 'per_rank' of them) */
     sched_form_t form;  /* stored or generated */
-    uint32_t per_rank;  /* generated: ops of every rank */
+    uint32_t per_rank;  /* generated: ops of every rank (SCHED_DIGIT: main ranks' exchanges) */
+    uint32_t radix;     /* SCHED_DIGIT: R */
+    uint32_t main;      /* SCHED_DIGIT: M, the main group's size */
     char alg[32];       /* algorithm name (read from a file without one: the file's name) */
     char *path;         /* read from a file (sched_csv_read): its name, else NULL */
     uint32_t *line;     /* ... and line[i], the line op i came from */
@@ -125,16 +136,42 @@ static inline const sched_op_t *sched_rank_end(const sched_t *s, uint32_t rank)
 {
     return s->op + s->first[rank + 1];
 }
+/* SCHED_DIGIT: main rank r's fold partners r + M, r + 2M, ... below P. */
+static inline uint32_t sched_fold_partners(const sched_t *s, uint32_t rank)
+{
+    return (s->p - 1 - rank) / s->main;
+}
 static inline uint32_t sched_rank_count(const sched_t *s, uint32_t rank)
 {
+    if (s->form == SCHED_DIGIT)
+        return rank >= s->main ? 2 : s->per_rank + 2 * sched_fold_partners(s, rank);
     return s->form ? s->per_rank : s->first[rank + 1] - s->first[rank];
 }
+/* Does every rank have rank 0's ops, moved (a generated form without a fold)? */
+static inline int sched_uniform(const sched_t *s)
+{
+    return s->form && (s->form != SCHED_DIGIT || s->main == s->p);
+}
+/* The place value R^t of SCHED_DIGIT's move d = i R^t. */
+static inline uint32_t sched_digit_span(const sched_t *s, uint32_t d)
+{
+    uint32_t span = 1;
+    while (d / span >= s->radix)
+        span *= s->radix;
+    return span;
+}
+/* Rank r's peer by digit move d (SCHED_DIGIT): digit t of r up by i mod R. */
+uint32_t sched_digit_peer(const sched_t *s, uint32_t rank, uint32_t d);
+/* Op k of 'rank' of a SCHED_DIGIT schedule. */
+sched_op_t sched_digit_op(const sched_t *s, uint32_t rank, uint32_t k);
 /* Op k of 'rank', stored or generated (the only access a generated
  * schedule has: sched_rank_ops and sched_rank_end need a stored one). */
 static inline sched_op_t sched_op_at(const sched_t *s, uint32_t rank, uint32_t k)
 {
     if (s->form == SCHED_STORED)
         return s->op[s->first[rank] + k];
+    if (s->form == SCHED_DIGIT)
+        return sched_digit_op(s, rank, k);
     sched_op_t o = s->op[k];
     uint32_t d = (uint32_t)o.peer, q = s->form == SCHED_XOR ? rank ^ d : rank + d;
     o.peer = (int32_t)(q >= s->p && s->form == SCHED_SHIFT ? q - s->p : q);

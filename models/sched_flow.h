@@ -50,8 +50,8 @@ typedef struct {
      * msg[i] is the message RECV first + i consumes. */
     void (*recv_run)(void *ctx, uint32_t rank, uint32_t first, uint32_t last,
                      const sched_msg_t *msg);
-    /* NULL, or: has the caller seen enough?  A stored schedule's run then
-     * stops early (the engines ask between ranks or levels) and returns
+    /* NULL, or: has the caller seen enough?  The run then stops early (the
+     * engines ask between ranks, levels or slots) and returns
      * LOP_OK with ranks left unrun: what the callbacks saw is all there is. */
     int (*halted)(void *ctx);
 } sched_flow_ops_t;

@@ -490,8 +490,10 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     memset(res, 0, sizeof *res);
     double t0 = lop_timer_clock_s();
     lop_status_t st = check_pairs(s, par);
-    if (st == LOP_OK && s->form && par->model == SCHED_SIM_LOP && par->lop_arg == SCHED_LOP_BATCH) {
-        st = sched_expand(s, &stored); /* the batch argument needs the static match */
+    if (st == LOP_OK && s->form && par->model == SCHED_SIM_LOP &&
+        (par->lop_arg == SCHED_LOP_BATCH || !sched_uniform(s))) {
+        /* the batch argument needs the static match, a fold's stream each rank's count */
+        st = sched_expand(s, &stored);
         s = sim.s = &stored;
     }
     st = st ? st : sim_setup(&sim, s);

@@ -18,6 +18,12 @@
  * (sched_sim.h).  A SEND slot keeps its P message values until the RECV slot
  * taking them has run: one slot for the disseminations, whose memory is
  * then P values and nothing per op.
+ *
+ * SCHED_DIGIT's slots are the main group's exchanges; its fold runs as two
+ * slots more: every folded rank's SEND and every main rank's RECVs from its
+ * partners before them, the main ranks' SENDs to their partners and every
+ * folded rank's RECV after them - each rank's ops in its order, each RECV
+ * after the SEND it takes.
  */
 #ifndef LOP_SCHED_SWEEP_H
 #define LOP_SCHED_SWEEP_H
@@ -35,6 +41,8 @@ typedef struct {
     double **spare;  /* buffers of P values no slot holds */
     uint32_t n_spare;
     sched_msg_t *batch; /* one rank's run of RECVs */
+    uint32_t *off;      /* ... their peers' offsets over a run of ranks */
+    uint32_t ranks;     /* the ranks of a slot: P, or SCHED_DIGIT's main group */
 } sweep_t;
 
 /* Slots paired, buffers ready; errors those of sched_flow_run. */
@@ -46,25 +54,30 @@ void sweep_free(sweep_t *w);
 
 #define SWEEP_INLINE static inline __attribute__((always_inline))
 
-/* Rank r's peer in a slot of move d (sched_op_at's, without the load). */
-SWEEP_INLINE uint32_t sweep_peer(const sched_t *s, uint32_t r, uint32_t d)
+/* Rank r's index of slot k's op: after its fold RECVs (SCHED_DIGIT). */
+SWEEP_INLINE uint32_t sweep_index(const sweep_t *w, uint32_t r, uint32_t k)
 {
-    if (s->form == SCHED_XOR)
-        return r ^ d;
-    return r + d >= s->p ? r + d - s->p : r + d;
+    return w->ranks < w->s->p ? k + sched_fold_partners(w->s, r) : k;
 }
 
 /* The ranks of a slot of move d in runs of one offset to their peers:
  * SHIFT's peer r + d below P - d and r + d - P above (no compare per rank);
- * XOR's runs of d ranks with bit d clear (+d) or set (-d).  Run i is ranks
- * lo..hi-1 with peer r + off (mod 2^32); 0 when there is none. */
-SWEEP_INLINE int sweep_segment(const sched_t *s, uint32_t d, uint32_t *at, uint32_t *lo,
+ * XOR's runs of d ranks with bit d clear (+d) or set (-d); DIGIT's runs of
+ * the ranks whose digit stays below R (+d) or wraps (d - R^(t+1)).  Run i is
+ * ranks lo..hi-1 with peer r + off (mod 2^32); 0 when there is none. */
+SWEEP_INLINE int sweep_segment(const sweep_t *w, uint32_t d, uint32_t *at, uint32_t *lo,
                                uint32_t *hi, uint32_t *off)
 {
-    if (*at >= s->p)
+    const sched_t *s = w->s;
+    if (*at >= w->ranks)
         return 0;
     *lo = *at;
-    if (s->form == SCHED_SHIFT) {
+    if (s->form == SCHED_DIGIT) {
+        uint32_t block = s->radix * sched_digit_span(s, d), pos = *lo % block;
+        uint32_t stay = block - d; /* digit t below R - i: (R - i) R^t ranks */
+        *hi = *lo - pos + (pos < stay ? stay : block);
+        *off = pos < stay ? d : d - block;
+    } else if (s->form == SCHED_SHIFT) {
         *hi = *lo < s->p - d ? s->p - d : s->p;
         *off = *lo < s->p - d ? d : d - s->p;
     } else if ((d & (d - 1)) == 0) { /* XOR by a power of two (P is one too) */
@@ -87,11 +100,11 @@ SWEEP_INLINE lop_status_t sweep_send(sweep_t *w, const sched_flow_ops_t *ops, vo
     double *v = sweep_buffer(w);
     if (!v)
         return LOP_ERR_NOMEM;
-    for (uint32_t at = 0, lo, hi, off; sweep_segment(s, (uint32_t)t.peer, &at, &lo, &hi, &off);)
+    for (uint32_t at = 0, lo, hi, off; sweep_segment(w, (uint32_t)t.peer, &at, &lo, &hi, &off);)
         for (uint32_t r = lo; r < hi; r++) {
             sched_op_t o = t;
             o.peer = (int32_t)(r + off);
-            v[r] = ops->post(ctx, r, k, o);
+            v[r] = ops->post(ctx, r, sweep_index(w, r, k), o);
         }
     w->value[k] = v;
     return LOP_OK;
@@ -105,22 +118,66 @@ SWEEP_INLINE void sweep_recv(sweep_t *w, const sched_flow_ops_t *ops, void *ctx,
     if (k == last) { /* the rule in the exchanges: one RECV between sends */
         const uint32_t d = (uint32_t)s->op[k].peer, j = w->match[k];
         const double *v = w->value[j];
-        for (uint32_t at = 0, lo, hi, off; sweep_segment(s, d, &at, &lo, &hi, &off);)
+        for (uint32_t at = 0, lo, hi, off; sweep_segment(w, d, &at, &lo, &hi, &off);)
             for (uint32_t r = lo; r < hi; r++) {
-                sched_msg_t m = {j, r + off, v[r + off]};
-                ops->recv_run(ctx, r, k, k, &m);
+                sched_msg_t m = {sweep_index(w, r + off, j), r + off, v[r + off]};
+                uint32_t at_k = sweep_index(w, r, k);
+                ops->recv_run(ctx, r, at_k, at_k, &m);
             }
-    } else {
-        for (uint32_t r = 0; r < s->p; r++) {
-            for (uint32_t i = k; i <= last; i++) {
-                uint32_t from = sweep_peer(s, r, (uint32_t)s->op[i].peer);
-                w->batch[i - k] = (sched_msg_t){w->match[i], from, w->value[w->match[i]][from]};
+    } else { /* ranks lo..hi-1: every slot's segment, so one offset per slot */
+        for (uint32_t lo = 0, hi; lo < w->ranks; lo = hi) {
+            hi = w->ranks;
+            for (uint32_t i = k, at, l, h = hi; i <= last; i++) {
+                at = lo;
+                sweep_segment(w, (uint32_t)s->op[i].peer, &at, &l, &h, &w->off[i - k]);
+                hi = h < hi ? h : hi;
             }
-            ops->recv_run(ctx, r, k, last, w->batch);
+            for (uint32_t r = lo; r < hi; r++) {
+                for (uint32_t i = k; i <= last; i++) {
+                    uint32_t from = r + w->off[i - k];
+                    w->batch[i - k] = (sched_msg_t){sweep_index(w, from, w->match[i]), from,
+                                                    w->value[w->match[i]][from]};
+                }
+                ops->recv_run(ctx, r, sweep_index(w, r, k), sweep_index(w, r, last), w->batch);
+            }
         }
     }
     for (uint32_t i = k; i <= last; i++)
         sweep_release(w, w->match[i]);
+}
+
+/* SCHED_DIGIT's fold in (out 0: every folded rank's SEND, then each main
+ * rank's RECVs from its partners) or out (1: each main rank's SENDs to its
+ * partners, then every folded rank's RECV). */
+SWEEP_INLINE lop_status_t sweep_fold(sweep_t *w, const sched_flow_ops_t *ops, void *ctx,
+                                     int out)
+{
+    const sched_t *s = w->s;
+    const uint32_t main = w->ranks, last = s->n_steps - 1;
+    double *v = sweep_buffer(w);
+    if (!v)
+        return LOP_ERR_NOMEM;
+    for (uint32_t r = main; r < s->p && !out; r++)
+        v[r] = ops->post(ctx, r, 0, (sched_op_t){(int32_t)(r % main), 0, SCHED_SEND});
+    for (uint32_t r = 0; r < main; r++) {
+        uint32_t c = sched_fold_partners(s, r), first = s->per_rank + c;
+        for (uint32_t j = 0; j < c; j++) {
+            uint32_t q = r + (j + 1) * main;
+            if (out)
+                v[q] = ops->post(ctx, r, first + j, (sched_op_t){(int32_t)q, last, SCHED_SEND});
+            else
+                w->batch[j] = (sched_msg_t){0, q, v[q]};
+        }
+        if (c && !out)
+            ops->recv_run(ctx, r, 0, c - 1, w->batch);
+    }
+    for (uint32_t r = main; r < s->p && out; r++) { /* partner r / M of main rank r mod M */
+        uint32_t q = r % main;
+        sched_msg_t m = {s->per_rank + sched_fold_partners(s, q) + r / main - 1, q, v[r]};
+        ops->recv_run(ctx, r, 1, 1, &m);
+    }
+    w->spare[w->n_spare++] = v;
+    return LOP_OK;
 }
 
 SWEEP_INLINE lop_status_t
@@ -128,18 +185,30 @@ sched_sweep_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx, uint64
 {
     sweep_t w;
     uint32_t m = s->per_rank;
+    uint64_t folded = 2ull * (s->p - (s->form == SCHED_DIGIT ? s->main : s->p)); /* each way */
     lop_status_t st = sweep_prepare(&w, s);
-    for (uint32_t k = 0, last; k < m && st == LOP_OK; k = last + 1) {
+    int halted = 0;
+    if (st == LOP_OK && w.ranks < s->p)
+        st = sweep_fold(&w, ops, ctx, 0);
+    *events = folded;
+    /* slot after slot; with a halted callback asked between them */
+    for (uint32_t k = 0, last; k < m && st == LOP_OK && !halted; k = last + 1) {
         last = k;
         if (s->op[k].kind != SCHED_RECV) {
             st = sweep_send(&w, ops, ctx, k);
-            continue;
+        } else {
+            while (last + 1 < m && s->op[last + 1].kind == SCHED_RECV)
+                last++;
+            sweep_recv(&w, ops, ctx, k, last);
         }
-        while (last + 1 < m && s->op[last + 1].kind == SCHED_RECV)
-            last++;
-        sweep_recv(&w, ops, ctx, k, last);
+        *events += (uint64_t)(last - k + 1) * w.ranks;
+        halted = ops->halted && ops->halted(ctx);
     }
-    *events = st ? 0 : (uint64_t)m * s->p;
+    if (st == LOP_OK && w.ranks < s->p && !halted) {
+        st = sweep_fold(&w, ops, ctx, 1);
+        *events += folded;
+    }
+    *events = st ? 0 : *events;
     sweep_free(&w);
     return st;
 }

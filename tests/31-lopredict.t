@@ -267,14 +267,15 @@ refuses "a stray operand" "unexpected argument 'extra'" extra
 # (it printed the header and the P = 4 row first) and before any work (it
 # built every schedule in a counting pass first), from the algorithm's op
 # count, naming the largest P it does (issue 22).
-refuses "--simulate: nwise at P = 2^24 needs too many operations, before any row" \
-    "option --p: nwise with n = 2 at P = 16777216 needs 870647656 operations, more than a schedule holds (134217728): the largest P it does is 4782968" \
-    --alg nwise --p 4,16777216 --simulate
-refuses "--best with per-pair costs: each candidate n = 1..8 counted up front (n = 1 is generated)" \
-    "option --p: nwise with n = 2 at P = 16777216 needs" \
-    --best --alg nwise --topology 4096x4096 --level-L 1,0.1 --level-o 1,0.1
-refuses "--goal: a schedule too large is refused before any text" \
-    "option --p: nwise with n = 2 at P = 16777216 needs" --goal --alg nwise --p 16777216
+refuses "--simulate: bfly at P = 2^24 - 1 (stored: P is no power of 2) needs too many operations, before any row" \
+    "option --p: bfly at P = 16777215 needs 805306364 operations, more than a schedule holds (134217728): the largest P it does is 3042482" \
+    --alg bfly --p 4,16777215 --simulate
+refuses "--best with per-pair costs: each candidate counted up front" \
+    "option --p: bfly at P = 16773120 needs" \
+    --best --alg bfly --topology 4096x4095 --level-L 1,0.1 --level-o 1,0.1
+refuses "--goal: a schedule too large is refused before any text (nwise: though a simulation generates it)" \
+    "option --p: nwise with n = 2 at P = 16777216 needs 870647656 operations, more than a schedule holds (134217728): the largest P it does is 4782968 (a simulation generates it from rank 0's ops at this P)" \
+    --goal --alg nwise --p 16777216
 refuses "--schedule: diss at 2^24 is not stored (a simulation generates it)" \
     "option --p: diss at P = 16777216 needs 805306368 operations, more than a schedule holds (134217728): the largest P it does is 3050402 (a simulation generates it from rank 0's ops at this P)" \
     --schedule --alg diss --p 16777216

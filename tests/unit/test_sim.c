@@ -227,10 +227,18 @@ static void deadlock(void)
 }
 
 /* A generated schedule (rank 0's ops, moved by the rank) run slot by slot:
- * its errors are the stored engine's, said of rank 0's slots. */
+ * its errors are the stored engine's, said of rank 0's slots.  DIGIT: base
+ * 3, the main group the largest power of 3 up to P, the rest folded in
+ * (steps 0 and 2). */
 static sched_t generated(sched_form_t form, uint32_t p, const sched_op_t *op, uint32_t m)
 {
     sched_t s = {.p = p, .form = form, .per_rank = m, .n_ops = m * p, .n_steps = 1};
+    if (form == SCHED_DIGIT) {
+        for (s.radix = 3, s.main = 1; s.main * 3 <= p; s.main *= 3)
+            ;
+        s.n_ops = m * s.main + 4 * (p - s.main);
+        s.n_steps = 3;
+    }
     s.op = calloc(m, sizeof *s.op);
     memcpy(s.op, op, m * sizeof *op);
     snprintf(s.alg, sizeof s.alg, "made");
@@ -253,6 +261,10 @@ static void sweep_errors(void)
          {{1, 0, SCHED_SEND}, {2, 0, SCHED_SEND}}},
         {"a move of 0", "addresses the rank itself", SCHED_SHIFT, 4, 1, {{0, 0, SCHED_SEND}}},
         {"XOR beyond P", "names no rank", SCHED_XOR, 6, 1, {{1, 0, SCHED_SEND}}},
+        {"a DIGIT move off the digits", "changes no digit", SCHED_DIGIT, 9, 1,
+         {{4, 1, SCHED_SEND}}},
+        {"a DIGIT move beyond the main group", "changes no digit", SCHED_DIGIT, 4, 1,
+         {{3, 1, SCHED_SEND}}},
     };
     barrier_cost_t cost;
     barrier_cost_init(&cost);
@@ -270,6 +282,18 @@ static void sweep_errors(void)
     ok(sched_sim_run(&s, &par, 0, &r) == LOP_OK && r.max_us == 7 && r.events == 8,
        "generated ring of 4: one message each, 7 us, 8 events");
     sched_free(&s);
+    /* ranks 0..2 a ring along digit 0 of base 3, rank 3 folded in to 0: 3
+     * sends at 1, 0 takes it at 7 and sends on at 8, takes 2's at 9, sends
+     * to 3 at 10, which takes it at 16 */
+    sched_op_t ring3[2] = {{1, 1, SCHED_SEND}, {2, 1, SCHED_RECV}};
+    sched_t d = generated(SCHED_DIGIT, 4, ring3, 2), e;
+    sched_sim_result_t stored;
+    ok(sched_sim_run(&d, &par, 0, &r) == LOP_OK && r.max_us == 16 && r.events == 10 &&
+           sched_expand(&d, &e) == LOP_OK && sched_sim_run(&e, &par, 0, &stored) == LOP_OK &&
+           stored.max_us == 16,
+       "generated digit ring of 3 and a fold: 16 us, 10 events, as its every rank's ops stored");
+    sched_free(&d);
+    sched_free(&e);
 }
 
 /* cc whose root takes the reports in reverse order (a long scan of its
