@@ -151,10 +151,12 @@ uint64_t barrier_ipow(uint64_t k, uint32_t e)
     return r;
 }
 
+/* (The bound is divided once: the builders ask per rank.) */
 uint32_t barrier_ceil_log(uint64_t p, uint64_t k)
 {
     uint32_t r = 0;
-    for (uint64_t span = 1; span < p; span = span > UINT64_MAX / k ? UINT64_MAX : span * k)
+    const uint64_t most = UINT64_MAX / k;
+    for (uint64_t span = 1; span < p; span = span > most ? UINT64_MAX : span * k)
         r++;
     return r;
 }
@@ -162,7 +164,8 @@ uint32_t barrier_ceil_log(uint64_t p, uint64_t k)
 uint32_t barrier_floor_log(uint64_t p, uint64_t k)
 {
     uint32_t r = 0;
-    for (uint64_t span = k; span <= p; span = span > UINT64_MAX / k ? UINT64_MAX : span * k)
+    const uint64_t most = UINT64_MAX / k;
+    for (uint64_t span = k; span <= p; span = span > most ? UINT64_MAX : span * k)
         r++;
     return r;
 }

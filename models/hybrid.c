@@ -115,5 +115,11 @@ lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, ui
         st = hybrid_build(pl, p, &sim, NULL, res);
         pairs_free(&c);
     }
+    if (st == LOP_OK && res->sched.form != SCHED_STORED) { /* executors need every rank's */
+        sched_t every;
+        st = sched_expand(&res->sched, &every);
+        sched_free(&res->sched);
+        res->sched = every;
+    }
     return st;
 }

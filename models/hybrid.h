@@ -76,7 +76,9 @@ typedef struct {
 } hybrid_choice_t;
 
 typedef struct {
-    sched_t sched;         /* the barrier found, checked; alg "hybrid" */
+    sched_t sched;         /* the barrier found, checked; alg "hybrid"; a flat one in the
+                              simulator's form (sched_generate: sched_expand for every
+                              rank's ops) */
     double us;             /* its simulated time */
     double greedy_us;      /* the paper's greedy hybrid's time */
     double flat_us;        /* the best flat algorithm's time */

@@ -242,8 +242,8 @@ static lop_status_t flat_try(const sched_sim_t *sim, const flat_cand_t *c, uint3
         res->flat = (hybrid_choice_t){c->alg, c->n, 1};
         *best_index = c->index;
         sched_free(best);
-        if (s.form == SCHED_STORED)
-            *best = s, s = (sched_t){0};
+        *best = s;
+        s = (sched_t){0};
     }
     sched_free(&s);
     return st;

@@ -464,7 +464,7 @@ static lop_status_t result_take(search_t *se, const uint32_t *greedy, sched_t *f
     snprintf(res->config, sizeof res->config, "flat:%s", label);
     res->us = res->flat_us; /* simulated by hybrid_flat_best */
     if (flat->p == 0)
-        return sched_build(res->flat.alg, se->p, res->flat.n, &res->sched);
+        return sched_generate(res->flat.alg, se->p, res->flat.n, &res->sched);
     res->sched = *flat;
     *flat = (sched_t){0};
     return LOP_OK;

@@ -214,6 +214,13 @@ lop_status_t sched_check(const sched_t *s)
 
 lop_status_t sched_check_what(const sched_t *s, sched_know_t what)
 {
+    if (s->form != SCHED_STORED && sched_check_work(s) <= SCHED_CHECK_MAX_WORK) {
+        sched_t every; /* a generated schedule: every rank's ops */
+        lop_status_t st = sched_expand(s, &every);
+        st = st ? st : sched_check_what(&every, what);
+        sched_free(&every);
+        return st;
+    }
     if (sched_check_work(s) > SCHED_CHECK_MAX_WORK)
         return lop_err(LOP_ERR_RANGE,
                        "%s%sschedule %s: P = %u is too large to check (%.2g word operations, "

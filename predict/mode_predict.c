@@ -81,7 +81,7 @@ static lop_status_t predict_hybrid_row(const lopredict_opts_t *o, lopredict_run_
 {
     rows_flags_t f = {0};
     sched_t s;
-    lop_status_t st = work_sched_build(o, r, &barrier_alg_hybrid, 0, p, 0, &s);
+    lop_status_t st = work_sched_build(o, r, &barrier_alg_hybrid, 0, p, 1, &s);
     if (st)
         return st;
     lop_out_str(t, barrier_alg_hybrid.name);

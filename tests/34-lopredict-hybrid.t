@@ -22,6 +22,18 @@ a=$("$B" --check-schedule "$T/h-block.csv" --simulate --model logp $M | sed -n '
 b=$(csvcol "$T/h22.csv" sim_us | sed -n 's/^hybrid,//p')
 check "the written schedule simulates as --simulate says ($a = $b us)" test "$a" = "$b"
 
+# A flat winner the simulator generates from rank 0's ops (bfly, XOR; diss,
+# shift; nwise n = 2 with a fold, digits) is written with every rank's ops.
+U="--topology 3x3x3 --level-L 1,1,1 --level-o 1,1,1 --g 0"
+for pw in "16 bfly" "12 diss" "18 nwise(n=2)"; do
+    p=${pw% *} w=${pw#* }
+    "$B" --schedule --alg hybrid --p $p $U >"$T/hg$p.csv"
+    a=$("$B" --check-schedule "$T/hg$p.csv" --simulate --model logp $U | sed -n 's/.*simulated logp: \(.*\) us/\1/p')
+    b=$("$B" --alg hybrid --p $p $U $S | grep '^hybrid,' | cut -d, -f11)
+    check "P = $p: flat $w written whole, a checked barrier simulating as --simulate says ($a = $b us)" \
+        sh -c "grep -qx '# hybrid: flat:$w' '$T/hg$p.csv' && test '$a' = '$b' && test -n '$a'"
+done
+
 # Never above the best flat algorithm, P = 2..64, both placements.
 for map in block rr; do
     "$B" --alg all,hybrid --p 2..64 $S $M --map $map >"$T/all-$map.csv"
