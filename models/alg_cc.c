@@ -45,6 +45,13 @@ static double cc_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
            q * barrier_lop_L(c, q);
 }
 
+/* Rank 0's P - 1 reports (a star: the P-nomial gather); the release after. */
+static double cc_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
+{
+    (void)n;
+    return tree_knomial_bound(b, p, p);
+}
+
 const barrier_alg_t barrier_alg_cc = {
     .name = "cc",
     .title = "central counter",
@@ -54,6 +61,7 @@ const barrier_alg_t barrier_alg_cc = {
     .n_ops = tree_n_ops,
     .logp_us = cc_logp_us,
     .lop_us = cc_lop_us,
+    .flat_bound = cc_flat_bound,
     .logp_note = "exact for every P and g",
     .lop_note = "exact when o((P-1)cnt) <= L((P-1)cnt)",
     .logp_exact = barrier_exact_always,

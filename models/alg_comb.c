@@ -43,6 +43,11 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     return tree_gather_lop(c, levels, k - 1.0) + tree_bcast_lop(c, p);
 }
 
+double comb_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
+{
+    return tree_bcast_bound(b, p, tree_knomial_bound(b, p, group_size(n)));
+}
+
 int comb_logp_exact(uint32_t p, uint32_t n)
 {
     return barrier_power_of(p, group_size(n)) && barrier_power_of_two(p);
@@ -60,6 +65,7 @@ const barrier_alg_t barrier_alg_comb = {
     .n_ops = tree_n_ops,
     .logp_us = comb_logp_us,
     .lop_us = comb_lop_us,
+    .flat_bound = comb_flat_bound,
     .logp_note = "exact when P is a power of n and of 2 (n = 2, 4, 16..) and g <= o_s+L+o_r",
     .lop_note = "thesis form: every level evaluated at the root's stream; not exact",
     .logp_exact = comb_logp_exact,

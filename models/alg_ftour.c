@@ -18,6 +18,7 @@ const barrier_alg_t barrier_alg_ftour = {
     .n_ops = tree_n_ops,
     .logp_us = comb_logp_us,
     .lop_us = comb_lop_us,
+    .flat_bound = comb_flat_bound,
     .logp_note = "exact when P is a power of f and of 2 and g <= o_s+L+o_r",
     .lop_note = "thesis form: every level evaluated at the root's stream; not exact",
     .logp_exact = comb_logp_exact,

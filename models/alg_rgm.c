@@ -50,6 +50,18 @@ static double rgm_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     return gather + barrier_lop_o(c, 1) + barrier_lop_L(c, 1);
 }
 
+/* The gather's bound, then the multicast: its post costs rank 0 the most o
+ * of its receivers (mcast_overhead in sched_sim.c), at least that of rank
+ * 2^(R-1), R = ceil(log2 P), whose release then arrives after its L. */
+static double rgm_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
+{
+    double o, L, t = tree_knomial_bound(b, p, (uint64_t)n + 1);
+    if (p < 2)
+        return t;
+    b->aligned(b, 2, barrier_ceil_log(p, 2) - 1, 1, &o, &L);
+    return t + o + L + b->recv_o(b, o);
+}
+
 const barrier_alg_t barrier_alg_rgm = {
     .name = "rgm",
     .title = "RDMA gather + multicast",
@@ -62,6 +74,7 @@ const barrier_alg_t barrier_alg_rgm = {
     .n_ops = rgm_n_ops,
     .logp_us = rgm_logp_us,
     .lop_us = rgm_lop_us,
+    .flat_bound = rgm_flat_bound,
     .logp_note = "exact when P is a power of n+1 and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style; not exact",
     .logp_exact = barrier_exact_p_power_of_n1,

@@ -18,6 +18,7 @@ const barrier_alg_t barrier_alg_tour = {
     .n_ops = tree_n_ops,
     .logp_us = comb_logp_us, /* 2.2.5.3: max{f_r, t1} ceil(log2 P) + t_bc, the same for g <= t1 */
     .lop_us = comb_lop_us,   /* 2.3.7.1.3 is 2.3.7.1.2 with n = 2 */
+    .flat_bound = comb_flat_bound,
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",
     .lop_note = "thesis form: every round evaluated at the root's stream; not exact",
     .logp_exact = barrier_exact_p_power_of_two,

@@ -53,6 +53,18 @@ typedef struct {
  * cnt = 1, no LoP set); the caller fills logp and lop. */
 void barrier_cost_init(barrier_cost_t *c);
 
+/* The cheapest costs a lower bound of a simulated time may assume
+ * (hybrid_flat.c gives them from a machine's per-pair costs): o and L of
+ * any message between a rank r that is a multiple of k^(t+1) and r + i k^t
+ * below P (a k-nomial tree's leader and its member i at level t; a binomial
+ * tree's parent and child: k = 2, i = 1), and the receive overhead of a
+ * message whose cheapest o is o. */
+typedef struct barrier_least {
+    void (*aligned)(const struct barrier_least *b, uint64_t k, uint32_t t, uint64_t i,
+                    double *o_us, double *L_us);
+    double (*recv_o)(const struct barrier_least *b, double o_us);
+} barrier_least_t;
+
 enum {
     BARRIER_COST_ONLY = 1, /* no schedule: a hardware barrier with a cost formula only */
     BARRIER_HYBRID = 2     /* schedule built from per-pair costs (hybrid.h); not in barrier_algs */
@@ -83,6 +95,11 @@ typedef struct barrier_alg {
     sched_form_t (*symmetry)(uint32_t p, uint32_t n);
     /* SCHED_DIGIT's radix R at n (the exchanges change base-R digits). */
     uint32_t (*radix)(uint32_t n);
+    /* A lower bound of the schedule's simulated LogP time at p, n (program
+     * order, g >= 0) on the costs b allows, without building it: summed as
+     * the simulator sums, of numbers no larger (models/README.md); NULL:
+     * none.  test_hybrid_flat holds each below the simulation. */
+    double (*flat_bound)(const barrier_least_t *b, uint32_t p, uint32_t n);
     /* Closed forms in microseconds. */
     double (*logp_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
     double (*lop_us)(barrier_cost_t *c, uint32_t p, uint32_t n);
@@ -189,6 +206,12 @@ uint64_t tree_n_ops(uint32_t p, uint32_t n);
 double tree_bcast_logp(barrier_cost_t *c, uint32_t p);
 /* t_bc in LoP (thesis 2.3.7.1.2). */
 double tree_bcast_lop(barrier_cost_t *c, uint32_t p);
+/* Lower bounds on b's costs: when rank 0 of tree_knomial_gather over p
+ * ranks has taken its last report; when the last rank of
+ * tree_binomial_bcast over p ranks has its release, rank 0 starting at
+ * 'start'. */
+double tree_knomial_bound(const barrier_least_t *b, uint32_t p, uint64_t k);
+double tree_bcast_bound(const barrier_least_t *b, uint32_t p, double start);
 
 /* ---- algorithms whose functions other descriptors reuse ---- */
 
@@ -199,6 +222,8 @@ double comb_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 /* P a power of the group size and of 2: every group full, the broadcast too. */
 int comb_logp_exact(uint32_t p, uint32_t n);
+/* The gather's bound, then the broadcast's from it (tree.c). */
+double comb_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n);
 /* n-way dissemination (alg_ndiss.c); diss is n = 1. */
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);

@@ -186,6 +186,72 @@ double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s)
     return t;
 }
 
+/* ------------------------------------------ bounds of stored schedules */
+
+/* The costs a bound may assume on sim's machine (barrier_least_t first). */
+typedef struct {
+    barrier_least_t b;
+    const sched_sim_t *sim;
+    uint32_t p;
+} least_t;
+
+/* Do a rank r, a multiple of k^(t+1), and r + i k^t agree at level lv of a
+ * machine for every such r (1), for none (0), or is it not told (-1)?
+ * Block keys r / D: aligned blocks of k^(t+1) ranks lie in one key where D
+ * is a multiple of them; where D divides k^(t+1), r starts a key, which
+ * r + i k^t shares iff i k^t < D.  Round robin keys r mod D: the same iff D
+ * divides i k^t; else, where D divides k^(t+1), never. */
+static int aligned_agree(const pairs_t *c, uint64_t k, uint32_t t, uint64_t i, uint32_t lv)
+{
+    uint64_t D = c->key_d[lv], span = barrier_ipow(k, t), block = span * k;
+    if (D == 1)
+        return c->map != PAIRS_BLOCK;
+    if (c->map == PAIRS_BLOCK)
+        return D % block == 0 ? 1 : block % D == 0 ? i * span < D : -1;
+    return i * span % D == 0 ? 1 : block % D == 0 ? 0 : -1;
+}
+
+/* barrier_least_t.aligned on a machine: the cheapest level such pairs can
+ * be at (as slot_least); a matrix, or a view, scanned over every pair. */
+static void least_aligned(const barrier_least_t *b, uint64_t k, uint32_t t, uint64_t i,
+                          double *o_us, double *L_us)
+{
+    const least_t *l = (const least_t *)b;
+    const pairs_t *c = l->sim->pairs;
+    *o_us = *L_us = INFINITY;
+    for (uint32_t lv = 0; !c->o_us && !c->rank && lv < c->n_levels; lv++) {
+        int agree = aligned_agree(c, k, t, i, lv);
+        if (agree == 1 && lv + 1 < c->n_levels)
+            continue; /* every pair agrees here: its level is further in */
+        *o_us = least(*o_us, c->level_o_us[lv]);
+        *L_us = least(*L_us, c->level_L_us[lv]);
+        if (agree == 0)
+            return; /* every pair differs here: none further in */
+    }
+    uint64_t span = barrier_ipow(k, t), block = span * k;
+    for (uint64_t r = 0; (c->o_us || c->rank) && r + i * span < l->p; r += block)
+        for (int way = 0; way < 2; way++) {
+            uint32_t a = (uint32_t)r, z = (uint32_t)(r + i * span);
+            double o, L;
+            pairs_cost(c, way ? z : a, way ? a : z, &o, &L);
+            *o_us = least(*o_us, o);
+            *L_us = least(*L_us, L);
+        }
+}
+
+static double least_recv_o(const barrier_least_t *b, double o_us)
+{
+    return bound_or(((const least_t *)b)->sim, o_us);
+}
+
+double hybrid_alg_bound(const sched_sim_t *sim, const barrier_alg_t *alg, uint32_t p, uint32_t n)
+{
+    least_t l = {{least_aligned, least_recv_o}, sim, p};
+    if (!alg->flat_bound || sim->recv_order != SCHED_RECV_PROGRAM || !sim->pairs)
+        return 0;
+    return alg->flat_bound(&l.b, p, barrier_alg_n(alg, n));
+}
+
 /* Has an earlier candidate the same rule and n (ftour n = comb n, tour =
  * comb n = 2: one function builds them), so the same schedule? */
 static int flat_repeats(const barrier_alg_t *const *algs, const barrier_alg_t *const *a,
@@ -215,6 +281,16 @@ static int flat_better(const hybrid_result_t *res, uint32_t best_index, double u
     return us < res->flat_us || (us == res->flat_us && c->index < best_index);
 }
 
+/* Does a lower bound show that candidate c cannot beat the best so far?
+ * (Counted: it is then neither built nor simulated.) */
+static int flat_beaten(hybrid_result_t *res, uint32_t best_index, double bound,
+                       const flat_cand_t *c)
+{
+    int beaten = bound > res->flat_us || (bound == res->flat_us && c->index > best_index);
+    res->flat_bounded += beaten;
+    return beaten;
+}
+
 /* Candidate c over all p ranks: simulated, unless its bound says it cannot
  * beat the best so far, and given up once a rank passes that best (so it
  * cannot beat it either: a barrier's time is its slowest rank's).  The
@@ -223,15 +299,14 @@ static int flat_better(const hybrid_result_t *res, uint32_t best_index, double u
 static lop_status_t flat_try(const sched_sim_t *sim, const flat_cand_t *c, uint32_t p,
                              hybrid_result_t *res, uint32_t *best_index, sched_t *best)
 {
-    sched_t s;
-    double us, bound;
+    sched_t s = {0};
+    double us, bound = hybrid_alg_bound(sim, c->alg, p, c->n);
     int gave_up;
-    lop_status_t st = sched_generate(c->alg, p, c->n, &s);
-    if (st)
-        return st;
-    bound = hybrid_flat_bound(sim, &s);
-    if (bound > res->flat_us || (bound == res->flat_us && c->index > *best_index)) {
-        res->flat_bounded++;
+    lop_status_t st = flat_beaten(res, *best_index, bound, c) ? LOP_OK
+                                                               : sched_generate(c->alg, p, c->n, &s);
+    if (st || s.p == 0)
+        return st; /* refused, or bounded out before it was built */
+    if (flat_beaten(res, *best_index, hybrid_flat_bound(sim, &s), c)) {
         sched_free(&s);
         return LOP_OK;
     }

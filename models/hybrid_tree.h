@@ -36,6 +36,10 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
  * SCHED_XOR) on sim->pairs: each slot's messages at their cheapest; 0 where
  * it does not apply (a stored schedule, receives in arrival order). */
 double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s);
+/* The algorithm's own lower bound (barrier_alg_t.flat_bound) of its
+ * simulated time at p, n on sim->pairs, before anything is built; 0 where
+ * it has none or it does not apply (receives in arrival order). */
+double hybrid_alg_bound(const sched_sim_t *sim, const barrier_alg_t *alg, uint32_t p, uint32_t n);
 /* The fastest flat algorithm of 'algs' over ranks 0..p-1 into res->flat,
  * res->flat_us (hybrid_flat.c; the first in algs' order of equal times);
  * res->flat_skipped, _bounded, _stopped.  Its schedule into *best where

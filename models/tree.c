@@ -32,6 +32,62 @@ void tree_binomial_bcast(sched_t *s, uint32_t p, uint32_t rank, uint32_t step0)
             sched_push(s, SCHED_SEND, (int32_t)(rank + (1u << j)), step0 + rounds - 1 - j);
 }
 
+/* Rank 0 of a k-nomial tree over 'size' ranks (a subtree's root is a
+ * multiple of k^levels, so its pairs are aligned as b's): it takes member i
+ * of level t after that member's own gather and its send; full subtrees
+ * (k^t ranks) share one bound, full[t]. */
+static double knomial_from(const barrier_least_t *b, uint64_t size, uint64_t k, double *full)
+{
+    double t = 0;
+    uint64_t span = 1;
+    for (uint32_t level = 0; span < size; level++, span = span > size / k ? size : span * k)
+        for (uint64_t i = 1; i < k && i * span < size; i++) {
+            uint64_t sub = size - i * span < span ? size - i * span : span;
+            double o, L, done = sub == span ? full[level] : knomial_from(b, sub, k, full);
+            b->aligned(b, k, level, i, &o, &L);
+            double arrival = done + o + L;
+            t = (t > arrival ? t : arrival) + b->recv_o(b, o);
+        }
+    return t;
+}
+
+double tree_knomial_bound(const barrier_least_t *b, uint32_t p, uint64_t k)
+{
+    double full[64] = {0}; /* full[t]: a subtree of k^t ranks; k^64 > 2^24 */
+    uint64_t span = 1;
+    for (uint32_t t = 0; span < p; t++, span = span > p / k ? p : span * k)
+        full[t + 1] = knomial_from(b, span * k, k, full);
+    return knomial_from(b, p, k, full);
+}
+
+/* Two ranks' releases: the chain of first sends (0 to 2^(R-1), on to the
+ * largest child each time) and rank 1, rank 0's last child. */
+double tree_bcast_bound(const barrier_least_t *b, uint32_t p, double start)
+{
+    uint32_t rounds = barrier_ceil_log(p, 2), top = rounds;
+    double chain = start, last = start, o, L;
+    for (uint64_t at = 0;;) {
+        uint32_t j = top;
+        while (j-- > 0 && at + (1ull << j) >= p)
+            ;
+        if (j == UINT32_MAX)
+            break;
+        b->aligned(b, 2, j, 1, &o, &L);
+        chain = chain + o + L + b->recv_o(b, o);
+        at += 1ull << j;
+        top = j;
+    }
+    for (uint32_t j = rounds; j-- > 0;) { /* rank 0's sends, to 1 last */
+        b->aligned(b, 2, j, 1, &o, &L);
+        last = last + o;
+    }
+    if (rounds > 0) {
+        b->aligned(b, 2, 0, 1, &o, &L);
+        last = last + L + b->recv_o(b, o);
+    }
+    return chain > last ? chain : last;
+}
+
 uint64_t tree_n_ops(uint32_t p, uint32_t n)
 {
     (void)n;

@@ -1,9 +1,10 @@
 /* The hybrid's flat candidates (models/hybrid_flat.c): the lower bound of a
- * generated schedule is never above its simulated time (two machines, one
- * with costs that do not fall inwards, 256 places each, both placements, o_r per pair or
- * one, g = 0 and g > 0, every symmetric algorithm, n = 1..4, P = 2..80 and
- * 128, 256), it is reached, and the bounded choice of the best flat
- * algorithm is the one simulating every candidate gives, bit for bit. */
+ * generated schedule, and an algorithm's own (barrier_alg_t.flat_bound: the
+ * trees), is never above its simulated time (two machines, one with costs
+ * that do not fall inwards, 256 places each, both placements, o_r per pair
+ * or one, g = 0 and g > 0, every algorithm, n = 1..4, P = 2..80 and 128,
+ * 256), each is reached, and the bounded choice of the best flat algorithm
+ * is the one simulating every candidate gives, bit for bit. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +16,11 @@
 #include "tap.h"
 
 static barrier_cost_t cost;
+static uint32_t own_reached; /* the algorithms' own bounds equal to the simulation, all machines */
 
 typedef struct {
-    uint32_t applied, above, tight;
+    uint32_t applied, above, tight; /* generated schedules' */
+    uint32_t own, own_above, own_tight; /* the algorithms' own */
 } bound_count_t;
 
 static void bound_one(const sched_sim_t *sim, const barrier_alg_t *a, uint32_t p, uint32_t n,
@@ -27,11 +30,17 @@ static void bound_one(const sched_sim_t *sim, const barrier_alg_t *a, uint32_t p
     sched_sim_result_t r;
     if (sched_generate(a, p, barrier_alg_n(a, n), &s) != LOP_OK)
         return;
-    double bound = hybrid_flat_bound(sim, &s);
-    if (s.form && sched_sim_run(&s, sim, 0, &r) == LOP_OK) {
-        k->applied++;
-        k->above += bound > r.max_us;
-        k->tight += bound == r.max_us;
+    double bound = hybrid_flat_bound(sim, &s), own = hybrid_alg_bound(sim, a, p, n);
+    if ((s.form || a->flat_bound) && sched_sim_run(&s, sim, 0, &r) == LOP_OK) {
+        k->applied += s.form != SCHED_STORED;
+        k->above += s.form && bound > r.max_us;
+        k->tight += s.form && bound == r.max_us;
+        k->own += a->flat_bound != NULL;
+        k->own_above += a->flat_bound && own > r.max_us;
+        k->own_tight += a->flat_bound && own == r.max_us;
+        if (own > r.max_us)
+            printf("#   %s n = %u P = %u: own bound %.17g above %.17g\n", a->name, n, p, own,
+                   r.max_us);
     }
     sched_free(&s);
 }
@@ -40,7 +49,7 @@ static void bounds_below(const char *spec, const double *L, const double *o, pai
                          int or_per_pair, double g)
 {
     pairs_t m;
-    bound_count_t k = {0, 0, 0};
+    bound_count_t k = {0};
     pairs_machine(&m, spec, L, 3, o, 3, map);
     cost.logp = (logp_t){1, 0.5, 0.25, g};
     sched_sim_t sim = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, &m, SCHED_RECV_PROGRAM,
@@ -55,6 +64,10 @@ static void bounds_below(const char *spec, const double *L, const double *o, pai
        "%s %s, o_r %s, g = %g: the bound of %u generated schedules never above the simulated "
        "time (%u above), reached by %u", spec, map == PAIRS_RR ? "rr" : "block",
        or_per_pair ? "per pair" : "0.25", g, k.applied, k.above, k.tight);
+    ok(k.own > 300 && k.own_above == 0,
+       "... and the algorithms' own bounds of %u trees never above (%u above), reached by %u",
+       k.own, k.own_above, k.own_tight);
+    own_reached += k.own_tight;
     pairs_free(&m);
 }
 
@@ -115,6 +128,7 @@ int main(void)
         bounds_below("4x4x16", L2, o2, (pairs_map_t)map, 0, 0);
         bounds_below("4x4x16", L2, o2, (pairs_map_t)map, 1, 0.7);
     }
+    ok(own_reached > 500, "the algorithms' own bounds are reached: %u times", own_reached);
     choice_same(PAIRS_BLOCK);
     choice_same(PAIRS_RR);
     return tap_done();
