@@ -35,7 +35,8 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
  * does for D a power of two (block: iff d < D; round robin: iff D divides
  * d).  A DIGIT move i R^t keeps a rank in its aligned block of R^(t+1)
  * ranks: block keys agree where D is a multiple of the block and differ
- * where R^t is one of D, round robin ones agree where D divides R^t.  A
+ * where R^t is one of D or the peer is D or more away (min(i, R - i) R^t),
+ * round robin ones agree where D divides R^t.  A
  * fold pair r, r + j M (d = 0: the fold) agrees in round robin and differs
  * in block keys where D divides M.  The pair relation is symmetric, so a
  * RECV's move serves too. */
@@ -46,8 +47,11 @@ static int level_agree(const pairs_t *c, const sched_t *s, uint32_t d, uint32_t 
         return c->map != PAIRS_BLOCK; /* block: keys are ranks; round robin: one key */
     if (s->form == SCHED_DIGIT) {
         uint32_t span = d ? sched_digit_span(s, d) : s->main, block = d ? s->radix * span : 0;
+        uint64_t near = d ? (uint64_t)(d < block - d ? d : block - d) : s->main; /* |peer - r| */
         if (span % D == 0)
             return c->map == PAIRS_RR;
+        if (c->map == PAIRS_BLOCK && near >= D)
+            return 0; /* D or more apart: never one block */
         return c->map == PAIRS_BLOCK && block && D % block == 0 ? 1 : -1;
     }
     if (s->form == SCHED_XOR) {
@@ -199,15 +203,15 @@ typedef struct {
  * machine for every such r (1), for none (0), or is it not told (-1)?
  * Block keys r / D: aligned blocks of k^(t+1) ranks lie in one key where D
  * is a multiple of them; where D divides k^(t+1), r starts a key, which
- * r + i k^t shares iff i k^t < D.  Round robin keys r mod D: the same iff D
+ * r + i k^t shares iff i k^t < D; ranks D or more apart never share one.  Round robin keys r mod D: the same iff D
  * divides i k^t; else, where D divides k^(t+1), never. */
 static int aligned_agree(const pairs_t *c, uint64_t k, uint32_t t, uint64_t i, uint32_t lv)
 {
     uint64_t D = c->key_d[lv], span = barrier_ipow(k, t), block = span * k;
     if (D == 1)
         return c->map != PAIRS_BLOCK;
-    if (c->map == PAIRS_BLOCK)
-        return D % block == 0 ? 1 : block % D == 0 ? i * span < D : -1;
+    if (c->map == PAIRS_BLOCK) /* and D or more apart: never one block */
+        return D % block == 0 ? 1 : block % D == 0 || i * span >= D ? i * span < D : -1;
     return i * span % D == 0 ? 1 : block % D == 0 ? 0 : -1;
 }
 
