@@ -183,7 +183,8 @@ static lop_status_t digit_exchanges(const barrier_alg_t *alg, uint32_t n, sched_
     if (s->per_rank < 2 * fold)
         return lop_err(LOP_ERR_INVALID, "%s at P = %u: rank 0 has no fold", alg->name, s->p);
     s->per_rank -= 2 * fold;
-    memmove(s->op, s->op + fold, s->per_rank * sizeof *s->op);
+    if (fold) /* (no ops at all at P = 1) */
+        memmove(s->op, s->op + fold, s->per_rank * sizeof *s->op);
     return LOP_OK;
 }
 
