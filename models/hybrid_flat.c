@@ -36,10 +36,10 @@ lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs
  * d).  A DIGIT move i R^t keeps a rank in its aligned block of R^(t+1)
  * ranks: block keys agree where D is a multiple of the block and differ
  * where R^t is one of D or the peer is D or more away (min(i, R - i) R^t),
- * round robin ones agree where D divides R^t.  A
- * fold pair r, r + j M (d = 0: the fold) agrees in round robin and differs
- * in block keys where D divides M.  The pair relation is symmetric, so a
- * RECV's move serves too. */
+ * round robin ones agree where D divides R^t.  A fold pair r, r + j M
+ * (d = 0: the fold) agrees in round robin and differs in block keys where
+ * D divides M.  The pair relation is symmetric, so a RECV's move serves
+ * too. */
 static int level_agree(const pairs_t *c, const sched_t *s, uint32_t d, uint32_t k)
 {
     uint32_t D = c->key_d[k];
