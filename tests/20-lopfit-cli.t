@@ -410,6 +410,7 @@ check "--from-params from that path: '# params:' on one line" \
 # rows: the note comes before the work, the run is stopped once it is there.
 awk -F, 'BEGIN { OFS = "," } /^#/ || /^file/ { print; next } { $8 = 100000; print }' \
     "$T/out/params.csv" >"$T/big.csv"
+: >"$T/bigerr" # before the job: the loop below may read it before the job opens it
 "$LOPFIT" --from-params "$T/big.csv" -o "$T/bigout" 2>"$T/bigerr" &
 pid=$!
 i=0
