@@ -115,11 +115,8 @@ lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, ui
         st = hybrid_build(pl, p, &sim, NULL, res);
         pairs_free(&c);
     }
-    if (st == LOP_OK && res->sched.form != SCHED_STORED) { /* executors need every rank's */
-        sched_t every;
-        st = sched_expand(&res->sched, &every);
-        sched_free(&res->sched);
-        res->sched = every;
-    }
+    st = st ? st : sched_store(&res->sched); /* executors need every rank's ops */
+    if (st)
+        hybrid_result_free(res);
     return st;
 }

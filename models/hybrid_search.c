@@ -447,7 +447,7 @@ static lop_status_t search_init(search_t *se)
 }
 
 /* The winner's description and schedule into res (the flat winner's is
- * 'flat' where hybrid_flat_best kept it, else built). */
+ * 'flat', kept by hybrid_flat_best). */
 static lop_status_t result_take(search_t *se, const uint32_t *greedy, sched_t *flat,
                                 hybrid_result_t *res)
 {
@@ -463,8 +463,6 @@ static lop_status_t result_take(search_t *se, const uint32_t *greedy, sched_t *f
     choice_label(&(hybrid_choice_t){res->flat.alg, res->flat.n, 0}, label, sizeof label);
     snprintf(res->config, sizeof res->config, "flat:%s", label);
     res->us = res->flat_us; /* simulated by hybrid_flat_best */
-    if (flat->p == 0)
-        return sched_generate(res->flat.alg, se->p, res->flat.n, &res->sched);
     res->sched = *flat;
     *flat = (sched_t){0};
     return LOP_OK;

@@ -33,8 +33,9 @@ lop_status_t hybrid_local_phases(const sched_t *arrival, int both, sched_t *out)
 lop_status_t hybrid_sim_us(const sched_sim_t *sim, const sched_t *s, const pairs_t *pairs,
                            double *us);
 /* A lower bound of the simulated time of a generated schedule (SCHED_SHIFT,
- * SCHED_XOR) on sim->pairs: each slot's messages at their cheapest; 0 where
- * it does not apply (a stored schedule, receives in arrival order). */
+ * SCHED_XOR, SCHED_DIGIT with its fold) on sim->pairs: each slot's messages
+ * at their cheapest; 0 where it does not apply (a stored schedule, receives
+ * in arrival order). */
 double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s);
 /* The algorithm's own lower bound (barrier_alg_t.flat_bound) of its
  * simulated time at p, n on sim->pairs, before anything is built; 0 where
@@ -42,8 +43,8 @@ double hybrid_flat_bound(const sched_sim_t *sim, const sched_t *s);
 double hybrid_alg_bound(const sched_sim_t *sim, const barrier_alg_t *alg, uint32_t p, uint32_t n);
 /* The fastest flat algorithm of 'algs' over ranks 0..p-1 into res->flat,
  * res->flat_us (hybrid_flat.c; the first in algs' order of equal times);
- * res->flat_skipped, _bounded, _stopped.  Its schedule into *best where
- * stored (a generated one is not kept: best->p is then 0). */
+ * res->flat_skipped, _bounded, _stopped.  Its schedule into *best, as
+ * sched_generate made it (best->p 0 when there is none). */
 lop_status_t hybrid_flat_best(const sched_sim_t *sim, const barrier_alg_t *const *algs,
                               uint32_t p, hybrid_result_t *res, sched_t *best);
 /* The search of hybrid_build on a tree of ranks 0..p-1 (hybrid_search.c):

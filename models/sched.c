@@ -269,6 +269,17 @@ lop_status_t sched_expand(const sched_t *s, sched_t *out)
     return LOP_OK;
 }
 
+lop_status_t sched_store(sched_t *s)
+{
+    sched_t every;
+    lop_status_t st = s->form == SCHED_STORED ? LOP_OK : sched_expand(s, &every);
+    if (st == LOP_OK && s->form != SCHED_STORED) {
+        sched_free(s);
+        *s = every;
+    }
+    return st;
+}
+
 lop_status_t sched_build(const barrier_alg_t *alg, uint32_t p, uint32_t n, sched_t *s)
 {
     uint64_t ops;
@@ -319,8 +330,6 @@ int sched_equal(const sched_t *a, const sched_t *b)
 uint32_t sched_rank_max(const sched_t *s)
 {
     uint32_t most = s->form ? sched_rank_count(s, 0) : 0; /* digit: rank 0 folds most */
-    if (s->form == SCHED_DIGIT && s->main < s->p && most < 2)
-        most = 2;
     for (uint32_t r = 0; r < s->p && !s->form; r++)
         most = sched_rank_count(s, r) > most ? sched_rank_count(s, r) : most;
     return most;

@@ -120,6 +120,9 @@ lop_status_t sched_generate_limit(const struct barrier_alg *alg, uint32_t p, uin
 sched_form_t sched_alg_form(const struct barrier_alg *alg, uint32_t p, uint32_t n);
 /* A generated schedule as a stored one (every rank's ops); a stored one copied. */
 lop_status_t sched_expand(const sched_t *s, sched_t *out);
+/* *s stored in place: a generated one replaced by its expansion (unchanged
+ * on failure), a stored one left as it is. */
+lop_status_t sched_store(sched_t *s);
 /* The largest P in 1..below-1 whose need(n_ops(P, n), P) is at most 'limit'
  * (need NULL: the op count itself), 0 if none; both must be non-decreasing
  * in P (barrier_alg_t.n_ops is; so is the checker's work). */

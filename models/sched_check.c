@@ -214,18 +214,18 @@ lop_status_t sched_check(const sched_t *s)
 
 lop_status_t sched_check_what(const sched_t *s, sched_know_t what)
 {
-    if (s->form != SCHED_STORED && sched_check_work(s) <= SCHED_CHECK_MAX_WORK) {
-        sched_t every; /* a generated schedule: every rank's ops */
-        lop_status_t st = sched_expand(s, &every);
-        st = st ? st : sched_check_what(&every, what);
-        sched_free(&every);
-        return st;
-    }
     if (sched_check_work(s) > SCHED_CHECK_MAX_WORK)
         return lop_err(LOP_ERR_RANGE,
                        "%s%sschedule %s: P = %u is too large to check (%.2g word operations, "
                        "at most %.2g)", s->path ? s->path : "", s->path ? ": " : "",
                        s->alg, s->p, sched_check_work(s), SCHED_CHECK_MAX_WORK);
+    if (s->form != SCHED_STORED) { /* a generated schedule: checked as every rank's ops */
+        sched_t every;
+        lop_status_t st = sched_expand(s, &every);
+        st = st ? st : sched_check_what(&every, what);
+        sched_free(&every);
+        return st;
+    }
     uint32_t *match = lop_calloc(s->n_ops, sizeof *match);
     uint64_t *keys = lop_calloc(sched_rank_max(s), sizeof *keys);
     recorder_t rec = {lop_calloc(s->n_ops, sizeof(event_t)), 0, 0};

@@ -72,8 +72,9 @@ typedef struct {
     sched_recv_order_t recv_order; /* LogP only */
     int or_per_pair;               /* LogP with pairs: a receive costs its message's o_ij
                                       (LogP's one o) instead of cost->logp.or_us */
-    double give_up_us;             /* > 0: a stored schedule's run may stop once a rank's
-                                      time passes this (sched_sim_result_t.gave_up) */
+    double give_up_us;             /* > 0: the run may stop once a rank's time passes
+                                      this (sched_sim_result_t.gave_up; the plain sweep
+                                      of a generated schedule never does) */
 } sched_sim_t;
 
 typedef struct {

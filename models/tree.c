@@ -77,14 +77,12 @@ double tree_bcast_bound(const barrier_least_t *b, uint32_t p, double start)
         at += 1ull << j;
         top = j;
     }
-    for (uint32_t j = rounds; j-- > 0;) { /* rank 0's sends, to 1 last */
+    for (uint32_t j = rounds; j-- > 0;) { /* rank 0's sends, to 1 last (o, L: its) */
         b->aligned(b, 2, j, 1, &o, &L);
         last = last + o;
     }
-    if (rounds > 0) {
-        b->aligned(b, 2, 0, 1, &o, &L);
+    if (rounds > 0)
         last = last + L + b->recv_o(b, o);
-    }
     return chain > last ? chain : last;
 }
 

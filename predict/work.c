@@ -166,13 +166,14 @@ lop_status_t work_sched_build(const lopredict_opts_t *o, lopredict_run_t *r,
     if (a->flags & BARRIER_HYBRID) {
         hybrid_result_t res;
         lop_status_t st = work_hybrid_search(o, r, p, &res);
-        if (st == LOP_OK && !sim && res.sched.form != SCHED_STORED) {
-            st = sched_expand(&res.sched, s); /* a flat winner: written, every rank's ops */
-            r->hybrid_ops = st ? NULL : s->op;
-            hybrid_result_free(&res);
-        } else if (st == LOP_OK) {
-            *s = res.sched; /* the result owns nothing else */
+        if (st == LOP_OK && !sim) { /* written: every rank's ops */
+            st = sched_store(&res.sched);
+            r->hybrid_ops = res.sched.op;
         }
+        if (st == LOP_OK)
+            *s = res.sched; /* the result owns nothing else */
+        else
+            hybrid_result_free(&res);
         return st;
     }
     double t0 = lop_timer_clock_s();
