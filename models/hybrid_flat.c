@@ -71,6 +71,22 @@ static inline double least(double a, double b)
     return b < a ? b : a;
 }
 
+/* The cheapest o and L of the levels a set of pairs can be at (pairs_cost:
+ * the first level where a pair's keys differ, at most the last), told by
+ * agree(lv): its pairs agree at level lv all (1), none (0) or some (-1). */
+static void levels_least(const pairs_t *c, const int *agree, double *o_us, double *L_us)
+{
+    *o_us = *L_us = INFINITY;
+    for (uint32_t lv = 0; lv < c->n_levels; lv++) {
+        if (agree[lv] == 1 && lv + 1 < c->n_levels)
+            continue; /* every pair agrees here: its level is further in */
+        *o_us = least(*o_us, c->level_o_us[lv]);
+        *L_us = least(*L_us, c->level_L_us[lv]);
+        if (agree[lv] == 0)
+            return; /* every pair differs here: none further in */
+    }
+}
+
 /* Rank r's peer in slot k (k = per_rank: a fold, from r >= M). */
 static uint32_t slot_peer(const sched_t *s, uint32_t r, uint32_t k)
 {
@@ -81,28 +97,24 @@ static uint32_t slot_peer(const sched_t *s, uint32_t r, uint32_t k)
     return (uint32_t)sched_op_at(s, r, k).peer;
 }
 
-/* The cheapest o and L of the levels the messages of slot k can be at
- * (pairs_cost: the first level where a pair's keys differ, at most the
- * last); a matrix, or a view, is scanned over every rank instead.  A RECV's
- * o is its o_r where that is the pair's.  Slot per_rank: the fold's pairs,
+/* The cheapest o and L of the messages of slot k: of the levels they can
+ * be at, or, in a matrix or a view, scanned over every rank.  A RECV's o is
+ * its o_r where that is the pair's.  Slot per_rank: the fold's pairs,
  * whichever way. */
 static void slot_least(const sched_t *s, const pairs_t *c, uint32_t k, double *o_us,
                        double *L_us)
 {
-    int fold = k == s->per_rank;
+    int fold = k == s->per_rank, agree[PAIRS_MAX_LEVELS];
     sched_op_t op = fold ? (sched_op_t){0, 0, SCHED_SEND} : s->op[k];
-    *o_us = *L_us = INFINITY;
-    for (uint32_t lv = 0; !c->o_us && !c->rank && lv < c->n_levels; lv++) {
-        int agree = level_agree(c, s, (uint32_t)op.peer, lv);
-        if (agree == 1 && lv + 1 < c->n_levels)
-            continue; /* every pair agrees here: its level is further in */
-        *o_us = least(*o_us, c->level_o_us[lv]);
-        *L_us = least(*L_us, c->level_L_us[lv]);
-        if (agree == 0)
-            return; /* every pair differs here: none further in */
+    if (!c->o_us && !c->rank) { /* a machine: its levels */
+        for (uint32_t lv = 0; lv < c->n_levels; lv++)
+            agree[lv] = level_agree(c, s, (uint32_t)op.peer, lv);
+        levels_least(c, agree, o_us, L_us);
+        return;
     }
+    *o_us = *L_us = INFINITY;
     uint32_t lo = fold ? s->main : 0, hi = s->form == SCHED_DIGIT && !fold ? s->main : s->p;
-    for (uint32_t r = lo; (c->o_us || c->rank) && r < hi; r++) {
+    for (uint32_t r = lo; r < hi; r++) {
         uint32_t q = slot_peer(s, r, k);
         double o, L;
         for (int way = 0; way <= fold; way++) {
@@ -203,8 +215,9 @@ typedef struct {
  * machine for every such r (1), for none (0), or is it not told (-1)?
  * Block keys r / D: aligned blocks of k^(t+1) ranks lie in one key where D
  * is a multiple of them; where D divides k^(t+1), r starts a key, which
- * r + i k^t shares iff i k^t < D; ranks D or more apart never share one.  Round robin keys r mod D: the same iff D
- * divides i k^t; else, where D divides k^(t+1), never. */
+ * r + i k^t shares iff i k^t < D; ranks D or more apart never share one.
+ * Round robin keys r mod D: the same iff D divides i k^t; else, where D
+ * divides k^(t+1), never. */
 static int aligned_agree(const pairs_t *c, uint64_t k, uint32_t t, uint64_t i, uint32_t lv)
 {
     uint64_t D = c->key_d[lv], span = barrier_ipow(k, t), block = span * k;
@@ -222,18 +235,16 @@ static void least_aligned(const barrier_least_t *b, uint64_t k, uint32_t t, uint
 {
     const least_t *l = (const least_t *)b;
     const pairs_t *c = l->sim->pairs;
-    *o_us = *L_us = INFINITY;
-    for (uint32_t lv = 0; !c->o_us && !c->rank && lv < c->n_levels; lv++) {
-        int agree = aligned_agree(c, k, t, i, lv);
-        if (agree == 1 && lv + 1 < c->n_levels)
-            continue; /* every pair agrees here: its level is further in */
-        *o_us = least(*o_us, c->level_o_us[lv]);
-        *L_us = least(*L_us, c->level_L_us[lv]);
-        if (agree == 0)
-            return; /* every pair differs here: none further in */
+    int agree[PAIRS_MAX_LEVELS];
+    if (!c->o_us && !c->rank) { /* a machine: its levels */
+        for (uint32_t lv = 0; lv < c->n_levels; lv++)
+            agree[lv] = aligned_agree(c, k, t, i, lv);
+        levels_least(c, agree, o_us, L_us);
+        return;
     }
+    *o_us = *L_us = INFINITY;
     uint64_t span = barrier_ipow(k, t), block = span * k;
-    for (uint64_t r = 0; (c->o_us || c->rank) && r + i * span < l->p; r += block)
+    for (uint64_t r = 0; r + i * span < l->p; r += block)
         for (int way = 0; way < 2; way++) {
             uint32_t a = (uint32_t)r, z = (uint32_t)(r + i * span);
             double o, L;
