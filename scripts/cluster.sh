@@ -3,10 +3,11 @@
 # (the tests, make demo NODES=N)
 # (run as root; iproute2 and util-linux).
 #
-#   cluster.sh up DIR N [shared]
+#   cluster.sh up DIR N [shared] [--nic RATE[:BURST[:MTU]]]
 #                          make nodes node0..node<N-1>; DIR (no spaces: MPI
 #                          launchers split their agent's path) gets the state;
-#                          'shared': every node may use every core
+#                          'shared': every node may use every core;
+#                          --nic: every node's link shaped both ways (below)
 #   cluster.sh down DIR    remove them (idempotent)
 #   DIR/agent [-x] HOST CMD...   run the command line CMD on HOST, as ssh
 #                          would (Open MPI's plm_rsh_agent, hydra's -launcher-exec)
@@ -19,8 +20,19 @@
 # topology hwloc sees, and nodes sharing one core would bind their ranks to
 # the same one.  With 'shared' every node sees every core, for runs that
 # need two busy ranks on one node (an intra-node ping-pong) and do not let
-# MPI bind (Open MPI --bind-to none; hydra binds nothing by default).  A "holder" process per node keeps the namespaces; the agent
-# enters them with nsenter, so every process of a node shares them.
+# MPI bind (Open MPI --bind-to none; hydra binds nothing by default).  A
+# "holder" process per node keeps the namespaces; the agent enters them with
+# nsenter, so every process of a node shares them.
+#
+# --nic RATE[:BURST[:MTU]] makes every node's adapter slower than its CPU
+# (thesis 2.3.2): the kernel's token-bucket filter shapes the node's eth0
+# (what it sends) and its switch port (what it receives) to RATE (tc's
+# units: 5mbit), a bucket of BURST bytes (default 400) and an MTU of MTU
+# bytes on both ends (default 360, so that every frame fits the bucket).  A
+# frame after idle passes at once, back-to-back frames are paced at the
+# rate: frame times of some 200 us at 5mbit, which dwarf the scheduling
+# noise of several ranks per core.  An emulated lab for checking the models,
+# not a real cluster; DIR/nic records the shaping.
 set -eu
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
@@ -40,10 +52,35 @@ node_setup() {
     exec sleep 86400
 }
 
+# nic_parse SPEC: nic_rate, nic_burst, nic_mtu from RATE[:BURST[:MTU]].
+nic_parse() {
+    old_ifs=$IFS IFS=:
+    # shellcheck disable=SC2086
+    set -- $1
+    IFS=$old_ifs
+    [ $# -ge 1 ] && [ $# -le 3 ] || die "--nic: expected RATE[:BURST[:MTU]]"
+    nic_rate=$1 nic_burst=${2:-400} nic_mtu=${3:-360}
+    case $nic_rate in
+    *[!0-9a-z]* | [!0-9]*) die "--nic: RATE '$nic_rate' is not a rate like 5mbit, 800kbit or 1gbit" ;;
+    *[0-9]bit | *[0-9][kmg]bit) ;;
+    *) die "--nic: RATE '$nic_rate' is not a rate like 5mbit, 800kbit or 1gbit" ;;
+    esac
+    [ "$nic_burst" -ge 64 ] 2>/dev/null || die "--nic: BURST '$nic_burst' is not a byte count >= 64"
+    { [ "$nic_mtu" -ge 68 ] && [ "$nic_mtu" -le 9000 ]; } 2>/dev/null ||
+        die "--nic: MTU '$nic_mtu' is not a byte count from 68 (IPv4's least) to 9000"
+}
+
+# shape NS DEV: the token bucket and the MTU on one end of a link.
+shape() {
+    ip -n "$1" link set "$2" mtu "$nic_mtu" &&
+        ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$nic_rate" burst "$nic_burst" latency 2s
+}
+
 up() {
-    dir=$1 n=$2 shared=${3:-}
+    dir=$1 n=$2 shared=${3:-} nic=${4:-}
     case $dir in *[!A-Za-z0-9_./-]*) die "$dir: the state directory must have no spaces" ;; esac
     [ "$n" -ge 1 ] 2>/dev/null || die "N must be a whole number >= 1"
+    [ -z "$nic" ] || nic_parse "$nic"
     mkdir -p "$dir"
     tag=lopc$$
     echo "$tag" >"$dir/tag"
@@ -71,6 +108,10 @@ up() {
         ip -n "$ns" addr add "10.77.0.$((i + 1))/24" dev eth0
         ip -n "$ns" link set eth0 up
         ip -n "$ns" link set lo up
+        if [ -n "$nic" ]; then
+            shape "$ns" eth0 || die "node$i: tc could not shape eth0 (no sch_tbf in this kernel?)"
+            shape "$tag-sw" "v$tag-$i" || die "node$i: tc could not shape its switch port"
+        fi
         if [ -n "$cg" ]; then
             mkdir "$cg/$node"
             cp "$cg/cpuset.mems" "$cg/$node/cpuset.mems"
@@ -84,6 +125,11 @@ up() {
         i=$((i + 1))
     done
     echo "$n" >"$dir/nodes"
+    if [ -n "$nic" ]; then
+        printf 'rate %s burst %s mtu %s\n' "$nic_rate" "$nic_burst" "$nic_mtu" >"$dir/nic"
+    else
+        rm -f "$dir/nic"
+    fi
     i=0 waited=0
     while [ $i -lt "$n" ]; do
         if [ -s "$dir/pid.node$i" ]; then i=$((i + 1)); continue; fi
@@ -117,12 +163,24 @@ down() {
     rm -f "$dir/tag"
 }
 
+USAGE="usage: cluster.sh up DIR N [shared] [--nic RATE[:BURST[:MTU]]] | down DIR"
 case ${1:-} in
 up)
-    [ $# -eq 3 ] || { [ $# -eq 4 ] && [ "$4" = shared ]; } || die "usage: cluster.sh up DIR N [shared]"
-    up "$2" "$3" "${4:-}"
+    [ $# -ge 3 ] || die "$USAGE"
+    dir=$2 n=$3 shared= nic=
+    shift 3
+    while [ $# -gt 0 ]; do
+        case $1 in
+        shared) shared=shared ;;
+        --nic) [ $# -ge 2 ] || die "--nic needs RATE[:BURST[:MTU]]"; nic=$2; shift ;;
+        --nic=*) nic=${1#--nic=} ;;
+        *) die "$1: unknown argument; $USAGE" ;;
+        esac
+        shift
+    done
+    up "$dir" "$n" "$shared" "$nic"
     ;;
 down) [ $# -eq 2 ] || die "usage: cluster.sh down DIR"; down "$2" ;;
 node-setup) node_setup "$2" "$3" "$4" ;;
-*) die "usage: cluster.sh up DIR N [shared] | down DIR" ;;
+*) die "$USAGE" ;;
 esac
