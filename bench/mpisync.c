@@ -23,17 +23,62 @@ static int node_ranks(MPI_Comm comm)
     return local;
 }
 
-/* The CPUs a node's ranks may run on are the union of their affinity masks
- * (sched_getaffinity honours cpusets, cgroup cpusets and taskset, which
+/* This kernel's boot id: the same in every namespace of one machine (the
+ * nodes of scripts/cluster.sh), different on another machine or boot. */
+static void kernel_id(char id[40])
+{
+    memset(id, 0, 40);
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f || !fgets(id, 40, f))
+        gethostname(id, 39); /* no procfs: the node is the machine */
+    if (f)
+        fclose(f);
+    id[strcspn(id, "\n")] = '\0';
+}
+
+/* Collective: the ranks of 'comm' that run on this rank's kernel.  Split by
+ * a hash of the boot id, then by the exact id among the few that share the
+ * hash. */
+static MPI_Comm machine_comm(MPI_Comm comm)
+{
+    char id[40];
+    kernel_id(id);
+    unsigned hash = 5381;
+    for (const char *c = id; *c; c++)
+        hash = hash * 33u + (unsigned char)*c;
+    MPI_Comm same_hash, machine;
+    MPI_Comm_split(comm, (int)(hash & 0x7fffffff), 0, &same_hash);
+    int n, me, first = 0;
+    MPI_Comm_size(same_hash, &n);
+    MPI_Comm_rank(same_hash, &me);
+    char *all = lop_calloc((size_t)n, 40);
+    int ok = all != NULL, all_ok;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, same_hash);
+    if (!all_ok) { /* no memory for the exact ids: the hash alone decides */
+        free(all);
+        return same_hash;
+    }
+    MPI_Allgather(id, 40, MPI_CHAR, all, 40, MPI_CHAR, same_hash);
+    while (memcmp(all + 40 * first, id, 40) != 0)
+        first++;
+    free(all);
+    MPI_Comm_split(same_hash, first, me, &machine);
+    MPI_Comm_free(&same_hash);
+    return machine;
+}
+
+/* The CPUs a machine's ranks may run on are the union of their affinity
+ * masks (sched_getaffinity honours cpusets, cgroup cpusets and taskset, which
  * _SC_NPROCESSORS_ONLN ignores); each rank may have a mask of its own, e.g.
  * one core each when the launcher binds.  Oversubscribed: more ranks than
- * CPUs in that union.  (A cgroup CPU quota below the mask is not seen.) */
+ * CPUs in that union.  The machine is the kernel, not MPI's node: the nodes
+ * of an emulated cluster (network namespaces) share one machine's cores.
+ * (A cgroup CPU quota below the mask is not seen.) */
 int lop_mpi_oversubscribed(MPI_Comm comm)
 {
-    MPI_Comm node;
+    MPI_Comm machine = machine_comm(comm);
     int local;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &local);
+    MPI_Comm_size(machine, &local);
     cpu_set_t mine, all;
     CPU_ZERO(&mine);
     if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
@@ -41,8 +86,8 @@ int lop_mpi_oversubscribed(MPI_Comm comm)
         for (long c = 0; c < online && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &mine);
     }
-    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
-    MPI_Comm_free(&node);
+    MPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, machine);
+    MPI_Comm_free(&machine);
     int cpus = CPU_COUNT(&all);
     return cpus > 0 && local > cpus;
 }

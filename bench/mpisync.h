@@ -79,7 +79,8 @@ static inline int lop_poll_pause(lop_poll_t *poll, lop_wait_t *wait)
 lop_status_t lop_poll_timeout(const lop_poll_t *poll, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Is this node running more ranks of 'comm' than it has online CPUs? */
+/* Is this machine (kernel: the emulated nodes of one host are one machine)
+ * running more ranks of 'comm' than it has online CPUs? */
 int lop_mpi_oversubscribed(MPI_Comm comm);
 
 /* Do all ranks of 'comm' share one node (so shared memory reaches them all)? */
