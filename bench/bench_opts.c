@@ -62,7 +62,8 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_out
 static const lop_cli_opt_t options[] = {
     {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
      .choices = transport_names, .join = " or "},
-    {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p) (default: 1,2)", LOP_CLI_CUSTOM,
+    {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p), 3 = the gap PRTT(k) (default: 1,2)",
+     LOP_CLI_CUSTOM,
      .parse = parse_scenarios},
     {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
                        "answered by RDMA writes) (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
@@ -174,10 +175,10 @@ static lop_status_t parse_scenarios(void *opts, const lop_cli_opt_t *opt, const 
     lop_bench_opts_t *o = opts;
     long *list;
     size_t n;
-    lop_status_t st = lop_cli_long_list(opt->name, arg, 1, 2, &list, &n);
+    lop_status_t st = lop_cli_long_list(opt->name, arg, 1, 3, &list, &n);
     if (st != LOP_OK)
         return st;
-    o->scenario[1] = o->scenario[2] = 0;
+    o->scenario[1] = o->scenario[2] = o->scenario[3] = 0;
     for (size_t i = 0; i < n; i++)
         o->scenario[list[i]] = 1;
     free(list);

@@ -17,7 +17,7 @@
 typedef struct {
     int help;                  /* --help: print usage and stop */
     const char *transport;     /* "auto", "verbs" or "mpi" */
-    int scenario[3];           /* scenario[1], scenario[2]: run it */
+    int scenario[4];           /* scenario[1], [2], [3]: run it */
     unsigned ops;              /* bit (1 << lop_op_t) per operation to measure */
     unsigned posts;            /* bit (1 << lop_post_t) per post type */
     long max_post;             /* K: scenario 1 posts k = 1..K requests */

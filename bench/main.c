@@ -35,10 +35,10 @@
 
 #define PROG "lopbench"
 
-enum { MAX_TASKS = 1 + 2 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SETS = 3,
+enum { MAX_TASKS = 1 + 3 * LOP_OP_COUNT * LOP_POST_COUNT, MAX_SETS = 3,
        MAX_SUMMARY = MAX_TASKS * MAX_SETS };
 
-typedef enum { TASK_REFERENCE, TASK_SCENARIO1, TASK_SCENARIO2 } task_kind_t;
+typedef enum { TASK_REFERENCE, TASK_SCENARIO1, TASK_SCENARIO2, TASK_SCENARIO3 } task_kind_t;
 
 typedef struct {
     task_kind_t kind; /* which measurement */
@@ -241,22 +241,30 @@ static void plan_notes(const run_t *r)
     }
 }
 
-/* The reference ping-pong (when scenario 2 runs), then scenario 1 and
- * scenario 2 for every selected operation and post type. */
+/* Does scenario s measure (op, post)?  1: not a multicast; 2: no list; 3:
+ * two-sided, no list. */
+static int scenario_takes(int s, int op, int post)
+{
+    if (s == 1)
+        return !lop_op_desc[op].multicast;
+    return lop_post_desc[post].in_rtt && (s == 2 || lop_op_desc[op].uses_recv);
+}
+
+/* The reference ping-pong (when scenario 2 runs), then scenarios 1, 2 and
+ * 3 for every selected operation and post type. */
 static void plan_build(run_t *r)
 {
     const lop_bench_opts_t *o = &r->opts;
     if (o->scenario[2])
         plan_add(r, TASK_REFERENCE, LOP_OP_SEND, LOP_POST_NORMAL);
-    for (int s = 1; s <= 2; s++) {
+    static const task_kind_t kind[] = {0, TASK_SCENARIO1, TASK_SCENARIO2, TASK_SCENARIO3};
+    for (int s = 1; s <= 3; s++) {
         if (!o->scenario[s])
             continue;
         for (int op = 0; op < LOP_OP_COUNT; op++)
             for (int post = 0; post < LOP_POST_COUNT; post++)
-                if ((o->ops >> op & 1) && (o->posts >> post & 1) &&
-                    (s == 1 ? !lop_op_desc[op].multicast : lop_post_desc[post].in_rtt))
-                    plan_add(r, s == 1 ? TASK_SCENARIO1 : TASK_SCENARIO2, (lop_op_t)op,
-                             (lop_post_t)post);
+                if ((o->ops >> op & 1) && (o->posts >> post & 1) && scenario_takes(s, op, post))
+                    plan_add(r, kind[s], (lop_op_t)op, (lop_post_t)post);
     }
 }
 
@@ -264,6 +272,7 @@ static size_t task_rows(const run_t *r, const task_t *t)
 {
     switch (t->kind) {
     case TASK_SCENARIO1:
+    case TASK_SCENARIO3:
         return r->bench.max_post;
     case TASK_SCENARIO2:
         return (size_t)r->bench.size - 1;
@@ -294,6 +303,10 @@ static double plan_units(const run_t *r, int *n_run)
  * multicast the os of its post too. */
 static int task_quantities(const task_t *t, const char **q)
 {
+    if (t->kind == TASK_SCENARIO3) {
+        q[0] = "prtt";
+        return 1;
+    }
     if (t->kind != TASK_SCENARIO1) {
         q[0] = "rtt";
         q[1] = "os";
@@ -365,6 +378,8 @@ static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, 
     case TASK_SCENARIO1:
         return lop_scenario1_run(b, t->op, t->post, have ? &set[0] : NULL,
                                  have ? &set[1] : NULL, have && n_sets > 2 ? &set[2] : NULL);
+    case TASK_SCENARIO3:
+        return lop_scenario3_run(b, t->op, t->post, have);
     default:
         return lop_scenario2_run(b, t->op, t->post, have, have && n_sets > 1 ? &set[1] : NULL);
     }
@@ -413,8 +428,8 @@ static void task_run(run_t *r, const task_t *t)
     if (st != LOP_OK)
         lop_mpi_fail_abort(PROG);
     char name[64];
-    snprintf(name, sizeof name, "%s %s", t->kind == TASK_SCENARIO1 ? "scenario 1" :
-             t->kind == TASK_SCENARIO2 ? "scenario 2" : "reference", t->series);
+    static const char *const kind_name[] = {"reference", "scenario 1", "scenario 2", "scenario 3"};
+    snprintf(name, sizeof name, "%s %s", kind_name[t->kind], t->series);
     lop_progress_task(r->bench.progress, name);
     const char *phase = name;
     char with_peer[160]; /* the reference's blocking MPI_Recv waits for one peer: name it */

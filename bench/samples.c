@@ -34,6 +34,10 @@ static const struct {
     {"or", NULL, "requests posted back to back",
      "o_r(p) = (t1 - t0)/p: rank 1's CPU time per request to post p receive requests "
      "(thesis 2.3.4, listing 2.11)"},
+    {"prtt", NULL, "messages sent back to back",
+     "PRTT(k) = t2 - t1: rank 0 sends k messages back to back to rank 1, which replies once it "
+     "has all k (netgauge's PRTT(k, 0, s), no idle gap); PRTT(k) = PRTT(1) + (k - 1) g, "
+     "LogP's gap g the slope"},
     {"oc", NULL, "requests posted back to back",
      "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "
      "all p send completions are polled (listing 2.11)"},

@@ -6,6 +6,9 @@
  *   scenario 2 (listing 2.12)  RTT(p): rank 0 and p peers, one message each
  *                              way, for p = 1..N-1; with "mcast" one
  *                              hardware multicast out, p RDMA writes back;
+ *   scenario 3 (the gap)       PRTT(k): k messages back to back from rank 0
+ *                              to rank 1 and one reply, k = 1..K, no idle
+ *                              gap (netgauge's PRTT(n, 0, s): LogP's g);
  *   reference                  a plain MPI_Send/MPI_Recv ping-pong between
  *                              ranks 0 and 1 in the rhythm of scenario 2 at
  *                              p = 1, to show that the scenario code adds
@@ -51,6 +54,8 @@ lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
  * .multicast) os, the CPU time of its one post, when non-NULL. */
 lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
                                lop_samples_t *os);
+/* Fills prtt (rows k = 1..K) on rank 0; two-sided ops only. */
+lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt);
 /* Fills rtt (one row) on rank 0. */
 lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt);
 

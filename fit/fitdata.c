@@ -87,7 +87,7 @@ lop_status_t lop_fitdata_check_models(const char *spec)
         return lop_err(LOP_ERR_INVALID, "option --model: '%s' is too long", spec);
     /* A typo (rt=) or a second model for a quantity would be ignored by
      * spec_for (which takes the first): refuse both. */
-    static const char *const quantities[] = {"rtt", "os", "or", "oc"};
+    static const char *const quantities[] = {"rtt", "os", "or", "oc", "prtt"};
     int given[sizeof quantities / sizeof *quantities] = {0};
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
@@ -100,7 +100,7 @@ lop_status_t lop_fitdata_check_models(const char *spec)
             q++;
         if (q == sizeof quantities / sizeof *quantities)
             return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' "
-                           "(rtt, os, or or oc)", item);
+                           "(rtt, os, or, oc or prtt)", item);
         if (given[q]++)
             return lop_err(LOP_ERR_INVALID, "option --model: quantity '%s' given twice", item);
     }

@@ -71,6 +71,8 @@ const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &
 const lop_family_t lop_family_rtt = FAMILY("rtt", &lop_model_rtt, &lop_model_rtt_nosat,
                                            &lop_model_const);
 const lop_family_t lop_family_ov = FAMILY("ov", &lop_model_ov, &lop_model_const);
+/* PRTT(k) of lopbench's scenario 3: LogP's line, its slope the gap g. */
+const lop_family_t lop_family_prtt = FAMILY("prtt", &lop_model_linear, &lop_model_const);
 
 const lop_model_t *lop_model_find(const char *name)
 {
@@ -86,7 +88,8 @@ static const struct {
     const char *quantity;
     const lop_family_t *family;
 } quantity_families[] = {
-    {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov}};
+    {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov},
+    {"prtt", &lop_family_prtt}};
 enum { N_QUANTITY_FAMILIES = sizeof quantity_families / sizeof *quantity_families };
 
 const lop_family_t *lop_family_for_quantity(const char *quantity)

@@ -82,7 +82,7 @@ typedef struct {
     const lop_model_t *member[LOP_FAMILY_MAX];
 } lop_family_t;
 
-extern const lop_family_t lop_family_rtt, lop_family_ov;
+extern const lop_family_t lop_family_rtt, lop_family_ov, lop_family_prtt;
 
 /* The family a quantity is selected from (rtt -> rtt, os/or -> ov), or the
  * family whose richest member is 'model'; NULL if none. */

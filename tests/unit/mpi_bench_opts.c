@@ -109,7 +109,7 @@ static void test_errors(void)
     bad("option --reps: '0' is not in 1..10000000", "--reps", "0");
     bad("option --warmup: '-1' is not in 0..10000000", "--warmup", "-1");
     bad("option --idle-us: '-5' is not in 0..1e+07", "--idle-us", "-5");
-    bad("option --scenario: '3' is not in 1..2", "--scenario", "3");
+    bad("option --scenario: '4' is not in 1..3", "--scenario", "4");
     bad("option --ops: unknown value 'rdmar' (one of: send, rdmaw, mcast)", "--ops", "send,rdmar");
     bad("option --ops: empty list", "--ops", ",");
     bad("option --post: unknown value 'batch' (one of: normal, inline, list)", "--post", "batch");

@@ -100,8 +100,10 @@ static void check_descriptors(void)
     ok(lop_family_for_quantity("rtt") == &lop_family_rtt &&
            lop_family_for_quantity("os") == &lop_family_ov &&
            lop_family_of(&lop_model_rtt) == &lop_family_rtt &&
-           lop_family_of(&lop_model_ov) == &lop_family_ov && !lop_family_of(&lop_model_linear),
-       "families by quantity and by richest member");
+           lop_family_of(&lop_model_ov) == &lop_family_ov &&
+           lop_family_for_quantity("prtt") == &lop_family_prtt &&
+           lop_family_of(&lop_model_linear) == &lop_family_prtt && !lop_family_of(&lop_model_const),
+       "families by quantity and by richest member (prtt: LogP's line, its slope the gap)");
     ok(lop_model_n_free(&lop_model_rtt) == 5 && lop_model_gauge(&lop_model_rtt) == 5 &&
            lop_model_n_free(&lop_model_rtt_nosat) == 3 && lop_model_n_free(&lop_model_const) == 1 &&
            lop_model_gauge(&lop_model_ov) == -1,
