@@ -12,6 +12,19 @@ void predict_logp(const lop_view_t *lop, double L, double os, double or, double 
     out->g_us = isnan(g) ? 0 : g;
 }
 
+void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
+{
+    if (!lop) {
+        *out = *given;
+        return;
+    }
+    out->os_us = lop_view_o(lop, 1);
+    out->or_us = lop->orecv ? lop_fit_eval(lop->orecv, 1) : out->os_us;
+    out->L_us = lop_fit_eval(lop->rtt, 1) / 2 - out->os_us - out->or_us;
+    double g = lop_view_gap(lop);
+    out->g_us = isnan(g) ? 0 : g;
+}
+
 int predict_logp_negative(const logp_t *m)
 {
     return m->L_us < 0 || m->os_us < 0 || m->or_us < 0 || m->g_us < 0;
@@ -20,9 +33,9 @@ int predict_logp_negative(const logp_t *m)
 /* The fits of a lop_view_t, in the order predictors draw them. */
 static const lop_fit_t **lop_slot(lop_view_t *lop, int i)
 {
-    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt,    &lop->os,    &lop->os_list,
-                                                &lop->orecv,  &lop->mc_rtt, &lop->mc_os,
-                                                &lop->ans_rtt, &lop->ans_os};
+    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt,    &lop->os,     &lop->os_list,
+                                                &lop->orecv,  &lop->prtt,   &lop->mc_rtt,
+                                                &lop->mc_os,  &lop->ans_rtt, &lop->ans_os};
     return slot[i];
 }
 
@@ -83,7 +96,8 @@ int predict_has_interval(const predict_t *pr, predict_kind_t kind)
         return 0;
     if (kind == PREDICT_SIM_LOGP && pr->sim.pairs) /* per-pair costs replace the fits' */
         return 0;
-    return kind == PREDICT_LOP || kind == PREDICT_SIM_LOP || logp_from_fits(pr);
+    return kind == PREDICT_LOP || kind == PREDICT_SIM_LOP || kind == PREDICT_LOOP ||
+           logp_from_fits(pr);
 }
 
 const char *predict_invalid(double us)
@@ -98,11 +112,34 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
     return a->lo_us <= b->hi_us && b->lo_us <= a->hi_us;
 }
 
-/* One time with the parameters of 'c'. */
+/* The loop (models/README.md "The loop"): loop[0] and loop[1], R and 2R
+ * barriers back to back, simulated under LogP with the loop's parameters and
+ * the gap on the adapter; the time of a barrier of a long loop is the period
+ * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
+ * (thesis 4.3.2) add up to. */
+static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c,
+                              const sched_t *loop, double *us, sched_sim_result_t *res)
+{
+    barrier_cost_t lc = *c;
+    predict_loop_logp(c->lop, &c->logp, &lc.logp);
+    sched_sim_t par = pr->sim;
+    par.model = SCHED_SIM_LOGP;
+    par.adapter_gap = 1;
+    par.cost = &lc;
+    sched_sim_result_t once;
+    lop_status_t st = sched_sim_run(&loop[0], &par, 0, &once);
+    st = st ? st : sched_sim_run(&loop[1], &par, 0, res);
+    *us = st ? NAN : (res->max_us - once.max_us) / PREDICT_LOOP_ROUNDS;
+    return st;
+}
+
+/* One time with the parameters of 'c' ('loop': the loop's two schedules). */
 static lop_status_t evaluate(const predict_t *pr, barrier_cost_t *c, predict_kind_t kind,
                              const barrier_alg_t *a, uint32_t n, uint32_t p, const sched_t *s,
-                             double *us, sched_sim_result_t *res)
+                             const sched_t *loop, double *us, sched_sim_result_t *res)
 {
+    if (kind == PREDICT_LOOP)
+        return loop_time(pr, c, loop, us, res);
     if (kind == PREDICT_LOGP || kind == PREDICT_LOP) {
         *us = kind == PREDICT_LOGP ? a->logp_us(c, p, n) : a->lop_us(c, p, n);
         return LOP_OK;
@@ -122,7 +159,8 @@ typedef struct {
     const barrier_alg_t *a;
     uint32_t n, p;
     const sched_t *s;
-    lop_status_t st; /* the first failure of a simulation */
+    const sched_t *loop; /* PREDICT_LOOP: its two schedules */
+    lop_status_t st;     /* the first failure of a simulation */
 } draw_ctx_t;
 
 /* The time with the drawn fits (NaN if it is no time): lop_uncert_fn_t. */
@@ -138,7 +176,7 @@ static double drawn_time(const lop_fit_t *const *fits, void *ctx)
         *lop_slot(&lop, pr->slot[i]) = fits[i];
     c.lop = &lop;
     predict_logp(&lop, pr->L_us, pr->os_us, pr->or_us, pr->cost->logp.g_us, &c.logp);
-    lop_status_t st = evaluate(pr, &c, d->kind, d->a, d->n, d->p, d->s, &us, &res);
+    lop_status_t st = evaluate(pr, &c, d->kind, d->a, d->n, d->p, d->s, d->loop, &us, &res);
     if (st && !d->st)
         d->st = st;
     return predict_invalid(us) ? NAN : us;
@@ -151,16 +189,29 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     if (!c->lop)
         return 0;
-    if (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
+    if (kind == PREDICT_LOGP || kind == PREDICT_LOOP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
         return logp_from_fits(pr) && !lop_view_in_range(c->lop, 1);
     return c->lop_pmin <= c->lop_pmax &&
            (!lop_view_in_range(c->lop, c->lop_pmin) || !lop_view_in_range(c->lop, c->lop_pmax));
 }
 
+/* Is a LogP parameter of kind's below 0? */
+static int negative_logp(const predict_t *pr, predict_kind_t kind)
+{
+    const barrier_cost_t *c = pr->cost;
+    if (kind == PREDICT_LOOP) {
+        logp_t m;
+        predict_loop_logp(c->lop, &c->logp, &m);
+        return predict_logp_negative(&m);
+    }
+    return (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&
+           predict_logp_negative(&c->logp);
+}
+
 /* predict_time, with the point value 'known' instead of evaluated if not NULL. */
 static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a,
                             uint32_t n, uint32_t p, const sched_t *s, const double *known,
-                            predict_time_t *out)
+                            const sched_t *loop, predict_time_t *out)
 {
     barrier_cost_t *c = pr->cost;
     double pmin = c->lop_pmin, pmax = c->lop_pmax; /* the run's range so far */
@@ -172,20 +223,18 @@ static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_al
     if (known)
         out->us = *known;
     else
-        st = evaluate(pr, c, kind, a, n, p, s, &out->us, &out->sim);
+        st = evaluate(pr, c, kind, a, n, p, s, loop, &out->us, &out->sim);
     out->extrapolated = extrapolated(pr, kind);
     /* per-pair costs (--costs) replace the LogP parameters of a simulation */
-    out->negative_logp = (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&
-                         predict_logp_negative(&c->logp);
+    out->negative_logp = negative_logp(pr, kind);
     c->lop_pmin = fmin(c->lop_pmin, pmin);
     c->lop_pmax = fmax(c->lop_pmax, pmax);
     out->no_interval = pr->uncertain != NULL;
     if (st || !predict_has_interval(pr, kind))
         return st;
-    draw_ctx_t d = {pr, kind, a, n, p, s, LOP_OK};
+    draw_ctx_t d = {pr, kind, a, n, p, s, loop, LOP_OK};
     lop_interval_t iv;
-    int sim = kind == PREDICT_SIM_LOGP || kind == PREDICT_SIM_LOP;
-    st = lop_uncert_interval(sim ? pr->simd : pr->closed, drawn_time, &d, &iv);
+    st = lop_uncert_interval(predict_kind_sim(kind) ? pr->simd : pr->closed, drawn_time, &d, &iv);
     st = st ? st : d.st;
     if (st)
         return st;
@@ -199,7 +248,17 @@ static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_al
 lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
                           uint32_t p, const sched_t *s, predict_time_t *out)
 {
-    return time_of(pr, kind, a, n, p, s, NULL, out);
+    if (kind != PREDICT_LOOP)
+        return time_of(pr, kind, a, n, p, s, NULL, NULL, out);
+    sched_t loop[2];
+    lop_status_t st = sched_repeat(s, PREDICT_LOOP_ROUNDS, &loop[0]);
+    if (st)
+        return st;
+    st = sched_repeat(s, 2 * PREDICT_LOOP_ROUNDS, &loop[1]);
+    st = st ? st : time_of(pr, kind, a, n, p, s, NULL, loop, out);
+    sched_free(&loop[0]);
+    sched_free(&loop[1]);
+    return st;
 }
 
 lop_status_t predict_time_known(predict_t *pr, predict_kind_t kind, uint32_t p, const sched_t *s,
@@ -207,5 +266,5 @@ lop_status_t predict_time_known(predict_t *pr, predict_kind_t kind, uint32_t p, 
 {
     if (kind != PREDICT_SIM_LOGP && kind != PREDICT_SIM_LOP)
         return lop_err(LOP_ERR_INVALID, "predict_time_known: a simulation's kind");
-    return time_of(pr, kind, NULL, 0, p, s, &us, out);
+    return time_of(pr, kind, NULL, 0, p, s, &us, NULL, out);
 }

@@ -36,8 +36,20 @@ typedef enum {
     PREDICT_LOP,      /* LoP closed form */
     PREDICT_SIM_LOGP, /* LogP simulation of the schedule */
     PREDICT_SIM_LOP,  /* LoP simulation of the schedule */
+    PREDICT_LOOP,     /* the loop: LogP calibrated on RTT(1), the gap on the adapter,
+                         barriers back to back (models/README.md "The loop") */
     PREDICT_KINDS
 } predict_kind_t;
+
+/* Is 'kind' a simulation of a schedule (else a closed form)? */
+static inline int predict_kind_sim(int kind)
+{
+    return kind == PREDICT_SIM_LOGP || kind == PREDICT_SIM_LOP || kind == PREDICT_LOOP;
+}
+
+/* The loop's period is (T(2R) - T(R)) / R for R barriers back to back: the
+ * first round's start-up cancels. */
+#define PREDICT_LOOP_ROUNDS 8
 
 /* Draws of the simulated times by default: lopredict --simulate over all
  * algorithms and P = 2..64 stays within seconds (models/README.md gives the
@@ -49,9 +61,9 @@ typedef enum {
  * the extreme draws and the interval can exclude the estimate (issue 17). */
 #define PREDICT_SIM_DRAWS_MIN 40
 
-/* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv and the
- * multicast's mc_rtt, mc_os, ans_rtt, ans_os. */
-#define PREDICT_MAX_FITS 8
+/* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv, prtt
+ * and the multicast's mc_rtt, mc_os, ans_rtt, ans_os. */
+#define PREDICT_MAX_FITS 9
 
 typedef struct {
     barrier_cost_t *cost;          /* point parameters: cost->logp and cost->lop's fits */
@@ -81,6 +93,12 @@ typedef struct {
 /* LogP parameters: the given ones (not NaN), else those of 'lop' at p = 1
  * (thesis 2.3.7: t_1:1), o_r = o_s(1) without an o_r fit; g as given (NaN: 0). */
 void predict_logp(const lop_view_t *lop, double L, double os, double or, double g, logp_t *out);
+
+/* The loop's LogP parameters from 'lop' (models/README.md "The loop"):
+ * o_s(1), o_r(1) (o_s(1) without an o_r fit), L such that one message costs
+ * RTT(1)/2 (o_s + L + o_r = RTT(1)/2, in the set's statistic), g the slope of
+ * PRTT(k) (0 without a prtt fit).  Without a set, 'given' as it is. */
+void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out);
 
 /* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */
 int predict_logp_negative(const logp_t *m);

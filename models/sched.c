@@ -247,26 +247,42 @@ lop_status_t sched_generate(const barrier_alg_t *alg, uint32_t p, uint32_t n, sc
     return st;
 }
 
-lop_status_t sched_expand(const sched_t *s, sched_t *out)
+lop_status_t sched_repeat(const sched_t *s, uint32_t times, sched_t *out)
 {
+    uint64_t ops = (uint64_t)s->n_ops * times, steps = (uint64_t)s->n_steps * times;
+    memset(out, 0, sizeof *out);
+    if (times < 1 || ops > SCHED_MAX_OPS || steps > SCHED_MAX_STEPS)
+        return lop_err(LOP_ERR_RANGE, "%s %u times back to back: %llu operations in %llu steps, "
+                       "more than a schedule holds (%u, %u)", s->alg, times,
+                       (unsigned long long)ops, (unsigned long long)steps, SCHED_MAX_OPS,
+                       SCHED_MAX_STEPS);
     lop_status_t st = sched_init(out, s->p);
     if (st)
         return st;
-    out->op = lop_calloc(s->n_ops ? s->n_ops : 1, sizeof *out->op);
-    out->cap = s->n_ops;
+    out->op = lop_calloc(ops ? ops : 1, sizeof *out->op);
+    out->cap = (uint32_t)ops;
     if (!out->op) {
         sched_free(out);
         return LOP_ERR_NOMEM;
     }
     for (uint32_t r = 0; r < s->p; r++) {
-        for (uint32_t k = 0; k < sched_rank_count(s, r); k++)
-            out->op[out->n_ops++] = sched_op_at(s, r, k);
+        for (uint32_t t = 0; t < times; t++)
+            for (uint32_t k = 0; k < sched_rank_count(s, r); k++) {
+                sched_op_t o = sched_op_at(s, r, k);
+                o.step += t * s->n_steps; /* a barrier id per round (thesis 2.2) */
+                out->op[out->n_ops++] = o;
+            }
         out->first[r + 1] = out->n_ops;
     }
     out->n = s->n;
-    out->n_steps = s->n_steps;
+    out->n_steps = (uint32_t)steps;
     snprintf(out->alg, sizeof out->alg, "%s", s->alg);
     return LOP_OK;
+}
+
+lop_status_t sched_expand(const sched_t *s, sched_t *out)
+{
+    return sched_repeat(s, 1, out);
 }
 
 lop_status_t sched_store(sched_t *s)

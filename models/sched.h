@@ -52,6 +52,7 @@ typedef struct {
 
 #define SCHED_MAX_P (1u << 24)    /* largest P a schedule may have */
 #define SCHED_MAX_OPS (1u << 27)  /* largest stored schedule (1 GB of ops) */
+#define SCHED_MAX_STEPS ((1u << 30) - 1) /* sched_op_t.step's 30 bits */
 #define SCHED_MAX_EVENTS UINT32_MAX /* largest generated schedule (ops, all ranks) */
 
 /* How a schedule holds its ops.  Stored: every rank's ops.  Generated
@@ -120,6 +121,10 @@ lop_status_t sched_generate_limit(const struct barrier_alg *alg, uint32_t p, uin
 sched_form_t sched_alg_form(const struct barrier_alg *alg, uint32_t p, uint32_t n);
 /* A generated schedule as a stored one (every rank's ops); a stored one copied. */
 lop_status_t sched_expand(const sched_t *s, sched_t *out);
+/* 'times' barriers back to back, stored: every rank's ops 'times' times, the
+ * steps of round t moved on by t * s->n_steps (a barrier id per round), as a
+ * benchmark loop runs them (thesis 4.3.2).  LOP_ERR_RANGE past the limits. */
+lop_status_t sched_repeat(const sched_t *s, uint32_t times, sched_t *out);
 /* *s stored in place: a generated one replaced by its expansion (unchanged
  * on failure), a stored one left as it is. */
 lop_status_t sched_store(sched_t *s);

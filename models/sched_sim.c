@@ -128,10 +128,16 @@ HOT double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_
 }
 
 /* A send starts at max{CPU free, previous send start + g}; the message
- * carries the time its send overhead ends, the receiver adds L. */
+ * carries the time its send overhead ends, the receiver adds L.  With the
+ * gap on the adapter the CPU posts and goes on, and the message leaves at
+ * max{post's end, previous message's leave + g}. */
 HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs)
 {
     double start = sim->cpu[rank];
+    if (gap && sim->par->adapter_gap) {
+        double end = sim->cpu[rank] = start + send_overhead(sim, rank, o, pairs);
+        return sim->tx[rank] = max2(end, sim->tx[rank] + sim->logp.g_us);
+    }
     if (gap) {
         start = max2(start, sim->tx[rank] + sim->logp.g_us);
         sim->tx[rank] = start;
@@ -139,11 +145,17 @@ HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs
     return sim->cpu[rank] = start + send_overhead(sim, rank, o, pairs);
 }
 
-/* A receive starts at max{CPU free, arrival, previous receive start + g}. */
+/* A receive starts at max{CPU free, arrival, previous receive start + g}.
+ * With the gap on the adapter, the adapter delivers at max{arrival, previous
+ * delivery + g}, whatever the CPU does, and the receive starts at max{CPU
+ * free, delivery}. */
 HOT void logp_charge(sim_t *sim, uint32_t rank, const logp_arrival_t *a, int gap)
 {
     double start = max2(sim->cpu[rank], a->at_us);
-    if (gap) {
+    if (gap && sim->par->adapter_gap) {
+        sim->rx[rank] = max2(a->at_us, sim->rx[rank] + sim->logp.g_us);
+        start = max2(sim->cpu[rank], sim->rx[rank]);
+    } else if (gap) {
         start = max2(start, sim->rx[rank] + sim->logp.g_us);
         sim->rx[rank] = start;
     }

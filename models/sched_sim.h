@@ -12,7 +12,8 @@
  *   a send starts at max{CPU free, previous send start + g}, occupies the CPU
  *   for o_s, and arrives at start + o_s + L (a multicast at every rank);
  *   a receive starts at max{CPU free, arrival, previous receive start + g}
- *   and occupies the CPU for o_r.  This gives 1:n in o_s + (n-1) f_s, the
+ *   and occupies the CPU for o_r.  With adapter_gap the gap holds back the
+ *   messages on the adapter instead of the CPU (sched_sim_t).  This gives 1:n in o_s + (n-1) f_s, the
  *   receiver's enqueueing f_r of 2.2.5.1, and t_r = max{g, o_s + L + o_r}.
  *   With per-pair costs (sched_sim_t.pairs, pairs.h) o_s and L are those of
  *   the message's sender and receiver (Meyer and Elster's O and L; an MCAST
@@ -72,6 +73,11 @@ typedef struct {
     sched_recv_order_t recv_order; /* LogP only */
     int or_per_pair;               /* LogP with pairs: a receive costs its message's o_ij
                                       (LogP's one o) instead of cost->logp.or_us */
+    int adapter_gap;               /* LogP: g is the adapter's, not the CPU's: a send
+                                      occupies the CPU for o_s and leaves at max{its
+                                      post's end, the previous leave + g}; a message is
+                                      delivered at max{arrival, the previous delivery
+                                      + g} (a NIC slower than the CPU, thesis 2.3.2) */
     double give_up_us;             /* > 0: the run may stop once a rank's time passes
                                       this (sched_sim_result_t.gave_up; the plain sweep
                                       of a generated schedule never does) */

@@ -25,7 +25,7 @@ static lop_cli_parse_fn parse_algs, parse_o, parse_draws, parse_hybrid_algs;
 
 static const char *const model_names[] = {"logp", "lop", "both", NULL};
 static const int model_bits[] = {MODEL_LOGP, MODEL_LOP, MODEL_LOGP | MODEL_LOP};
-static const char *const stat_names[] = {"min", "avg", NULL};
+static const char *const stat_names[] = {"min", "avg", "median", NULL};
 static const char *const lop_arg_names[] = {"stream", "batch", NULL};       /* sched_lop_arg_t */
 static const char *const map_names[] = {"block", "rr", NULL};               /* pairs_map_t */
 static const char *const recv_order_names[] = {"program", "arrival", NULL}; /* sched_recv_order_t */

@@ -16,10 +16,19 @@
 #include "rows.h"
 #include "sched_check.h"
 #include "work.h"
-enum { M_LOGP = PREDICT_LOGP, M_LOP = PREDICT_LOP, M_SIM_LOGP = PREDICT_SIM_LOGP,
-       M_SIM_LOP = PREDICT_SIM_LOP, M_COUNT = PREDICT_KINDS }; /* the predictions compared */
+enum { M_COUNT = PREDICT_KINDS }; /* the predictions compared, predict_kind_t's order */
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
-                                             "LogP simulation", "LoP simulation"};
+                                             "LogP simulation", "LoP simulation",
+                                             "loop (LogP on RTT(1) and PRTT's gap, back to back)"};
+
+/* A measured row's time in the statistic the predictions are made in (like
+ * with like: a fit of minima predicts a minimum, of medians a median). */
+static double measured_us(const lopredict_opts_t *o, const lop_fmt_barrier_row_t *row)
+{
+    return strcmp(o->stat, "min") == 0      ? row->min_us
+           : strcmp(o->stat, "median") == 0 ? row->median_us
+                                            : row->avg_us;
+}
 
 /* MPI_Barrier's time at one p (rows of executor mpi). */
 typedef struct {
@@ -49,7 +58,7 @@ static int mpi_time_cmp(const void *a, const void *b)
 /* Index every MPI_Barrier row by p, once (a lookup per row would make the
  * join quadratic).  A repeated p is an error: silently skipping it would
  * change vs_mpi. */
-static lop_status_t mpi_index(measured_t *m)
+static lop_status_t mpi_index(const lopredict_opts_t *o, measured_t *m)
 {
     const lop_fmt_barrier_t *f = m->f;
     m->mpi = lop_calloc(f->n_rows, sizeof *m->mpi);
@@ -57,7 +66,7 @@ static lop_status_t mpi_index(measured_t *m)
         return LOP_ERR_NOMEM;
     for (size_t r = 0; r < f->n_rows; r++)
         if (strcmp(f->row[r].executor, LOP_FMT_BARRIER_MPI_EXEC) == 0)
-            m->mpi[m->n_mpi++] = (mpi_time_t){f->row[r].p, f->row[r].avg_us, f->row[r].line};
+            m->mpi[m->n_mpi++] = (mpi_time_t){f->row[r].p, measured_us(o, &f->row[r]), f->row[r].line};
     qsort(m->mpi, m->n_mpi, sizeof *m->mpi, mpi_time_cmp);
     lop_status_t st = LOP_OK;
     for (size_t i = 1; i < m->n_mpi && st == LOP_OK; i++)
@@ -87,7 +96,7 @@ static lop_status_t predict_all(const lopredict_opts_t *o, lopredict_run_t *run,
 {
     lop_status_t st = LOP_OK;
     for (int k = 0; k < M_COUNT && !st; k++) {
-        int sim = k == M_SIM_LOGP || k == M_SIM_LOP;
+        int sim = predict_kind_sim(k);
         pred[k] = NULL;
         if (sim || a)
             st = work_time_predict(o, run, k, a, n, p, sim ? s : NULL, &v[k], &pred[k]);
@@ -205,13 +214,14 @@ static void inside_out(lop_out_t *t, const predict_time_t *v, double us)
 static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run,
                                  const lop_fmt_barrier_row_t *row, measured_t *m, lop_out_t *t)
 {
-    static const char *const col[M_COUNT] = {"logp_us", "lop_us", "sim_logp_us", "sim_lop_us"};
+    static const char *const col[M_COUNT] = {"logp_us", "lop_us", "sim_logp_us", "sim_lop_us",
+                                             "loop_us"};
     const barrier_alg_t *a;
     const predict_time_t *pred[M_COUNT];
     predict_time_t v[M_COUNT];
     rows_flags_t f = {0};
     uint32_t n = 0, p = row->p;
-    double us = row->avg_us;
+    double us = measured_us(o, row);
     lop_status_t st = measured_alg(m, row, &a, &n);
     if (st == LOP_OK && !o->series_named)
         st = params_series_use(o, run, row->series);
@@ -274,10 +284,13 @@ static const lop_out_col_t measured_cols[] = {
     {"series", LOP_OUT_STR, 0},        {"measured_us", LOP_OUT_NUM, 0},
     ROWS_TIME_COLS("logp"),            ROWS_TIME_COLS("lop"),
     ROWS_TIME_COLS("sim_logp"),        ROWS_TIME_COLS("sim_lop"),
+    ROWS_TIME_COLS("loop"),
     {"err_logp", LOP_OUT_PCT, 0},      {"err_lop", LOP_OUT_PCT, 0},
     {"err_sim_logp", LOP_OUT_PCT, 0},  {"err_sim_lop", LOP_OUT_PCT, 0},
+    {"err_loop", LOP_OUT_PCT, 0},
     {"inside_logp", LOP_OUT_STR, 0},   {"inside_lop", LOP_OUT_STR, 0},
     {"inside_sim_logp", LOP_OUT_STR, 0}, {"inside_sim_lop", LOP_OUT_STR, 0},
+    {"inside_loop", LOP_OUT_STR, 0},
     {"vs_mpi", LOP_OUT_NUM, 3},        ROWS_FLAGS_COL,
 };
 
@@ -334,8 +347,15 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
         lop_meta_print(stdout, "params", run->params);
         printf("# stat: %s\n", o->stat);
     }
+    printf("# measured_stat: %s (measured_us is barrier.csv's %s_us: the statistic the "
+           "predictions are made in)\n", o->stat, o->stat);
     printf("# cnt: %s\n", lop_out_format_csv(cnt, run->cost.cnt));
     rows_machine_print(stdout, o, run);
+    printf("# loop: LogP with o_s(1), o_r(1) of each row's series and L = RTT(1)/2 - o_s - o_r "
+           "(one message costs RTT(1)/2), g the slope of its PRTT(k) (lopbench --scenario 3; 0 "
+           "where the set has none), the gap on the adapter; a barrier's time is the period of "
+           "%d barriers back to back (models/README.md \"The loop\"); with --L, --o: those\n",
+           PREDICT_LOOP_ROUNDS);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
@@ -357,7 +377,7 @@ lop_status_t mode_measured_run(const lopredict_opts_t *o, lopredict_run_t *run, 
     lop_status_t st = lop_fmt_barrier_read(o->measured, SCHED_MAX_P, &f);
     if (st)
         return st;
-    st = mpi_index(&m);
+    st = mpi_index(o, &m);
     st = st ? st : measured_precheck(o, run, &m, &hybrid_rows);
     if (st == LOP_OK) {
         measured_header(o, run, hybrid_rows);

@@ -224,7 +224,8 @@ lop_status_t work_sched_check(const lopredict_opts_t *o, const sched_t *s)
 
 int work_kind_model(predict_kind_t kind)
 {
-    return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP ? MODEL_LOGP : MODEL_LOP;
+    return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP || kind == PREDICT_LOOP ? MODEL_LOGP
+                                                                                     : MODEL_LOP;
 }
 
 /* Is s the hybrid schedule the last search built, whose LogP time it has?
@@ -240,7 +241,7 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
                                predict_kind_t kind, const barrier_alg_t *a, uint32_t n, long p,
                                const sched_t *s, predict_time_t *v, const predict_time_t **out)
 {
-    int sim = kind == PREDICT_SIM_LOGP || kind == PREDICT_SIM_LOP;
+    int sim = predict_kind_sim(kind);
     *out = NULL;
     if (!(o->models & work_kind_model(kind)) || (sim && !s))
         return LOP_OK;

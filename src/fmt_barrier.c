@@ -67,10 +67,39 @@ lop_status_t lop_fmt_barrier_write_end(lop_fmt_barrier_writer_t *bw, lop_status_
 
 /* ---------------------------------------------------------------- reader */
 
+/* The statistics besides avg_us, read where the file has them (a file of
+ * hand or of an old lopbench may not): lopredict compares like with like. */
+static const char *const other_stats[] = {"min_us", "median_us", "p99_us", "max_us"};
+enum { N_OTHER_STATS = sizeof other_stats / sizeof *other_stats };
+
 typedef struct {
     size_t exec, alg, n, p, avg; /* columns */
     size_t series;               /* SIZE_MAX in a file written before it existed */
+    size_t other[N_OTHER_STATS]; /* other_stats' columns, SIZE_MAX where absent */
 } cols_t;
+
+static double *other_stat(lop_fmt_barrier_row_t *row, int i)
+{
+    double *const at[N_OTHER_STATS] = {&row->min_us, &row->median_us, &row->p99_us, &row->max_us};
+    return at[i];
+}
+
+/* The other statistics of row r: numbers > 0 where the column exists. */
+static lop_status_t other_stats_read(const lop_csv_t *csv, size_t r, const cols_t *c,
+                                     lop_fmt_barrier_row_t *row)
+{
+    lop_status_t st = LOP_OK;
+    for (int i = 0; i < N_OTHER_STATS && st == LOP_OK; i++) {
+        double *v = other_stat(row, i);
+        if (c->other[i] == SIZE_MAX)
+            continue;
+        st = lop_csv_number(csv, r, c->other[i], v);
+        if (st == LOP_OK && !(*v > 0))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: %s must be > 0", csv->path, csv->line[r],
+                         other_stats[i]);
+    }
+    return st;
+}
 
 /* A fixed fact about the files written before the series column. */
 const char *const lop_fmt_barrier_legacy[][2] = {
@@ -84,13 +113,14 @@ static const char *legacy_series(const char *executor)
     return NULL;
 }
 
-/* An MPI_Barrier row: a whole p and avg_us > 0, nothing else read. */
+/* An MPI_Barrier row: a whole p, avg_us > 0 and the other times. */
 static lop_status_t mpi_row(const lop_csv_t *csv, size_t r, const cols_t *c, uint32_t max_p,
                             lop_fmt_barrier_row_t *row)
 {
     double p;
     lop_status_t st = lop_csv_number(csv, r, c->p, &p);
     st = st ? st : lop_csv_number(csv, r, c->avg, &row->avg_us);
+    st = st ? st : other_stats_read(csv, r, c, row);
     if (st == LOP_OK && (p < 1 || p > max_p || p != floor(p) || !(row->avg_us > 0)))
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: MPI_Barrier row needs a whole p in 1..%u and "
                      "avg_us > 0", csv->path, csv->line[r], max_p);
@@ -118,7 +148,7 @@ static lop_status_t row_series(const lop_csv_t *csv, size_t r, const cols_t *c,
                    LOP_FMT_BARRIER_MPI_EXEC);
 }
 
-/* Any other row: its series, n, p and avg_us; ranges checked before converting. */
+/* Any other row: its series, n, p and times; ranges checked before converting. */
 static lop_status_t exec_row(const lop_csv_t *csv, size_t r, const cols_t *c, uint32_t max_p,
                              lop_fmt_barrier_row_t *row)
 {
@@ -131,6 +161,7 @@ static lop_status_t exec_row(const lop_csv_t *csv, size_t r, const cols_t *c, ui
     st = st ? st : lop_csv_number(csv, r, c->avg, &row->avg_us);
     if (st == LOP_OK && row->avg_us <= 0)
         st = lop_err(LOP_ERR_PARSE, "%s:%zu: avg_us must be > 0", csv->path, csv->line[r]);
+    st = st ? st : other_stats_read(csv, r, c, row);
     row->n = (uint32_t)n;
     row->p = (uint32_t)p;
     return st;
@@ -145,6 +176,9 @@ static lop_status_t columns_find(const lop_csv_t *csv, cols_t *c)
     st = st ? st : lop_csv_column(csv, "avg_us", &c->avg);
     if (st == LOP_OK && lop_csv_column(csv, "series", &c->series) != LOP_OK)
         c->series = SIZE_MAX; /* an old file (lop_err's message is not used) */
+    for (int i = 0; i < N_OTHER_STATS && st == LOP_OK; i++)
+        if (lop_csv_column(csv, other_stats[i], &c->other[i]) != LOP_OK)
+            c->other[i] = SIZE_MAX;
     return st;
 }
 

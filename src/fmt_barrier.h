@@ -30,8 +30,9 @@
 #define LOP_FMT_BARRIER_FILE_PREFIX "file:"    /* alg of a schedule file's rows */
 #define LOP_FMT_BARRIER_MAX_N 1000000          /* largest n, as --n takes it */
 
-/* One row.  The reader fills executor, series, alg, n, n_empty, p, avg_us
- * and line (what lopredict joins on; the other cells are not read). */
+/* One row.  The reader fills executor, series, alg, n, n_empty, p, avg_us,
+ * line, and min_us, median_us, p99_us, max_us where the file has them (NaN
+ * where not); reps is not read. */
 typedef struct {
     const char *executor; /* "p2p", "verbs", ... or "mpi" */
     const char *series;   /* the series its messages correspond to; NULL for "mpi" */

@@ -30,6 +30,7 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
     list_series(series, list, sizeof list);
     view->os_list = lop_paramset_find(set, list, "os", stat);
     view->orecv = lop_paramset_find(set, series, "or", stat);
+    view->prtt = lop_paramset_find(set, series, "prtt", stat);
     view->pmin = fmax(view->rtt->pmin, view->os->pmin);
     view->pmax = fmin(view->rtt->pmax, view->os->pmax);
     return LOP_OK;
@@ -93,6 +94,14 @@ double lop_view_Lmcast(const lop_view_t *view, double p)
                                   lop_fit_eval(view->ans_os, 1));
     return p * lop_fit_eval(view->mc_rtt, p) - lop_view_omcast(view, p) -
            lop_fit_eval(view->ans_os, 1) - p * L_answer;
+}
+
+double lop_view_gap(const lop_view_t *view)
+{
+    const lop_fit_t *f = view->prtt;
+    if (!f || !(f->pmax > f->pmin))
+        return NAN;
+    return (lop_fit_eval(f, f->pmax) - lop_fit_eval(f, f->pmin)) / (f->pmax - f->pmin);
 }
 
 int lop_view_in_range(const lop_view_t *view, double p)

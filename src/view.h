@@ -19,6 +19,9 @@ typedef struct {
     const lop_fit_t *os;      /* o_s(p) of the series */
     const lop_fit_t *os_list; /* o_s(p) when posting a list (<op>-list); may be NULL */
     const lop_fit_t *orecv;   /* o_r(p) of the series; may be NULL */
+    const lop_fit_t *prtt;    /* PRTT(k) of the series (lopbench --scenario 3: k messages
+                                 back to back, one reply); may be NULL.  Its k is not a
+                                 count of peers: it leaves pmin, pmax alone */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast, issue 19):
      * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
      * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
@@ -56,6 +59,9 @@ double lop_view_Llist(const lop_view_t *view, double p);
  *   p RTT_mcast(p) = o_mc(p) + L_mc(p) + o_a(1) + p L_a(p). */
 double lop_view_omcast(const lop_view_t *view, double p);
 double lop_view_Lmcast(const lop_view_t *view, double p);
+/* LogP's gap g: the slope of PRTT(k) over the fitted k (lopbench's scenario
+ * 3, netgauge's PRTT(n, 0, s)); NaN without a prtt fit or with one k. */
+double lop_view_gap(const lop_view_t *view);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);
 

@@ -9,16 +9,16 @@ cat >"$T/barrier.csv" <<'CSV'
 # lopbench: test
 # unit: us
 executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
-p2p,diss,,4,10,1,10.0,1,1,20
-shm,ndiss,2,9,10,1,8.0,1,1,20
-mpi,MPI_Barrier,0,4,10,1,5.0,1,1,20
+p2p,diss,,4,10,10.0,11,10.5,12,20
+shm,ndiss,2,9,10,8.0,9,8.5,10,20
+mpi,MPI_Barrier,0,4,10,5.0,6,5.5,7,20
 CSV
 "$P" --measured "$T/barrier.csv" --csv >"$T/out.csv" 2>"$T/err"
 check "joins a small barrier.csv" test $? -eq 0
 check "two algorithm rows, MPI_Barrier only as the reference" \
     test "$(grep -c -e '^p2p,' -e '^shm,' "$T/out.csv"),$(grep -c '^mpi,' "$T/out.csv")" = "2,0"
 check "header" grep -qx \
-    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,vs_mpi,flags' \
+    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,loop_us,loop_lo_us,loop_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,err_loop,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,inside_loop,vs_mpi,flags' \
     "$T/out.csv"
 row=$(grep '^p2p,diss' "$T/out.csv")
 check "p2p is compared with the send-normal series" test "$(echo "$row" | cut -d, -f5)" = send-normal
@@ -28,16 +28,21 @@ want=$("$P" --alg diss --p 4 --series send-normal --simulate --csv | grep '^diss
     cut -d, -f5,8,11,14)
 got=$(echo "$row" | cut -d, -f7,10,13,16)
 check "logp, lop and simulated times equal lopredict's predictions ($got)" test "$got" = "$want"
-check "relative errors are (predicted - measured) / measured" awk -F, '
-    $1 == "p2p" { for (i = 0; i < 4; i++) { k = 7 + 3 * i; e = ($k - $6) / $6 - $(19 + i)
+check "relative errors are (predicted - measured) / measured, measured the --stat's (min)" awk -F, '
+    $1 == "p2p" { for (i = 0; i < 5; i++) { k = 7 + 3 * i; e = ($k - $6) / $6 - $(22 + i)
                                             if (e > 1e-4 || e < -1e-4) bad = 1 }
-                  if ($27 != 2) bad = 1 }
+                  if ($32 != 2 || $6 != 10) bad = 1 }
     END { exit bad }' "$T/out.csv"
 check "ndiss at p = 9 has no MPI_Barrier reference" \
-    awk -F, '$1 == "shm" { n++; if ($27 != "") bad = 1 } END { exit bad || n != 1 }' "$T/out.csv"
+    awk -F, '$1 == "shm" { n++; if ($32 != "") bad = 1 } END { exit bad || n != 1 }' "$T/out.csv"
 check "no intervals for the shipped set: inside_* empty" \
-    awk -F, '$1 == "p2p" || $1 == "shm" { for (k = 23; k <= 26; k++) if ($k != "") bad = 1 }
+    awk -F, '$1 == "p2p" || $1 == "shm" { for (k = 27; k <= 31; k++) if ($k != "") bad = 1 }
              END { exit bad }' "$T/out.csv"
+"$P" --measured "$T/barrier.csv" --stat median --model logp --L 5 --o 1 --csv >"$T/median.csv" 2>/dev/null
+check "--stat median: measured_us is barrier.csv's median_us, vs_mpi against MPI_Barrier's median" \
+    awk -F, '$1 == "p2p" { ok = $6 == 10.5 && $32 + 0 > 1.909 && $32 + 0 < 1.91 } END { exit !ok }' \
+    "$T/median.csv"
+check "... and '# measured_stat:' says so" grep -q '^# measured_stat: median ' "$T/median.csv"
 check "the verdict names the closest model" grep -q '^# closest to the measurements: the ' \
     "$T/out.csv"
 check "'# machine:' names the source of every parameter, the series each row's own" grep -qx \
@@ -49,9 +54,9 @@ check "an old file without a series column: one warning naming the old mapping" 
 # barrier.csv's series column (lopbench writes each executor's own): used as given.
 cat >"$T/series.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
-p2p,rdmaw-inline,diss,,4,10,1,10.0,1,1,20
-newexec,send-inline,diss,,4,10,1,10.0,1,1,20
-mpi,,MPI_Barrier,,4,10,1,5.0,1,1,20
+p2p,rdmaw-inline,diss,,4,10,10.0,10.0,10.0,10.0,20
+newexec,send-inline,diss,,4,10,10.0,10.0,10.0,10.0,20
+mpi,,MPI_Barrier,,4,10,5.0,5.0,5.0,5.0,20
 CSV
 "$P" --measured "$T/series.csv" --csv >"$T/series.out" 2>"$T/series.err"
 check "the series column decides the series, any executor name" \
@@ -77,23 +82,23 @@ check "... '# machine:' names it, and --L, --o" sh -c "'$P' --measured '$T/barri
 cov_set "$T/cov.csv" 4 0.01
 cat >"$T/inside.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
-verbs,rdmaw-inline,diss,,64,10,1,54,1,1,60
-verbs,rdmaw-inline,diss,,64,10,1,500,1,1,600
+verbs,rdmaw-inline,diss,,64,10,54,54,54,54,60
+verbs,rdmaw-inline,diss,,64,10,500,500,500,500,600
 CSV
 "$P" --measured "$T/inside.csv" --params "$T/cov.csv" --csv >"$T/inside.out" 2>"$T/inside.err"
 check "--measured with a set with covariance (exit 0)" test $? -eq 0
 check "... every prediction has an interval around it" awk -F, '
-    $1 == "verbs" { n++; for (k = 7; k <= 16; k += 3) if (!($(k + 1) <= $k && $k <= $(k + 2))) bad = 1 }
+    $1 == "verbs" { n++; for (k = 7; k <= 19; k += 3) if (!($(k + 1) <= $k && $k <= $(k + 2))) bad = 1 }
     END { exit bad || n != 2 }' "$T/inside.out"
 check "... a measurement at the prediction is inside the LoP intervals" \
-    awk -F, '$1 == "verbs" && $6 == 54 { ok = $24 == "yes" && $26 == "yes" } END { exit !ok }' \
+    awk -F, '$1 == "verbs" && $6 == 54 { ok = $28 == "yes" && $30 == "yes" } END { exit !ok }' \
     "$T/inside.out"
 check "... one 10 times off is outside every interval" \
-    awk -F, '$1 == "verbs" && $6 == 500 { ok = $23 $24 $25 $26 == "nononono" } END { exit !ok }' \
+    awk -F, '$1 == "verbs" && $6 == 500 { ok = $27 $28 $29 $30 $31 == "nonononono" } END { exit !ok }' \
     "$T/inside.out"
 check "... inside is yes exactly when lo <= measured <= hi" awk -F, '
-    $1 == "verbs" { for (i = 0; i < 4; i++) { k = 7 + 3 * i
-        if (($(23 + i) == "yes") != ($(k + 1) <= $6 && $6 <= $(k + 2))) bad = 1 } }
+    $1 == "verbs" { for (i = 0; i < 5; i++) { k = 7 + 3 * i
+        if (($(27 + i) == "yes") != ($(k + 1) <= $6 && $6 <= $(k + 2))) bad = 1 } }
     END { exit bad }' "$T/inside.out"
 
 # Bad input: one line naming file and line, exit 2, nothing on stdout.
