@@ -172,8 +172,8 @@ up)
     while [ $# -gt 0 ]; do
         case $1 in
         shared) shared=shared ;;
-        --nic) [ $# -ge 2 ] || die "--nic needs RATE[:BURST[:MTU]]"; nic=$2; shift ;;
-        --nic=*) nic=${1#--nic=} ;;
+        --nic) [ $# -ge 2 ] && [ -n "$2" ] || die "--nic needs RATE[:BURST[:MTU]]"; nic=$2; shift ;;
+        --nic=?*) nic=${1#--nic=} ;;
         *) die "$1: unknown argument; $USAGE" ;;
         esac
         shift

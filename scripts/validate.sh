@@ -32,7 +32,7 @@ NP=${NP:-$CORES}
 OUT=${OUT:-out/validate-$MACHINE-$(date +%Y%m%d-%H%M%S)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and containers run as root
 
-say() { printf 'validate: %s\n' "$*" >&2; }
+say() { printf 'validate.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 whole() { case $2 in '' | *[!0-9]*) die "$1=$2: expected a whole number" ;; esac; }
 
@@ -110,7 +110,7 @@ else
 fi
 if [ "$MPI" = mpich ]; then MPI_VERSION=$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: */MPICH /p')
 else MPI_VERSION=$(mpirun.openmpi --version 2>&1 | sed -n "s/^mpirun.* \([0-9][0-9.]*\)$/Open MPI \1/p"); fi
-say "$WHAT; $MPI_VERSION"
+say "$WHAT; $MPI_VERSION${CLUSTER:+; network namespaces $(cat "$CLUSTER/tag")-*}"
 
 quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 # ranks PROG ARGS...: the machine's ranks, bounded in time

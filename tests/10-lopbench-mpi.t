@@ -78,6 +78,19 @@ check "--raw: the summary file is there too" rows_ok "$T/raw/send-normal-rtt.csv
 check "--scenario 2 --ops send --post normal writes only that series" \
     test "$(ls "$T/raw" | wc -l)" -eq 2
 
+# ---- --scenario 3: the gap, PRTT(k) of two-sided messages only, fitted with LogP's line
+run_mpi 3 "$B" $SMALL --scenario 3 -o "$T/gap" --quiet >/dev/null 2>&1
+check "--scenario 3: exit 0" test $? -eq 0
+check "--scenario 3: send-normal-prtt.csv alone (rdmaw polls a slot: no PRTT)" \
+    test "$(ls "$T/gap")" = send-normal-prtt.csv
+check "--scenario 3: rows k = 1..$K" rows_ok "$T/gap/send-normal-prtt.csv" $K $REPS
+G=$T/gap/send-normal-prtt.csv
+check "--scenario 3: quantity prtt, k counts messages back to back, no idle gap in its definition" \
+    test "$(meta "$G" quantity),$(meta "$G" p | grep -c 'messages sent back to back'),$(meta "$G" definition | grep -c 'no idle gap')" = prtt,1,1
+"$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" >"$T/gap.fit" 2>&1
+check "lopfit fits PRTT(k) with LogP's line or a constant" \
+    sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,prtt,min,\\(linear\\|const\\),' '$T/gap/params.csv'"
+
 # ---- --rma put: rdmaw through MPI_Accumulate(MPI_REPLACE) + flush instead of shared memory
 run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1
 check "--rma put: exit 0" test $? -eq 0

@@ -1,0 +1,100 @@
+#!/bin/sh
+# 72-lab.t - the slow-NIC lab (scripts/cluster.sh --nic) and the fidelity
+# table of scripts/validate.sh on it: 4 nodes, each link shaped both ways by
+# the token-bucket filter, 4 ranks on this machine's cores.  No timing is
+# asserted: the table's rows and columns, the machine named in its
+# metadata, and the loop model's calibration identity on the lab's own fits.
+. "$(dirname "$0")/lib.sh"
+tc qdisc help 2>&1 | grep -q tbf || ip -V >/dev/null 2>&1 || {
+    echo "1..0 # SKIP no tc (iproute2) here"
+    exit 0
+}
+tmpdir
+cluster_start 2 shared --nic 5mbit:400:360
+
+# ---- the shaping, both ends of every link
+check "DIR/nic records the shaping" test "$(cat "$C/nic")" = "rate 5mbit burst 400 mtu 360"
+for i in 0 1; do
+    check "node$i: eth0 has MTU 360 and a tbf of 5Mbit, burst 400b" sh -c \
+        "'$A' node$i 'ip -o link show eth0' | grep -q ' mtu 360 ' &&
+         '$A' node$i 'tc qdisc show dev eth0' 2>/dev/null | grep -q 'tbf .*rate 5Mbit burst 400b'"
+    check "node$i: its switch port too" sh -c "ip netns exec $(cat "$C/tag")-sw tc qdisc show dev v$(cat "$C/tag")-$i |
+        grep -q 'tbf .*rate 5Mbit burst 400b'"
+done
+"$A" node0 "timeout 60 mpirun.openmpi --mca plm_rsh_agent $A --bind-to none --host node0:1,node1:1 \
+    -np 2 $(shquote "$BIN/lopbench") --scenario 2 --ops send --post normal --reps 5 --warmup 1 \
+    -o $T/s2" >"$T/s2.out" 2>&1
+check "lopbench across the shaped link: exit 0, RTT(1) written" test -s "$T/s2/send-normal-rtt.csv"
+"$ROOT/scripts/cluster.sh" down "$C"
+check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$(cat "$C/tag" 2>/dev/null || echo none)-'"
+
+# ---- bad settings: one line, exit 1 (cluster.sh) or 2 (validate.sh), nothing made
+for bad in 5mbps 5mbit:10 5mbit:400:50 5mbit:400:360:1 ''; do
+    refuses_one_line "cluster.sh --nic '$bad' refused" 1 "--nic" "$ROOT/scripts/cluster.sh" up "$T/bad" 2 --nic "$bad"
+done
+check "... and no state directory made" test ! -e "$T/bad/tag"
+refused() { # NAME PATTERN VAR=VALUE...: validate.sh says one line naming the setting, exit 2
+    _n=$1 _p=$2
+    shift 2
+    env "$@" OUT="$T/v0" "$ROOT/scripts/validate.sh" >"$T/r.out" 2>"$T/r.err"
+    check "$_n (exit $?)" sh -c "[ $? -eq 2 ] && [ ! -s '$T/r.out' ] && [ \$(wc -l <'$T/r.err') -eq 1 ] &&
+        grep -q '^validate.sh: $_p' '$T/r.err'"
+}
+refused "validate.sh MACHINE=bogus" "MACHINE=bogus: expected local, tcp or lab" MACHINE=bogus
+refused "validate.sh REPS=abc" "REPS=abc: expected a whole number" MACHINE=lab REPS=abc
+refused "validate.sh STAT=p99" "STAT=p99: expected min, avg or median" STAT=p99
+check "... no output directory from a refused run" test ! -e "$T/v0"
+
+# ---- the fidelity table on the lab: 4 nodes, 4 ranks on this machine's cores
+V=$T/v
+MACHINE=lab NODES=4 NIC=5mbit REPS=20 OUT=$V "$ROOT/scripts/validate.sh" >"$T/v.out" 2>"$T/v.err" 9>&-
+check "validate.sh MACHINE=lab NODES=4: exit 0" test $? -eq 0
+[ -s "$V/fidelity.csv" ] || diag "$(tail -n 5 "$T/v.err")"
+tag=$(sed -n 's/.*network namespaces \(lopc[0-9]*\)-\*.*/\1/p' "$T/v.err")
+check "... its cluster is gone (namespaces $tag-*)" sh -c "[ -n '$tag' ] && ! ip netns list | grep -q '^$tag-'"
+check "... fidelity.txt, fidelity.csv, fidelity.png and data/, no .partial left" sh -c \
+    "test -s '$V/fidelity.txt' && test -s '$V/fidelity.csv' && test -s '$V/fidelity.png' &&
+     test -s '$V/data/barrier.csv' && test ! -e '$V.partial'"
+F=$V/fidelity.csv
+check "... the machine named: 4 nodes, the shaping, emulated" \
+    grep -q '^# machine: lab: 4 nodes .*tbf rate 5mbit burst 400 mtu 360 (emulated slow NICs' "$F"
+check "... the MPI named, and 4 ranks on $(nproc) cores said oversubscribed or not" sh -c \
+    "grep -q '^# mpi: Open MPI ' '$F' && grep -qx '# oversubscribed: $([ "$(nproc)" -lt 4 ] && echo yes || echo no)' '$F'"
+check "... the statistic: median, fitted, predicted and measured alike" grep -q '^# stat: median (' "$F"
+check "... the columns" grep -qx 'executor,alg,n,p,measured_us,p99_us,logp_us,logp_lo_us,logp_hi_us,err_logp,inside_logp,lop_us,lop_lo_us,lop_hi_us,err_lop,inside_lop,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,err_sim_logp,inside_sim_logp,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_sim_lop,inside_sim_lop,loop_us,loop_lo_us,loop_hi_us,err_loop,inside_loop,flags' "$F"
+# one row per executor and algorithm lopbench ran (MPI_Barrier is no prediction)
+want=$(grep -v '^#' "$V/data/barrier.csv" | awk -F, 'NR > 1 && $1 != "mpi" { n++ } END { print n + 0 }')
+got=$(grep -v '^#' "$F" | awk 'NR > 1 { n++ } END { print n + 0 }')
+nalg=$("$BIN/lopredict" --list-algs --csv | awk -F, 'NR > 1 && $4 == "yes" { n++ } END { print n }')
+check "... a row per executor and algorithm ($got; barrier.csv $want, $nalg algorithms)" \
+    sh -c "[ $got -eq $want ] && [ $got -ge $nalg ]"
+check "... every row at P = 4 with a measured time and p99 >= it" awk -F, '
+    /^#/ || /^executor/ { next } { n++; if ($4 != 4 || !($5 > 0) || !($6 + 0 >= $5 + 0)) bad = 1 }
+    END { exit bad || !n }' "$F"
+check "... errors are lopredict's: (predicted - measured) / measured, for every model" awk -F, '
+    /^#/ || /^executor/ { next }
+    { for (k = 7; k <= 27; k += 5) if ($k != "") { e = ($k - $5) / $5 - $(k + 3); if (e > 1e-6 || e < -1e-6) bad = 1 } }
+    END { exit bad }' "$F"
+check "... the summary: five models with median |error| and share inside" sh -c \
+    "grep -A6 '^model ' '$V/fidelity.txt' | grep -c -e '^logp ' -e '^lop ' -e '^sim_logp ' -e '^sim_lop ' -e '^loop ' | grep -qx 5"
+
+# ---- the calibration identity on the lab's fits: the loop predicts a
+# report and a release at P = 2 as RTT(1) (one message RTT(1)/2), unless the
+# gap is longer: max{RTT(1), g}
+printf 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\np2p,send-normal,cc,,2,1,1,1,1,1,1\n' \
+    >"$T/cc2.csv"
+"$BIN/lopredict" --measured "$T/cc2.csv" --params "$V/data/params.csv" --stat median --csv \
+    >"$T/cc2.out" 2>/dev/null
+loop=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } { print $c["loop_us"] }' "$T/cc2.out")
+want=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    $c["series"] == "send-normal" && $c["stat"] == "median" {
+        l1 = $c["l1"]; l2 = $c["l2"]; l3 = $c["l3"]; l4 = $c["l4"]; l5 = $c["l5"]; l6 = $c["l6"]
+        nosat = l1 / (l2 + 1) + l3
+        if ($c["quantity"] == "rtt" && $c["model"] == "const") rtt = l1
+        if ($c["quantity"] == "rtt" && $c["model"] == "rtt-nosat") rtt = nosat
+        if ($c["quantity"] == "rtt" && $c["model"] == "rtt") rtt = nosat + l4 * (1 - exp(l5 * (1 - l6)))
+        if ($c["quantity"] == "prtt") g = $c["model"] == "linear" ? l2 : 0 }
+    END { printf("%.9g", (rtt > g ? rtt : g)) }' "$V/data/params.csv")
+check "the loop of cc at P = 2 on the lab's fits is max{RTT(1), g} = $want us ($loop)" \
+    awk -v a="$loop" -v b="$want" 'BEGIN { d = a - b; exit !(b > 0 && d < 1e-6 * b && d > -1e-6 * b) }'
+done_testing

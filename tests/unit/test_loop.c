@@ -1,0 +1,126 @@
+/*
+ * test_loop.c - the loop model (models/predict.h PREDICT_LOOP): barriers back
+ * to back (sched_repeat), the gap held on the adapter (sched_sim_t
+ * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
+ * the set it was calibrated on.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "fixture.h"
+#include "predict.h"
+#include "sched.h"
+#include "sched_check.h"
+#include "tap.h"
+
+/* sched_repeat: every rank's ops 'times' times, steps moved on by n_steps,
+ * still a barrier; the limits refused by name. */
+static void repeat(void)
+{
+    sched_t s, r;
+    sched_build(barrier_alg_find("diss"), 5, 0, &s);
+    ok(sched_repeat(&s, 3, &r) == LOP_OK && r.n_ops == 3 * s.n_ops && r.n_steps == 3 * s.n_steps,
+       "diss P=5 three times: 3x the ops and the steps");
+    int same = 1;
+    for (uint32_t rank = 0; rank < s.p; rank++)
+        for (uint32_t t = 0; t < 3; t++)
+            for (uint32_t k = 0; k < sched_rank_count(&s, rank); k++) {
+                sched_op_t a = sched_op_at(&s, rank, k);
+                sched_op_t b = sched_op_at(&r, rank, t * sched_rank_count(&s, rank) + k);
+                same &= a.kind == b.kind && a.peer == b.peer && b.step == a.step + t * s.n_steps;
+            }
+    ok(same, "... each round the barrier's ops, its steps moved on by n_steps");
+    ok(sched_check(&r) == LOP_OK, "... and a barrier");
+    sched_free(&r);
+    ok(sched_repeat(&s, 1u << 28, &r) == LOP_ERR_RANGE && r.op == NULL,
+       "2^28 times: refused, nothing allocated");
+    sched_free(&s);
+}
+
+/* Rank 0 sends to 1, 2, 3; then rank 3 receives from 0, 1, 2, which sent
+ * at time 0: the gap on the CPU against the gap on the adapter. */
+static void adapter_gap(void)
+{
+    sched_t s;
+    sched_init(&s, 4);
+    for (int32_t q = 1; q < 4; q++)
+        sched_push(&s, SCHED_SEND, q, 0);
+    sched_end_rank(&s, 0);
+    for (uint32_t r = 1; r < 3; r++) {
+        sched_push(&s, SCHED_RECV, 0, 0);
+        sched_push(&s, SCHED_SEND, 3, 1);
+        sched_end_rank(&s, r);
+    }
+    sched_push(&s, SCHED_RECV, 0, 0);
+    for (int32_t q = 1; q < 3; q++)
+        sched_push(&s, SCHED_RECV, q, 1);
+    sched_end_rank(&s, 3);
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 5, .os_us = 1, .or_us = 1, .g_us = 10};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 0};
+    sched_sim_result_t cpu, nic;
+    ok(sched_sim_run(&s, &par, 1, &cpu) == LOP_OK, "CPU gap: runs");
+    par.adapter_gap = 1;
+    ok(sched_sim_run(&s, &par, 1, &nic) == LOP_OK, "adapter gap: runs");
+    is_num(cpu.rank_us[0], 21, 1e-12, "CPU gap: rank 0 posts at 0, 10, 20 and is busy until 21");
+    is_num(nic.rank_us[0], 3, 1e-12, "adapter gap: rank 0's CPU is free after 3 o_s");
+    /* the messages leave at 1, 11, 21 either way and arrive L later */
+    is_num(nic.rank_us[1], 8, 1e-12, "rank 1: its message left at 1, arrived 6, taken by 7, sent on by 8");
+    is_num(nic.rank_us[2], 18, 1e-12, "rank 2: left 11 (g after rank 1's), taken by 17, sent by 18");
+    /* rank 3: 0's message arrives 26; 1's and 2's left 8 and 18, arrive 13 and 23;
+     * delivered g apart in program order: 26, 36, 46 */
+    is_num(nic.rank_us[3], 47, 1e-12, "rank 3: deliveries g apart (26, 36, 46), done 47");
+    free(cpu.rank_us);
+    free(nic.rank_us);
+    sched_free(&s);
+}
+
+/* RTT(1) = 20, o_s = 1, o_r = 0.5, PRTT(k) = 30 + 4 k: L = 8.5, g = 4. */
+static const char rows[] = "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                           "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                           "x,t-inline,or,min,const,9,1,63,0.5,,,,,\n"
+                           "x,t-inline,prtt,min,linear,9,1,8,30,4,,,,\n";
+
+static void calibration(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    fixture_lop_load(rows, &set, &lop);
+    logp_t m, given = {0};
+    predict_loop_logp(&lop, &given, &m);
+    is_num(m.os_us + m.L_us + m.or_us, 10, 1e-12, "calibration identity: o_s + L + o_r = RTT(1)/2");
+    is_num(m.g_us, 4, 1e-12, "g = the slope of PRTT(k)");
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.lop = &lop;
+    predict_logp(&lop, NAN, NAN, NAN, NAN, &c.logp);
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c};
+    lop_uncert_opts_t uo = lop_uncert_defaults;
+    predict_t pr;
+    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK, "a predictor");
+    sched_t s;
+    predict_time_t v;
+    sched_build(barrier_alg_find("cc"), 2, 0, &s);
+    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v) == LOP_OK, "the loop of cc at P = 2");
+    is_num(v.us, 20, 1e-9, "... a report and a release back to back: RTT(1) a barrier");
+    sched_free(&s);
+    sched_build(barrier_alg_find("cc"), 6, 0, &s);
+    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 6, &s, &v) == LOP_OK, "the loop of cc at P = 6");
+    /* rank 0 takes 5 reports and posts 5 releases per round; its adapter
+     * passes one message per g = 4 each way, its CPU 5 (o_s + o_r) = 7.5:
+     * the period is bounded by neither alone but never below them */
+    ok(v.us >= 5 * 1.5 && v.us >= 5 * 4, "... no faster than rank 0's CPU or adapter (%g us)",
+       v.us);
+    sched_free(&s);
+    predict_free(&pr);
+    lop_paramset_free(&set);
+}
+
+int main(void)
+{
+    repeat();
+    adapter_gap();
+    calibration();
+    return tap_done();
+}
