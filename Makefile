@@ -3,6 +3,7 @@
 #   make                 build bin/lopbench, bin/lopfit, bin/lopredict
 #   make check           build and run the TAP suite with prove
 #   make check-quick     the same without the VM, the cluster, the demos and the fuzzers
+#   make validate MACHINE=lab NODES=8 NIC=5mbit   the fidelity table (scripts/validate.sh)
 #   make check TESTS="tests/10-lopbench-mpi.t ./tests/bin/test_stats"  some of it
 #   make check SANITIZE=1  the same under AddressSanitizer + UBSan
 #   make fuzz FUZZ_S=60  libFuzzer harnesses of every reader, N seconds each (fuzz/README.md)
@@ -83,7 +84,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC))
 # (tests/interpose/).
 INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/broken_sends
 
-.PHONY: all check check-quick clean install tools tests deps demo figures-mozart
+.PHONY: all check check-quick clean install tools tests deps demo validate figures-mozart
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
@@ -172,6 +173,11 @@ check-quick: deps
 # make's command line they reach the script's environment).
 demo:
 	sh scripts/demo.sh
+
+# How right are the predictions on a machine: the fidelity table
+# (scripts/validate.sh; MACHINE=local|tcp|lab, NODES, NIC, MPI, REPS, STAT, OUT).
+validate:
+	sh scripts/validate.sh
 
 # The thesis's figures 2.36, 2.38 and 2.39 from the shipped Mozart set (plots/figures-mozart.sh).
 FIGURES_OUT ?= out/figures-mozart
