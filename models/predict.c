@@ -248,6 +248,8 @@ static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_al
 lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
                           uint32_t p, const sched_t *s, predict_time_t *out)
 {
+    if (predict_kind_sim(kind) && !s)
+        return lop_err(LOP_ERR_INVALID, "predict_time: a simulation needs a schedule");
     if (kind != PREDICT_LOOP)
         return time_of(pr, kind, a, n, p, s, NULL, NULL, out);
     sched_t loop[2];

@@ -78,7 +78,7 @@ static void check_contains(world_t *w, uint32_t p)
         }
         for (int k = 0; k < PREDICT_KINDS; k++) {
             predict_time_t v;
-            if ((k == PREDICT_SIM_LOGP || k == PREDICT_SIM_LOP) && !sched)
+            if (predict_kind_sim(k) && !sched)
                 continue;
             count++;
             if (predict_time(&w->pr, k, *a, n, p, sched ? &s : NULL, &v) != LOP_OK ||
