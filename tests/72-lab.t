@@ -29,10 +29,13 @@ check "lopbench across the shaped link: exit 0, RTT(1) written" test -s "$T/s2/s
 check "down: no namespace of the cluster left" sh -c "! ip netns list | grep -q '^$(cat "$C/tag" 2>/dev/null || echo none)-'"
 
 # ---- bad settings: one line, exit 1 (cluster.sh) or 2 (validate.sh), nothing made
+# (9>&-: a cluster made by mistake must not hold the suite's lock; it is
+# taken down again)
 for bad in 5mbps 5mbit:10 5mbit:400:50 5mbit:400:360:1 ''; do
-    refuses_one_line "cluster.sh --nic '$bad' refused" 1 "--nic" "$ROOT/scripts/cluster.sh" up "$T/bad" 2 --nic "$bad"
+    { refuses_one_line "cluster.sh --nic '$bad' refused" 1 "--nic" "$ROOT/scripts/cluster.sh" up "$T/bad" 2 --nic "$bad"; } 9>&-
 done
 check "... and no state directory made" test ! -e "$T/bad/tag"
+"$ROOT/scripts/cluster.sh" down "$T/bad"
 refused() { # NAME PATTERN VAR=VALUE...: validate.sh says one line naming the setting, exit 2
     _n=$1 _p=$2
     shift 2
