@@ -14,7 +14,7 @@
 #               OUT/oversubscribed-np<N>/, labelled so, never used for predictions
 #   OUT=out/demo-<date>   where everything goes
 #   REPS=1000   repetitions of every measurement
-#   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp
+#   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp, loop
 #   NODES=0     0: local ranks.  N >= 2: a virtual cluster of N nodes on this
 #               machine (scripts/cluster.sh: network namespaces, TCP between
 #               nodes, shared memory inside one; root): the timed runs put one
@@ -88,7 +88,7 @@ if [ "$NODES" -ge 1 ]; then
 fi
 case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
 case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
-case $MODEL in logp | lop | sim_logp | sim_lop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop or sim_logp" ;; esac
+case $MODEL in logp | lop | sim_logp | sim_lop | loop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp or loop" ;; esac
 [ "$CORES" -ge 2 ] || die "this machine has $CORES core: lopbench needs 2 ranks, each with a core of its own"
 [ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
 [ "$NP" -le "$CORES" ] ||
