@@ -285,6 +285,43 @@ lop_status_t sched_expand(const sched_t *s, sched_t *out)
     return sched_repeat(s, 1, out);
 }
 
+lop_status_t sched_unicast(const sched_t *s, sched_t *out)
+{
+    uint64_t ops = 0;
+    for (uint32_t r = 0; r < s->p; r++)
+        for (uint32_t k = 0; k < sched_rank_count(s, r); k++)
+            ops += sched_op_at(s, r, k).kind == SCHED_MCAST ? s->p - 1 : 1;
+    memset(out, 0, sizeof *out);
+    if (ops > SCHED_MAX_OPS)
+        return lop_err(LOP_ERR_RANGE, "%s with its multicasts as point-to-point messages: %llu "
+                       "operations, more than a schedule holds (%u)", s->alg,
+                       (unsigned long long)ops, SCHED_MAX_OPS);
+    lop_status_t st = sched_init(out, s->p);
+    out->op = st ? NULL : lop_calloc(ops ? ops : 1, sizeof *out->op);
+    if (!st && !out->op)
+        st = LOP_ERR_NOMEM;
+    for (uint32_t r = 0; r < s->p && !st; r++) {
+        for (uint32_t k = 0; k < sched_rank_count(s, r); k++) {
+            sched_op_t o = sched_op_at(s, r, k);
+            for (uint32_t q = 0; o.kind == SCHED_MCAST && q < s->p; q++)
+                if (q != r)
+                    out->op[out->n_ops++] = (sched_op_t){(int32_t)q, o.step, SCHED_SEND};
+            if (o.kind != SCHED_MCAST)
+                out->op[out->n_ops++] = o;
+        }
+        out->first[r + 1] = out->n_ops;
+    }
+    if (st) {
+        sched_free(out);
+        return st;
+    }
+    out->cap = (uint32_t)ops;
+    out->n = s->n;
+    out->n_steps = s->n_steps;
+    snprintf(out->alg, sizeof out->alg, "%s", s->alg);
+    return LOP_OK;
+}
+
 lop_status_t sched_store(sched_t *s)
 {
     sched_t every;

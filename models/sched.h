@@ -125,6 +125,9 @@ lop_status_t sched_expand(const sched_t *s, sched_t *out);
  * steps of round t moved on by t * s->n_steps (a barrier id per round), as a
  * benchmark loop runs them (thesis 4.3.2).  LOP_ERR_RANGE past the limits. */
 lop_status_t sched_repeat(const sched_t *s, uint32_t times, sched_t *out);
+/* 's' with every MCAST sent as P - 1 SENDs to the other ranks in rank order
+ * (same step), as lopbench's executors without hardware multicast send it. */
+lop_status_t sched_unicast(const sched_t *s, sched_t *out);
 /* *s stored in place: a generated one replaced by its expansion (unchanged
  * on failure), a stored one left as it is. */
 lop_status_t sched_store(sched_t *s);

@@ -105,9 +105,33 @@ static lop_status_t predict_all(const lopredict_opts_t *o, lopredict_run_t *run,
 }
 
 /* The predictions of an algorithm row (its schedule built here). */
+/* Does 's' hold an MCAST? */
+static int has_mcast(const sched_t *s)
+{
+    for (uint32_t r = 0; r < s->p; r++)
+        for (uint32_t k = 0; k < sched_rank_count(s, r); k++)
+            if (sched_op_at(s, r, k).kind == SCHED_MCAST)
+                return 1;
+    return 0;
+}
+
+/* The schedule as 'executor' runs it: without hardware multicast an MCAST
+ * is P - 1 messages, and the simulations are to price those (like with
+ * like; the closed forms keep the algorithm's one multicast). */
+static lop_status_t as_executed(const char *executor, sched_t *s)
+{
+    sched_t u;
+    if (strcmp(executor, LOP_FMT_BARRIER_MCAST_EXEC) == 0 || !has_mcast(s))
+        return LOP_OK;
+    lop_status_t st = sched_unicast(s, &u);
+    sched_free(s);
+    *s = u;
+    return st;
+}
+
 static lop_status_t predict_alg(const lopredict_opts_t *o, lopredict_run_t *run,
-                                const barrier_alg_t *a, uint32_t n, long p, predict_time_t *v,
-                                const predict_time_t **pred)
+                                const char *executor, const barrier_alg_t *a, uint32_t n,
+                                long p, predict_time_t *v, const predict_time_t **pred)
 {
     if (a->flags & BARRIER_HYBRID) { /* needs per-pair costs: not predicted here */
         for (int k = 0; k < M_COUNT; k++)
@@ -117,6 +141,7 @@ static lop_status_t predict_alg(const lopredict_opts_t *o, lopredict_run_t *run,
     sched_t s;
     int sched = !(a->flags & BARRIER_COST_ONLY);
     lop_status_t st = sched ? work_sched_build(o, run, a, n, p, 1, &s) : LOP_OK;
+    st = st || !sched ? st : as_executed(executor, &s);
     if (st)
         return st;
     st = predict_all(o, run, a, n, p, sched ? &s : NULL, v, pred);
@@ -226,7 +251,7 @@ static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run
     if (st == LOP_OK && !o->series_named)
         st = params_series_use(o, run, row->series);
     st = st  ? st
-         : a ? predict_alg(o, run, a, n, p, v, pred)
+         : a ? predict_alg(o, run, row->executor, a, n, p, v, pred)
              : predict_file(o, run, row, m, v, pred);
     if (st)
         return st;
@@ -359,6 +384,9 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");
+    printf("# mcast: the simulations of rows of executors other than %s send an MCAST as P - 1 "
+           "messages, as those executors do; the closed forms price one multicast\n",
+           LOP_FMT_BARRIER_MCAST_EXEC);
     if (hybrid_rows)
         printf("# hybrid rows: not predicted (they need per-pair costs: lopredict --alg hybrid "
                "--simulate --model logp --costs FILE --placement FILE)\n");

@@ -28,6 +28,9 @@
 #define LOP_FMT_BARRIER_MPI_EXEC "mpi"         /* MPI_Barrier's executor */
 #define LOP_FMT_BARRIER_MPI_ALG "MPI_Barrier"  /* ... and its alg cell */
 #define LOP_FMT_BARRIER_FILE_PREFIX "file:"    /* alg of a schedule file's rows */
+/* The one executor whose MCASTs may travel as hardware multicast; every
+ * other one sends an MCAST as P - 1 messages (bench/README.md, "Multicast"). */
+#define LOP_FMT_BARRIER_MCAST_EXEC "verbs"
 #define LOP_FMT_BARRIER_MAX_N 1000000          /* largest n, as --n takes it */
 
 /* One row.  The reader fills executor, series, alg, n, n_empty, p, avg_us,

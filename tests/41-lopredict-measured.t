@@ -73,6 +73,20 @@ for x in "" "--series send-normal"; do
     check "--model logp --L 5 --o 1 ${x:-(no --series)}: exit 0 ($rc), diss at p = 4 2 (o + L + o) = 14 us, no set named" \
         sh -c "test $rc -eq 0 && grep -q '^p2p,diss,,4,send-normal,10,14,,,,,,14,' '$T/logp.out' && ! grep -q '^# params:' '$T/logp.out' && grep -qx '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o)' '$T/logp.out'"
 done
+# rgm's release is one MCAST; lopbench's executors without hardware
+# multicast send it as P - 1 messages, and the simulations price those:
+# at P = 4, L = 5, o = 1 the reports are taken by 9, the releases leave
+# at 10, 11, 12 (verbs: one at 10), the last is taken at 18 (verbs: 16).
+cat >"$T/rgm.csv" <<'CSV'
+executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+p2p,send-normal,rgm,3,4,10,20,20,20,20,20
+verbs,send-normal,rgm,3,4,10,20,20,20,20,20
+CSV
+"$P" --measured "$T/rgm.csv" --model logp --L 5 --o 1 --csv >"$T/rgm.out" 2>/dev/null
+check "rgm on p2p is simulated with P - 1 releases (18 us), on verbs with one multicast (16 us)" \
+    test "$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { printf "%s=%s,%s ", $1, $c["logp_us"], $c["sim_logp_us"] }' "$T/rgm.out")" = "p2p=16,18 verbs=16,16 "
+check "... and '# mcast:' says so" grep -q '^# mcast: the simulations of rows of executors other than verbs send an MCAST as P - 1 messages' "$T/rgm.out"
 check "... '# machine:' names it, and --L, --o" sh -c "'$P' --measured '$T/barrier.csv' --series rdmaw-inline --L 5 --o 1 --csv | grep -qx \
     '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (rdmaw-inline min)'"
 

@@ -1,6 +1,7 @@
 /*
  * test_loop.c - the loop model (models/predict.h PREDICT_LOOP): barriers back
- * to back (sched_repeat), the gap held on the adapter (sched_sim_t
+ * to back (sched_repeat), a multicast as the executors without one send it
+ * (sched_unicast), the gap held on the adapter (sched_sim_t
  * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
  * the set it was calibrated on.
  */
@@ -34,6 +35,32 @@ static void repeat(void)
     sched_free(&r);
     ok(sched_repeat(&s, 1u << 28, &r) == LOP_ERR_RANGE && r.op == NULL,
        "2^28 times: refused, nothing allocated");
+    sched_free(&s);
+}
+
+/* sched_unicast: rgm's MCAST as P - 1 SENDs in rank order, still a barrier. */
+static void unicast(void)
+{
+    sched_t s, u;
+    sched_build(barrier_alg_find("rgm"), 6, 2, &s);
+    uint32_t mcasts = 0, left = 0, sends = 0, in_order = 1;
+    for (uint32_t k = 0; k < s.n_ops; k++)
+        mcasts += s.op[k].kind == SCHED_MCAST;
+    lop_status_t st = sched_unicast(&s, &u);
+    ok(mcasts == 1 && st == LOP_OK && u.n_ops == s.n_ops + 4,
+       "rgm P=6: one MCAST becomes 5 SENDs (%u ops, %u before)", u.n_ops, s.n_ops);
+    for (uint32_t k = 0, last = 0; k < u.n_ops; k++) {
+        left += u.op[k].kind == SCHED_MCAST;
+        if (u.op[k].kind == SCHED_SEND && sched_op_rank(&u, k) == 0 && u.op[k].step == u.n_steps - 1) {
+            in_order &= (uint32_t)u.op[k].peer > last || sends == 0;
+            last = (uint32_t)u.op[k].peer;
+            sends++;
+        }
+    }
+    ok(left == 0 && sends == 5 && in_order, "... no MCAST left; rank 0's last step sends to 1..5 "
+       "in rank order");
+    ok(sched_check(&u) == LOP_OK, "... and a barrier");
+    sched_free(&u);
     sched_free(&s);
 }
 
@@ -120,6 +147,7 @@ static void calibration(void)
 int main(void)
 {
     repeat();
+    unicast();
     adapter_gap();
     calibration();
     return tap_done();
