@@ -12,6 +12,11 @@ void predict_logp(const lop_view_t *lop, double L, double os, double or, double 
     out->g_us = isnan(g) ? 0 : g;
 }
 
+double predict_loop_rtt(const lop_view_t *lop)
+{
+    return lop_fit_eval(lop->prtt ? lop->prtt : lop->rtt, 1);
+}
+
 void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
 {
     if (!lop) {
@@ -20,7 +25,7 @@ void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
     }
     out->os_us = lop_view_o(lop, 1);
     out->or_us = lop->orecv ? lop_fit_eval(lop->orecv, 1) : out->os_us;
-    out->L_us = lop_fit_eval(lop->rtt, 1) / 2 - out->os_us - out->or_us;
+    out->L_us = predict_loop_rtt(lop) / 2 - out->os_us - out->or_us;
     double g = lop_view_gap(lop);
     out->g_us = isnan(g) ? 0 : g;
 }

@@ -94,10 +94,16 @@ typedef struct {
  * (thesis 2.3.7: t_1:1), o_r = o_s(1) without an o_r fit; g as given (NaN: 0). */
 void predict_logp(const lop_view_t *lop, double L, double os, double or, double g, logp_t *out);
 
+/* The round trip the loop is calibrated on: PRTT(1), one message each way
+ * back to back as a loop of barriers runs them (lopbench --scenario 3), or
+ * where the set has no prtt fit RTT(1) of scenario 2, after an idle gap. */
+double predict_loop_rtt(const lop_view_t *lop);
+
 /* The loop's LogP parameters from 'lop' (models/README.md "The loop"):
  * o_s(1), o_r(1) (o_s(1) without an o_r fit), L such that one message costs
- * RTT(1)/2 (o_s + L + o_r = RTT(1)/2, in the set's statistic), g the slope of
- * PRTT(k) (0 without a prtt fit).  Without a set, 'given' as it is. */
+ * half the round trip of predict_loop_rtt (o_s + L + o_r = PRTT(1)/2, in the
+ * set's statistic), g the slope of PRTT(k) (0 without a prtt fit).  Without
+ * a set, 'given' as it is. */
 void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out);
 
 /* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */

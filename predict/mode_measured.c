@@ -19,7 +19,7 @@
 enum { M_COUNT = PREDICT_KINDS }; /* the predictions compared, predict_kind_t's order */
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
                                              "LogP simulation", "LoP simulation",
-                                             "loop (LogP on RTT(1) and PRTT's gap, back to back)"};
+                                             "loop (LogP on PRTT, back to back)"};
 
 /* A measured row's time in the statistic the predictions are made in (like
  * with like: a fit of minima predicts a minimum, of medians a median). */
@@ -376,11 +376,11 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "predictions are made in)\n", o->stat, o->stat);
     printf("# cnt: %s\n", lop_out_format_csv(cnt, run->cost.cnt));
     rows_machine_print(stdout, o, run);
-    printf("# loop: LogP with o_s(1), o_r(1) of each row's series and L = RTT(1)/2 - o_s - o_r "
-           "(one message costs RTT(1)/2), g the slope of its PRTT(k) (lopbench --scenario 3; 0 "
-           "where the set has none), the gap on the adapter; a barrier's time is the period of "
-           "%d barriers back to back (models/README.md \"The loop\"); with --L, --o: those\n",
-           PREDICT_LOOP_ROUNDS);
+    printf("# loop: LogP with o_s(1), o_r(1) of each row's series and L = PRTT(1)/2 - o_s - o_r "
+           "(one message costs half the round trip back to back; RTT(1) where the set has no "
+           "PRTT), g the slope of its PRTT(k) (lopbench --scenario 3; else 0), the gap on the "
+           "adapter; a barrier's time is the period of %d barriers back to back "
+           "(models/README.md \"The loop\"); with --L, --o: those\n", PREDICT_LOOP_ROUNDS);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

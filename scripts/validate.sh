@@ -117,7 +117,7 @@ quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 ranks() {
     if [ "$MACHINE" = local ]; then
         if [ "$MPI" = openmpi ]; then timeout 900 mpirun.openmpi --oversubscribe -np "$RANKS" "$@"
-        else timeout 900 mpirun.mpich -np "$RANKS" "$@"; fi
+        else timeout 900 mpirun.mpich -bind-to core -np "$RANKS" "$@"; fi
         return
     fi
     hosts= cmd=

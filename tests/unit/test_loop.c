@@ -103,7 +103,9 @@ static void adapter_gap(void)
     sched_free(&s);
 }
 
-/* RTT(1) = 20, o_s = 1, o_r = 0.5, PRTT(k) = 30 + 4 k: L = 8.5, g = 4. */
+/* RTT(1) = 20 after idle, PRTT(k) = 30 + 4 k back to back, o_s = 1,
+ * o_r = 0.5: the loop takes PRTT(1) = 34, L = 15.5, g = 4; without the
+ * prtt fit RTT(1), L = 8.5, g = 0. */
 static const char rows[] = "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
                            "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
                            "x,t-inline,or,min,const,9,1,63,0.5,,,,,\n"
@@ -116,8 +118,14 @@ static void calibration(void)
     fixture_lop_load(rows, &set, &lop);
     logp_t m, given = {0};
     predict_loop_logp(&lop, &given, &m);
-    is_num(m.os_us + m.L_us + m.or_us, 10, 1e-12, "calibration identity: o_s + L + o_r = RTT(1)/2");
+    is_num(m.os_us + m.L_us + m.or_us, 17, 1e-12,
+           "calibration identity: o_s + L + o_r = PRTT(1)/2, the round trip back to back");
     is_num(m.g_us, 4, 1e-12, "g = the slope of PRTT(k)");
+    lop_view_t idle = lop;
+    idle.prtt = NULL;
+    predict_loop_logp(&idle, &given, &m);
+    ok(m.os_us + m.L_us + m.or_us == 10 && m.g_us == 0,
+       "without PRTT: RTT(1)/2 after idle, and no gap");
     barrier_cost_t c;
     barrier_cost_init(&c);
     c.lop = &lop;
@@ -130,7 +138,7 @@ static void calibration(void)
     predict_time_t v;
     sched_build(barrier_alg_find("cc"), 2, 0, &s);
     ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v) == LOP_OK, "the loop of cc at P = 2");
-    is_num(v.us, 20, 1e-9, "... a report and a release back to back: RTT(1) a barrier");
+    is_num(v.us, 34, 1e-9, "... a report and a release back to back: PRTT(1) a barrier");
     sched_free(&s);
     sched_build(barrier_alg_find("cc"), 6, 0, &s);
     ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 6, &s, &v) == LOP_OK, "the loop of cc at P = 6");
