@@ -23,8 +23,8 @@ void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
         *out = *given;
         return;
     }
-    out->os_us = lop_view_o(lop, 1);
-    out->or_us = lop->orecv ? lop_fit_eval(lop->orecv, 1) : out->os_us;
+    out->os_us = lop_fit_eval(lop->os, lop->os->pmax);
+    out->or_us = lop->orecv ? lop_fit_eval(lop->orecv, lop->orecv->pmax) : out->os_us;
     out->L_us = predict_loop_rtt(lop) / 2 - out->os_us - out->or_us;
     double g = lop_view_gap(lop);
     out->g_us = isnan(g) ? 0 : g;

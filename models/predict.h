@@ -99,11 +99,12 @@ void predict_logp(const lop_view_t *lop, double L, double os, double or, double 
  * where the set has no prtt fit RTT(1) of scenario 2, after an idle gap. */
 double predict_loop_rtt(const lop_view_t *lop);
 
-/* The loop's LogP parameters from 'lop' (models/README.md "The loop"):
- * o_s(1), o_r(1) (o_s(1) without an o_r fit), L such that one message costs
- * half the round trip of predict_loop_rtt (o_s + L + o_r = PRTT(1)/2, in the
- * set's statistic), g the slope of PRTT(k) (0 without a prtt fit).  Without
- * a set, 'given' as it is. */
+/* The loop's LogP parameters from 'lop' (models/README.md "The loop"): o_s
+ * and o_r of a post among posts back to back (the fits at their largest p;
+ * o_r = o_s without an o_r fit), L such that one message costs half the
+ * round trip of predict_loop_rtt (o_s + L + o_r = PRTT(1)/2, in the set's
+ * statistic), g the slope of PRTT(k) (0 without a prtt fit).  Without a
+ * set, 'given' as it is. */
 void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out);
 
 /* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */
