@@ -194,7 +194,8 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     if (!c->lop)
         return 0;
-    if (kind == PREDICT_LOGP || kind == PREDICT_LOOP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
+    if (kind == PREDICT_LOGP || kind == PREDICT_LOOP ||
+        (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
         return logp_from_fits(pr) && !lop_view_in_range(c->lop, 1);
     return c->lop_pmin <= c->lop_pmax &&
            (!lop_view_in_range(c->lop, c->lop_pmin) || !lop_view_in_range(c->lop, c->lop_pmax));

@@ -66,7 +66,8 @@ static lop_status_t mpi_index(const lopredict_opts_t *o, measured_t *m)
         return LOP_ERR_NOMEM;
     for (size_t r = 0; r < f->n_rows; r++)
         if (strcmp(f->row[r].executor, LOP_FMT_BARRIER_MPI_EXEC) == 0)
-            m->mpi[m->n_mpi++] = (mpi_time_t){f->row[r].p, measured_us(o, &f->row[r]), f->row[r].line};
+            m->mpi[m->n_mpi++] =
+                (mpi_time_t){f->row[r].p, measured_us(o, &f->row[r]), f->row[r].line};
     qsort(m->mpi, m->n_mpi, sizeof *m->mpi, mpi_time_cmp);
     lop_status_t st = LOP_OK;
     for (size_t i = 1; i < m->n_mpi && st == LOP_OK; i++)
@@ -104,7 +105,6 @@ static lop_status_t predict_all(const lopredict_opts_t *o, lopredict_run_t *run,
     return st;
 }
 
-/* The predictions of an algorithm row (its schedule built here). */
 /* Does 's' hold an MCAST? */
 static int has_mcast(const sched_t *s)
 {
@@ -129,6 +129,8 @@ static lop_status_t as_executed(const char *executor, sched_t *s)
     return st;
 }
 
+/* The predictions of an algorithm row (its schedule built here, as
+ * 'executor' runs it). */
 static lop_status_t predict_alg(const lopredict_opts_t *o, lopredict_run_t *run,
                                 const char *executor, const barrier_alg_t *a, uint32_t n,
                                 long p, predict_time_t *v, const predict_time_t **pred)
@@ -376,11 +378,12 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "predictions are made in)\n", o->stat, o->stat);
     printf("# cnt: %s\n", lop_out_format_csv(cnt, run->cost.cnt));
     rows_machine_print(stdout, o, run);
-    printf("# loop: LogP with o_s(1), o_r(1) of each row's series and L = PRTT(1)/2 - o_s - o_r "
-           "(one message costs half the round trip back to back; RTT(1) where the set has no "
-           "PRTT), g the slope of its PRTT(k) (lopbench --scenario 3; else 0), the gap on the "
-           "adapter; a barrier's time is the period of %d barriers back to back "
-           "(models/README.md \"The loop\"); with --L, --o: those\n", PREDICT_LOOP_ROUNDS);
+    printf("# loop: LogP with o_s, o_r of each row's series at the largest p fitted (a post "
+           "among posts back to back) and L = PRTT(1)/2 - o_s - o_r (one message costs half "
+           "the round trip back to back; RTT(1) where the set has no PRTT), g the slope of its "
+           "PRTT(k) (lopbench --scenario 3; else 0), the gap on the adapter; a barrier's time "
+           "is the period of a loop, (T(2R) - T(R))/R for R = %d (models/README.md \"The "
+           "loop\"); without a set, --L and --o as given\n", PREDICT_LOOP_ROUNDS);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

@@ -43,7 +43,7 @@ case $STAT in min | avg | median) ;; *) die "STAT=$STAT: expected min, avg or me
 whole NODES "$NODES"; whole REPS "$REPS"; whole NP "$NP"
 [ "$REPS" -ge 10 ] || die "REPS=$REPS: at least 10 (a tenth of them warm up)"
 case $OUT in *'
-'*) die "OUT: a directory name with a newline" ;; esac
+'* | *"'"*) die "OUT=$OUT: a directory name with a newline or a single quote (gnuplot's strings)" ;; esac
 [ ! -e "$OUT" ] || die "OUT=$OUT exists: the table goes into a new directory"
 if [ "$MACHINE" = local ]; then
     [ "$NP" -ge 2 ] && [ "$NP" -le "$CORES" ] || die "NP=$NP: from 2 to the $CORES cores"
@@ -58,12 +58,12 @@ else
 fi
 if [ "$MPI" = mpich ]; then
     BIN=$ROOT/build/mpich/bin
-    LAUNCH_LOCAL=mpirun.mpich
     command -v mpicc.mpich >/dev/null 2>&1 || die "MPI=mpich: mpicc.mpich is not installed (scripts/deps.sh)"
 else
     BIN=$ROOT/bin
-    LAUNCH_LOCAL=mpirun.openmpi
     command -v mpicc.openmpi >/dev/null 2>&1 || die "MPI=openmpi: mpicc.openmpi is not installed (scripts/deps.sh)"
+    mpicc --showme:version 2>/dev/null | grep -q 'Open MPI' ||
+        die "MPI=openmpi: mpicc here is not Open MPI's ($(mpicc --version 2>&1 | head -n 1))"
 fi
 
 # ---- build, then the directory: work in OUT.partial, renamed at the end
@@ -72,8 +72,6 @@ if [ "$MPI" = mpich ]; then
     make -s -C "$ROOT" -j2 tools MPICC=mpicc.mpich BIN=build/mpich/bin
 else
     make -s -C "$ROOT" -j2 tools
-    mpicc --showme:version 2>/dev/null | grep -q 'Open MPI' ||
-        die "MPI=openmpi: mpicc here is not Open MPI's ($(mpicc --version 2>&1 | head -n 1))"
 fi
 mkdir -p "$(dirname "$OUT")"
 OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")

@@ -51,7 +51,8 @@ static void unicast(void)
        "rgm P=6: one MCAST becomes 5 SENDs (%u ops, %u before)", u.n_ops, s.n_ops);
     for (uint32_t k = 0, last = 0; k < u.n_ops; k++) {
         left += u.op[k].kind == SCHED_MCAST;
-        if (u.op[k].kind == SCHED_SEND && sched_op_rank(&u, k) == 0 && u.op[k].step == u.n_steps - 1) {
+        int release = sched_op_rank(&u, k) == 0 && u.op[k].step == u.n_steps - 1;
+        if (u.op[k].kind == SCHED_SEND && release) {
             in_order &= (uint32_t)u.op[k].peer > last || sends == 0;
             last = (uint32_t)u.op[k].peer;
             sends++;
@@ -93,8 +94,10 @@ static void adapter_gap(void)
     is_num(cpu.rank_us[0], 21, 1e-12, "CPU gap: rank 0 posts at 0, 10, 20 and is busy until 21");
     is_num(nic.rank_us[0], 3, 1e-12, "adapter gap: rank 0's CPU is free after 3 o_s");
     /* the messages leave at 1, 11, 21 either way and arrive L later */
-    is_num(nic.rank_us[1], 8, 1e-12, "rank 1: its message left at 1, arrived 6, taken by 7, sent on by 8");
-    is_num(nic.rank_us[2], 18, 1e-12, "rank 2: left 11 (g after rank 1's), taken by 17, sent by 18");
+    is_num(nic.rank_us[1], 8, 1e-12, "rank 1: its message left at 1, arrived 6, taken by 7, "
+           "sent on by 8");
+    is_num(nic.rank_us[2], 18, 1e-12, "rank 2: left 11 (g after rank 1's), taken by 17, "
+           "sent by 18");
     /* rank 3: 0's message arrives 26; 1's and 2's left 8 and 18, arrive 13 and 23;
      * delivered g apart in program order: 26, 36, 46 */
     is_num(nic.rank_us[3], 47, 1e-12, "rank 3: deliveries g apart (26, 36, 46), done 47");
