@@ -1,0 +1,69 @@
+#!/bin/sh
+# vs-mpi.sh - lop's p2p executor against the MPI library's own barrier of
+# the same pattern: MPI_Barrier forced to one algorithm (Open MPI's
+# coll/tuned, MPICH's CVARs) and lop's schedule of that pattern, timed in
+# the same lopbench --barrier run, ROUNDS runs each; then MPI's default
+# MPI_Barrier against lop's fastest algorithm.  Prints one table, medians
+# of the runs' medians (us) and lop's time relative to MPI's.
+#   MACHINE, NODES, NIC, MPI, NP  the machine (scripts/machine.sh)
+#   REPS=200       barriers timed per algorithm and run
+#   ROUNDS=3       runs per pairing (the middle one is reported)
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+TOOL=vs-mpi.sh
+. "$ROOT/scripts/machine.sh"
+REPS=${REPS:-200}
+ROUNDS=${ROUNDS:-3}
+machine_check
+whole REPS "$REPS"; whole ROUNDS "$ROUNDS"
+[ "$REPS" -ge 10 ] || die "REPS=$REPS: at least 10 (a tenth of them warm up)"
+[ "$ROUNDS" -ge 1 ] || die "ROUNDS=$ROUNDS: at least 1"
+
+# The pairings: MPI's name of the pattern, the launcher words that force it,
+# lop's algorithm of the same pattern.  Open MPI 4.1 coll/tuned numbers its
+# barriers 1 linear, 2 double ring, 3 recursive doubling, 4 bruck, 5 two
+# processes, 6 tree (a binomial fan-in to rank 0 and fan-out); MPICH 4.0
+# offers dissemination by name (the device's own collectives off).  "default"
+# is the library's own choice against lop's fastest algorithm.
+pairings() {
+    if [ "$MPI" = openmpi ]; then
+        F="--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_barrier_algorithm"
+        echo "linear|$F 1|cc"
+        echo "recursive doubling|$F 3|pe"
+        echo "bruck|$F 4|diss"
+        echo "tree|$F 6|bst"
+    else
+        echo "dissemination|-genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv MPIR_CVAR_BARRIER_INTRA_ALGORITHM dissemination|diss"
+    fi
+    echo "default||all"
+}
+
+machine_build
+W=$(mktemp -d /tmp/lop-vs-mpi.XXXXXX)
+trap 'machine_down; rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
+machine_up
+
+# median FILE: the middle of the numbers in FILE, one a line
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '%-20s %10s  %-5s %10s  %s\n' "MPI's pattern" "MPI us" "lop" "lop us" "lop/MPI"
+pairings | while IFS='|' read -r pattern words alg; do
+    : >"$W/mpi" && : >"$W/lop"
+    r=0
+    while [ "$r" -lt "$ROUNDS" ]; do
+        r=$((r + 1))
+        LAUNCH=$words bench "$W" run --barrier --executor p2p,mpi --alg "$alg" --reps "$REPS" \
+            --warmup $((REPS / 10)) -o "$W/d$r" --quiet
+        f=$W/d$r/barrier.csv
+        awk -F, '$1 == "mpi" { print $9 }' "$f" >>"$W/mpi"
+        # the fastest of lop's rows (one row unless alg is all)
+        awk -F, '$1 == "p2p" && (best == "" || $9 < best) { best = $9; name = $3 } END { print best, name }' "$f" >>"$W/lop"
+        rm -rf "$W/d$r"
+    done
+    m=$(median "$W/mpi")
+    l=$(cut -d' ' -f1 "$W/lop" >"$W/lopv" && median "$W/lopv")
+    name=$(sort -g "$W/lop" | awk 'NR == 1 { print $2 }')
+    [ "$alg" = all ] && name="$name*"
+    printf '%-20s %10.2f  %-5s %10.2f  %+.0f %%\n' "$pattern" "$m" "$name" "$l" "$(echo "$l $m" | awk '{ print ($1 / $2 - 1) * 100 }')"
+done
+echo "# $WHAT; $MPI_VERSION; $REPS barriers a run, median of $ROUNDS runs' medians; * lop's fastest algorithm"
