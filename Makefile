@@ -169,7 +169,7 @@ check-quick: deps
 	$(PROVE) -j2 $(filter-out $(SLOW_TESTS),$(ALL_TESTS))
 
 # The main job end to end on local ranks, or on a virtual cluster of NODES
-# nodes (scripts/demo.sh; NP, OVER_NP, OUT, REPS, MODEL, NODES: given on
+# nodes (scripts/demo.sh; NP, OVER_NP, OUT, REPS, MODEL, NODES, NIC: given on
 # make's command line they reach the script's environment).
 demo:
 	sh scripts/demo.sh

@@ -22,6 +22,10 @@
 #               on each and measures one pair at a time (the heat map's two
 #               levels), and the hybrid barrier is built from those costs and
 #               checked on them.  Open MPI's mpirun starts them.
+#   NIC=        with NODES: RATE[:BURST[:MTU]] shapes every node's link (the
+#               slow-NIC lab of scripts/cluster.sh --nic, e.g. NIC=5mbit); the
+#               nodes may then outnumber the cores (frame times dwarf the
+#               ranks' scheduling; waiting ranks yield)
 # Every command's failure stops the demo (set -e): the tools exit non-zero on
 # bad input and on any failed write (a full disk), so no step works on the
 # half output of the one before.
@@ -35,6 +39,7 @@ REPS=${REPS:-1000}
 MODEL=${MODEL:-lop}
 OUT=${OUT:-out/demo-$(date +%Y%m%d-%H%M%S)}
 NODES=${NODES:-0}
+NIC=${NIC:-}
 BIN=$ROOT/bin
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and containers run as root
 
@@ -57,6 +62,7 @@ run_mpi() {
 # every node may use every core ('shared'), and Open MPI would bind each
 # node's first rank to the same core 0.
 CLUSTER=
+YIELD=
 quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 cluster_mpi() {
     ppn=$1; shift
@@ -64,7 +70,7 @@ cluster_mpi() {
     i=0
     while [ $i -lt "$NODES" ]; do hosts=$hosts${hosts:+,}node$i:$ppn; i=$((i + 1)); done
     for a in "$@"; do cmd="$cmd $(quote "$a")"; done
-    "$CLUSTER/agent" node0 "mpirun --mca plm_rsh_agent $CLUSTER/agent --bind-to none --host $hosts \
+    "$CLUSTER/agent" node0 "mpirun --mca plm_rsh_agent $CLUSTER/agent $YIELD --bind-to none --host $hosts \
         -np $((NODES * ppn))$cmd"
 }
 ranks() { # PROG ARGS...: on the timed runs' ranks
@@ -82,16 +88,19 @@ if [ "$NODES" -ge 1 ]; then
         die "NODES=$NODES: the cluster demo starts its ranks with Open MPI's mpirun (mpirun here: $(mpirun --version 2>&1 | head -n 1))"
     [ "${NP_ASKED:-$NODES}" = "$NODES" ] ||
         die "NP=$NP with NODES=$NODES: on the cluster the timed runs put one rank on each node"
-    [ "$NODES" -le "$CORES" ] ||
-        die "NODES=$NODES: more nodes than the $CORES cores; each node's timed rank needs a core of its own"
+    [ "$NODES" -le "$CORES" ] || [ -n "$NIC" ] ||
+        die "NODES=$NODES: more nodes than the $CORES cores; each node's timed rank needs a core of its own (NIC= shapes the links so that they may share)"
+    [ "$NODES" -le "$CORES" ] || YIELD="--mca mpi_yield_when_idle 1"
     NP=$NODES
+elif [ -n "$NIC" ]; then
+    die "NIC=$NIC: shapes the links of a virtual cluster; give NODES too (e.g. NODES=8 NIC=5mbit)"
 fi
 case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
 case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
 case $MODEL in logp | lop | sim_logp | sim_lop | loop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp or loop" ;; esac
 [ "$CORES" -ge 2 ] || die "this machine has $CORES core: lopbench needs 2 ranks, each with a core of its own"
 [ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
-[ "$NP" -le "$CORES" ] ||
+[ "$NP" -le "$CORES" ] || [ -n "$YIELD" ] ||
     die "NP=$NP: more ranks than the $CORES cores; predictions from oversubscribed fits describe the scheduler, not the network (OVER_NP=$NP runs the scenarios oversubscribed for their figures only)"
 [ "$NODES" -eq 0 ] || OVER_NP=0 # the oversubscribed run is a local one
 
@@ -106,16 +115,17 @@ mkdir -p "$D"
 if [ "$NODES" -ge 2 ]; then
     CLUSTER=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
     trap 'sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"' EXIT
-    sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared
+    sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared ${NIC:+--nic "$NIC"}
     say "a virtual cluster of $NODES nodes (node0..node$((NODES - 1)), network namespaces $(cat "$CLUSTER/tag")-*): one rank on each for the timed runs"
 fi
 
 WHERE="$NP local ranks ($CORES cores)"
-[ "$NODES" -eq 0 ] || WHERE="$NODES nodes, one rank each"
+[ "$NODES" -eq 0 ] || WHERE="$NODES nodes, one rank each${NIC:+, links shaped by tbf $(cat "$CLUSTER/nic")}"
 step 2/9 "lopbench scenarios 1 and 2 on $WHERE -> $D"
 ranks "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
     >"$OUT/bench.txt"
-oversubscribed "$D" && say "warning: lopbench found $NP ranks oversubscribed on this machine; the fits describe the scheduler"
+[ -n "$YIELD" ] || ! oversubscribed "$D" ||
+    say "warning: lopbench found $NP ranks oversubscribed on this machine; the fits describe the scheduler"
 
 step 3/9 "lopfit: model selection for RTT and the overheads"
 "$BIN/lopfit" -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv >"$OUT/fit.txt"
