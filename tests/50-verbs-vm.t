@@ -1,8 +1,11 @@
 #!/bin/sh
 # 50-verbs-vm.t - the verbs transport and the verbs barrier executor run for
-# real, in a qemu VM with a Soft-RoCE device (tests/vm/run.sh): scenarios 1
-# and 2 at -np 2 and 3, --transport auto, routing options, --check of every
-# algorithm, a timed barrier, and the verbs error paths.  The runs happen
+# real, in a qemu VM with a Soft-RoCE device (tests/vm/run.sh), what needs
+# several ranks on one host: scenarios 1 and 2 at -np 3 with --transport
+# auto and the routing options, the multicast series looped back, --check
+# at P = 3 and 4 (a multicast release dropped, a device without multicast),
+# the hybrid, a timed barrier beside MPI_Barrier, --pairs, and the verbs
+# error paths (51-verbs-hosts.t runs the rest between two VMs).  The runs happen
 # inside the VM (tests/vm/verbs-suite.sh), which records its checks; this
 # script boots it once and runs them.  A VM that cannot start is a failure,
 # never a skip.
