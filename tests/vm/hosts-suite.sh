@@ -65,7 +65,7 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 
 # ---- a fault: rank 1's process on lopvm1 stops (SIGSTOP) while rank 0
 # writes to it over verbs.  Rank 0 gives up by itself within --timeout
-# (30 s: the emulated start-up alone can take over 5 s), naming the peer's
+# (15 s: the emulated start-up alone can take over 5 s), naming the peer's
 # rank and host; Open MPI's mpirun may then wait on for the stopped rank
 # (README: the launcher's part), so once lop has spoken the rank is killed;
 # a run where lop never speaks fails at the 150 s guard.  (A link taken
@@ -77,10 +77,14 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 # Then lopvm1's rank is killed (Open MPI's mpirun may wait on for it:
 # fault_end) and $W/NAME.out holds the run's output.  The times: NAME-start
 # until the run measures, NAME until lop spoke, NAME-end until mpirun left.
+FAULT_TIMEOUT=15
 fault() {
     _n=$1 _said=$2; shift 2
+    # 10^5 repetitions of one post after 1 ms idle: minutes of run for a
+    # fault to stop, in sample arrays the emulator fills quickly (10^6 of
+    # 16 posts took it some 20 s before the run began)
     timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
-        --reps 1000000 --timeout 30 -o "$W/f" >"$W/$_n.out" 2>&1 &
+        --max-post 1 --reps 100000 --timeout $FAULT_TIMEOUT -o "$W/f" >"$W/$_n.out" 2>&1 &
     _bg=$!
     _i=0 _t0=$(date +%s)
     while [ $_i -lt 600 ] && ! grep -q '^lopbench: \[1/1\]' "$W/$_n.out" 2>/dev/null; do
@@ -108,7 +112,7 @@ fault_end() {
     echo "$1-end $(($(date +%s) - _t0))" >>"$W/times"
 }
 
-LOP_SAID='^lopbench: rank 0: \(timed out after 30 s\|no progress for 30 s\)'
+LOP_SAID="^lopbench: rank 0: \\(timed out after $FAULT_TIMEOUT s\\|no progress for $FAULT_TIMEOUT s\\)"
 fault stopped "$LOP_SAID" "$LOP_AGENT" lopvm1 "pkill -STOP -x lopbench" # -x: not the job's shell
 fault_end stopped
 said=$(grep -m 1 "$LOP_SAID" "$W/stopped.out")
@@ -122,7 +126,7 @@ check "lopvm1's rank stopped: no output directory" test ! -e "$W/f"
 # within --timeout, naming the verbs error (rank 0's writes exhaust their
 # retries) and the peer, or its port's asynchronous event; then the cable
 # goes back.
-LINK_SAID='^lopbench: rank [01]: .*\(verbs: .*\(retry\|asynchronous event\)\|timed out after 30 s\|no progress for 30 s\)'
+LINK_SAID="^lopbench: rank [01]: .*\\(verbs: .*\\(retry\\|asynchronous event\\)\\|timed out after $FAULT_TIMEOUT s\\|no progress for $FAULT_TIMEOUT s\\)"
 fault cable "$LINK_SAID" "$LOP_LINKCTL" lopvm1 off
 cable_off=$?
 "$LOP_LINKCTL" lopvm1 on
