@@ -121,9 +121,15 @@ typedef struct barrier_alg {
     double lop_band_lo, lop_band_hi;
 } barrier_alg_t;
 
-/* All algorithms, NULL-terminated, in --alg all order. */
+/* All algorithms with a schedule or a cost formula, NULL-terminated, in
+ * --alg all order. */
 extern const barrier_alg_t *const barrier_algs[];
-/* By name, or NULL. */
+/* --alg hybrid (alg_hybrid.c): name, title and citation; no closed forms
+ * (NAN), no build_rank (hybrid_build, hybrid.h, makes its schedule from
+ * per-pair costs).  Not in barrier_algs. */
+extern const barrier_alg_t barrier_alg_hybrid;
+/* By name, barrier_algs' or "hybrid"; NULL for an unknown one.  The one way
+ * from a name to an algorithm. */
 const barrier_alg_t *barrier_alg_find(const char *name);
 /* --OPT's item 'name' (an algorithm or "hybrid") appended to 'list' (*n of
  * at most 'max'): an unknown name and one too many are errors naming the

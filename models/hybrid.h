@@ -64,10 +64,6 @@
 #define HYBRID_CHECK_WHOLE 1e8     /* word operations up to which the checker also checks
                                       the composed whole (about 0.1 s), beside the proof */
 
-/* --alg hybrid: name, title and citation; no closed forms (NAN), no
- * build_rank (hybrid_build makes its schedule).  Not in barrier_algs. */
-extern const barrier_alg_t barrier_alg_hybrid;
-
 /* One algorithm at one tier. */
 typedef struct {
     const barrier_alg_t *alg; /* NULL: none chosen */

@@ -217,7 +217,7 @@ static lop_status_t measured_alg(const measured_t *m, const lop_fmt_barrier_row_
 {
     const char *name = row->alg, *prefix = LOP_FMT_BARRIER_FILE_PREFIX;
     int from_file = strncmp(name, prefix, strlen(prefix)) == 0;
-    *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid : barrier_alg_find(name);
+    *a = barrier_alg_find(name);
     *n = 0;
     if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", m->f->path, row->line,
