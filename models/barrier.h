@@ -230,6 +230,15 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 int comb_logp_exact(uint32_t p, uint32_t n);
 /* The gather's bound, then the broadcast's from it (tree.c). */
 double comb_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n);
+/* What ftour's descriptor shares with comb's, the same tree (thesis
+ * 2.2.1.4): the functions above, n, the LoP note and its band; each adds
+ * its name, title, citation, n's meaning and LogP note. */
+#define BARRIER_COMB_TREE                                                                       \
+    .takes_n = 1, .default_n = 4, .rounds = comb_rounds, .build_rank = comb_build_rank,        \
+    .n_ops = tree_n_ops, .logp_us = comb_logp_us, .lop_us = comb_lop_us,                       \
+    .flat_bound = comb_flat_bound, .logp_exact = comb_logp_exact,                              \
+    .lop_note = "thesis form: every level evaluated at the root's stream; not exact",          \
+    .lop_band_lo = 0.92, .lop_band_hi = 2.35
 /* n-way dissemination (alg_ndiss.c); diss is n = 1. */
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);
