@@ -1,4 +1,5 @@
-/* sched_flow.c - message matching and causal execution of a schedule (sched_flow.h). */
+/* sched_flow.c - the dataflow engine, the choice of way and why a run got
+ * stuck (sched_flow.h). */
 #include "sched_flow.h"
 
 #include <stdlib.h>
@@ -502,18 +503,4 @@ lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
     *events = f.events;
     flow_free(&f);
     return st;
-}
-
-lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
-                            uint64_t *events)
-{
-    sched_scan_t scan;
-    if (s->form != SCHED_STORED)
-        return sched_flow_sweep(s, ops, ctx, events);
-    lop_status_t st = sched_scan(s, &scan);
-    if (st)
-        return st;
-    if (sched_flow_way(s, &scan) == SCHED_RUN_PASSES)
-        return sched_flow_passes(s, scan.step_recvs, ops, ctx, events);
-    return sched_flow_dataflow(s, &scan, ops, ctx, events);
 }
