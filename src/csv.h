@@ -9,7 +9,7 @@
  *
  * This header is the reader, the rule for cells and for names that become
  * file names, and number parsing.  Every lop CSV file is written with the
- * atomic writer (atomic.h) into a run's output directory (outdir.h); both
+ * atomic writer (csv_writer.h) into a run's output directory (outdir.h); both
  * are included here, so a format's code includes csv.h alone.
  */
 #ifndef LOP_CSV_H
@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 
-#include "atomic.h"
+#include "csv_writer.h"
 #include "lop.h"
 #include "outdir.h"
 

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic.h"
 #include "cleanup.h"
+#include "csv_writer.h"
 
 int lop_mkdir_p(char *path)
 {
