@@ -44,7 +44,7 @@ MPI_CFLAGS = -Wno-stringop-overflow
 LIBS      = -lgsl -lgslcblas -lm
 # librdmacm: multicast joins (bench/ibmcast.c; on RoCE they join the IP group).
 VERBS_LIBS = -libverbs -lrdmacm
-# lopbench's placement (bench/placement.c): sockets and NUMA nodes from hwloc.
+# lopbench's placement (bench/place_gather.c): sockets and NUMA nodes from hwloc.
 HWLOC_LIBS = -lhwloc
 
 # Objects of a different flag set or MPI live in their own directory, so switching
