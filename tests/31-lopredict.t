@@ -285,7 +285,7 @@ refuses "--simulate: ndiss n = 64 at 2^24 is more than a simulation runs" \
 
 # A simulation generates diss from rank 0's ops (issue 22; beyond P =
 # 3050402 it has more ops than a schedule holds): P = 2^18 + 1 is 19 rounds of
-# o + L + o = 7 us.  (Large P take seconds: bench/scale.sh times them.)
+# o + L + o = 7 us.  (Large P take seconds: perf/lopredict-scale.sh times them.)
 row=$("$B" --alg diss --p 262145 --simulate --model logp --L 5 --o 1 --g 0 --csv --timing 2>"$T/gen.err" | grep '^diss')
 check "diss at P = 2^18 + 1 simulated: 133 us ($row)" test "$row" = "diss,,262145,19,133,,,,,,133,,,"
 check "... generated from rank 0's ops" grep -q "build diss n=1 P=262145: 9961510 ops (generated from rank 0's)" "$T/gen.err"
