@@ -12,7 +12,7 @@
 
 /* Columns: alg,n,p,rounds, logp_us and lop_us, then with --simulate sim_us
  * for one model or sim_logp_us,sim_lop_us for both, each time with its
- * interval (X_lo_us,X_hi_us), then flags (formats.md). */
+ * interval (X_lo_us,X_hi_us), then flags (README.md "Data formats"). */
 static const lop_out_col_t predict_cols[] = {
     {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},       {"p", LOP_OUT_INT, 0},
     {"rounds", LOP_OUT_INT, 0}, ROWS_TIME_COLS("logp"),      ROWS_TIME_COLS("lop"),
