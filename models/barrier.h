@@ -175,8 +175,8 @@ double logp_tr(const logp_t *m); /* max{g, o_s + L + o_r} (= t_s) */
 /* o(cnt * msgs) and L(cnt * msgs) of c->lop, recording the range used. */
 double barrier_lop_o(barrier_cost_t *c, double msgs);
 double barrier_lop_L(barrier_cost_t *c, double msgs);
-/* A hardware multicast to 'receivers' ranks measured as a series (issue 19,
- * src/view.h lop_view_Lmcast): 1 and its post's o and its L, recording the
+/* A hardware multicast to 'receivers' ranks measured as a series
+ * (src/view.h lop_view_Lmcast): 1 and its post's o and its L, recording the
  * range used; 0 where the set has none (then a multicast is one post whose L
  * is taken per receiver).  Not times cnt: one multicast per barrier, as
  * lopbench measures it. */

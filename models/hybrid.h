@@ -117,7 +117,7 @@ lop_status_t hybrid_place_costs(const lop_place_t *pl, uint32_t p, const double 
 /* lopbench --alg hybrid: costs per level of placement.csv (host, socket,
  * numa, core, one core) when no pairs.csv is given - the paper's ratios:
  * about 4x from a core's neighbours to the other socket (its figure 9),
- * about 4x again to another node (the issue's 3.0, 0.8, 0.2 us). */
+ * about 4x again to another node (3.0, 0.8, 0.2 us). */
 #define HYBRID_DEFAULT_L_US {3.0, 0.8, 0.8, 0.2, 0.2}
 #define HYBRID_DEFAULT_O_US {0.5, 0.3, 0.3, 0.1, 0.1}
 

@@ -98,7 +98,7 @@ static lop_status_t predict_hybrid_row(const lopredict_opts_t *o, lopredict_run_
 
 /* The LogP closed form's cells.  Its forms assume one o and one L, so with
  * per-pair costs it is computed only where ranks 0..P-1 all cost the same,
- * else left empty and flagged: never another machine's number (issue 21). */
+ * else left empty and flagged: never another machine's number. */
 static lop_status_t logp_cells(const lopredict_opts_t *o, lopredict_run_t *r, lop_out_t *t,
                                rows_flags_t *f, const barrier_alg_t *a, uint32_t n, long p)
 {

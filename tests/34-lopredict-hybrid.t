@@ -113,8 +113,8 @@ refuses_one_line "placement.csv with a repeated rank" 2 "dup.csv:4: a second row
 printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,b,0,0,0\n' >"$T/two.csv"
 refuses_one_line "P beyond the placement" 2 "option --p: P = 4, but --placement" \
     "$B" --alg hybrid --p 4 $S --costs "$T/pairs.csv" --placement "$T/two.csv"
-# The hybrid is proved from its parts (hybrid_prove, issue 22: at 1024x2x512
-# the checker on the whole refused it after 59 s of search); where the whole
+# The hybrid is proved from its parts (hybrid_prove: at 1024x2x512 the
+# checker on the whole would refuse it, too costly); where the whole
 # is cheap the checker runs on it too, and the report says which.
 "$B" --hybrid-report --csv --p 32 $M >"$T/proof.csv"
 check "--hybrid-report's proof: rule+checker at P = 32 (greedy wins)" \

@@ -75,7 +75,7 @@ static void test_summary(void)
     }
     const char *ref = lop_csv_meta_get(csv, "reference_pingpong_us");
     ok(ref && strncmp(ref, "min=1.5 median=2.2512345678 ", 28) == 0,
-       "rtt files carry the reference, exact (issue 17: 6 significant digits)");
+       "rtt files carry the reference, exact (not cut to 6 significant digits)");
     const char *cal = lop_csv_meta_get(csv, "timer_calibration_s");
     ok(cal && strcmp(cal, "0.00012345678") == 0,
        "# timer_calibration_s is exact (was %%.4f: 0.0001)");

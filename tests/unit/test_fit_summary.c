@@ -1,7 +1,7 @@
 /*
- * test_fit_summary.c - long series (issue 21): the summary the global search
- * runs on (fit/summary.h), and fits through it against the search on all
- * points (lop_fitter_opts_t.search_points = 0, the path before issue 21).
+ * test_fit_summary.c - long series: the summary the global search runs on
+ * (fit/summary.h), and fits through it against the search on all points
+ * (lop_fitter_opts_t.search_points = 0), which they must match.
  *
  * The summary: a short series is copied bit for bit; a long one keeps the
  * total weight and the weighted sums of p and y, has at most 'bins' points in

@@ -1,5 +1,6 @@
 /* The output layer (src/out.h): exact CSV numbers, cells never cut, write
- * errors reported; the helpers of issue 10 beside it (lists, casts, errors). */
+ * errors reported ("never silently wrong"); the helpers beside it (lists,
+ * casts, errors). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ static void no_cut_cells(void)
     ok(st == LOP_OK && strstr(text, "alg  ") == text && strstr(text, " 2.5000\n"),
        "table: widths from the cells, 4 decimals for people");
     free(text);
-    /* issue 17: 4 decimals cut 3.469e-05 to 0.0000 */
+    /* 4 decimals would cut 3.469e-05 to 0.0000: a number shown as zero */
     static const struct {
         double v;
         const char *shown;

@@ -425,8 +425,9 @@ static void arrival_ties(void)
 
 /* pairs_cost's level by multiplications (pairs_key) is pairs_level's by
  * divisions, for every pair of small machines and for pairs of large ones
- * (the shapes of issue 22), block and round robin: a pair's cost is the
- * level's, so the level tells them apart (costs 1, 10, 100, ... per level). */
+ * (machine scale, up to 2^24 ranks), block and round robin: a pair's cost
+ * is the level's, so the level tells them apart (costs 1, 10, 100, ... per
+ * level). */
 static void fast_levels(void)
 {
     static const char *const spec[] = {"8x2x4", "3x5x7", "7x1x3", "2x3x1x5", "1024x2x512",
