@@ -80,7 +80,7 @@ static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
     const char *text[] = {a->title, a->takes_n ? a->n_meaning : "", a->logp_note, a->lop_note};
-    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+    for (size_t i = 0; i < COUNT(text); i++) {
         char *cell = text_cell(text[i], csv);
         if (!cell)
             return LOP_ERR_NOMEM;
@@ -101,7 +101,7 @@ lop_status_t barrier_algs_print(FILE *out, int csv)
     };
     lop_out_t t;
     lop_status_t st = lop_out_begin(&t, out, "standard output", csv, cols,
-                                    sizeof cols / sizeof *cols);
+                                    COUNT(cols));
     if (st)
         return st;
     for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)

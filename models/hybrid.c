@@ -75,7 +75,7 @@ lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, ui
     lop_status_t st;
     if (pairs_path)
         st = pairs_read(pairs_path, &c);
-    else if (pl->n_levels + 1 > sizeof L / sizeof *L)
+    else if (pl->n_levels + 1 > COUNT(L))
         st = lop_err(LOP_ERR_INVALID, "hybrid: more levels than default costs");
     else
         st = hybrid_place_costs(pl, p < pl->p ? p : pl->p, L, o, &c);

@@ -85,7 +85,7 @@ static void logp_comment(FILE *out, const logp_t *m)
     const double v[] = {m->L_us, m->os_us, m->or_us, m->g_us};
     char num[LOP_OUT_NUM_LEN];
     fputs("# logp:", out);
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < COUNT(v); i++)
         fprintf(out, " %s=%s%s", name[i], lop_out_format_csv(num, v[i]),
                 v[i] < 0 ? " (negative)" : "");
     fputs(" us\n", out);

@@ -36,7 +36,7 @@ lop_status_t lop_fmt_barrier_write_begin(lop_fmt_barrier_writer_t *bw, const cha
     lop_csv_meta(w, "date", "%s", run->date);
     lop_run_meta_hosts_write(w, run);
     lop_csv_meta(w, "unit", "us");
-    st = lop_out_begin(&bw->t, w->file, w->path, 1, cols, sizeof cols / sizeof *cols);
+    st = lop_out_begin(&bw->t, w->file, w->path, 1, cols, COUNT(cols));
     return st ? lop_csv_writer_end(w, st) : LOP_OK;
 }
 
@@ -54,7 +54,7 @@ lop_status_t lop_fmt_barrier_write_row(lop_fmt_barrier_writer_t *bw,
     lop_out_int(t, r->p);
     lop_out_int(t, r->reps);
     const double v[] = {r->min_us, r->avg_us, r->median_us, r->p99_us, r->max_us};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < COUNT(v); i++)
         lop_out_num(t, v[i]);
     return lop_out_row(t);
 }
@@ -70,7 +70,7 @@ lop_status_t lop_fmt_barrier_write_end(lop_fmt_barrier_writer_t *bw, lop_status_
 /* The statistics besides avg_us, read where the file has them (a file of
  * hand or of an old lopbench may not): lopredict compares like with like. */
 static const char *const other_stats[] = {"min_us", "median_us", "p99_us", "max_us"};
-enum { N_OTHER_STATS = sizeof other_stats / sizeof *other_stats };
+enum { N_OTHER_STATS = COUNT(other_stats) };
 
 typedef struct {
     size_t exec, alg, n, p, avg; /* columns */
@@ -108,7 +108,7 @@ const lop_barrier_exec_t lop_barrier_execs[] = {
     {LOP_FMT_BARRIER_MPI_EXEC, NULL, NULL},
     {NULL, NULL, NULL},
 };
-_Static_assert(sizeof lop_barrier_execs / sizeof *lop_barrier_execs == LOP_BARRIER_EXEC_COUNT + 1,
+_Static_assert(COUNT(lop_barrier_execs) == LOP_BARRIER_EXEC_COUNT + 1,
                "LOP_BARRIER_EXEC_COUNT counts lop_barrier_execs[] (its NULL row aside)");
 
 /* The series of an executor's messages at its own post; NULL for an

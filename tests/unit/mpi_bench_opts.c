@@ -148,7 +148,7 @@ static void test_device_options(void)
     for (size_t i = 0; i <= LOP_TRANSPORT_COUNT; i++) {
         const char *name = i < LOP_TRANSPORT_COUNT ? lop_transport_name(i) : "auto";
         const lop_transport_ops_t *t = lop_transport_find(name);
-        for (size_t k = 0; k < sizeof device_options / sizeof *device_options; k++) {
+        for (size_t k = 0; k < COUNT(device_options); k++) {
             char *argv[] = {"lopbench", "--transport", (char *)name, device_options[k][0],
                             device_options[k][1], NULL};
             char refused[128];

@@ -69,7 +69,7 @@ static void test_summary(void)
         {"transport", "mpi"}, {"device", "test device"}, {"ranks", "3"}, {"repetitions", "4"},
         {"warmup", "1"}, {"unit", "us"}, {"host", "node1"}, {"oversubscribed", "yes"},
         {"date", "2024-01-02T03:04:05+0000"}, {"lopbench", LOP_VERSION}};
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    for (size_t i = 0; i < COUNT(want); i++) {
         const char *v = lop_csv_meta_get(csv, want[i][0]);
         ok(v && strcmp(v, want[i][1]) == 0, "# %s: %s", want[i][0], want[i][1]);
     }
