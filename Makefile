@@ -53,7 +53,7 @@ FLAVOR  := $(shell printf '%s' '$(MPICC) $(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut
 BUILD   := build/$(FLAVOR)
 
 # Where the programs go: BIN=build/mpich/bin TESTBIN=build/mpich/tests/bin keeps
-# a second MPI's build (tests/50-mpich.t) apart from the default one.
+# a second MPI's build (tests/52-mpich.t) apart from the default one.
 BIN     ?= bin
 TESTBIN ?= tests/bin
 # BIN and TESTBIN are shared by the flavors: relink them when it changes.
