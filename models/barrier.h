@@ -139,7 +139,7 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
 /* The n an algorithm is run with: 'n' if it takes one, else its default. */
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n);
 /* lopredict --list-algs [--csv]: one row per algorithm of barrier_algs, its
- * descriptor's fields (columns in models/README.md); the texts (title, n's
+ * descriptor's fields (columns in predict/README.md); the texts (title, n's
  * meaning, the notes) last, in CSV quoted as RFC 4180 says where they hold a
  * comma. */
 lop_status_t barrier_algs_print(FILE *out, int csv);

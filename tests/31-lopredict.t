@@ -51,7 +51,7 @@ check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T
 check "$N_ALGS algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((N_ALGS * 63 + 1))
 check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
 
-# --list-algs: the descriptors' table (models/README.md), whence every count
+# --list-algs: the descriptors' table (predict/README.md), whence every count
 # and list of algorithms in the tests (algs in lib.sh).
 "$B" --list-algs --csv >"$T/algs.csv"
 check "--list-algs --csv header" test "$(head -1 "$T/algs.csv")" = \
