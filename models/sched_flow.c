@@ -484,9 +484,9 @@ lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
      * and exchanges: free-running ranks would race ahead and leave P log P
      * messages in flight); else free running while fewer than P messages are
      * in flight (a rank goes on while its data are in the cache, which the
-     * trees, with few ranks busy per step, like better).  Measured at P = 2^20
-     * (models/README.md): lockstep takes diss from 2.0 to 0.7 s, free running
-     * tour from 0.9 to 0.2 s. */
+     * trees, with few ranks busy per step, like better).  Measured at P =
+     * 2^20: lockstep takes diss from 2.0 to 0.7 s, free running tour from 0.9
+     * to 0.2 s. */
     f.budget = lockstep(s) ? 0 : s->p;
     lop_status_t st = flow_alloc(&f, levels, scan->longest_run);
     for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
