@@ -14,7 +14,8 @@
 # into lopbench too, so the barrier executors run lopredict's schedules); in
 # bench/, fit/ and predict/ main.c is the tool (lopbench, lopfit, lopredict)
 # and every other .c file is a library of that directory.
-# tests/unit/test_*.c are TAP programs (mpi_*.c ones are built with mpicc);
+# tests/unit/test_*.c are TAP programs (mpi_*.c ones are built with mpicc
+# and linked with lopbench's library, predict_*.c with lopredict's);
 # tests/*.t are TAP scripts.
 
 CC       ?= cc
@@ -29,7 +30,7 @@ SANITIZE ?=
 # names the fields it uses and C zeroes the rest; -Wextra would make every
 # short row spell out every later field.
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -iquote src -iquote models -iquote fit -iquote bench -iquote tests -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -iquote src -iquote models -iquote fit -iquote bench -iquote predict -iquote tests -MMD -MP
 ifneq ($(SANITIZE),)
 # float-cast-overflow: gcc's "undefined" leaves it out, and a cast of an
 # out-of-range double is exactly the silent wrong number lop must not print.
@@ -44,7 +45,7 @@ MPI_CFLAGS = -Wno-stringop-overflow
 LIBS      = -lgsl -lgslcblas -lm
 # librdmacm: multicast joins (bench/ibmcast.c; on RoCE they join the IP group).
 VERBS_LIBS = -libverbs -lrdmacm
-# lopbench's placement (bench/placement.c): sockets and NUMA nodes from hwloc.
+# lopbench's placement (bench/place_gather.c): sockets and NUMA nodes from hwloc.
 HWLOC_LIBS = -lhwloc
 
 # Objects of a different flag set or MPI live in their own directory, so switching
@@ -53,7 +54,7 @@ FLAVOR  := $(shell printf '%s' '$(MPICC) $(ALL_CFLAGS) $(LDFLAGS)' | cksum | cut
 BUILD   := build/$(FLAVOR)
 
 # Where the programs go: BIN=build/mpich/bin TESTBIN=build/mpich/tests/bin keeps
-# a second MPI's build (tests/50-mpich.t) apart from the default one.
+# a second MPI's build (tests/52-mpich.t) apart from the default one.
 BIN     ?= bin
 TESTBIN ?= tests/bin
 # BIN and TESTBIN are shared by the flavors: relink them when it changes.
@@ -69,6 +70,7 @@ BENCH_TOOL_SRC := bench/main.c bench/report.c
 BENCH_SRC  := $(filter-out $(BENCH_TOOL_SRC),$(wildcard bench/*.c))
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 MPIUNIT_SRC := $(wildcard tests/unit/mpi_*.c)
+PREDUNIT_SRC := $(wildcard tests/unit/predict_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 CORE_LIB   := $(BUILD)/liblopcore.a
@@ -78,7 +80,7 @@ PREDICT_LIB := $(BUILD)/liblopredict.a
 BENCH_LIB  := $(BUILD)/liblopbench.a
 
 TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
-UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC) $(PREDUNIT_SRC))
 # PMPI interposers, loaded with LD_PRELOAD by the tests (libstopat.so stops
 # rank 1 at a known MPI call), and a program that one of them must catch
 # (tests/interpose/).
@@ -128,6 +130,9 @@ bin/measure-%: $(call obj,fit/measure/%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) 
 
 # ---- tests
 $(TESTBIN)/test_%: $(call obj,tests/unit/test_%.c) $(FIT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
+	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
+$(TESTBIN)/predict_%: $(call obj,tests/unit/predict_%.c) $(PREDICT_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)
 	@mkdir -p $(TESTBIN)
 	$(CC) $(LDFLAGS) $(filter-out $(FLAVOR_FILE),$^) $(LIBS) -o $@
 $(TESTBIN)/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CORE_LIB) $(FLAVOR_FILE)

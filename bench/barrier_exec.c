@@ -10,32 +10,32 @@
 #include "mpisync.h"
 #include "sched_flow.h"
 
-/* The executors of barrier_exec.h, in the order they run. */
-const lop_barrier_exec_t lop_barrier_execs[] = {
-    {"p2p", "mpi", LOP_OP_SEND, LOP_POST_NORMAL},
-    {"shm", "mpi", LOP_OP_RDMAW, LOP_POST_NORMAL},
-    {"verbs", "verbs", LOP_OP_RDMAW, LOP_POST_INLINE},
-    {"mpi", NULL, LOP_OP_SEND, LOP_POST_NORMAL},
-    {NULL, NULL, LOP_OP_SEND, LOP_POST_NORMAL},
-};
-_Static_assert(sizeof lop_barrier_execs / sizeof *lop_barrier_execs == LOP_BARRIER_EXEC_COUNT + 1,
-               "LOP_BARRIER_EXEC_COUNT counts lop_barrier_execs[] (its NULL row aside)");
-
-const lop_barrier_exec_t *lop_barrier_exec_find(const char *name)
+void lop_barrier_exec_how(const lop_barrier_exec_t *x, lop_op_t *op, lop_post_t *post)
 {
-    for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name; x++)
-        if (strcmp(x->name, name) == 0)
-            return x;
-    return NULL;
+    *op = LOP_OP_SEND;
+    *post = LOP_POST_NORMAL;
+    for (int o = 0; x->series && o < LOP_OP_COUNT; o++) {
+        size_t len = strlen(lop_op_desc[o].name);
+        if (strncmp(x->series, lop_op_desc[o].name, len) != 0 || x->series[len] != '-')
+            continue;
+        for (int p = 0; p < LOP_POST_COUNT; p++)
+            if (strcmp(x->series + len + 1, lop_post_desc[p].name) == 0) {
+                *op = (lop_op_t)o;
+                *post = (lop_post_t)p;
+            }
+    }
 }
 
 const char *lop_barrier_exec_series(const lop_barrier_exec_t *x, lop_post_t post, char *buf,
                                     size_t len)
 {
+    lop_op_t op;
+    lop_post_t own;
+    lop_barrier_exec_how(x, &op, &own);
     if (!x->transport)
         snprintf(buf, len, "%s", "");
     else
-        snprintf(buf, len, "%s-%s", lop_op_desc[x->op].name, lop_post_desc[post].name);
+        snprintf(buf, len, "%s-%s", lop_op_desc[op].name, lop_post_desc[post].name);
     return buf;
 }
 
@@ -62,6 +62,7 @@ lop_status_t lop_barrier_max_recv_per_peer(const sched_t *s, size_t *most_out)
 /* One rank executing its part of a schedule, barrier after barrier. */
 typedef struct {
     const lop_barrier_run_t *run;
+    lop_op_t op;        /* how the executor's messages travel */
     int rank, size;
     uint64_t *sent;     /* [peer] messages sent to peer over the transport's life */
     uint64_t *recvd;    /* [peer] messages received from peer, likewise */
@@ -114,8 +115,10 @@ static void walker_free(walker_t *w)
 
 static lop_status_t walker_init(walker_t *w, const lop_barrier_run_t *run)
 {
+    lop_post_t own;
     memset(w, 0, sizeof *w);
     w->run = run;
+    lop_barrier_exec_how(run->exec, &w->op, &own);
     MPI_Comm_rank(run->comm, &w->rank);
     MPI_Comm_size(run->comm, &w->size);
     w->sent = run->counts;
@@ -148,7 +151,7 @@ static lop_status_t walker_send(walker_t *w, int peer)
     }
     w->batch_of[peer] = w->batch;
     w->pending = 1;
-    return tp->ops->post_send(tp, w->run->exec->op, &peer, 1, w->run->post,
+    return tp->ops->post_send(tp, w->op, &peer, 1, w->run->post,
                               ++w->sent[peer]);
 }
 
@@ -171,7 +174,7 @@ static lop_status_t walker_mcast(walker_t *w)
 static lop_status_t walker_recv(walker_t *w, int peer, int mcast)
 {
     lop_transport_t *tp = w->run->tp;
-    lop_op_t op = w->run->exec->op;
+    lop_op_t op = w->op;
     lop_status_t st = walker_complete(w);
     if (st == LOP_OK && mcast)
         return tp->ops->wait_mcast(tp, peer, ++w->mc[peer]);

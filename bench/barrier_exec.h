@@ -38,24 +38,19 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "fmt_barrier.h"
 #include "lop.h"
 #include "sched.h"
 #include "stats.h"
 #include "timer.h"
 #include "transport.h"
 
-typedef struct {
-    const char *name;      /* --executor name */
-    const char *transport; /* transport it walks schedules over; NULL = MPI_Barrier */
-    lop_op_t op;           /* how one message travels */
-    lop_post_t post;       /* how it is posted */
-} lop_barrier_exec_t;
+/* The executors are barrier.csv's (src/fmt_barrier.h lop_barrier_execs, in
+ * the order they run): each row's transport and series say how it runs. */
 
-/* All executors, NULL-terminated by name; LOP_BARRIER_EXEC_COUNT of them
- * (barrier_exec.c asserts it), so that lists of them are sized from the table. */
-#define LOP_BARRIER_EXEC_COUNT 4
-extern const lop_barrier_exec_t lop_barrier_execs[];
-const lop_barrier_exec_t *lop_barrier_exec_find(const char *name);
+/* How an executor's messages travel and are posted: the two halves of its
+ * series (SEND and NORMAL for MPI_Barrier, which walks no schedule). */
+void lop_barrier_exec_how(const lop_barrier_exec_t *x, lop_op_t *op, lop_post_t *post);
 
 /* The lop series ("<op>-<post>", as scenario 1 and 2 name theirs) whose
  * costs the executor's messages have when posted with 'post' (its own

@@ -1,6 +1,6 @@
 /*
  * barrier_hybrid.h - lopbench --barrier --alg hybrid: the levels of the ranks
- * (--placement FILE, else the run's own placement, placement.h) and the
+ * (--placement FILE, else the run's own placement, place_gather.h) and the
  * hybrid barrier built from them on every rank alike (models/hybrid.h).
  */
 #ifndef LOP_BARRIER_HYBRID_H

@@ -134,7 +134,10 @@ static lop_transport_t transport_template(const session_t *s, MPI_Comm comm, siz
  * inline data still writes, only without IBV_SEND_INLINE). */
 static lop_post_t exec_post(const lop_transport_t *t, const lop_barrier_exec_t *x)
 {
-    return t->ops->why_not(t, x->op, x->post) ? LOP_POST_NORMAL : x->post;
+    lop_op_t op;
+    lop_post_t own;
+    lop_barrier_exec_how(x, &op, &own);
+    return t->ops->why_not(t, op, own) ? LOP_POST_NORMAL : own;
 }
 
 /* --check's witness needs an MPI window: refused up front, on every rank,
@@ -170,7 +173,10 @@ static lop_status_t select_executors(session_t *s)
             lop_transport_t t = transport_template(s, s->m->comm, 1);
             char why[512];
             lop_status_t st = lop_transport_open(&t, x->transport, &o->tcfg, why, sizeof why);
-            const char *cannot = st ? NULL : t.ops->why_not(&t, x->op, LOP_POST_NORMAL);
+            lop_op_t op;
+            lop_post_t own;
+            lop_barrier_exec_how(x, &op, &own);
+            const char *cannot = st ? NULL : t.ops->why_not(&t, op, LOP_POST_NORMAL);
             if (cannot) { /* e.g. rdmaw where MPI made no window */
                 st = lop_err(LOP_ERR_UNSUPPORTED, "%s", cannot);
                 lop_transport_close(&t);
@@ -182,7 +188,7 @@ static lop_status_t select_executors(session_t *s)
             }
             if (st != LOP_OK)
                 return lop_err(st, "executor %s: %s", x->name, lop_errmsg());
-            const char *fallback = exec_post(&t, x) != x->post ? " (posts normal: the device "
+            const char *fallback = exec_post(&t, x) != own ? " (posts normal: the device "
                                    "grants no inline data)" : "";
             if (*fallback)
                 lop_bench_note(o, s->m->rank, "executor %s%s", x->name, fallback);
@@ -296,7 +302,7 @@ static void run_executor(session_t *s, const lop_barrier_exec_t *x, MPI_Comm com
     if (!counts)
         goto fail;
     lop_barrier_run_t run = {s->m->timer, comm, x->transport ? &t : NULL, x,
-                             x->transport ? exec_post(&t, x) : x->post, NULL, counts,
+                             x->transport ? exec_post(&t, x) : LOP_POST_NORMAL, NULL, counts,
                              o->reps, o->warmup, t.poll, o->check ? o->check_delay_us : 0,
                              o->seed};
     size_t n = x->transport ? s->n_combo : 1, first_row = s->n_row; /* MPI_Barrier: no schedule */

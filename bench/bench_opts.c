@@ -300,7 +300,7 @@ static lop_status_t check_device_options(const lop_bench_opts_t *o)
     int set[] = {o->tcfg.device != NULL, o->tcfg.port != 1, o->tcfg.gid_index_set,
                  o->tcfg.tclass != 0, o->tcfg.sl != 0};
     const lop_transport_ops_t *named = lop_transport_find(o->transport); /* NULL: auto */
-    for (size_t i = 0; i < sizeof set / sizeof *set && named && !named->takes_device; i++)
+    for (size_t i = 0; i < COUNT(set) && named && !named->takes_device; i++)
         if (set[i])
             return lop_err(LOP_ERR_INVALID, "option --%s: only for the verbs transport",
                            device_options[i]);

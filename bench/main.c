@@ -468,7 +468,7 @@ static lop_status_t summary_print(const run_t *r)
     printf("  device: %s\n", r->meta.device);
     printf("times in us per message, rounded (the files hold every digit):\n");
     lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, summary_cols,
-                                    sizeof summary_cols / sizeof *summary_cols);
+                                    COUNT(summary_cols));
     for (int i = 0; i < r->n_summary && st == LOP_OK; i++) {
         const summary_t *row = &r->summary[i];
         int more = row->n_p > 1;

@@ -10,7 +10,7 @@
 #include "fmt_pairs.h"
 #include "mpisync.h"
 #include "pairs_method.h"
-#include "placement.h"
+#include "place_gather.h"
 
 #define PROG "lopbench"
 
@@ -49,7 +49,7 @@ typedef struct {
     pfile_t file[MAX_FILES];
     int n_file;
     lop_place_t pl;                   /* every rank's host, socket, NUMA node, CPU */
-    lop_placement_file_t pl_file;     /* rank 0 writes it as placement.csv */
+    lop_place_rows_t pl_file;         /* rank 0 writes it as placement.csv */
     lop_pairs_ctx_t x;                /* what the methods measure with */
     int n_rounds;
     int rep_i[MAX_CLASSES], rep_j[MAX_CLASSES]; /* --pairs-sample: a pair per class */
@@ -162,7 +162,7 @@ static void session_free(session_t *s)
         free(s->file[f].cost);
         free(s->file[f].src);
     }
-    lop_placement_file_free(&s->pl_file);
+    lop_place_rows_free(&s->pl_file);
     lop_place_free(&s->pl);
 }
 
@@ -421,7 +421,7 @@ static lop_status_t files_write(const session_t *s)
     lop_status_t st = lop_outdir_begin(&out, s->m->outdir);
     for (int f = 0; f < s->n_file && st == LOP_OK; f++)
         st = file_write(s, &s->file[f], out.stage);
-    st = st ? st : lop_placement_write(&s->pl_file, s->m->meta, out.stage);
+    st = st ? st : lop_place_rows_write(&s->pl_file, s->m->meta, out.stage);
     return lop_outdir_end(&out, st);
 }
 
@@ -470,7 +470,7 @@ lop_status_t lop_pairs_mode_run(lop_pairs_mode_t *m, lop_pairs_report_t *out)
     int len;
     MPI_Get_library_version(s.mpi_lib, &len);
     s.mpi_lib[strcspn(s.mpi_lib, ",\n")] = '\0';
-    lop_status_t st = lop_placement_gather(b->comm, &s.pl, &s.pl_file);
+    lop_status_t st = lop_place_gather(b->comm, &s.pl, &s.pl_file);
     if (st != LOP_OK)
         return st;
     plan_files(&s);

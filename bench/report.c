@@ -34,7 +34,7 @@ static lop_status_t times_print(const lop_barrier_mode_t *m, const lop_barrier_r
            LOP_VERSION, m->size, m->oversubscribed ? " (oversubscribed: times include "
            "sharing a core)" : "", m->opts->reps, m->opts->warmup, m->meta->timer);
     lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, times_cols,
-                                    sizeof times_cols / sizeof *times_cols);
+                                    COUNT(times_cols));
     for (size_t i = 0; i < r->n_row && st == LOP_OK; i++) {
         const lop_barrier_row_t *row = &r->row[i];
         double base = mpi_barrier_us(r, row->p);

@@ -147,7 +147,7 @@ int lop_rmawin_reached(lop_rmawin_t *w, size_t slot, uint64_t value)
      * accumulate (over TCP, as messages this rank must progress) only when
      * its window's accumulate lock is free, and our own read holds that
      * lock whenever it progresses: across two nodes the writer never got
-     * it ("timed out after 60 s waiting for write 61", issue 18). */
+     * it and the run timed out ("waiting for write 61"). */
     lop_mpi_progress(w->comm);
     return 0;
 }

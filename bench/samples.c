@@ -47,7 +47,7 @@ static const struct {
 static int quantity_index(const char *name, const char *series)
 {
     size_t op_len = strcspn(series, "-");
-    for (size_t i = 0; i < sizeof quantities / sizeof quantities[0]; i++)
+    for (size_t i = 0; i < COUNT(quantities); i++)
         if (strcmp(quantities[i].name, name) == 0 &&
             (!quantities[i].op || (strlen(quantities[i].op) == op_len &&
                                    strncmp(quantities[i].op, series, op_len) == 0)))
@@ -131,7 +131,7 @@ static lop_status_t summary_row(lop_out_t *o, const lop_samples_t *s, size_t p)
     lop_out_int(o, (long long)p);
     lop_out_int(o, (long long)t.n);
     const double v[] = {t.min, t.mean, t.median, t.p99, t.max, t.stddev};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < COUNT(v); i++)
         lop_out_num(o, v[i]);
     return lop_out_row(o);
 }

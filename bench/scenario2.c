@@ -8,7 +8,7 @@
  *   peer:   wait for rank 0's message; reply; wait for the completion
  * Ranks above p take part in the barrier only, as in the listing.
  *
- * "mcast" (issue 19; Kini et al. 3.3): rank 0 posts one hardware multicast to
+ * "mcast" (Kini et al. 3.3; rgm's release): rank 0 posts one hardware multicast to
  * the group of every other rank instead of p requests, and times the post
  * (os: o_s of a multicast post); peers 1..p answer it with an RDMA write,
  * so RTT(p) = (t4 - t1)/p as for the other ops.  The group holds ranks

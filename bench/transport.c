@@ -32,7 +32,7 @@ void lop_mcast_counts_add(lop_mcast_counts_t *to, const lop_mcast_counts_t *c, i
 
 /* Best first: "auto" tries them in this order. */
 static const lop_transport_ops_t *const transports[] = {&lop_transport_verbs, &lop_transport_mpi};
-enum { N_TRANSPORTS = sizeof transports / sizeof transports[0] };
+enum { N_TRANSPORTS = COUNT(transports) };
 _Static_assert(N_TRANSPORTS == LOP_TRANSPORT_COUNT, "LOP_TRANSPORT_COUNT counts transports[]");
 
 const lop_transport_ops_t *lop_transport_find(const char *name)

@@ -33,9 +33,9 @@ static lop_status_t write_curve(lop_fitout_batch_t *b, const char *dir, const lo
         return st;
     const char *keys[][2] = {{"series", f->series}, {"quantity", f->quantity},
                              {"stat", f->stat}, {"model", f->model->name}, {"unit", "us"}};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    for (size_t i = 0; i < COUNT(keys); i++)
         lop_csv_meta(w, keys[i][0], "%s", keys[i][1]);
-    st = lop_out_begin(&t, w->file, w->path, 1, curve_cols, sizeof curve_cols / sizeof *curve_cols);
+    st = lop_out_begin(&t, w->file, w->path, 1, curve_cols, COUNT(curve_cols));
     if (st)
         return st;
     if (f->has_cov)

@@ -88,7 +88,7 @@ lop_status_t lop_fitdata_check_models(const char *spec)
     /* A typo (rt=) or a second model for a quantity would be ignored by
      * spec_for (which takes the first): refuse both. */
     static const char *const quantities[] = {"rtt", "os", "or", "oc", "prtt"};
-    int given[sizeof quantities / sizeof *quantities] = {0};
+    int given[COUNT(quantities)] = {0};
     for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !model_name_ok(eq + 1))
@@ -96,9 +96,9 @@ lop_status_t lop_fitdata_check_models(const char *spec)
                            "with MODEL auto, %s", item, models);
         *eq = '\0';
         size_t q = 0;
-        while (q < sizeof quantities / sizeof *quantities && strcmp(item, quantities[q]) != 0)
+        while (q < COUNT(quantities) && strcmp(item, quantities[q]) != 0)
             q++;
-        if (q == sizeof quantities / sizeof *quantities)
+        if (q == COUNT(quantities))
             return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' "
                            "(rtt, os, or, oc or prtt)", item);
         if (given[q]++)

@@ -116,7 +116,7 @@ void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit)
 {
     int k = fit->model->n_params;
     const char *text[] = {fit->file, fit->series, fit->quantity, fit->stat, fit->model->name};
-    for (size_t i = 0; i < sizeof text / sizeof *text; i++)
+    for (size_t i = 0; i < COUNT(text); i++)
         lop_out_str(t, text[i]);
     lop_out_int(t, (long long)fit->n);
     lop_out_num(t, fit->pmin);

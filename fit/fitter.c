@@ -297,3 +297,29 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
     points_free(&pt);
     return status;
 }
+
+int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin, double pmax)
+{
+    fit_shape_t s;
+    return fit_shape_of(model, &s) && fit_feasible(&s, lambda, pmin, pmax);
+}
+
+/* ------------------------------------- what more data would fix weak flags */
+
+lop_hint_t lop_fitter_hint(const lop_fit_t *fit)
+{
+    int k = lop_model_n_free(fit->model) + 1, any = 0, structural = (double)fit->n - k - 1 <= 0;
+    for (int j = 0; j < fit->model->n_params; j++) {
+        any |= fit->weak[j] != 0;
+        structural |= (fit->weak[j] & (LOP_FIT_WEAK_SINGULAR | LOP_FIT_WEAK_ILLCOND)) != 0;
+    }
+    if (!any)
+        return LOP_HINT_NONE;
+    return structural ? LOP_HINT_MORE_P : LOP_HINT_MORE_REPS;
+}
+
+const char *lop_fitter_hint_name(lop_hint_t hint)
+{
+    static const char *const names[] = {"none", "more p values", "more repetitions"};
+    return names[hint];
+}

@@ -47,7 +47,8 @@ typedef struct {
     int n_starts;       /* Nelder-Mead starts: a data-driven grid first, then random ones */
     lop_weight_t weight;
     size_t search_points; /* more points than this: the global search runs on a summary
-                             of this many; 0: on all points, however many (before issue 21) */
+                             of this many; 0: on all points, however many (slow past
+                             10^4 points; tests compare the two) */
 } lop_fitter_opts_t;
 
 /* seed 1, 16 starts, unweighted, search on LOP_FITTER_SEARCH_POINTS */

@@ -46,21 +46,19 @@ int fit_n_free(const fit_shape_t *s)
     return s->model->n_params - (s->gauge >= 0);
 }
 
-int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin, double pmax)
+int fit_feasible(const fit_shape_t *s, const double *lambda, double pmin, double pmax)
 {
-    fit_shape_t s;
-    if (!fit_shape_of(model, &s))
-        return 0;
+    const lop_model_t *model = s->model;
     for (int j = 0; j < model->n_params; j++)
         if (!isfinite(lambda[j]))
             return 0;
     if (!lop_model_poles_outside(model, lambda, pmin))
         return 0;
-    for (int k = 0; k < s.n_search; k++) {
-        double l = lambda[s.search[k].index];
-        double offset = s.gauge >= 0 ? lambda[s.gauge] : 0.0;
+    for (int k = 0; k < s->n_search; k++) {
+        double l = lambda[s->search[k].index];
+        double offset = s->gauge >= 0 ? lambda[s->gauge] : 0.0;
         double e1 = l * (pmin - offset), e2 = l * (pmax - offset);
-        if (s.search[k].kind == LOP_PARAM_RATE &&
+        if (s->search[k].kind == LOP_PARAM_RATE &&
             !(fmax(e1, e2) <= LOP_MODEL_EXP_MAX * (1 + 1e-9) &&
               fmin(e1, e2) >= LOP_MODEL_EXP_MIN * (1 + 1e-9)))
             return 0;

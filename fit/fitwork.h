@@ -58,6 +58,8 @@ typedef struct {
 int fit_shape_of(const lop_model_t *model, fit_shape_t *s);
 /* λ the fit determines: all but the gauge */
 int fit_n_free(const fit_shape_t *s);
+/* lop_fitter_feasible (fitter.h) for a model's shape. */
+int fit_feasible(const fit_shape_t *s, const double *lambda, double pmin, double pmax);
 
 /* ------------------------------------------------------------ fit workspace */
 

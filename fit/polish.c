@@ -1,8 +1,7 @@
 /*
  * polish.c - the Levenberg-Marquardt polish of a fit and its errors
  * (fitwork.h; steps 5 and 6 of fitter.c's method): covariance, standard
- * errors, the weak flags and what more data would fix them (fitter.h's
- * lop_hint_t).
+ * errors and the weak flags.
  */
 #define LOP_FITTER_PART
 #include "fitwork.h"
@@ -97,7 +96,7 @@ static void lm_iterate(fit_work_t *w, lm_t *l, double ssr_rtol, double *lambda)
         if (gsl_multifit_nlinear_iterate(l->lm) == GSL_ENOPROG && it == 0)
             return;
         free_to_lambda(w, gsl_multifit_nlinear_position(l->lm), candidate);
-        if (!lop_fitter_feasible(w->shape->model, candidate, w->pmin, w->pmax))
+        if (!fit_feasible(w->shape, candidate, w->pmin, w->pmax))
             return;
         memcpy(lambda, candidate, sizeof candidate);
         gsl_blas_ddot(gsl_multifit_nlinear_residual(l->lm), gsl_multifit_nlinear_residual(l->lm),
@@ -263,24 +262,4 @@ lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambd
             fit->weak[idx[i]] |= LOP_FIT_WEAK_SE;
     lm_free(&l);
     return status;
-}
-
-/* ---------------------------------------------------------- weak flags */
-
-lop_hint_t lop_fitter_hint(const lop_fit_t *fit)
-{
-    int k = lop_model_n_free(fit->model) + 1, any = 0, structural = (double)fit->n - k - 1 <= 0;
-    for (int j = 0; j < fit->model->n_params; j++) {
-        any |= fit->weak[j] != 0;
-        structural |= (fit->weak[j] & (LOP_FIT_WEAK_SINGULAR | LOP_FIT_WEAK_ILLCOND)) != 0;
-    }
-    if (!any)
-        return LOP_HINT_NONE;
-    return structural ? LOP_HINT_MORE_P : LOP_HINT_MORE_REPS;
-}
-
-const char *lop_fitter_hint_name(lop_hint_t hint)
-{
-    static const char *const names[] = {"none", "more p values", "more repetitions"};
-    return names[hint];
 }

@@ -101,7 +101,7 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     else
         lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, seed %lu)", set->path,
                      rel_s, seed);
-    st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, sizeof synth_cols / sizeof *synth_cols);
+    st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, COUNT(synth_cols));
     if (st)
         return st;
     for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++) {

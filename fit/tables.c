@@ -30,7 +30,7 @@ static void table_range(const lop_view_t *lop, double *lo, double *hi)
     const lop_fit_t *used[] = {lop->rtt, lop->os, lop->os_list, lop->orecv};
     *lo = -INFINITY;
     *hi = INFINITY;
-    for (size_t i = 0; i < sizeof used / sizeof *used; i++) {
+    for (size_t i = 0; i < COUNT(used); i++) {
         if (!used[i])
             continue;
         *lo = fmax(*lo, used[i]->pmin);
@@ -244,7 +244,7 @@ static lop_status_t write_table(lop_fitout_batch_t *b, const char *dir, const lo
                  lop_uncert_defaults.n_draws, lop_uncert_defaults.seed);
     lop_csv_meta(w, "unit", "us");
     lop_out_t t;
-    st = lop_out_begin(&t, w->file, w->path, 1, table_cols, sizeof table_cols / sizeof *table_cols);
+    st = lop_out_begin(&t, w->file, w->path, 1, table_cols, COUNT(table_cols));
     if (st)
         return st;
     st = draws_begin(&draws, lop);

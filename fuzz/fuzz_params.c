@@ -14,7 +14,7 @@ static void evaluate(const lop_paramset_t *set, const char *series, const char *
     if (lop_view_from_set(set, series, stat, &lop) != LOP_OK)
         return;
     double at[] = {1, 2, lop.pmin, lop.pmax, 0.5 * (lop.pmin + lop.pmax)};
-    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+    for (size_t i = 0; i < COUNT(at); i++) {
         lop_view_o(&lop, at[i]);
         lop_view_L(&lop, at[i]);
         lop_view_Llist(&lop, at[i]);

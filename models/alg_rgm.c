@@ -38,7 +38,8 @@ static double rgm_logp_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 
 /* Derived like 2.3.7.1.2: levels n:1, o(cnt R) + n L(n cnt R); the multicast
  * one message, o(cnt) + L(cnt), or where the parameter set holds a measured
- * multicast (issue 19) its post and latency to the P - 1 others. */
+ * multicast (src/view.h lop_view_Lmcast) its post and latency to the P - 1
+ * others. */
 static double rgm_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
 {
     if (p < 2)

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "barrier.h"
-#include "hybrid.h"
 #include "out.h"
 
 extern const barrier_alg_t barrier_alg_cc, barrier_alg_comb, barrier_alg_tour, barrier_alg_ftour,
@@ -24,14 +23,13 @@ const barrier_alg_t *barrier_alg_find(const char *name)
     for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
         if (strcmp((*a)->name, name) == 0)
             return *a;
-    return NULL;
+    return strcmp(barrier_alg_hybrid.name, name) == 0 ? &barrier_alg_hybrid : NULL;
 }
 
 lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barrier_alg_t **list,
                                   size_t *n, size_t max)
 {
-    const barrier_alg_t *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid
-                                                         : barrier_alg_find(name);
+    const barrier_alg_t *a = barrier_alg_find(name);
     if (!a)
         return lop_err(LOP_ERR_INVALID, "option --%s: unknown algorithm '%s' (see lopredict "
                        "--help)", opt, name);
@@ -82,7 +80,7 @@ static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
     const char *text[] = {a->title, a->takes_n ? a->n_meaning : "", a->logp_note, a->lop_note};
-    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+    for (size_t i = 0; i < COUNT(text); i++) {
         char *cell = text_cell(text[i], csv);
         if (!cell)
             return LOP_ERR_NOMEM;
@@ -103,7 +101,7 @@ lop_status_t barrier_algs_print(FILE *out, int csv)
     };
     lop_out_t t;
     lop_status_t st = lop_out_begin(&t, out, "standard output", csv, cols,
-                                    sizeof cols / sizeof *cols);
+                                    COUNT(cols));
     if (st)
         return st;
     for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)

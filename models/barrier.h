@@ -121,9 +121,15 @@ typedef struct barrier_alg {
     double lop_band_lo, lop_band_hi;
 } barrier_alg_t;
 
-/* All algorithms, NULL-terminated, in --alg all order. */
+/* All algorithms with a schedule or a cost formula, NULL-terminated, in
+ * --alg all order. */
 extern const barrier_alg_t *const barrier_algs[];
-/* By name, or NULL. */
+/* --alg hybrid (alg_hybrid.c): name, title and citation; no closed forms
+ * (NAN), no build_rank (hybrid_build, hybrid.h, makes its schedule from
+ * per-pair costs).  Not in barrier_algs. */
+extern const barrier_alg_t barrier_alg_hybrid;
+/* By name, barrier_algs' or "hybrid"; NULL for an unknown one.  The one way
+ * from a name to an algorithm. */
 const barrier_alg_t *barrier_alg_find(const char *name);
 /* --OPT's item 'name' (an algorithm or "hybrid") appended to 'list' (*n of
  * at most 'max'): an unknown name and one too many are errors naming the
@@ -133,7 +139,7 @@ lop_status_t barrier_alg_list_add(const char *opt, const char *name, const barri
 /* The n an algorithm is run with: 'n' if it takes one, else its default. */
 uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n);
 /* lopredict --list-algs [--csv]: one row per algorithm of barrier_algs, its
- * descriptor's fields (columns in models/README.md); the texts (title, n's
+ * descriptor's fields (columns in predict/README.md); the texts (title, n's
  * meaning, the notes) last, in CSV quoted as RFC 4180 says where they hold a
  * comma. */
 lop_status_t barrier_algs_print(FILE *out, int csv);
@@ -169,8 +175,8 @@ double logp_tr(const logp_t *m); /* max{g, o_s + L + o_r} (= t_s) */
 /* o(cnt * msgs) and L(cnt * msgs) of c->lop, recording the range used. */
 double barrier_lop_o(barrier_cost_t *c, double msgs);
 double barrier_lop_L(barrier_cost_t *c, double msgs);
-/* A hardware multicast to 'receivers' ranks measured as a series (issue 19,
- * src/view.h lop_view_Lmcast): 1 and its post's o and its L, recording the
+/* A hardware multicast to 'receivers' ranks measured as a series
+ * (src/view.h lop_view_Lmcast): 1 and its post's o and its L, recording the
  * range used; 0 where the set has none (then a multicast is one post whose L
  * is taken per receiver).  Not times cnt: one multicast per barrier, as
  * lopbench measures it. */
@@ -224,6 +230,15 @@ double comb_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n);
 int comb_logp_exact(uint32_t p, uint32_t n);
 /* The gather's bound, then the broadcast's from it (tree.c). */
 double comb_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n);
+/* What ftour's descriptor shares with comb's, the same tree (thesis
+ * 2.2.1.4): the functions above, n, the LoP note and its band; each adds
+ * its name, title, citation, n's meaning and LogP note. */
+#define BARRIER_COMB_TREE                                                                       \
+    .takes_n = 1, .default_n = 4, .rounds = comb_rounds, .build_rank = comb_build_rank,        \
+    .n_ops = tree_n_ops, .logp_us = comb_logp_us, .lop_us = comb_lop_us,                       \
+    .flat_bound = comb_flat_bound, .logp_exact = comb_logp_exact,                              \
+    .lop_note = "thesis form: every level evaluated at the root's stream; not exact",          \
+    .lop_band_lo = 0.92, .lop_band_hi = 2.35
 /* n-way dissemination (alg_ndiss.c); diss is n = 1. */
 uint32_t ndiss_rounds(uint32_t p, uint32_t n);
 void ndiss_build_rank(sched_t *s, uint32_t p, uint32_t n, uint32_t rank);

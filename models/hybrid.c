@@ -1,6 +1,6 @@
-/* hybrid.c - topology-aware hybrid barriers (hybrid.h): the descriptor, the
- * build, per-pair costs per level and the hybrid from files.  The parts:
- * hybrid_tree.c (tiers and groups), hybrid_phase.c (arrival, departure,
+/* hybrid.c - topology-aware hybrid barriers (hybrid.h): the build, per-pair
+ * costs per level and the hybrid from files.  The parts: its descriptor
+ * alg_hybrid.c, hybrid_tree.c (tiers and groups), hybrid_phase.c (arrival, departure,
  * composition), hybrid_search.c (candidates and search), hybrid_prove.c. */
 #include "hybrid_tree.h"
 
@@ -9,36 +9,6 @@
 #include <string.h>
 
 #include "timer.h"
-
-/* ------------------------------------------------------------ descriptor */
-
-static uint32_t hybrid_rounds(uint32_t p, uint32_t n)
-{
-    (void)p;
-    (void)n;
-    return 0; /* known once built: the schedule's n_steps */
-}
-
-static double no_closed_form(barrier_cost_t *c, uint32_t p, uint32_t n)
-{
-    (void)c;
-    (void)p;
-    (void)n;
-    return NAN;
-}
-
-const barrier_alg_t barrier_alg_hybrid = {
-    .name = "hybrid",
-    .title = "topology-aware hybrid barrier",
-    .cite = "Meyer and Elster, Optimized Barriers for Heterogeneous Systems Using MPI, "
-            "section VII; per-tier search: models/README.md",
-    .flags = BARRIER_HYBRID,
-    .rounds = hybrid_rounds,
-    .logp_us = no_closed_form,
-    .lop_us = no_closed_form,
-    .logp_note = "no closed form: simulated on per-pair costs",
-    .lop_note = "no closed form: simulated on per-pair costs",
-};
 
 /* ------------------------------------------------------------- the build */
 
@@ -105,7 +75,7 @@ lop_status_t hybrid_from_place(const char *pairs_path, const lop_place_t *pl, ui
     lop_status_t st;
     if (pairs_path)
         st = pairs_read(pairs_path, &c);
-    else if (pl->n_levels + 1 > sizeof L / sizeof *L)
+    else if (pl->n_levels + 1 > COUNT(L))
         st = lop_err(LOP_ERR_INVALID, "hybrid: more levels than default costs");
     else
         st = hybrid_place_costs(pl, p < pl->p ? p : pl->p, L, o, &c);

@@ -64,10 +64,6 @@
 #define HYBRID_CHECK_WHOLE 1e8     /* word operations up to which the checker also checks
                                       the composed whole (about 0.1 s), beside the proof */
 
-/* --alg hybrid: name, title and citation; no closed forms (NAN), no
- * build_rank (hybrid_build makes its schedule).  Not in barrier_algs. */
-extern const barrier_alg_t barrier_alg_hybrid;
-
 /* One algorithm at one tier. */
 typedef struct {
     const barrier_alg_t *alg; /* NULL: none chosen */
@@ -121,7 +117,7 @@ lop_status_t hybrid_place_costs(const lop_place_t *pl, uint32_t p, const double 
 /* lopbench --alg hybrid: costs per level of placement.csv (host, socket,
  * numa, core, one core) when no pairs.csv is given - the paper's ratios:
  * about 4x from a core's neighbours to the other socket (its figure 9),
- * about 4x again to another node (the issue's 3.0, 0.8, 0.2 us). */
+ * about 4x again to another node (3.0, 0.8, 0.2 us). */
 #define HYBRID_DEFAULT_L_US {3.0, 0.8, 0.8, 0.2, 0.2}
 #define HYBRID_DEFAULT_O_US {0.5, 0.3, 0.3, 0.1, 0.1}
 

@@ -108,9 +108,10 @@ lop_status_t pairs_machine_place(const pairs_t *c, uint32_t p, lop_place_t *pl);
  * ordered pair of ranks 0..q-1 costs what the pair 0 -> 1 costs (its o and
  * L into *o_us, *L_us; NaN when c->p < 2).  LogP's closed forms (thesis
  * 2.2.5) assume one o and one L, so they describe a schedule on ranks
- * 0..P-1 of these costs exactly when P <= q (issue 21).  A machine's q
- * follows from its levels, without visiting pairs; a matrix is scanned until
- * the first pair that differs. */
+ * 0..P-1 of these costs exactly when P <= q, and beyond it would mix two
+ * machines' costs into one number.  A machine's q follows from its levels,
+ * without visiting pairs; a matrix is scanned until the first pair that
+ * differs. */
 uint32_t pairs_uniform_p(const pairs_t *c, double *o_us, double *L_us);
 
 /* A view of 'c' on n of its ranks: rank i of the view is ranks[i] of 'c'

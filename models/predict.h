@@ -1,6 +1,7 @@
 /*
  * predict.h - one predicted barrier time, whether it is a time at all, and
- * its 95 % interval from the uncertainty of the fitted parameters (issue 11).
+ * its 95 % interval from the uncertainty of the fitted parameters (a
+ * prediction without its error says more than the fit knows).
  *
  * A time is a closed form (barrier_alg_t.logp_us, lop_us) or a simulation
  * of a schedule (sched_sim.h) under LogP or LoP.  When the LoP fits of the
@@ -58,7 +59,7 @@ static inline int predict_kind_sim(int kind)
 
 /* Fewest --draws: a 95 % interval's ends are the 2.5 % and 97.5 % quantiles,
  * and below 40 draws the 2.5 % tail holds less than one draw, so the ends are
- * the extreme draws and the interval can exclude the estimate (issue 17). */
+ * the extreme draws and the interval can exclude the estimate. */
 #define PREDICT_SIM_DRAWS_MIN 40
 
 /* The fits of a lop_view_t that can be drawn: rtt, os, os_list, orecv, prtt

@@ -1,4 +1,5 @@
-/* sched_flow.c - message matching and causal execution of a schedule (sched_flow.h). */
+/* sched_flow.c - the dataflow engine, the choice of way and why a run got
+ * stuck (sched_flow.h). */
 #include "sched_flow.h"
 
 #include <stdlib.h>
@@ -483,9 +484,9 @@ lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
      * and exchanges: free-running ranks would race ahead and leave P log P
      * messages in flight); else free running while fewer than P messages are
      * in flight (a rank goes on while its data are in the cache, which the
-     * trees, with few ranks busy per step, like better).  Measured at P = 2^20
-     * (models/README.md): lockstep takes diss from 2.0 to 0.7 s, free running
-     * tour from 0.9 to 0.2 s. */
+     * trees, with few ranks busy per step, like better).  Measured at P =
+     * 2^20: lockstep takes diss from 2.0 to 0.7 s, free running tour from 0.9
+     * to 0.2 s. */
     f.budget = lockstep(s) ? 0 : s->p;
     lop_status_t st = flow_alloc(&f, levels, scan->longest_run);
     for (uint32_t r = 0; r < s->p && st == LOP_OK; r++)
@@ -502,18 +503,4 @@ lop_status_t sched_flow_dataflow(const sched_t *s, const sched_scan_t *scan,
     *events = f.events;
     flow_free(&f);
     return st;
-}
-
-lop_status_t sched_flow_run(const sched_t *s, const sched_flow_ops_t *ops, void *ctx,
-                            uint64_t *events)
-{
-    sched_scan_t scan;
-    if (s->form != SCHED_STORED)
-        return sched_flow_sweep(s, ops, ctx, events);
-    lop_status_t st = sched_scan(s, &scan);
-    if (st)
-        return st;
-    if (sched_flow_way(s, &scan) == SCHED_RUN_PASSES)
-        return sched_flow_passes(s, scan.step_recvs, ops, ctx, events);
-    return sched_flow_dataflow(s, &scan, ops, ctx, events);
 }

@@ -7,6 +7,11 @@
  * from rank s consumes the k-th message s addressed to q, where a message is
  * a SEND to q or an MCAST, in s's program order.
  *
+ * The files: sched_match.c (matching, the scan), sched_flow.c (the dataflow
+ * engine, the choice of way, the diagnosis of a stuck run), sched_pass.c and
+ * sched_sweep.c (the other two engines), sched_run.c (sched_flow_run, above
+ * them all: the engines call down to sched_flow.c, never up to it).
+ *
  * sched_flow_run() executes the ranks as a dataflow machine: a rank runs until
  * a RECV whose message has not been posted yet, and resumes when the sender
  * posts it.  An op is executed only after every op it depends on (the

@@ -7,7 +7,8 @@
 
 /* Meyer and Elster's O and L: an option that would bring a second machine
  * into a row (LoP, a parameter set, its series or statistic, one L or o_s
- * for every pair) is refused before anything is read or written (issue 21).
+ * for every pair) is refused before anything is read or written: a row
+ * describes one machine.
  * --or and --g stay: the costs have no gap, and o_r defaults to the pair's
  * o.  --stat chooses among a set's fits (min, avg) and had no effect here; a
  * pairs.csv has its statistic in o_us, L_us already (lopbench --pairs-stat,

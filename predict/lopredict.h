@@ -24,8 +24,6 @@
 
 #define LOPREDICT_PROG "lopredict"
 
-#define COUNT(a) (sizeof(a) / sizeof *(a))
-
 enum { MODEL_LOGP = 1, MODEL_LOP = 2 };
 
 /* The LogP parameters, in the order of lopredict_opts_t.logp_opt and of "# machine:". */

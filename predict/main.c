@@ -218,7 +218,7 @@ static lop_status_t hybrid_alg_item(void *ctx, char *name)
     size_t n = 0;
     while (o->hybrid_algs[n])
         n++;
-    if (!a || (a->flags & BARRIER_COST_ONLY))
+    if (!a || (a->flags & (BARRIER_COST_ONLY | BARRIER_HYBRID)))
         return lop_err(LOP_ERR_INVALID, "option --hybrid-algs: '%s' is not a schedule "
                        "algorithm (see --help)", name);
     if (n == MAX_ALGS)

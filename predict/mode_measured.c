@@ -217,7 +217,7 @@ static lop_status_t measured_alg(const measured_t *m, const lop_fmt_barrier_row_
 {
     const char *name = row->alg, *prefix = LOP_FMT_BARRIER_FILE_PREFIX;
     int from_file = strncmp(name, prefix, strlen(prefix)) == 0;
-    *a = strcmp(name, "hybrid") == 0 ? &barrier_alg_hybrid : barrier_alg_find(name);
+    *a = barrier_alg_find(name);
     *n = 0;
     if (!*a && !from_file)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown algorithm '%s'", m->f->path, row->line,
@@ -355,9 +355,13 @@ static lop_status_t measured_precheck(const lopredict_opts_t *o, const lopredict
     if (st == LOP_OK && !m->f->has_series && !o->series_named) {
         fprintf(stderr, "%s: warning: %s has no series column (written before lopbench "
                 "recorded it): ", LOPREDICT_PROG, m->f->path);
-        for (size_t i = 0; lop_fmt_barrier_legacy[i][0]; i++)
-            fprintf(stderr, "%s%s%s with %s", i ? ", " : "", lop_fmt_barrier_legacy[i][0],
-                    i ? "" : " is compared", lop_fmt_barrier_legacy[i][1]);
+        const char *sep = "";
+        for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name; x++)
+            if (x->series) {
+                fprintf(stderr, "%s%s%s with %s", sep, x->name, *sep ? "" : " is compared",
+                        x->series);
+                sep = ", ";
+            }
         fprintf(stderr, "\n");
     }
     return st;

@@ -12,7 +12,7 @@
 
 /* Columns: alg,n,p,rounds, logp_us and lop_us, then with --simulate sim_us
  * for one model or sim_logp_us,sim_lop_us for both, each time with its
- * interval (X_lo_us,X_hi_us), then flags (formats.md). */
+ * interval (X_lo_us,X_hi_us), then flags (README.md "Data formats"). */
 static const lop_out_col_t predict_cols[] = {
     {"alg", LOP_OUT_STR, 0},    {"n", LOP_OUT_INT, 0},       {"p", LOP_OUT_INT, 0},
     {"rounds", LOP_OUT_INT, 0}, ROWS_TIME_COLS("logp"),      ROWS_TIME_COLS("lop"),
@@ -98,7 +98,7 @@ static lop_status_t predict_hybrid_row(const lopredict_opts_t *o, lopredict_run_
 
 /* The LogP closed form's cells.  Its forms assume one o and one L, so with
  * per-pair costs it is computed only where ranks 0..P-1 all cost the same,
- * else left empty and flagged: never another machine's number (issue 21). */
+ * else left empty and flagged: never another machine's number. */
 static lop_status_t logp_cells(const lopredict_opts_t *o, lopredict_run_t *r, lop_out_t *t,
                                rows_flags_t *f, const barrier_alg_t *a, uint32_t n, long p)
 {

@@ -85,7 +85,7 @@ static void logp_comment(FILE *out, const logp_t *m)
     const double v[] = {m->L_us, m->os_us, m->or_us, m->g_us};
     char num[LOP_OUT_NUM_LEN];
     fputs("# logp:", out);
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < COUNT(v); i++)
         fprintf(out, " %s=%s%s", name[i], lop_out_format_csv(num, v[i]),
                 v[i] < 0 ? " (negative)" : "");
     fputs(" us\n", out);
@@ -157,7 +157,8 @@ static void machine_closed(const lopredict_opts_t *o, const lopredict_run_t *r, 
         text_add(text, len, "; logp_us empty: the pairs cost differently (logp_us=unequal-costs)");
 }
 
-/* Parameters of one source are named together (issue 21: a row describes one machine). */
+/* Parameters of one source are named together: a row describes one machine,
+ * and the line says which. */
 void rows_machine_print(FILE *out, const lopredict_opts_t *o, const lopredict_run_t *r)
 {
     static const char *const name[LOGP_PARAMS] = {"L", "o_s", "o_r", "g"};
@@ -182,7 +183,7 @@ void rows_machine_print(FILE *out, const lopredict_opts_t *o, const lopredict_ru
     if (o->models & MODEL_LOP)
         text_add(text, sizeof text, "%sLoP o(p), L(p) from %s (%s %s)", *text ? "; " : "",
                  o->params ? "--params" : "the shipped set", rows_series(o, r), o->stat);
-    if ((o->models & MODEL_LOP) && r->cost.lop && r->cost.lop->mc_rtt) /* issue 19 */
+    if ((o->models & MODEL_LOP) && r->cost.lop && r->cost.lop->mc_rtt) /* measured multicast */
         text_add(text, sizeof text, "; a multicast (rgm's release) o_mc, L_mc(P-1) from "
                  LOP_MCAST_SERIES " %s, its answers " LOP_MCAST_ANSWERS, o->stat);
     lop_meta_print(out, "machine", text);

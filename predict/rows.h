@@ -1,7 +1,8 @@
 /*
  * rows.h - lopredict's tables: the cells every mode prints alike (n, a time
  * with its interval, the flags), and the comments above a table that say
- * where its parameters came from (formats.md).
+ * where its parameters came from (README.md "Data formats"; the flags:
+ * models/README.md "Intervals and flags").
  */
 #ifndef LOPREDICT_ROWS_H
 #define LOPREDICT_ROWS_H
@@ -11,13 +12,14 @@
 #include "lopredict.h"
 #include "out.h"
 
-/* The flags cell of a row (formats.md): tokens joined by ';'. */
+/* The flags cell of a row (models/README.md "Intervals and flags"): tokens
+ * joined by ';'. */
 typedef struct {
     char text[1024];
     int extrapolated; /* the token is there */
 } rows_flags_t;
 
-/* A time column and its interval (formats.md). */
+/* A time column and its interval (README.md "Data formats"). */
 #define ROWS_TIME_COLS(x) {x "_us", LOP_OUT_NUM, 0}, {x "_lo_us", LOP_OUT_NUM, 0}, \
                           {x "_hi_us", LOP_OUT_NUM, 0}
 #define ROWS_FLAGS_COL {"flags", LOP_OUT_STR, 0}

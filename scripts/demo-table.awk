@@ -6,13 +6,13 @@
 # columns executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,
 # predicted_hi_us,err_pct,inside,notes (lopredict's flags of the row and of
 # that model's column).
-# model is lopredict's column stem: logp, lop, sim_logp, sim_lop (X_us, X_lo_us,
-# X_hi_us).  'inside' is lopredict's (inside_X, X_inside or inside); without
-# such a column it is computed from the interval; "-" when there is no
-# interval.  The error is (predicted - measured) / measured, computed here from
-# the two times printed.  An empty predicted time (lopredict's flags say why:
-# infinite, negative, undefined) gives no error.  Rows of executor mpi
-# (MPI_Barrier) are not predictions and are left out.
+# model is lopredict's column stem: logp, lop, sim_logp, sim_lop, loop (X_us,
+# X_lo_us, X_hi_us, err_X, inside_X).  The error and 'inside' are lopredict's
+# as it wrote them (err_X a fraction, shown here in percent; inside_X empty,
+# shown "-", when there is no interval): this table computes nothing.  An
+# empty predicted time (lopredict's flags say why: infinite, negative,
+# undefined) has no error.  Rows of executor mpi (MPI_Barrier) are not
+# predictions and are left out.
 # A prediction from a fit whose error is unknown (e.g. a constant RTT from one
 # point) has no interval: lopredict's flags say <column>=no-interval.
 function num(s) { return s ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
@@ -32,15 +32,13 @@ function csvq(s) { return s ~ /[",]/ ? "\"" s "\"" : s }
     header = 1
     for (i = 1; i <= NF; i++) col[$i] = i
     if (model == "") model = "lop"
-    split("executor alg p measured_us " model "_us", need, " ")
+    split("executor alg p measured_us " model "_us err_" model " inside_" model, need, " ")
     for (i = 1; i in need; i++)
         if (!(need[i] in col)) {
             print FILENAME ": no column '" need[i] "' (lopredict --measured --csv output)" > "/dev/stderr"
             bad = 1
             exit 1
         }
-    incol = ("inside_" model in col) ? "inside_" model : (model "_inside" in col) ? model "_inside" : \
-        ("inside" in col) ? "inside" : ""
     next
 }
 get("executor") == "mpi" { next }
@@ -50,10 +48,8 @@ get("executor") == "mpi" { next }
     se[n] = get("series"); fl[n] = notes(get("flags"))
     m[n] = get("measured_us"); pr[n] = get(model "_us")
     lo[n] = get(model "_lo_us"); hi[n] = get(model "_hi_us")
-    er[n] = num(m[n]) && num(pr[n]) && m[n] + 0 != 0 ? sprintf("%+.0f", 100 * (pr[n] - m[n]) / m[n]) : ""
-    if (incol != "") ins[n] = get(incol)
-    else if (num(lo[n]) && num(hi[n]) && num(m[n])) ins[n] = m[n] + 0 >= lo[n] + 0 && m[n] + 0 <= hi[n] + 0 ? "yes" : "no"
-    else ins[n] = ""
+    er[n] = get("err_" model); er[n] = num(er[n]) ? sprintf("%+.0f", 100 * er[n]) : ""
+    ins[n] = get("inside_" model)
 }
 END {
     if (bad) exit 1

@@ -26,7 +26,7 @@ need libhwloc-dev has_header hwloc.h
 # Any MPI with mpicc and mpirun will do (Open MPI or MPICH); Open MPI by default.
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
-# MPICH too: tests/50-mpich.t builds and runs lop under it as the second MPI.
+# MPICH too: tests/52-mpich.t builds and runs lop under it as the second MPI.
 need libmpich-dev command -v mpicc.mpich
 need mpich command -v mpirun.mpich
 need perl command -v prove

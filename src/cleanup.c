@@ -35,7 +35,7 @@ void lop_cleanup_now(void)
 
 /* What each of cleanup_signals did before (an MPI library may have its own
  * handler), restored before the signal is raised again. */
-static struct sigaction cleanup_old[sizeof cleanup_signals / sizeof *cleanup_signals];
+static struct sigaction cleanup_old[COUNT(cleanup_signals)];
 
 static void cleanup_on_signal(int sig)
 {
@@ -49,7 +49,7 @@ static void cleanup_on_signal(int sig)
         return;
     }
     lop_cleanup_now();
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+    for (size_t i = 0; i < COUNT(cleanup_signals); i++)
         if (cleanup_signals[i] == sig)
             sigaction(sig, &cleanup_old[i], NULL);
     raise(sig); /* delivered when this handler returns: what the signal did before */
@@ -63,7 +63,7 @@ void lop_cleanup_signals_block(int block, sigset_t *old)
     }
     sigset_t set;
     sigemptyset(&set);
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+    for (size_t i = 0; i < COUNT(cleanup_signals); i++)
         sigaddset(&set, cleanup_signals[i]);
     sigprocmask(SIG_BLOCK, &set, old);
 }
@@ -76,7 +76,7 @@ static void cleanup_install(void)
     if (installed)
         return;
     installed = 1;
-    for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) {
+    for (size_t i = 0; i < COUNT(cleanup_signals); i++) {
         struct sigaction sa = {.sa_handler = cleanup_on_signal};
         sigemptyset(&sa.sa_mask);
         if (sigaction(cleanup_signals[i], NULL, &cleanup_old[i]) == 0 &&

@@ -2,14 +2,14 @@
  * cleanup.h - what a run removes if it dies before it is done.
  *
  * One registry per process of the paths that must not outlive a failed run:
- * an atomic writer's temporary files (atomic.h), an output directory's
+ * an atomic writer's temporary files (csv_writer.h), an output directory's
  * staging directory and the files in it, and the directories lop_mkdir_p()
  * made (outdir.h).  SIGINT, SIGTERM and SIGHUP, and the exit, remove them
  * (lop_cleanup_now()), newest first, with async-signal-safe calls only; the
  * signal then does what it did before.  The registry changes only with those
  * signals held back, so the handler always sees a consistent list.
  *
- * Only atomic.c and outdir.c register paths; a tool calls lop_cleanup_now()
+ * Only csv_writer.c and outdir.c register paths; a tool calls lop_cleanup_now()
  * alone (before MPI_Abort, which kills without a signal lop could catch).
  */
 #ifndef LOP_CLEANUP_H

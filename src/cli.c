@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
+#include "number.h"
 
 /* The key getopt returns for row i: its own, or one above every char and
  * every key a tool picks. */

@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,25 +31,6 @@ int lop_name_ok(const char *name)
                               "0123456789._-");
     return len > 0 && len <= LOP_NAME_MAX && name[len] == '\0' && name[0] != '.' &&
            name[0] != '-';
-}
-
-int lop_parse_double(const char *s, double *value)
-{
-    char *end;
-    while (isspace((unsigned char)*s))
-        s++;
-    if (*s == '\0')
-        return 0;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (isspace((unsigned char)*end))
-        end++;
-    /* ERANGE with a nonzero finite result is a subnormal: exact enough, and
-     * what a writer prints for one; an overflow or a total underflow is not. */
-    if (end == s || *end != '\0' || !isfinite(v) || (errno == ERANGE && (v == 0 || isinf(v))))
-        return 0;
-    *value = v;
-    return 1;
 }
 
 static char *trim(char *s)
@@ -267,20 +247,6 @@ lop_status_t lop_csv_column(const lop_csv_t *csv, const char *name, size_t *inde
         }
     }
     return lop_err(LOP_ERR_PARSE, "%s:%zu: no column '%s'", csv->path, csv->header_line, name);
-}
-
-const char *lop_parse_double_why(const char *s)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    while (end != s && isspace((unsigned char)*end))
-        end++;
-    if (end == s || *end != '\0')
-        return "is not a number";
-    if (errno == ERANGE && v == 0) /* 1e-400: nonzero, but below every double */
-        return "underflows (its magnitude is below the smallest double)";
-    return "is not finite";
 }
 
 lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, double *value)

@@ -7,18 +7,20 @@
  *   v1,v2,...             data rows, every row as many cells as the header
  * Blank lines and further '#' lines are ignored.  Cells hold no commas.
  *
- * This header is the reader, the rule for cells and for names that become
- * file names, and number parsing.  Every lop CSV file is written with the
- * atomic writer (atomic.h) into a run's output directory (outdir.h); both
- * are included here, so a format's code includes csv.h alone.
+ * This header is the reader and the rule for cells and for names that
+ * become file names.  Every lop CSV file is written with the atomic writer
+ * (csv_writer.h) into a run's output directory (outdir.h), and its cells
+ * are read as numbers by number.h; all three are included here, so a
+ * format's code includes csv.h alone.
  */
 #ifndef LOP_CSV_H
 #define LOP_CSV_H
 
 #include <stdio.h>
 
-#include "atomic.h"
+#include "csv_writer.h"
 #include "lop.h"
+#include "number.h"
 #include "outdir.h"
 
 /* ---- cells ---- */
@@ -81,11 +83,5 @@ lop_status_t lop_csv_number(const lop_csv_t *csv, size_t row, size_t column, dou
  * "file:line: column 'x': '1e20' is not a whole number in 0..100". */
 lop_status_t lop_csv_integer(const lop_csv_t *csv, size_t row, size_t column, long min, long max,
                              long *value);
-
-/* Parse a whole string as a finite double (no trailing junk). */
-int lop_parse_double(const char *s, double *value);
-/* Why lop_parse_double refused 's', as the end of a sentence after it:
- * "is not a number", "is not finite" or "underflows (...)". */
-const char *lop_parse_double_why(const char *s);
 
 #endif

@@ -36,7 +36,7 @@ lop_status_t lop_fmt_barrier_write_begin(lop_fmt_barrier_writer_t *bw, const cha
     lop_csv_meta(w, "date", "%s", run->date);
     lop_run_meta_hosts_write(w, run);
     lop_csv_meta(w, "unit", "us");
-    st = lop_out_begin(&bw->t, w->file, w->path, 1, cols, sizeof cols / sizeof *cols);
+    st = lop_out_begin(&bw->t, w->file, w->path, 1, cols, COUNT(cols));
     return st ? lop_csv_writer_end(w, st) : LOP_OK;
 }
 
@@ -54,7 +54,7 @@ lop_status_t lop_fmt_barrier_write_row(lop_fmt_barrier_writer_t *bw,
     lop_out_int(t, r->p);
     lop_out_int(t, r->reps);
     const double v[] = {r->min_us, r->avg_us, r->median_us, r->p99_us, r->max_us};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    for (size_t i = 0; i < COUNT(v); i++)
         lop_out_num(t, v[i]);
     return lop_out_row(t);
 }
@@ -70,7 +70,7 @@ lop_status_t lop_fmt_barrier_write_end(lop_fmt_barrier_writer_t *bw, lop_status_
 /* The statistics besides avg_us, read where the file has them (a file of
  * hand or of an old lopbench may not): lopredict compares like with like. */
 static const char *const other_stats[] = {"min_us", "median_us", "p99_us", "max_us"};
-enum { N_OTHER_STATS = sizeof other_stats / sizeof *other_stats };
+enum { N_OTHER_STATS = COUNT(other_stats) };
 
 typedef struct {
     size_t exec, alg, n, p, avg; /* columns */
@@ -101,15 +101,23 @@ static lop_status_t other_stats_read(const lop_csv_t *csv, size_t r, const cols_
     return st;
 }
 
-/* A fixed fact about the files written before the series column. */
-const char *const lop_fmt_barrier_legacy[][2] = {
-    {"p2p", "send-normal"}, {"shm", "rdmaw-normal"}, {"verbs", "rdmaw-inline"}, {NULL, NULL}};
+const lop_barrier_exec_t lop_barrier_execs[] = {
+    {"p2p", "mpi", "send-normal"},
+    {"shm", "mpi", "rdmaw-normal"},
+    {"verbs", "verbs", "rdmaw-inline"},
+    {LOP_FMT_BARRIER_MPI_EXEC, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+_Static_assert(COUNT(lop_barrier_execs) == LOP_BARRIER_EXEC_COUNT + 1,
+               "LOP_BARRIER_EXEC_COUNT counts lop_barrier_execs[] (its NULL row aside)");
 
-static const char *legacy_series(const char *executor)
+/* The series of an executor's messages at its own post; NULL for an
+ * unknown executor and for MPI_Barrier's. */
+static const char *exec_series(const char *executor)
 {
-    for (size_t i = 0; lop_fmt_barrier_legacy[i][0]; i++)
-        if (strcmp(lop_fmt_barrier_legacy[i][0], executor) == 0)
-            return lop_fmt_barrier_legacy[i][1];
+    for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name; x++)
+        if (strcmp(x->name, executor) == 0)
+            return x->series;
     return NULL;
 }
 
@@ -133,15 +141,17 @@ static lop_status_t row_series(const lop_csv_t *csv, size_t r, const cols_t *c,
                                lop_fmt_barrier_row_t *row)
 {
     const char *exec = row->executor;
-    row->series = c->series != SIZE_MAX ? csv->cells[r][c->series] : legacy_series(exec);
+    row->series = c->series != SIZE_MAX ? csv->cells[r][c->series] : exec_series(exec);
     if (row->series && *row->series)
         return LOP_OK;
     if (c->series != SIZE_MAX)
         return lop_err(LOP_ERR_PARSE, "%s:%zu: executor '%s' has no series", csv->path,
                        csv->line[r], exec);
     char known[64] = "";
-    for (size_t i = 0, n = 0; lop_fmt_barrier_legacy[i][0] && n < sizeof known; i++)
-        n += (size_t)snprintf(known + n, sizeof known - n, "%s, ", lop_fmt_barrier_legacy[i][0]);
+    size_t n = 0;
+    for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name && n < sizeof known; x++)
+        if (x->series)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s, ", x->name);
     known[strlen(known) - 2] = '\0'; /* "p2p, shm, verbs" */
     return lop_err(LOP_ERR_PARSE, "%s:%zu: unknown executor '%s' (%s or %s) in a file without a "
                    "series column", csv->path, csv->line[r], exec, known,

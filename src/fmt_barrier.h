@@ -72,9 +72,23 @@ typedef struct {
     lop_csv_t *csv;  /* the cells the rows' strings point into */
 } lop_fmt_barrier_t;
 
-/* The series lopbench versions before the series column used for each
- * executor: {executor, series} pairs, the last {NULL, NULL}. */
-extern const char *const lop_fmt_barrier_legacy[][2];
+/* barrier.csv's executors, the one table of them (lopbench runs them,
+ * bench/barrier_exec.h, in this order): the transport lopbench walks a
+ * schedule over (bench/transport.h; NULL: MPI_Barrier itself, no
+ * schedule) and the series "<op>-<post>" of its messages at its own post
+ * type, which lopredict --measured predicts with (lopbench writes
+ * "<op>-normal" where the device lacks that post).  A file written before
+ * the series column is read with these series.  NULL-terminated by name;
+ * LOP_BARRIER_EXEC_COUNT rows before that (fmt_barrier.c asserts it), so
+ * that lists of executors are sized from the table. */
+typedef struct {
+    const char *name;      /* the executor column, --executor's name */
+    const char *transport; /* NULL: MPI_Barrier */
+    const char *series;    /* NULL for MPI_Barrier, which sends no message of lop's */
+} lop_barrier_exec_t;
+
+#define LOP_BARRIER_EXEC_COUNT 4
+extern const lop_barrier_exec_t lop_barrier_execs[];
 
 /* Read and check every row: executor, alg, n, p and avg_us columns (series
  * optional); p a whole number 1..max_p, avg_us > 0, n empty or 0..MAX_N,

@@ -40,7 +40,7 @@ lop_status_t lop_fmt_pairs_write_begin(lop_fmt_pairs_writer_t *pw, const char *p
     lop_csv_meta(w, "sampled", "%s", m->sampled);
     lop_csv_meta(w, "placement", "%s", m->placement);
     lop_run_meta_write(w, m->run);
-    st = lop_out_begin(&pw->t, w->file, w->path, 1, cols, sizeof cols / sizeof *cols);
+    st = lop_out_begin(&pw->t, w->file, w->path, 1, cols, COUNT(cols));
     return st ? lop_csv_writer_end(w, st) : LOP_OK;
 }
 

@@ -52,7 +52,7 @@ lop_status_t lop_fmt_placement_write_rows(lop_csv_writer_t *w, const lop_fmt_pla
 {
     lop_out_t o;
     lop_status_t st = lop_out_begin(&o, w->file, w->path, 1, placement_cols,
-                                    sizeof placement_cols / sizeof *placement_cols);
+                                    COUNT(placement_cols));
     if (st != LOP_OK)
         return lop_csv_writer_end(w, st);
     for (int r = 0; r < ranks && st == LOP_OK; r++) {

@@ -1,7 +1,7 @@
 /*
  * fmt_placement.h - placement.csv, where every rank of a run ran: the one
  * place its columns and metadata keys are spelled, its writer and its reader
- * (README "Data formats").  lopbench --pairs writes it (bench/placement.c);
+ * (README "Data formats").  lopbench --pairs writes it (bench/place_gather.c);
  * lopredict --placement and lopbench --alg hybrid read it into a placement
  * (src/place.c lop_place_read).
  *

@@ -14,6 +14,10 @@
 
 #define LOP_VERSION "0.1.0"
 
+/* The elements of an array (an array, not a pointer: of a pointer sizeof
+ * gives the pointer's size). */
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
 typedef enum {
     LOP_OK = 0,
     LOP_ERR_INVALID,     /* bad argument or option value */

@@ -90,7 +90,7 @@ static const struct {
 } quantity_families[] = {
     {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov},
     {"prtt", &lop_family_prtt}};
-enum { N_QUANTITY_FAMILIES = sizeof quantity_families / sizeof *quantity_families };
+enum { N_QUANTITY_FAMILIES = COUNT(quantity_families) };
 
 const lop_family_t *lop_family_for_quantity(const char *quantity)
 {
@@ -184,7 +184,7 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
 {
     const char *names[][2] = {
         {"series", fit->series}, {"quantity", fit->quantity}, {"stat", fit->stat}};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    for (size_t i = 0; i < COUNT(names); i++)
         if (!lop_name_ok(names[i][1]))
             return lop_err(LOP_ERR_PARSE, "%s: %s '%s' %s", where, names[i][0], names[i][1],
                            lop_name_rule);

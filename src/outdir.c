@@ -1,6 +1,7 @@
 /* outdir.c - a run's output directory, all or nothing (outdir.h). */
 #include "outdir.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +11,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "csv.h"
+#include "csv_writer.h"
 
 int lop_mkdir_p(char *path)
 {
@@ -81,6 +82,19 @@ lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
     return st;
 }
 
+/* Append a copy of 'name' to names[*n]. */
+static lop_status_t names_add(char ***names, size_t *n, const char *name)
+{
+    char **grown = lop_realloc_array(*names, *n + 1, sizeof *grown);
+    char *copy = grown ? lop_strdup(name) : NULL;
+    if (grown)
+        *names = grown;
+    if (!copy)
+        return LOP_ERR_NOMEM;
+    (*names)[(*n)++] = copy;
+    return LOP_OK;
+}
+
 /* The names of the files in the staging directory, sorted. */
 static lop_status_t stage_names(const lop_outdir_t *t, char ***names, size_t *n)
 {
@@ -90,18 +104,9 @@ static lop_status_t stage_names(const lop_outdir_t *t, char ***names, size_t *n)
     lop_status_t st = LOP_OK;
     *names = NULL;
     *n = 0;
-    for (struct dirent *e; st == LOP_OK && (e = readdir(d));) {
-        if (e->d_name[0] == '.')
-            continue;
-        char **grown = lop_realloc_array(*names, *n + 1, sizeof *grown);
-        char *copy = grown ? lop_strdup(e->d_name) : NULL;
-        if (grown)
-            *names = grown;
-        if (copy)
-            (*names)[(*n)++] = copy;
-        else
-            st = LOP_ERR_NOMEM;
-    }
+    for (struct dirent *e; st == LOP_OK && (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            st = names_add(names, n, e->d_name);
     closedir(d);
     if (st == LOP_OK && *n > 1)
         qsort(*names, *n, sizeof **names, names_cmp);
@@ -121,25 +126,51 @@ static int names_have(char *const *names, size_t n, const char *name)
     return n && bsearch(&name, names, n, sizeof *names, names_cmp) != NULL;
 }
 
-/* The files an earlier marker of DIR lists (none without a marker), sorted. */
+/* A line without the white space at its ends. */
+static char *trimmed(char *line)
+{
+    size_t len = strlen(line);
+    while (len > 0 && isspace((unsigned char)line[len - 1]))
+        line[--len] = '\0';
+    while (isspace((unsigned char)*line))
+        line++;
+    return line;
+}
+
+/* The files an earlier marker of DIR lists (none without a marker), sorted.
+ * Read line by line, as marker_write writes it ('#' lines, the header
+ * "file", a name a line), not by lop_csv_read: that reader asks this file
+ * whether what it reads is complete (lop_file_complete). */
 static lop_status_t marker_read(const char *marker, char ***names, size_t *n)
 {
-    lop_csv_t *csv = NULL;
-    size_t col;
     *names = NULL;
     *n = 0;
     if (access(marker, F_OK) != 0)
         return LOP_OK;
-    lop_status_t st = lop_csv_read(marker, &csv);
-    st = st ? st : lop_csv_column(csv, "file", &col);
-    if (st == LOP_OK && !(*names = lop_calloc(csv->n_rows, sizeof **names)))
-        st = LOP_ERR_NOMEM;
-    for (size_t r = 0; st == LOP_OK && r < csv->n_rows; r++)
-        if (!((*names)[(*n)++] = lop_strdup(csv->cells[r][col])))
-            st = LOP_ERR_NOMEM;
+    FILE *f = fopen(marker, "r");
+    if (!f)
+        return lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", marker, strerror(errno));
+    char *buf = NULL;
+    size_t cap = 0, lineno = 0;
+    int header = 0;
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && getline(&buf, &cap, f) >= 0) {
+        char *line = trimmed(buf);
+        lineno++;
+        if (*line == '\0' || *line == '#')
+            continue;
+        if (header)
+            st = names_add(names, n, line);
+        else if (strcmp(line, "file") != 0)
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: no column 'file'", marker, lineno);
+        header = 1;
+    }
+    if (st == LOP_OK && ferror(f))
+        st = lop_err(LOP_ERR_IO, "%s: read error: %s", marker, strerror(errno));
+    free(buf);
+    fclose(f);
     if (st == LOP_OK && *n > 1)
         qsort(*names, *n, sizeof **names, names_cmp);
-    lop_csv_free(csv);
     return st;
 }
 
@@ -251,8 +282,6 @@ lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
 static lop_status_t check_listed(const char *path, const char *shown)
 {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
-    if (strcmp(base, LOP_OUTDIR_MARKER) == 0)
-        return LOP_OK;
     char *dir = slash ? lop_strdup(path) : lop_strdup(".");
     if (dir && slash)
         dir[slash - path + (slash == path)] = '\0'; /* "/x" -> "/" */

@@ -2,7 +2,7 @@
  * place.h - where every rank of a run is: its place at each level, outermost
  * first.  lop's one placement type, whoever knows the places:
  *
- *   lopbench gathers the run's own    bench/placement.h lop_placement_gather
+ *   lopbench gathers the run's own    bench/place_gather.h lop_place_gather
  *   placement.csv is read             lop_place_read (src/fmt_placement.h)
  *   a synthetic machine lays out      models/pairs.h pairs_machine_place
  *

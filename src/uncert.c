@@ -111,7 +111,7 @@ static int term_scale(const lop_fit_t *fit, int q)
                 unit[j] = j == a;
         memcpy(moved, unit, sizeof moved);
         moved[q] = 1.1 * unit[q] + 0.1;
-        for (size_t i = 0; i < sizeof probe / sizeof *probe; i++)
+        for (size_t i = 0; i < COUNT(probe); i++)
             if (m->eval(unit, probe[i]) != m->eval(moved, probe[i]))
                 return a;
     }

@@ -2,7 +2,7 @@
  * view.h - the LoP view of a parameter set: the fits of one series and
  * statistic together (RTT, o_s, o_s of a list, o_r), and what the thesis
  * derives from them: o(p), L(p), L^list(p) (2.3.4, 2.3.7); with a measured
- * hardware multicast beside them (issue 19), its o_mc(p) and L_mc(p).  The
+ * hardware multicast beside them (rgm's release), its o_mc(p) and L_mc(p).  The
  * algorithms' costs (models/barrier.h) and lopfit's tables evaluate them
  * here.
  */
@@ -22,7 +22,7 @@ typedef struct {
     const lop_fit_t *prtt;    /* PRTT(k) of the series (lopbench --scenario 3: k messages
                                  back to back, one reply); may be NULL.  Its k is not a
                                  count of peers: it leaves pmin, pmax alone */
-    /* A measured hardware multicast (lopbench --ops rdmaw,mcast, issue 19):
+    /* A measured hardware multicast (lopbench --ops rdmaw,mcast):
      * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
      * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
      * when the set has no multicast series or lop_view_mcast_from_set was
@@ -51,7 +51,7 @@ double lop_view_o(const lop_view_t *view, double p);
 double lop_view_L(const lop_view_t *view, double p);
 /* L^list(p) = RTT(p)/2 - (p*o_s^list(p) + o_s^list(1)); NaN without a list fit. */
 double lop_view_Llist(const lop_view_t *view, double p);
-/* A hardware multicast to p receivers (issue 19; Kini et al. 3.3), where
+/* A hardware multicast to p receivers (Kini et al. 3.3), where
  * view->mc_rtt is set (NaN otherwise): the CPU time of its one post,
  * o_mc(p) = o_s of LOP_MCAST_SERIES, and its latency L_mc(p) from the round
  * trip lopbench measures, one multicast out and p RDMA writes back (a

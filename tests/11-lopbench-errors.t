@@ -77,8 +77,8 @@ run_mpi 2 "$B" $SMALL --quiet --transport mpi --scenario 1 --ops send --post nor
 check "a symbolic link where a file goes: still a link, its target empty" \
     sh -c 'test -L "$1" && test ! -s "$2"' sh "$T/o/send-normal-os.csv" "$T/target"
 
-# --barrier and --pairs check their files before the work too (issue 17:
-# the whole table was measured and printed, then the FIFO refused).
+# --barrier and --pairs check their files before the work too (not the
+# whole table measured and printed, then the FIFO refused).
 rm -rf "$T/o" && mkdir "$T/o" && mkfifo "$T/o/barrier.csv"
 run_mpi 2 "$B" --barrier --alg diss --executor p2p --reps 3 --warmup 1 -o "$T/o" >"$T/out" 2>&1
 check "--barrier: barrier.csv a FIFO: refused" \
@@ -97,7 +97,7 @@ check "... the link and the directory as they were" \
 run_mpi 2 "$B" --transport verbs -o "$T/o" >/dev/null 2>&1
 check "mpirun's exit status is non-zero when lopbench refuses" test $? -ne 0
 
-# --help works without mpirun and lists every option of the issue
+# --help works without mpirun and lists every option
 "$B" --help >"$T/help" 2>&1
 check "--help exits 0" test $? -eq 0
 for o in transport scenario ops post max-post reps warmup idle-us output device port gid-index quiet raw; do

@@ -69,7 +69,7 @@ stalls "pairs" "\(timed out after 2 s waiting for .*MPI_Issend\|timed out after 
 # first MPI_Igather: libstopat.so): no measuring wait guards that point, and
 # under load a random stop once landed there and held rank 0 for ever.
 # (The interposer comes first in the library list: under SANITIZE=1 ASan
-# must be told that is fine, as in 42-sendbuf.t.)
+# must be told that is fine, as in 44-sendbuf.t.)
 run_mpi 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
     LD_PRELOAD=libstopat.so LOP_STOP_AT=MPI_Igather "$B" --timeout 2 --pairs --transport mpi \

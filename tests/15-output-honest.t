@@ -1,5 +1,5 @@
 #!/bin/sh
-# 15-output-honest.t - issue 10 "never silently wrong": every number printed is
+# 15-output-honest.t - "never silently wrong": every number printed is
 # the number computed (exact CSV round trips, no cut cells), a failed write is
 # an error, lists and lines are bounded, casts are range-checked, messages
 # carry no raw control bytes.

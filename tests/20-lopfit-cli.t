@@ -27,7 +27,7 @@ check "--synth writes lopbench-format files" \
 check "--synth: one file per series and quantity" \
     test -f "$T/data/send-normal-rtt.csv" -a -f "$T/data/send-normal-os.csv" -a -f "$T/data/send-list-os.csv"
 "$LOPFIT" --synth "$T/truth.csv" --noise 0.0123456789 --seed 5 -o "$T/data-noise" 2>/dev/null
-check "--synth: '# source:' gives --noise exactly (issue 17: metadata numbers are exact; %g cut it)" \
+check "--synth: '# source:' gives --noise exactly (metadata numbers are exact; %g would cut it)" \
     grep -q '^# source: lopfit --synth .* (relative noise 0.0123456789, seed 5)$' "$T/data-noise/send-normal-rtt.csv"
 check "--synth: 31 rtt rows with min and avg" \
     test "$(grep -c '^[0-9][0-9]*,,[0-9.]*,[0-9.]*,,,,$' "$T/data/send-normal-rtt.csv")" = 31
@@ -307,7 +307,7 @@ check "--from-params: a negative RTT and L(p) are marked negative in the table's
            grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
 opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
     --synth "$T/negrtt.csv" -o "$T/negsyn"
-# A pole inside the range makes the curve infinite there (issue 17): refused
+# A pole inside the range makes the curve infinite there: refused
 # by the one params reader, lopfit and lopredict alike, before any output.
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
     "$ROOT/data/mozart-2005/params.csv" >"$T/pole.csv"
@@ -393,7 +393,7 @@ done
 
 # A control character in a value that becomes metadata (here a newline in
 # the --synth path, '# source:') is written as \xNN: the line stays one line,
-# and lopfit reads what lopfit wrote (issue 17 item 6: it refused line 6).
+# and lopfit reads what lopfit wrote.
 nlset=$(printf '%s/pa\nrams.csv' "$T")
 cp "$T/truth.csv" "$nlset"
 check "--synth from a path with a newline" "$LOPFIT" --synth "$nlset" -o "$T/nlsyn"
@@ -405,7 +405,7 @@ check "--from-params from that path: '# params:' on one line" \
            grep -q '^# params: .*/pa.x0arams.csv$' '$T/nlfp/lop-send-normal-min.csv'"
 
 # ---- long tables say their cost up front and show progress on a terminal
-# (issue 17: 10^6-row tables ran half an hour with no word).  The fitted set
+# (a 10^6-row table takes half an hour: not without a word).  The fitted set
 # has covariances; with pmax 10^5 its two tables draw intervals for 2 x 10^5
 # rows: the note comes before the work, the run is stopped once it is there.
 awk -F, 'BEGIN { OFS = "," } /^#/ || /^file/ { print; next } { $8 = 100000; print }' \

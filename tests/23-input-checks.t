@@ -1,6 +1,6 @@
 #!/bin/sh
 # 23-input-checks.t - inputs are not trusted further than they are checked
-# (issue 10, defects 5, 6 and 8): pmax bounds lopfit's loops, names from
+# ("never silently wrong"): pmax bounds lopfit's loops, names from
 # params.csv never leave the output directory, 10^6-row inputs are read in
 # seconds (a repeated p was an O(n^2) search, MPI_Barrier a scan per row),
 # and each silent behaviour is a one-line error: a repeated params.csv key,

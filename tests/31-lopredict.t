@@ -21,7 +21,8 @@ check "--help lists the $N_ALGS algorithms with their titles${missing:+ (missing
 check "... and their citations" \
     sh -c "grep -q '^  mcs       MCS tree' '$T/help' && grep -q '^ *thesis 2.2.1.5 (listing 2.4), table 2.1; Mellor-Crummey and Scott 1991\$' '$T/help'"
 
-# The issue's example, from a directory that is not the checkout.
+# README.md's `lopredict --alg ndiss --n 2`, from a directory that is not
+# the checkout.
 if (cd "$T" && "$B" --alg ndiss --n 2 >"$T/ndiss.txt" 2>"$T/err"); then
     pass "lopredict --alg ndiss --n 2 works from another directory"
 else
@@ -50,7 +51,7 @@ check "CSV metadata series and cnt" sh -c "grep -qx '# series: rdmaw-inline' '$T
 check "$N_ALGS algorithms x 63 P" test "$(grep -vc '^#' "$T/all.csv")" -eq $((N_ALGS * 63 + 1))
 check "n empty where the algorithm has none" grep -q '^diss,,64,6,' "$T/all.csv"
 
-# --list-algs: the descriptors' table (models/README.md), whence every count
+# --list-algs: the descriptors' table (predict/README.md), whence every count
 # and list of algorithms in the tests (algs in lib.sh).
 "$B" --list-algs --csv >"$T/algs.csv"
 check "--list-algs --csv header" test "$(head -1 "$T/algs.csv")" = \
@@ -99,7 +100,7 @@ check "... and every extrapolated row says so in its flags" test "$row" -eq 2
 row=$("$B" --alg ndiss --n 2 --p 8 --csv | grep '^ndiss')
 check "... an in-range row has empty flags ($row)" test "${row##*,}" = ""
 
-# No time is never printed as one (issue 11): the thesis's own send-normal avg
+# No time is never printed as one: the thesis's own send-normal avg
 # set at cnt 5000 gives diss at P = 64 a LoP cost of -4.4e46 us.
 row=$("$B" --series send-normal --stat avg --cnt 5000 --alg diss --p 64 --csv 2>/dev/null | grep '^diss')
 check "a negative LoP cost: empty cell, flagged ($row)" \
@@ -127,7 +128,7 @@ check "--check-schedule --simulate names no time as such" \
     sh -c "'$B' --check-schedule '$T/d8.csv' --simulate --params '$T/rise.csv' --cnt 1e6 2>/dev/null | grep -qx '.*d8.csv: simulated lop: infinite'"
 check "--best never names a -inf winner" test "$(grep -c '^4,lop,,' "$T/best-inf.csv")" -eq 1
 
-# ---- intervals (issue 11): a set with covariance (formats.md's appended
+# ---- intervals: a set with covariance (README "Data formats": the appended
 # columns): RTT 20 us and o_s 1 us as linear fits l1 + 0 p with variances of
 # l1 given, n = 1000 (nearly Gaussian draws).  Under LoP every one of diss's
 # 6 rounds costs o + L = RTT/2 - o_s: diss at P = 64 is 54 us, sigma 6 sqrt(v/4 + w).
@@ -157,8 +158,8 @@ check "explicit --L and --o: LogP has no interval, LoP has ($row)" \
 hdr=$("$B" --params "$T/cov.csv" --alg diss --p 4 --simulate --draws 50 | grep '^# intervals')
 check "--draws sets the simulations' draws ($hdr)" row_is "$hdr" '{ exit !/, 50 for simulations/ }'
 # Fewer than 40 draws leave the 2.5 % tail empty: the interval's ends were the
-# extreme draws and could exclude the estimate (issue 17: sim 4.7410 in
-# [4.6116, 4.6336] at --draws 2).
+# extreme draws and could exclude the estimate (sim 4.7410 in [4.6116,
+# 4.6336] at --draws 2).
 for d in 1 2 39; do
     refuses_one_line "--draws $d is refused: too few for a 95 % interval" 2 \
         "option --draws: $d draws are too few for a 95 % interval.*at least 40" \
@@ -197,8 +198,8 @@ row=$(grep '^diss,,64,' "$T/nocov.out")
 check "... no interval, and the flags say no-interval for both closed forms ($row)" \
     row_is "$row" '{ exit !($6 == "" && $7 == "" && $9 == "" && $10 == "" && $11 ~ /logp_us=no-interval/ && $11 ~ /lop_us=no-interval/) }'
 
-# A LogP parameter below 0 from a set (issue 17: L = -4.2244, diss printed 0
-# and cc at P = 4 3.8119 with no flag): every LogP time from it is flagged and
+# A LogP parameter below 0 from a set (L = -4.2244 would print diss as 0 and
+# cc at P = 4 as 3.8119, unflagged): every LogP time from it is flagged and
 # '# logp:' says so.
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.0446,0.5,/' \
     "$ROOT/data/mozart-2005/params.csv" >"$T/negL.csv"
@@ -212,8 +213,8 @@ check "... and no LoP time is (LoP has no L parameter)" sh -c "! grep -q 'lop_us
 row=$("$B" --alg diss --p 4 --csv | grep '^diss')
 check "the shipped set: no negative-logp flag ($row)" row_is "$row" '{ exit $NF != "" }'
 
-# Small times and parameters (issue 17: the table showed 0.0000, 0.0003, 0.0001
-# and '# logp: L=0.0000 os=0.0000', in --csv too).
+# Small times and parameters keep their digits (4 decimals would show 0.0000,
+# 0.0003, 0.0001 and '# logp: L=0.0000 os=0.0000', in --csv too).
 "$B" --alg diss,cc --p 2,1000 --L 0.00001 --o 0.000012345 --model logp >"$T/small.out"
 check "the table keeps 4 significant digits of small times" \
     sh -c "grep -q '^diss .* 3\.469e-05 ' '$T/small.out' && grep -q '^diss .* 0\.0003469 ' '$T/small.out' &&
@@ -223,7 +224,8 @@ check "'# logp:' holds the parameters exactly, in the table and in --csv" \
            '$B' --alg diss --p 2 --L 0.00001 --o 0.000012345 --model logp --csv |
            grep -qx '# logp: L=1e-05 os=1.2345e-05 or=1.2345e-05 g=0 us'"
 
-# '# machine:' names where every parameter of the rows came from (issue 21).
+# '# machine:' names where every parameter of the rows came from: a row
+# describes one machine.
 check "'# machine:' of the shipped set: L, o_s at p = 1, o_r = o_s(1), g's default, LoP's fits" \
     sh -c "'$B' --alg diss --p 4 | grep -qx '# machine: L, o_s from the shipped set (rdmaw-inline min at p = 1); o_r from o_s(1) of the shipped set (rdmaw-inline min has no o_r fit); g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (rdmaw-inline min)'"
 check "'# machine:' of a row mixing options and --params names each source" \
@@ -252,7 +254,8 @@ refuses "P too large to check, naming the largest P checked" \
     --alg diss --p 1048576 --verify
 refuses "missing parameter file" "/nonexistent: cannot open" --params /nonexistent
 refuses "malformed parameter file" "bad.csv.*no column" --params "$T/bad.csv"
-# A pole inside a fit's range (issue 17: logp_us = 0 at every P, exit 0).
+# A pole inside a fit's range is refused (unchecked, it gives logp_us = 0 at
+# every P and exit 0).
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
     "$ROOT/data/mozart-2005/params.csv" >"$T/pole.csv"
 refuses "a params set with a pole inside its range" \
@@ -266,7 +269,7 @@ refuses "a stray operand" "unexpected argument 'extra'" extra
 # A schedule too large for a later P is refused before the table's first line
 # (it printed the header and the P = 4 row first) and before any work (it
 # built every schedule in a counting pass first), from the algorithm's op
-# count, naming the largest P it does (issue 22).
+# count, naming the largest P it does.
 refuses "--simulate: bfly at P = 2^24 - 1 (stored: P is no power of 2) needs too many operations, before any row" \
     "option --p: bfly at P = 16777215 needs 805306364 operations, more than a schedule holds (134217728): the largest P it does is 3042482" \
     --alg bfly --p 4,16777215 --simulate
@@ -283,9 +286,9 @@ refuses "--simulate: ndiss n = 64 at 2^24 is more than a simulation runs" \
     "option --p: ndiss with n = 64 at P = 16777216 needs 8589934592 operations, more than a simulation runs (4294967295): the largest P it does is 8388607" \
     --alg ndiss --n 64 --p 16777216 --simulate
 
-# A simulation generates diss from rank 0's ops (issue 22; beyond P =
-# 3050402 it has more ops than a schedule holds): P = 2^18 + 1 is 19 rounds of
-# o + L + o = 7 us.  (Large P take seconds: bench/scale.sh times them.)
+# A simulation generates diss from rank 0's ops (beyond P = 3050402 it has
+# more ops than a schedule holds): P = 2^18 + 1 is 19 rounds of
+# o + L + o = 7 us.  (Large P take seconds: perf/lopredict-scale.sh times them.)
 row=$("$B" --alg diss --p 262145 --simulate --model logp --L 5 --o 1 --g 0 --csv --timing 2>"$T/gen.err" | grep '^diss')
 check "diss at P = 2^18 + 1 simulated: 133 us ($row)" test "$row" = "diss,,262145,19,133,,,,,,133,,,"
 check "... generated from rank 0's ops" grep -q "build diss n=1 P=262145: 9961510 ops (generated from rank 0's)" "$T/gen.err"
@@ -321,7 +324,7 @@ refuses "--verify: P = 200000 refused before any row" "P = 200000 is too large t
 refuses "lopbench and lopredict word an empty range alike" "option --p: empty range '2..1'" --p 2..1
 
 # A parameter file's path is metadata: a newline in it is written as \x0a,
-# so the table's '# params:' stays one line (issue 17 item 6).
+# so the table's '# params:' stays one line.
 nl=$(printf '%s/pa\nrams.csv' "$T")
 cp "$ROOT/data/mozart-2005/params.csv" "$nl"
 "$B" --params "$nl" --alg diss --p 4 --csv >"$T/nl.csv" 2>&1

@@ -56,9 +56,9 @@ e=$("$B" --alg tour --p 48 --simulate --g 0 --csv --topology 4x4x4 \
     --level-L 2,2,2 --level-o 0.5,0.5,0.5 --map rr | grep '^tour' | cut -d, -f11)
 check "equal levels reproduce the homogeneous time ($h = $e us)" test "$h" = "$e"
 
-# One machine per row (issue 21): every pair costs L = 5, o = 1, so diss at
-# P = 8 is 3 (o + L + o) = 21 us in both columns (it printed the shipped
-# set's closed form 21.626 and simulated o_r = 1.5326 of it: 22.598).
+# One machine per row: every pair costs L = 5, o = 1, so diss at P = 8 is
+# 3 (o + L + o) = 21 us in both columns (not the shipped set's closed form
+# 21.626, nor a simulation with its o_r = 1.5326: 22.598).
 "$B" --topology 2x2x2 --level-L 5,5,5 --level-o 1,1,1 --write-costs "$T/eq.csv" --p 8 \
     --alg diss --csv >"$T/eqw.out"
 check "equal costs, no --model: the closed form of that machine (21 us)" \
@@ -113,7 +113,7 @@ check "GOAL: every op but a rank's first requires the previous one" \
 "$B" --goal --check-schedule "$T/d64.csv" >"$T/f.goal"
 check "--goal --check-schedule FILE writes the file's schedule" cmp -s "$T/f.goal" "$T/d.goal"
 
-# GOAL both ways (issue 22): --check-schedule reads what --goal writes, and
+# GOAL both ways: --check-schedule reads what --goal writes, and
 # its simulated time is the algorithm's (rgm: its MCAST read back as one).
 "$B" --check-schedule "$T/d.goal" --simulate --model logp --L 5 --o 1 --g 0 >"$T/dg.txt" 2>"$T/dg.err"
 check "--check-schedule diss-64.goal: a barrier, 42 us, no warning" \

@@ -105,14 +105,16 @@ refuses_one_line "--verify --alg hybrid" 2 "option --verify: hybrid has no close
     "$B" --alg hybrid --p 8 --verify $M
 refuses_one_line "--hybrid-algs of a cost-only barrier" 2 "option --hybrid-algs: 'hwnet' is not a schedule" \
     "$B" --alg hybrid --p 8 $S $M --hybrid-algs diss,hwnet
+refuses_one_line "--hybrid-algs of the hybrid itself" 2 "option --hybrid-algs: 'hybrid' is not a schedule" \
+    "$B" --alg hybrid --p 8 $S $M --hybrid-algs diss,hybrid
 printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,a,0,0,1\n1,b,0,0,0\n' >"$T/dup.csv"
 refuses_one_line "placement.csv with a repeated rank" 2 "dup.csv:4: a second row for rank 1" \
     "$B" --alg hybrid --p 2 $S --costs "$T/pairs.csv" --placement "$T/dup.csv"
 printf 'rank,host,socket,numa,core\n0,a,0,0,0\n1,b,0,0,0\n' >"$T/two.csv"
 refuses_one_line "P beyond the placement" 2 "option --p: P = 4, but --placement" \
     "$B" --alg hybrid --p 4 $S --costs "$T/pairs.csv" --placement "$T/two.csv"
-# The hybrid is proved from its parts (hybrid_prove, issue 22: at 1024x2x512
-# the checker on the whole refused it after 59 s of search); where the whole
+# The hybrid is proved from its parts (hybrid_prove: at 1024x2x512 the
+# checker on the whole would refuse it, too costly); where the whole
 # is cheap the checker runs on it too, and the report says which.
 "$B" --hybrid-report --csv --p 32 $M >"$T/proof.csv"
 check "--hybrid-report's proof: rule+checker at P = 32 (greedy wins)" \

@@ -90,9 +90,10 @@ check "... and '# mcast:' says so" grep -q '^# mcast: the simulations of rows of
 check "... '# machine:' names it, and --L, --o" sh -c "'$P' --measured '$T/barrier.csv' --series rdmaw-inline --L 5 --o 1 --csv | grep -qx \
     '# machine: L from --L 5; o_s, o_r from --o 1; g from the default 0 (thesis 2.1.4.5: g << o); LoP o(p), L(p) from the shipped set (rdmaw-inline min)'"
 
-# inside_*: with a set that has covariance (formats.md's appended columns;
-# RTT 20 us and o_s 1 us, variances 4 and 0.01: diss LoP at P = 64 is 54 us,
-# interval about 42..66), a measurement at 54 us lies inside, one at 500 not.
+# inside_*: with a set that has covariance (README.md "Data formats": its
+# appended columns; RTT 20 us and o_s 1 us, variances 4 and 0.01: diss LoP at
+# P = 64 is 54 us, interval about 42..66), a measurement at 54 us lies
+# inside, one at 500 not.
 cov_set "$T/cov.csv" 4 0.01
 cat >"$T/inside.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us

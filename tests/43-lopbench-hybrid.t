@@ -24,7 +24,7 @@ for np in 2 3 4; do
         sh -c "test $rc -eq 0 && test $runs -ge 2 && grep -q '^--check: all .* runs ok' '$T/check$np'"
     [ $rc -eq 0 ] || diag "$(cat "$T/check$np")"
 done
-# Without --placement: the run's own (bench/placement.h), with --pairs-file's costs.
+# Without --placement: the run's own (bench/place_gather.h), with --pairs-file's costs.
 run_mpi 3 "$B" --barrier --check --alg hybrid --pairs-file "$T/pairs.csv" --reps 12 --warmup 2 \
     --quiet >"$T/own3" 2>&1
 check "-np 3: the run's own placement: --check passes" grep -q '^--check: all .* runs ok' "$T/own3"

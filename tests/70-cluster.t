@@ -60,7 +60,7 @@ check "... rdmaw skipped once, saying how to enable it" \
     test "$(grep -c '^lopbench: skipping rdmaw-normal: no one-sided MPI here: MPI_Win_allocate failed: .*--mca osc ucx' "$T/s.out")" -eq 1
 check "... the device line says rdmaw is not available" \
     grep -q '^# device: Open MPI.*; rdmaw not available' "$T/s/send-normal-rtt.csv"
-check "... every file whole, '# hosts:' naming both nodes (issue 18: one '# host:' said only rank 0's)" \
+check "... every file whole, '# hosts:' naming both nodes (one '# host:' would say only rank 0's)" \
     scenarios_ok "$T/s" 2 3 2 "2: node0 (1 rank), node1 (1 rank)"
 [ -s "$T/s/send-normal-rtt.csv" ] || diag "$(tail -n 5 "$T/s.out")"
 ompi3="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1,node2:1 -np 3 $(shquote "$BIN/lopbench")"
@@ -82,8 +82,8 @@ check "... --barrier --check refused in one line: its witness needs a window" \
 
 # With Open MPI's one-sided component over TCP (--mca osc ucx) the rdmaw
 # series and --pairs run across the nodes: a rank polling its window
-# drives the progress a remote accumulate needs (issue 18: the writer never
-# got the window's lock, "timed out after 60 s waiting for write 121").
+# drives the progress a remote accumulate needs (else the writer never gets
+# the window's lock: "timed out after 60 s waiting for write 121").
 "$A" node0 "timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1 \
     -np 2 $(shquote "$BIN/lopbench") --pairs --reps 3 --warmup 1 --timeout 20 -o $T/pu" >"$T/pu.out" 2>&1
 check "2 nodes, Open MPI --mca osc ucx: --pairs succeeds" ucx_ran "$T/pu.out" $?
@@ -92,8 +92,8 @@ check "... with the rdmaw-normal series between the nodes" \
 [ -s "$T/pu/pairs-rdmaw-normal.csv" ] || diag "$(grep -v '^lopbench: \[' "$T/pu.out" | tail -n 5)"
 check "... placement.csv names the two hosts" \
     test "$(cut -d, -f2 "$T/pu/placement.csv" | grep -c '^node[01]$')" -eq 2
-# ... and the shm executor (RMA between the nodes; once it hung past
-# --timeout, issue 18 item 3), timed and with --check.
+# ... and the shm executor (RMA between the nodes, where a hang must end at
+# --timeout), timed and with --check.
 ucx2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --mca osc ucx --host node0:1,node1:1 -np 2 $(shquote "$BIN/lopbench")"
 "$A" node0 "$ucx2 --barrier --executor shm --alg diss,tour,mcs --reps 5 --warmup 1 --timeout 20 -o $T/bu" \
     >"$T/bu.out" 2>&1

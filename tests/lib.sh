@@ -240,9 +240,10 @@ algs() {
         { for (i = 1; i <= n; i++) { split(w[i], kv, "="); if ($col[kv[1]] != kv[2]) next }
           print $1 }'
 }
-# A params.csv with covariance (formats.md's appended columns): series
-# rdmaw-inline, stat min, RTT 20 us and o_s 1 us as linear fits l1 + 0 p over
-# p = 1..63 with n = 1000 and the variances of l1 given: cov_set FILE VAR_RTT VAR_OS.
+# A params.csv with covariance (README.md "Data formats": its appended
+# columns): series rdmaw-inline, stat min, RTT 20 us and o_s 1 us as linear
+# fits l1 + 0 p over p = 1..63 with n = 1000 and the variances of l1 given:
+# cov_set FILE VAR_RTT VAR_OS.
 cov_set() { # FILE VAR_RTT VAR_OS
     {
         printf 'file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2'

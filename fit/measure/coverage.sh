@@ -1,5 +1,5 @@
 #!/bin/sh
-# coverage.sh - how often lopfit's 95 % intervals hold the truth (issue 21):
+# coverage.sh - how often lopfit's 95 % intervals hold the truth:
 # the LoP cost of the dissemination barrier at P = 16 predicted from fits to
 # synthetic data made from the thesis's rdmaw-inline parameters.
 #

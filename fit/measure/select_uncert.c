@@ -1,7 +1,7 @@
 /*
  * select_uncert.c - measure model selection and prediction intervals on
- * synthetic data with a known truth (issue 11; not a test: it reports
- * numbers, it asserts nothing).  `make bin/measure-select_uncert`.
+ * synthetic data with a known truth, to see how often the intervals hold
+ * it (not a test: it reports numbers, it asserts nothing).  `make bin/measure-select_uncert`.
  *
  *   bin/measure-select_uncert [-s SEEDS] [-r NOISE | -a SIGMA_US] [-m DRAWS] [-w] [-v] [PARAMS]
  *

@@ -1,6 +1,6 @@
 /*
  * broken_sends.c - an MPI program that breaks the send-buffer rule on
- * purpose, so that tests/42-sendbuf.t can show that libsendbuf.so catches it.
+ * purpose, so that tests/44-sendbuf.t can show that libsendbuf.so catches it.
  * Rank 0 changes the buffer of a pending send three ways (MPI_Isend, a
  * started persistent send, an MPI_Put before its flush) and once does it
  * right; libsendbuf.so must report "4 sends checked, 3 changed" on rank 0.

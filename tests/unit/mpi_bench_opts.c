@@ -148,7 +148,7 @@ static void test_device_options(void)
     for (size_t i = 0; i <= LOP_TRANSPORT_COUNT; i++) {
         const char *name = i < LOP_TRANSPORT_COUNT ? lop_transport_name(i) : "auto";
         const lop_transport_ops_t *t = lop_transport_find(name);
-        for (size_t k = 0; k < sizeof device_options / sizeof *device_options; k++) {
+        for (size_t k = 0; k < COUNT(device_options); k++) {
             char *argv[] = {"lopbench", "--transport", (char *)name, device_options[k][0],
                             device_options[k][1], NULL};
             char refused[128];
@@ -204,6 +204,18 @@ static void test_tables(void)
     ok(lop_post_desc[LOP_POST_NORMAL].in_rtt && lop_post_desc[LOP_POST_INLINE].in_rtt &&
            !lop_post_desc[LOP_POST_LIST].in_rtt,
        "post types: lists are measured in scenario 1 only (thesis 2.3.7)");
+    int execs_ok = 1;
+    for (const lop_barrier_exec_t *x = lop_barrier_execs; x->name; x++) {
+        lop_op_t op;
+        lop_post_t post;
+        char series[64];
+        lop_barrier_exec_how(x, &op, &post);
+        lop_barrier_exec_series(x, post, series, sizeof series);
+        execs_ok &= x->transport ? lop_transport_find(x->transport) && x->series &&
+                                       strcmp(series, x->series) == 0
+                                 : !x->series && series[0] == '\0';
+    }
+    ok(execs_ok, "executors: each one's series is an op and a post of its transport's");
     const lop_transport_ops_t *m = &lop_transport_mpi;
     ok(m->why_not(NULL, LOP_OP_SEND, LOP_POST_NORMAL) == NULL &&
            m->why_not(NULL, LOP_OP_SEND, LOP_POST_LIST) == NULL &&

@@ -13,7 +13,7 @@ static void test_group(void)
     static const uint32_t seeds[] = {0, 1, 253, 254, 255, 0xfefe, 0xffff, 0xffffffffu,
                                      0x12345678u, 0xdeadbeefu};
     int all_ok = 1;
-    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+    for (size_t i = 0; i < COUNT(seeds); i++) {
         uint32_t g = lop_mcast_group_pick(seeds[i]), a = g >> 8 & 255, b = g & 255;
         all_ok &= g >> 16 == (239u << 8 | 255u) && a >= 1 && a <= 254 && b >= 1 && b <= 254;
     }
@@ -62,7 +62,7 @@ static void test_hooks(void)
        "LOP_TEST_MCAST_DROP=1:2");
     static const char *const bad[] = {"", "1", "1:", ":2", "1:0", "-1:2", "1:-2", "1:2x", "a:b"};
     int refused = 1;
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    for (size_t i = 0; i < COUNT(bad); i++)
         refused &= lop_mcast_drop_parse(bad[i], &rank, &k) == LOP_ERR_INVALID;
     ok(refused, "malformed values refused");
     ok(strstr(lop_errmsg(), "LOP_TEST_MCAST_DROP: 'a:b' is not RANK:K") != NULL,

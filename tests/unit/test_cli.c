@@ -134,7 +134,7 @@ static void test_data_rows(void)
         {"--file", "f.csv", "option --file: only with --verbose"},          /* only with */
         {"--bogus", NULL, "unknown option '--bogus' (see --help)"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+    for (size_t i = 0; i < COUNT(refused); i++)
         ok(parse_data(&o, WORDS((char *)refused[i].option, (char *)refused[i].value)) ==
                    LOP_ERR_INVALID && strcmp(lop_errmsg(), refused[i].message) == 0,
            "refused: %s", lop_errmsg());
@@ -226,7 +226,7 @@ static void test_list_rows(void)
         {"--level", "1,,2", "option --level: empty item in '1,,2'"},
         {"--big", "-1", "option --big: '-1' is not in 0..9223372036854775807"},
     };
-    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+    for (size_t i = 0; i < COUNT(refused); i++) {
         ok(parse_lists(&o, WORDS("--p", "8", "--level", "1", (char *)refused[i].option,
                                  (char *)refused[i].value)) == LOP_ERR_INVALID &&
                strcmp(lop_errmsg(), refused[i].message) == 0,

@@ -200,8 +200,8 @@ static void check_global(void)
 
 int main(void)
 {
-    for (size_t t = 0; t < sizeof truths / sizeof *truths; t++)
-        for (size_t k = 0; k < sizeof noise_levels / sizeof *noise_levels; k++)
+    for (size_t t = 0; t < COUNT(truths); t++)
+        for (size_t k = 0; k < COUNT(noise_levels); k++)
             check_case(&truths[t], noise_levels[k]);
     check_linear_closed_form();
     check_bad_points();

@@ -171,7 +171,7 @@ int main(void)
     if (!ok(lop_paramset_read(PARAMS, &set) == LOP_OK, "read %s: %s", PARAMS, lop_errmsg()))
         return tap_done();
     ok(set.n == 24, "24 fits: 8 RTT, 8 overheads under min and avg");
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    for (size_t i = 0; i < COUNT(cases); i++)
         check_case(&set, &cases[i]);
     /* why the sign of 2.3.7's first simplified form is corrected above */
     lop_view_t lop;

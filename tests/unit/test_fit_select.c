@@ -55,7 +55,7 @@ static void check_model_names(size_t n_models)
     ok(lop_model_names(NULL, " or ", got, sizeof got) == LOP_OK && strcmp(got, want) == 0,
        "every model's name in LOP_MODEL_NAMES_LEN: %s", got);
     const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
-    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    for (size_t f = 0; f < COUNT(families); f++) {
         const lop_model_t *list[LOP_FAMILY_MAX + 1];
         size_t n = 0;
         while ((int)n < families[f]->n_members && families[f]->member[n])
@@ -82,7 +82,7 @@ static void check_descriptors(void)
        "each of the %zu models of lop_models is found by its name (no two alike), with "
        "parameter names and a citation", n_models);
     const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
-    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    for (size_t f = 0; f < COUNT(families); f++) {
         const lop_family_t *fam = families[f];
         int nested = fam->n_members >= 2 && in_models(fam->member[0]);
         for (int i = 1; i < fam->n_members && nested; i++)
@@ -423,7 +423,7 @@ int main(void)
     check_covariance_gsl(&lop_model_rtt, rtt, 0.05, 63);
     check_covariance_gsl(&lop_model_ov, ov, 0.01, 31);
     check_weak();
-    for (size_t i = 0; i < sizeof select_cases / sizeof *select_cases; i++)
+    for (size_t i = 0; i < COUNT(select_cases); i++)
         check_select_case(&select_cases[i]);
     check_select_rules();
     check_weighted_linear();

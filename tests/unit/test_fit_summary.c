@@ -1,7 +1,7 @@
 /*
- * test_fit_summary.c - long series (issue 21): the summary the global search
- * runs on (fit/summary.h), and fits through it against the search on all
- * points (lop_fitter_opts_t.search_points = 0, the path before issue 21).
+ * test_fit_summary.c - long series: the summary the global search runs on
+ * (fit/summary.h), and fits through it against the search on all points
+ * (lop_fitter_opts_t.search_points = 0), which they must match.
  *
  * The summary: a short series is copied bit for bit; a long one keeps the
  * total weight and the weighted sums of p and y, has at most 'bins' points in
@@ -173,7 +173,7 @@ int main(void)
      * runs on all */
     const size_t at15[] = {LOP_FITTER_SEARCH_POINTS, 10}, at63[] = {LOP_FITTER_SEARCH_POINTS, 32},
                  at_long[] = {LOP_FITTER_SEARCH_POINTS, 256};
-    for (size_t t = 0; t < sizeof truths / sizeof *truths; t++) {
+    for (size_t t = 0; t < COUNT(truths); t++) {
         compare(&truths[t], 15, LOP_WEIGHT_NONE, 42, at15, 2);
         compare(&truths[t], 63, LOP_WEIGHT_NONE, 42, at63, 2);
         compare(&truths[t], 63, LOP_WEIGHT_REL, 7, at63, 2);

@@ -22,7 +22,7 @@ static const lop_fmt_barrier_row_t rows[] = {
     {"p2p", "send-normal", "file:cyc.csv", 0, 0, 2, 100, 1, 1e-300, 1, 1, 1, 0},
     {"mpi", NULL, "MPI_Barrier", 0, 0, 4, 100, 1, 7, 1, 1, 1, 0},
 };
-enum { N_ROWS = sizeof rows / sizeof *rows };
+enum { N_ROWS = COUNT(rows) };
 
 static void round_trip(void)
 {

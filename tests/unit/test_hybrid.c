@@ -82,6 +82,18 @@ static void figure10(void)
     lop_place_free(&pl);
 }
 
+/* One lookup finds every algorithm, the hybrid among them, though the
+ * hybrid is not in barrier_algs (it has no build_rank). */
+static void lookup(void)
+{
+    int listed = 0;
+    for (const barrier_alg_t *const *a = barrier_algs; *a; a++)
+        listed |= *a == &barrier_alg_hybrid;
+    ok(barrier_alg_find("hybrid") == &barrier_alg_hybrid && !listed &&
+           strcmp(barrier_alg_find("diss")->name, "diss") == 0 && !barrier_alg_find("hybridx"),
+       "barrier_alg_find: the hybrid and barrier_algs' algorithms by name, nothing else");
+}
+
 /* Every algorithm's arrival phase is a gather to rank 0: rank 0 learns of
  * all, and its departure (reversed) completes a barrier. */
 static void arrivals(void)
@@ -294,6 +306,7 @@ int main(void)
 {
     barrier_cost_init(&cost);
     cost.logp = (logp_t){1, 0.5, 0, 0};
+    lookup();
     figure10();
     arrivals();
     never_worse(PAIRS_BLOCK, "block");

@@ -1,6 +1,6 @@
 /*
  * test_mcast_model.c - a measured hardware multicast in the LoP model
- * (issue 19 item 4; src/view.h lop_view_Lmcast, models/barrier.h
+ * (src/view.h lop_view_Lmcast, models/barrier.h
  * barrier_lop_mcast): L_mc(p) from lopbench's multicast round trip, rgm's
  * release charged with it in the closed form and the simulation alike, its
  * fits drawn for the intervals, and a set with a multicast series but

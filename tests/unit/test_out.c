@@ -1,5 +1,6 @@
 /* The output layer (src/out.h): exact CSV numbers, cells never cut, write
- * errors reported; the helpers of issue 10 beside it (lists, casts, errors). */
+ * errors reported ("never silently wrong"); the helpers beside it (lists,
+ * casts, errors). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@ static void round_trips(void)
     const double v[] = {1e308,   -1e308,  1e-308,     -1e-308, 4.9e-324, 1.7976931348623157e308,
                         -0.0,    0.0,     0.1,        1.0 / 3, 43.25192462652605,
                         -4.396520486243513e+46,       INFINITY, -INFINITY};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    for (size_t i = 0; i < COUNT(v); i++) {
         char buf[LOP_OUT_NUM_LEN];
         lop_out_format_csv(buf, v[i]);
         double back = strtod(buf, NULL);
@@ -65,14 +66,14 @@ static void no_cut_cells(void)
     ok(st == LOP_OK && strstr(text, "alg  ") == text && strstr(text, " 2.5000\n"),
        "table: widths from the cells, 4 decimals for people");
     free(text);
-    /* issue 17: 4 decimals cut 3.469e-05 to 0.0000 */
+    /* 4 decimals would cut 3.469e-05 to 0.0000: a number shown as zero */
     static const struct {
         double v;
         const char *shown;
     } small[] = {{3.469e-05, " 3.469e-05\n"}, {0.00034690000000000003, " 0.0003469\n"},
                  {-0.02471, " -0.02471\n"},   {0.1234, " 0.1234\n"},
                  {-0.0, " 0.0000\n"},         {1e-300, " 1.000e-300\n"}};
-    for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
+    for (size_t i = 0; i < COUNT(small); i++) {
         text = table_text(0, small[i].v, "diss", &st);
         ok(st == LOP_OK && strstr(text, small[i].shown),
            "table: %g keeps 4 significant digits (a non-zero value never shows as 0)",

@@ -107,6 +107,15 @@ static void test_marker(void)
            stage_file(&out, "b.csv", "b\n3") == LOP_OK && lop_outdir_end(&out, LOP_OK) == LOP_OK &&
            !exists("d/" LOP_OUTDIR_MARKER),
        "once b.csv is rewritten the marker goes");
+    fixture_file_write("d/" LOP_OUTDIR_MARKER, "# lop: x\r\nname\r\nb.csv\r\n");
+    ok(lop_csv_read(fixture_path("d/b.csv"), &csv) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), LOP_OUTDIR_MARKER ":2: no column 'file'"),
+       "a marker without its header is an error, not an empty list: %s", lop_errmsg());
+    fixture_file_write("d/" LOP_OUTDIR_MARKER, "# lop: x\r\n file \r\n\r\n b.csv \r\n");
+    ok(lop_csv_read(fixture_path("d/b.csv"), &csv) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), "an interrupted run left"),
+       "a marker's lines are trimmed as CSV cells are");
+    unlink(fixture_path("d/" LOP_OUTDIR_MARKER));
 }
 
 /* SIGINT in the middle of a run: the handler removes the stage and the

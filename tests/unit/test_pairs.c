@@ -200,7 +200,7 @@ static void paper_figures(void)
          {"0000 1000 0000 0010", "0000 0000 1000 0000", "0010 0000 0000 0000",
           "0100 0000 0001 0000"}},
     };
-    for (size_t f = 0; f < sizeof fig / sizeof *fig; f++) {
+    for (size_t f = 0; f < COUNT(fig); f++) {
         sched_t s;
         incidence_t m;
         sched_build(barrier_alg_find(fig[f].alg), 4, 0, &s);
@@ -260,7 +260,7 @@ static void critical_path(void)
     for (int map = 0; map < 2; map++) {
         pairs_t machine;
         pairs_machine(&machine, "8x2x4", L, 3, o, 3, map ? PAIRS_RR : PAIRS_BLOCK);
-        for (size_t k = 0; k < sizeof algs / sizeof *algs; k++) {
+        for (size_t k = 0; k < COUNT(algs); k++) {
             uint32_t same = 0;
             for (uint32_t p = 2; p <= 64; p++) {
                 sched_t s;
@@ -312,8 +312,8 @@ static void uniform_prefix(void)
     static const char *const specs[] = {"8x2x4", "2x1x3", "1x4", "3x3x2", "4", "2x2x2"};
     static const double cost[][3] = {{3, 0.8, 0.2}, {3, 0.8, 3}, {5, 5, 5}, {1, 1, 2}};
     uint32_t agree = 0, total = 0;
-    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++)
-        for (size_t c = 0; c < sizeof cost / sizeof *cost; c++)
+    for (size_t k = 0; k < COUNT(specs); k++)
+        for (size_t c = 0; c < COUNT(cost); c++)
             for (int map = 0; map < 2; map++) {
                 pairs_t m;
                 double o, L;
@@ -425,15 +425,16 @@ static void arrival_ties(void)
 
 /* pairs_cost's level by multiplications (pairs_key) is pairs_level's by
  * divisions, for every pair of small machines and for pairs of large ones
- * (the shapes of issue 22), block and round robin: a pair's cost is the
- * level's, so the level tells them apart (costs 1, 10, 100, ... per level). */
+ * (machine scale, up to 2^24 ranks), block and round robin: a pair's cost
+ * is the level's, so the level tells them apart (costs 1, 10, 100, ... per
+ * level). */
 static void fast_levels(void)
 {
     static const char *const spec[] = {"8x2x4", "3x5x7", "7x1x3", "2x3x1x5", "1024x2x512",
                                        "9408x64", "4096x4096"};
     double L[PAIRS_MAX_LEVELS], o[PAIRS_MAX_LEVELS];
     for (int m = 0; m < 2; m++)
-        for (size_t i = 0; i < sizeof spec / sizeof *spec; i++) {
+        for (size_t i = 0; i < COUNT(spec); i++) {
             pairs_t c;
             uint32_t levels = 1, bad = 0, tried = 0;
             for (const char *x = spec[i]; *x; x++)

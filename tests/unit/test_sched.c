@@ -119,7 +119,7 @@ static void op_counts(void)
             continue;
         uint32_t bad = 0, monotone = 1, tried = 0;
         for (uint32_t n = 1; n <= ((*a)->takes_n ? 8 : 1); n++) {
-            for (uint32_t i = 0; i < 600 + sizeof big / sizeof *big; i++, tried++) {
+            for (uint32_t i = 0; i < 600 + COUNT(big); i++, tried++) {
                 uint32_t p = i < 600 ? i + 1 : big[i - 600];
                 sched_t s;
                 if (sched_build(*a, p, n, &s) != LOP_OK || s.n_ops != (*a)->n_ops(p, n))
@@ -152,7 +152,7 @@ static void generated(void)
             continue;
         uint32_t bad = 0, forms = 0;
         for (uint32_t n = 1; n <= ((*a)->takes_n ? 8 : 1); n++)
-            for (uint32_t i = 0; i < 300 + sizeof big / sizeof *big; i++) {
+            for (uint32_t i = 0; i < 300 + COUNT(big); i++) {
                 uint32_t p = i < 300 ? i + 1 : big[i - 300];
                 sched_t g, e, s;
                 int ok_ = sched_generate(*a, p, n, &g) == LOP_OK;

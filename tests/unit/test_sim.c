@@ -270,7 +270,7 @@ static void sweep_errors(void)
     barrier_cost_init(&cost);
     sched_sim_t par = {SCHED_SIM_LOGP, &cost, SCHED_LOP_STREAM, NULL, SCHED_RECV_PROGRAM, 0};
     sched_sim_result_t r;
-    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    for (size_t i = 0; i < COUNT(c); i++) {
         sched_t s = generated(c[i].form, c[i].p, c[i].op, c[i].m);
         ok(sched_sim_run(&s, &par, 0, &r) == LOP_ERR_INVALID && strstr(lop_errmsg(), c[i].want),
            "generated, %s: %s", c[i].label, lop_errmsg());

@@ -54,7 +54,7 @@ static void one(FILE *out, const barrier_alg_t *a, uint32_t n, uint32_t p, const
         return;
     generated += s.form != SCHED_STORED;
     diss_generated |= s.form == SCHED_SHIFT && p == 4096 && strcmp(a->name, "diss") == 0;
-    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
+    for (size_t c = 0; c < COUNT(configs); c++) {
         barrier_cost_t cost;
         barrier_cost_init(&cost);
         cost.logp = configs[c].logp;
@@ -82,7 +82,7 @@ static void alg_cases(FILE *out, const barrier_alg_t *a, const lop_view_t *lop, 
         uint32_t nn = a->takes_n ? n : a->default_n;
         for (uint32_t p = 2; p <= 64; p++)
             one(out, a, nn, p, lop, generate);
-        for (size_t k = 0; k < sizeof big_p / sizeof *big_p; k++)
+        for (size_t k = 0; k < COUNT(big_p); k++)
             one(out, a, nn, big_p[k], lop, generate);
     }
 }

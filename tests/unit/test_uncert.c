@@ -124,7 +124,7 @@ static void check_special(void)
        "level 1 or no fits: invalid");
 }
 
-/* ------------------------------------- the draws' coordinates (issue 21) */
+/* -------------------------------------------------- the draws' coordinates */
 
 /* the first fit at p = *(double *)ctx, and its delta-method sd there */
 static double curve_at(const lop_fit_t *const *fits, void *ctx)

@@ -139,8 +139,8 @@ check "cable pulled: lop's line names the peer and the verbs error, or the port'
     grep -q "$LINK_SAID.*\(rank [01] on lopvm[01]\|asynchronous event\)" "$W/cable.out"
 check "cable pulled: no output directory" test ! -e "$W/f"
 
-# ---- RGM with hardware multicast between the hosts (issue 19 item 3;
-# bench/README.md, "Multicast").  In check2 above rgm's release was one
+# ---- RGM with hardware multicast between the hosts (bench/README.md,
+# "Multicast").  In check2 above rgm's release was one
 # multicast from lopvm0 to lopvm1, and lopvm1's rank dropped its 2nd
 # (LOP_TEST_MCAST_DROP, passed with -x): it sent a NAK over its RC QP, and
 # lopvm0 multicast that release again.  (check2 is --quiet: its rows'

@@ -29,7 +29,7 @@ timed() {
 }
 
 # mcast_series NAME NP WHERE MPIRUN...: scenario 2's multicast series
-# (issue 19 item 4; bench/README.md "Multicast"), one hardware multicast
+# (bench/README.md "Multicast"), one hardware multicast
 # out and p RDMA writes back, with rdmaw-normal (its answers' series) in
 # $W/NAME; then, on the host, lopfit fits both and lopredict prices rgm's
 # release with them.  WHERE (e.g. "np 3", "2 hosts") begins each check.

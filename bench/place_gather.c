@@ -1,5 +1,5 @@
-/* placement.c - every rank's host, socket, NUMA node and CPU (placement.h). */
-#include "placement.h"
+/* place_gather.c - every rank's host, socket, NUMA node and CPU (place_gather.h). */
+#include "place_gather.h"
 
 #include <hwloc.h>
 #include <sched.h>
@@ -13,7 +13,7 @@
 
 /* What one rank sends: its place, fixed size so one MPI_Allgather moves all. */
 typedef struct {
-    char host[LOP_PLACEMENT_HOST_MAX];
+    char host[LOP_PLACE_HOST_MAX];
     int socket, numa, core;
     int topology; /* hwloc placed this rank's CPU */
     int bound;    /* its affinity mask holds one CPU */
@@ -58,7 +58,7 @@ static void place_mine(place_msg_t *me)
     me->bound = sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1;
 }
 
-static void describe(lop_placement_file_t *f, int missing, int bound)
+static void describe(lop_place_rows_t *f, int missing, int bound)
 {
     int n = snprintf(f->note, sizeof f->note, "%s",
                      f->topology ? "socket and NUMA node from hwloc"
@@ -73,12 +73,12 @@ static void describe(lop_placement_file_t *f, int missing, int bound)
 }
 
 /* The rows of every rank's message, and the note on them. */
-static void rows_fill(lop_placement_file_t *f, const place_msg_t *all)
+static void rows_fill(lop_place_rows_t *f, const place_msg_t *all)
 {
     int missing = 0, bound = 1;
     for (int r = 0; r < f->n; r++) {
         memcpy(f->host[r], all[r].host, sizeof f->host[r]);
-        f->host[r][LOP_PLACEMENT_HOST_MAX - 1] = '\0';
+        f->host[r][LOP_PLACE_HOST_MAX - 1] = '\0';
         f->row[r] = (lop_fmt_placement_row_t){f->host[r], all[r].socket, all[r].numa,
                                               all[r].core};
         missing += !all[r].topology;
@@ -89,7 +89,7 @@ static void rows_fill(lop_placement_file_t *f, const place_msg_t *all)
 }
 
 /* Collective: every rank's row of placement.csv, on every rank. */
-static lop_status_t rows_gather(MPI_Comm comm, lop_placement_file_t *f)
+static lop_status_t rows_gather(MPI_Comm comm, lop_place_rows_t *f)
 {
     memset(f, 0, sizeof *f);
     MPI_Comm_size(comm, &f->n);
@@ -109,7 +109,7 @@ static lop_status_t rows_gather(MPI_Comm comm, lop_placement_file_t *f)
 
 /* The places of the rows: their cells as text, at placement.csv's levels
  * (as lop_place_read makes them of the file). */
-static lop_status_t places_of(const lop_placement_file_t *f, lop_place_t *pl)
+static lop_status_t places_of(const lop_place_rows_t *f, lop_place_t *pl)
 {
     enum { LEVELS = LOP_FMT_PLACEMENT_LEVELS };
     size_t n = (size_t)f->n;
@@ -130,21 +130,21 @@ static lop_status_t places_of(const lop_placement_file_t *f, lop_place_t *pl)
     return st;
 }
 
-lop_status_t lop_placement_gather(MPI_Comm comm, lop_place_t *pl, lop_placement_file_t *file)
+lop_status_t lop_place_gather(MPI_Comm comm, lop_place_t *pl, lop_place_rows_t *file)
 {
-    lop_placement_file_t rows; /* when the caller wants the places alone */
-    lop_placement_file_t *f = file ? file : &rows;
+    lop_place_rows_t rows; /* when the caller wants the places alone */
+    lop_place_rows_t *f = file ? file : &rows;
     memset(pl, 0, sizeof *pl);
     lop_status_t st = rows_gather(comm, f);
     st = st ? st : lop_mpi_agree(comm, places_of(f, pl));
     if (st || !file)
-        lop_placement_file_free(f);
+        lop_place_rows_free(f);
     if (st)
         lop_place_free(pl);
     return st;
 }
 
-void lop_placement_file_free(lop_placement_file_t *file)
+void lop_place_rows_free(lop_place_rows_t *file)
 {
     free(file->host);
     free(file->row);
@@ -152,8 +152,8 @@ void lop_placement_file_free(lop_placement_file_t *file)
     file->row = NULL;
 }
 
-lop_status_t lop_placement_write(const lop_placement_file_t *file, const lop_run_meta_t *meta,
-                                 const char *dir)
+lop_status_t lop_place_rows_write(const lop_place_rows_t *file, const lop_run_meta_t *meta,
+                                  const char *dir)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/" LOP_FMT_PLACEMENT_NAME, dir);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# 42-sendbuf.t - no send buffer of lopbench changes while its send is pending
+# 44-sendbuf.t - no send buffer of lopbench changes while its send is pending
 # (MPI forbids it; Open MPI copies small messages at once and hides it).  The
 # PMPI interposer tests/interpose/sendbuf.c, preloaded on every rank, copies
 # each buffer at MPI_Isend / MPI_Start(all) / MPI_Put / MPI_Accumulate and compares it at

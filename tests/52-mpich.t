@@ -1,5 +1,5 @@
 #!/bin/sh
-# 50-mpich.t - lop under MPICH, the second supported MPI: build an MPICH
+# 52-mpich.t - lop under MPICH, the second supported MPI: build an MPICH
 # flavor of lopbench apart from bin/ (build/mpich/, `make MPICC=mpicc.mpich
 # BIN=... TESTBIN=...`), then at -np 2 under mpirun.mpich: the scenarios
 # (shared memory and --rma put), --check of every algorithm on p2p and shm, a

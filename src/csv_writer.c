@@ -1,5 +1,5 @@
-/* atomic.c - the atomic file writer and its CSV lines (atomic.h). */
-#include "atomic.h"
+/* csv_writer.c - the atomic file writer and its CSV lines (csv_writer.h). */
+#include "csv_writer.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,5 +1,6 @@
 /*
- * atomic.h - files that appear whole or not at all.
+ * csv_writer.h - lop's CSV writer (lop_csv_writer_*): files that appear
+ * whole or not at all.
  *
  * Rows go to a temporary file beside the target, which
  * lop_csv_writer_commit() syncs and renames into place, so a crash or an
@@ -11,8 +12,8 @@
  * The writer writes lop's CSV lines (csv.h): "# key: value" metadata and
  * rows as given.
  */
-#ifndef LOP_ATOMIC_H
-#define LOP_ATOMIC_H
+#ifndef LOP_CSV_WRITER_H
+#define LOP_CSV_WRITER_H
 
 #include <stdio.h>
 

@@ -1,26 +1,26 @@
 #!/bin/sh
-# fit-speed.sh - lopfit's time and SSR on long RTT series (issue 21: the
-# global search of every candidate ran over all points, 10^5 points took
-# 22.8 s and 10^6 minutes).
+# perf/lopfit-speed.sh - lopfit's time and SSR on long RTT series: the
+# global search runs on a summary of the points (fit/README.md), which this
+# measures up to 10^6 points.  Prints perf/README.md's entry (perf/lib.sh).
 #
-#   bench/fit-speed.sh [-n SIZES] [-r RUNS] [-w WEIGHT] [-t SECONDS] [-B REV | -b LOPFIT]
+#   perf/lopfit-speed.sh [-n SIZES] [-r RUNS] [-w WEIGHT] [-t SECONDS] [-B REV | -b LOPFIT]
 #
 # Data: `lopfit --synth` of the thesis's rdmaw-inline RTT min parameters
 # (data/mozart-2005/params.csv) over p = 1..N, 1 % relative noise, seed 1,
 # for every N of SIZES (default "63 10000 100000 1000000").  Each file is
 # fitted by `lopfit --stat min --weight WEIGHT --csv FILE` (model selection
 # among rtt, rtt-nosat and const; WEIGHT default none, which every lopfit
-# since issue 11 takes, so both builds solve the same problem).
+# build takes, so that two builds solve the same problem).
 # Prints one row per N and build: the wall time (the fastest of RUNS runs,
 # default 1), the user CPU time of that run, the chosen model and its SSR
 # (17 significant digits), and that SSR's relative difference to the first
 # build's (0: the same number; below 0: lower).
 #
-# -B REV builds bin/lopfit of REV (e.g. e78db7b, before issue 21) in a
-# scratch git worktree outside the checkout, runs it as "before" next to this
-# checkout's bin/lopfit ("after"), and removes the worktree; -b LOPFIT runs
-# an existing binary as "before".  A run longer than -t SECONDS (default
-# 1800) is stopped and reported as such.
+# -B REV builds bin/lopfit of REV in a scratch git worktree outside the
+# checkout, runs it as "before" next to this checkout's bin/lopfit
+# ("after"), and removes the worktree; -b LOPFIT runs an existing binary as
+# "before".  A run longer than -t SECONDS (default 1800) is stopped and
+# reported as such.
 #
 # The machine's load (uptime) is printed before and after: on a shared
 # machine the wall times are noisy (the user times less so); rerun on a
@@ -28,6 +28,8 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
+. "$root/perf/lib.sh"
+args=$(perf_quote "$@")
 LOPFIT=${LOPFIT:-$root/bin/lopfit}
 sizes="63 10000 100000 1000000"
 runs=1
@@ -62,7 +64,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [ -n "$before_rev" ]; then
-    echo "# building lopfit of $before_rev in a scratch worktree"
+    echo "$0: building lopfit of $before_rev in a scratch worktree" >&2
     git -C "$root" worktree add --detach "$tmp/before-tree" "$before_rev" >/dev/null 2>&1 &&
         make -C "$tmp/before-tree" -j2 bin/lopfit >"$tmp/build.log" 2>&1 ||
         { echo "$0: building $before_rev failed (see make's output):" >&2; tail -5 "$tmp/build.log" >&2; exit 1; }
@@ -100,9 +102,10 @@ one_run() {
     echo "$(( (end - start) / 1000000 )) $user" | awk '{ printf "%.2f %s\n", $1 / 1000, $2 }'
 }
 
-echo "# $(uname -n), $(nproc) cores; load before: $(uptime | sed 's/.*load average: //')"
-echo "# lopfit --stat min --weight $weight --csv: rdmaw-inline RTT min, p = 1..N, 1 % noise, seed 1"
-printf '%-8s %-7s %9s %9s %-10s %-22s %s\n' N build wall_s user_s model ssr vs_first
+perf_title "perf/lopfit-speed.sh${args:+ $args}"
+echo "Load before: $(uptime | sed 's/.*load average: //')."
+echo
+perf_header N build wall_s user_s model ssr vs_first
 for n in $sizes; do
     params_for "$n" >"$tmp/set$n.csv"
     "$LOPFIT" --synth "$tmp/set$n.csv" --noise 0.01 --seed 1 -o "$tmp/syn$n" 2>/dev/null ||
@@ -127,14 +130,14 @@ for n in $sizes; do
             fi
         done
         case $best in
-        timeout) printf '%-8s %-7s %9s\n' "$n" "$build" ">$limit"; continue ;;
-        failed) printf '%-8s %-7s %9s  %s\n' "$n" "$build" failed "$(head -n 1 "$tmp/out.err")"; continue ;;
+        timeout) perf_row "$n" "$build" ">$limit" - - - -; continue ;;
+        failed) perf_row "$n" "$build" "failed: $(head -n 1 "$tmp/out.err")" - - - -; continue ;;
         esac
         ssr=$(csv_cell ssr "$tmp/best")
         [ -n "$first" ] || first=$ssr
-        printf '%-8s %-7s %9s %9s %-10s %-22s %s\n' "$n" "$build" "${best% *}" "${best#* }" \
-            "$(csv_cell model "$tmp/best")" "$ssr" \
+        perf_row "$n" "$build" "${best% *}" "${best#* }" "$(csv_cell model "$tmp/best")" "$ssr" \
             "$(awk -v a="$ssr" -v b="$first" 'BEGIN { printf "%.2g", a / b - 1 }')"
     done
 done
-echo "# load after: $(uptime | sed 's/.*load average: //')"
+echo
+echo "Load after: $(uptime | sed 's/.*load average: //')."
