@@ -1,5 +1,5 @@
 # machine.sh - the machines lop's whole-machine scripts run on, sourced by
-# scripts/validate.sh and bench/vs-mpi.sh (after `set -eu`, with ROOT the
+# scripts/validate.sh and perf/vs-mpi.sh (after `set -eu`, with ROOT the
 # checkout and TOOL the script's name for its messages).
 #   MACHINE=local  local: NP ranks on this host (NP <= cores, default: cores)
 #                  tcp:   NODES nodes of scripts/cluster.sh, one rank each, TCP

@@ -4,7 +4,8 @@
 # coll/tuned, MPICH's CVARs) and lop's schedule of that pattern, timed in
 # the same lopbench --barrier run, ROUNDS runs each; then MPI's default
 # MPI_Barrier against lop's fastest algorithm.  Prints one table, medians
-# of the runs' medians (us) and lop's time relative to MPI's.
+# of the runs' medians (us) and lop's time relative to MPI's, as an entry
+# of perf/README.md (perf/lib.sh).
 #   MACHINE, NODES, NIC, MPI, NP  the machine (scripts/machine.sh)
 #   REPS=200       barriers timed per algorithm and run
 #   ROUNDS=3       runs per pairing (the middle one is reported)
@@ -12,6 +13,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=vs-mpi.sh
 . "$ROOT/scripts/machine.sh"
+. "$ROOT/perf/lib.sh"
 REPS=${REPS:-200}
 ROUNDS=${ROUNDS:-3}
 machine_check
@@ -46,7 +48,10 @@ machine_up
 
 # median FILE: the middle of the numbers in FILE, one a line
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-printf '%-20s %10s  %-5s %10s  %s\n' "MPI's pattern" "MPI us" "lop" "lop us" "lop/MPI"
+perf_title "MACHINE=$MACHINE${CLUSTER:+ NODES=$NODES}$([ "$MACHINE" = lab ] && echo " NIC=$NIC") MPI=$MPI REPS=$REPS ROUNDS=$ROUNDS sh perf/vs-mpi.sh"
+echo "$WHAT; $MPI_VERSION; load $(perf_load) at the start."
+echo
+perf_header "MPI's pattern" "MPI_Barrier (us)" "lop p2p" "lop (us)" "lop vs MPI"
 pairings | while IFS='|' read -r pattern words alg; do
     : >"$W/mpi" && : >"$W/lop"
     r=0
@@ -63,7 +68,9 @@ pairings | while IFS='|' read -r pattern words alg; do
     m=$(median "$W/mpi")
     l=$(cut -d' ' -f1 "$W/lop" >"$W/lopv" && median "$W/lopv")
     name=$(sort -g "$W/lop" | awk 'NR == 1 { print $2 }')
-    [ "$alg" = all ] && name="$name*"
-    printf '%-20s %10.2f  %-5s %10.2f  %+.0f %%\n' "$pattern" "$m" "$name" "$l" "$(echo "$l $m" | awk '{ print ($1 / $2 - 1) * 100 }')"
+    [ "$alg" = all ] && name="$name (fastest)"
+    perf_row "$pattern" "$(printf %.2f "$m")" "$name" "$(printf %.2f "$l")" \
+        "$(echo "$l $m" | awk '{ printf "%+.0f %%", ($1 / $2 - 1) * 100 }')"
 done
-echo "# $WHAT; $MPI_VERSION; $REPS barriers a run, median of $ROUNDS runs' medians; * lop's fastest algorithm"
+echo
+echo "Medians of $ROUNDS runs' medians of $REPS barriers each; load $(perf_load) at the end."
