@@ -45,16 +45,16 @@ typedef struct {
     lop_op_t op;      /* its operation ... */
     lop_post_t post;  /* ... and post type */
     int skip;         /* the transport cannot measure this (op, post) */
-    char series[32];  /* "<op>-<post>" */
+    char series[LOP_NAME_SIZE]; /* "<op>-<post>" */
     const char *why;  /* why not, on this rank (a static string), or NULL */
 } task_t;
 
 /* One series in the summary on stdout. */
 typedef struct {
-    char series[sizeof ((lop_samples_t *)0)->series]; /* as in its file */
-    const char *quantity;                              /* static string */
-    size_t n_p;                                        /* largest p */
-    lop_stats_t first, last;                           /* at p = 1 and p = n_p */
+    char series[LOP_NAME_SIZE]; /* as in its file */
+    const char *quantity;       /* static string */
+    size_t n_p;                 /* largest p */
+    lop_stats_t first, last;    /* at p = 1 and p = n_p */
 } summary_t;
 
 typedef struct {
@@ -427,12 +427,12 @@ static void task_run(run_t *r, const task_t *t)
         st = lop_samples_init(&set[i], t->series, q[i], rows, reps);
     if (st != LOP_OK)
         lop_mpi_fail_abort(PROG);
-    char name[64];
+    char name[LOP_NAME_SIZE + 16]; /* "scenario 2 <series>" */
     static const char *const kind_name[] = {"reference", "scenario 1", "scenario 2", "scenario 3"};
     snprintf(name, sizeof name, "%s %s", kind_name[t->kind], t->series);
     lop_progress_task(r->bench.progress, name);
     const char *phase = name;
-    char with_peer[160]; /* the reference's blocking MPI_Recv waits for one peer: name it */
+    char with_peer[sizeof name + 96]; /* the reference's blocking MPI_Recv waits for one peer: name it */
     if (t->kind == TASK_REFERENCE && r->bench.rank <= 1) {
         int peer = 1 - r->bench.rank;
         snprintf(with_peer, sizeof with_peer, "%s with rank %d on %.64s", name, peer,

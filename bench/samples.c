@@ -91,7 +91,7 @@ lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *ou
 static void write_meta(lop_csv_writer_t *w, const lop_samples_t *s, const lop_run_meta_t *m)
 {
     int q = quantity_index(s->quantity, s->series);
-    char op[32];
+    char op[LOP_NAME_SIZE];
     snprintf(op, sizeof op, "%s", s->series);
     char *dash = strchr(op, '-');
     lop_csv_meta(w, "lopbench", "%s", LOP_VERSION);

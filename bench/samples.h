@@ -17,7 +17,7 @@
 #include "stats.h"
 
 typedef struct {
-    char series[32];      /* "<op>-<post>", e.g. "send-normal" */
+    char series[LOP_NAME_SIZE]; /* "<op>-<post>", e.g. "send-normal" */
     const char *quantity; /* "rtt", "os", "or" or "oc" */
     size_t n_p;           /* rows p = 1..n_p */
     size_t reps;          /* samples per p */
@@ -38,7 +38,7 @@ static inline double *lop_samples_at(lop_samples_t *s, size_t p, size_t rep)
 lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *out);
 
 /* "<series>-<quantity>.csv" (or "-raw.csv") in 'name': the one place file names are made. */
-#define LOP_SAMPLES_NAME_LEN 64
+#define LOP_SAMPLES_NAME_LEN (2 * LOP_NAME_SIZE + 8) /* series, quantity, "-", "-raw.csv" */
 void lop_samples_file_name(char *name, const char *series, const char *quantity, int raw);
 /* Write DIR/<series>-<quantity>.csv (and -raw.csv when 'raw'), atomically. */
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,

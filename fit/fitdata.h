@@ -28,7 +28,7 @@
 /* One column of one file: the points one fit is made to. */
 typedef struct {
     const char *file;   /* the path as given: the caller's string, which must outlive the set */
-    char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
+    char series[LOP_NAME_SIZE]; /* "# series:", or the file name without "-<quantity>.csv" */
     char quantity[16];  /* "# quantity:", or "unknown" when --model names the model */
     char stat[16];      /* min, avg or median: column <stat>_us */
     const lop_model_t *model; /* the forced model, or the family's richest */
