@@ -25,6 +25,7 @@
 #include "barrier_mode.h"
 #include "bench_opts.h"
 #include "csv.h"
+#include "fmt_series.h"
 #include "mpisync.h"
 #include "out.h"
 #include "pairs_mode.h"
@@ -352,8 +353,8 @@ static lop_status_t plan_targets_check(const run_t *r)
         const char *q[3];
         int n_q = r->task[i].skip ? 0 : task_quantities(&r->task[i], q);
         for (int k = 0; k < n_q * (1 + r->opts.raw) && st == LOP_OK; k++) {
-            char name[LOP_SAMPLES_NAME_LEN];
-            lop_samples_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
+            char name[LOP_FMT_SERIES_NAME_LEN];
+            lop_fmt_series_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
             st = lop_outdir_target_check(r->outdir, name);
         }
     }

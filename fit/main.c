@@ -23,6 +23,7 @@
 #include "fitdata.h"
 #include "fitout.h"
 #include "fitter.h"
+#include "fmt_series.h"
 #include "select.h"
 #include "lop.h"
 #include "model.h"
@@ -116,7 +117,7 @@ static lop_status_t stat_item(void *ctx, char *item)
 {
     int index;
     (void)ctx;
-    return lop_cli_choice("stat", item, lop_fitdata_stats, &index);
+    return lop_cli_choice("stat", item, lop_fmt_series_stats, &index);
 }
 
 static lop_status_t parse_stats(void *opts, const lop_cli_opt_t *opt, const char *arg)

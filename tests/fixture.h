@@ -4,6 +4,7 @@
  *   fixture_dir_make("csv")          a fresh /tmp/lop-test-csv-XXXXXX in fixture_dir
  *   fixture_path("a.csv")            a name inside it (static buffer: use it at once)
  *   fixture_file_write("a.csv", s)   a file holding the text s
+ *   fixture_file_text(path)          a file's text, up to 8 KiB ("" if none; free it)
  *   fixture_dir_remove()             rm -rf the directory
  *   fixture_lop_load(rows, &set, &lop)  params.csv rows (columns file..l6) read
  *                                    as a set, and its LoP view of t-inline, min
@@ -39,6 +40,17 @@ __attribute__((unused)) static void fixture_file_write(const char *name, const c
     FILE *f = fopen(fixture_path(name), "w");
     fputs(text, f);
     fclose(f);
+}
+
+__attribute__((unused)) static char *fixture_file_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 8192);
+    if (f && text)
+        text[fread(text, 1, 8191, f)] = '\0';
+    if (f)
+        fclose(f);
+    return text;
 }
 
 __attribute__((unused)) static void fixture_dir_remove(void)
