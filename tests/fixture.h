@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fmt_params.h"
 #include "view.h"
 #include "tap.h"
 
@@ -69,7 +70,7 @@ __attribute__((unused)) static void fixture_lop_load(const char *rows, lop_param
     FILE *f = fdopen(mkstemp(path), "w");
     fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
     fclose(f);
-    ok(lop_paramset_read(path, set) == LOP_OK &&
+    ok(lop_fmt_params_read(path, set) == LOP_OK &&
            lop_view_from_set(set, "t-inline", "min", lop) == LOP_OK,
        "LoP fixture set %s", lop_errmsg());
     unlink(path);
