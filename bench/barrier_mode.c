@@ -13,6 +13,7 @@
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
+#include "sched_csv.h"
 
 #define PROG "lopbench"
 
