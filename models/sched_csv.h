@@ -1,6 +1,6 @@
 /*
  * sched_csv.h - a schedule as CSV, the format lopredict --schedule writes and
- * --check-schedule, --simulate and lopbench --schedule FILE read (README
+ * --check-schedule, --measured and lopbench --schedule FILE read (README
  * "Data formats"): the one place its columns and metadata keys are spelled,
  * its writer and its reader.  GOAL, the other schedule format, is goal.h.
  *
