@@ -13,6 +13,7 @@
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
+#include "sched_csv.h"
 
 #define PROG "lopbench"
 
@@ -364,7 +365,7 @@ static lop_status_t write_csv(const session_t *s, const char *stage)
         return st;
     for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
         const lop_barrier_row_t *r = &s->row[i];
-        char series[64];
+        char series[LOP_NAME_SIZE];
         lop_fmt_barrier_row_t out = {
             r->exec->name, lop_barrier_exec_series(r->exec, r->post, series, sizeof series),
             r->alg, r->n, 0, r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us,

@@ -25,6 +25,7 @@
 #include "barrier_mode.h"
 #include "bench_opts.h"
 #include "csv.h"
+#include "fmt_series.h"
 #include "mpisync.h"
 #include "out.h"
 #include "pairs_mode.h"
@@ -45,16 +46,16 @@ typedef struct {
     lop_op_t op;      /* its operation ... */
     lop_post_t post;  /* ... and post type */
     int skip;         /* the transport cannot measure this (op, post) */
-    char series[32];  /* "<op>-<post>" */
+    char series[LOP_NAME_SIZE]; /* "<op>-<post>" */
     const char *why;  /* why not, on this rank (a static string), or NULL */
 } task_t;
 
 /* One series in the summary on stdout. */
 typedef struct {
-    char series[sizeof ((lop_samples_t *)0)->series]; /* as in its file */
-    const char *quantity;                              /* static string */
-    size_t n_p;                                        /* largest p */
-    lop_stats_t first, last;                           /* at p = 1 and p = n_p */
+    char series[LOP_NAME_SIZE]; /* as in its file */
+    const char *quantity;       /* static string */
+    size_t n_p;                 /* largest p */
+    lop_stats_t first, last;    /* at p = 1 and p = n_p */
 } summary_t;
 
 typedef struct {
@@ -352,8 +353,8 @@ static lop_status_t plan_targets_check(const run_t *r)
         const char *q[3];
         int n_q = r->task[i].skip ? 0 : task_quantities(&r->task[i], q);
         for (int k = 0; k < n_q * (1 + r->opts.raw) && st == LOP_OK; k++) {
-            char name[LOP_SAMPLES_NAME_LEN];
-            lop_samples_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
+            char name[LOP_FMT_SERIES_NAME_LEN];
+            lop_fmt_series_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
             st = lop_outdir_target_check(r->outdir, name);
         }
     }
@@ -427,12 +428,12 @@ static void task_run(run_t *r, const task_t *t)
         st = lop_samples_init(&set[i], t->series, q[i], rows, reps);
     if (st != LOP_OK)
         lop_mpi_fail_abort(PROG);
-    char name[64];
+    char name[LOP_NAME_SIZE + 16]; /* "scenario 2 <series>" */
     static const char *const kind_name[] = {"reference", "scenario 1", "scenario 2", "scenario 3"};
     snprintf(name, sizeof name, "%s %s", kind_name[t->kind], t->series);
     lop_progress_task(r->bench.progress, name);
     const char *phase = name;
-    char with_peer[160]; /* the reference's blocking MPI_Recv waits for one peer: name it */
+    char with_peer[sizeof name + 96]; /* the reference's blocking MPI_Recv waits for one peer: name it */
     if (t->kind == TASK_REFERENCE && r->bench.rank <= 1) {
         int peer = 1 - r->bench.rank;
         snprintf(with_peer, sizeof with_peer, "%s with rank %d on %.64s", name, peer,

@@ -31,7 +31,7 @@ typedef struct {
     lop_pairs_method_t method;
     lop_op_t op;
     lop_post_t post;
-    char series[32]; /* "issend" or "<op>-<post>" */
+    char series[LOP_NAME_SIZE]; /* "issend" or "<op>-<post>" */
     lop_pairs_cost_t *cost;    /* rank 0: [i * P + j] */
     int *src;        /* rank 0: [i * P + j] the measured pair it comes from, -1 none */
 } pfile_t;

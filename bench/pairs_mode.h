@@ -53,7 +53,7 @@ typedef struct {
 /* One file's costs at the chosen statistic (--pairs-stat), for the report. */
 typedef struct {
     char name[64];        /* "pairs.csv" or "pairs-<op>-<post>.csv" */
-    char series[32];      /* "issend" or "<op>-<post>" */
+    char series[LOP_NAME_SIZE]; /* "issend" or "<op>-<post>" */
     double *o_us, *L_us;  /* [i * P + j], i sending to j; NaN where none */
 } lop_pairs_costs_t;
 

@@ -1,10 +1,7 @@
 /*
  * samples.h - lopbench's measurements: per series and quantity, R samples for
- * each p, written as one summary CSV (and optionally a raw one) with the
- * run's metadata.  The formats are documented in bench/README.md.
- *
- *   DIR/<op>-<post>-<quantity>.csv      p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
- *   DIR/<op>-<post>-<quantity>-raw.csv  p,rep,us
+ * each p, written as one series file (and optionally a raw one) with the
+ * run's metadata (src/fmt_series.h: names, columns, metadata).
  */
 #ifndef LOP_SAMPLES_H
 #define LOP_SAMPLES_H
@@ -17,8 +14,8 @@
 #include "stats.h"
 
 typedef struct {
-    char series[32];      /* "<op>-<post>", e.g. "send-normal" */
-    const char *quantity; /* "rtt", "os", "or" or "oc" */
+    char series[LOP_NAME_SIZE]; /* "<op>-<post>", e.g. "send-normal" */
+    const char *quantity; /* one of lop_fmt_series_quantities that lopbench measures */
     size_t n_p;           /* rows p = 1..n_p */
     size_t reps;          /* samples per p */
     double *us;           /* us[(p - 1) * reps + rep], microseconds */
@@ -37,9 +34,6 @@ static inline double *lop_samples_at(lop_samples_t *s, size_t p, size_t rep)
 /* Statistics of row p (does not reorder the samples). */
 lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *out);
 
-/* "<series>-<quantity>.csv" (or "-raw.csv") in 'name': the one place file names are made. */
-#define LOP_SAMPLES_NAME_LEN 64
-void lop_samples_file_name(char *name, const char *series, const char *quantity, int raw);
 /* Write DIR/<series>-<quantity>.csv (and -raw.csv when 'raw'), atomically. */
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
                                const char *dir, int raw);

@@ -1,11 +1,7 @@
 /*
- * fitdata.h - the measurement CSVs lopfit reads (lopbench's format,
- * bench/README.md):
- *
- *   # quantity: rtt|os|or        which model fits it (rtt -> rtt, os/or -> ov)
- *   # series: <op>-<post>        e.g. send-normal (default: the file name)
- *   p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us
- *   1,1000,3.21,3.40,3.35,4.9,12.0,0.31
+ * fitdata.h - the data sets lopfit fits, read from series files
+ * (src/fmt_series.h: lopbench's <series>-<quantity>.csv), one per file and
+ * statistic; "# quantity:" says which model fits (rtt -> rtt, os/or -> ov).
  *
  * Every file is checked completely before anything is fitted: errors are
  * "file:line: reason" (LOP_ERR_PARSE).  A file whose quantity has no model
@@ -28,7 +24,7 @@
 /* One column of one file: the points one fit is made to. */
 typedef struct {
     const char *file;   /* the path as given: the caller's string, which must outlive the set */
-    char series[64];    /* "# series:", or the file name without "-<quantity>.csv" */
+    char series[LOP_NAME_SIZE]; /* "# series:", or the file name without "-<quantity>.csv" */
     char quantity[16];  /* "# quantity:", or "unknown" when --model names the model */
     char stat[16];      /* min, avg or median: column <stat>_us */
     const lop_model_t *model; /* the forced model, or the family's richest */
@@ -43,14 +39,11 @@ typedef struct {
     size_t n;
 } lop_fitdata_list_t;
 
-/* The statistics a data file offers, for option checking. */
-extern const char *const lop_fitdata_stats[]; /* "min", "avg", "median", NULL */
-
 /* Is 'spec' a valid --model spec?  "option --model: ..." errors. */
 lop_status_t lop_fitdata_check_models(const char *spec);
 
 /* Read 'path' and append one data set per statistic of 'stats' (a
- * comma-separated list of lop_fitdata_stats), with the models of the
+ * comma-separated list of lop_fmt_series_stats), with the models of the
  * --model spec 'models' (NULL: by quantity).  A file is added whole or not
  * at all. */
 lop_status_t lop_fitdata_read(const char *path, const char *models, const char *stats,

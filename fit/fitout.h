@@ -1,7 +1,7 @@
 /*
  * fitout.h - the files lopfit writes (formats in fit/README.md):
  *
- *   DIR/params.csv                every fit, lop_paramset_header's columns (paramset.h)
+ *   DIR/params.csv                every fit (src/fmt_params.h)
  *   DIR/lop-<series>-<stat>.csv   p, rtt/os/or/L/Llist _us with _lo_us, _hi_us (95 %
  *                                 interval), extrapolated; p = 1..pmax
  *   DIR/curve-<series>-<quantity>-<stat>.csv  each fit at 256 p with its interval
@@ -38,20 +38,6 @@ lop_status_t lop_fitout_batch_open(lop_fitout_batch_t *b, const char *dir, const
  * every temporary file, leaving the targets as they were.  Returns the
  * outcome. */
 lop_status_t lop_fitout_batch_end(lop_fitout_batch_t *b, lop_status_t status);
-
-/* The params.csv columns (src/out.h), then "fit_ms" for lopfit --csv:
- * LOP_FITOUT_COLUMNS of them without it. */
-#define LOP_FITOUT_COLUMNS 51
-extern const lop_out_col_t lop_fitout_columns[LOP_FITOUT_COLUMNS + 1];
-
-/* The params.csv cells of a fit into the current row of 't' (not ended):
- * unused λ and unknown (NaN) values are empty cells, every number exact
- * (covariance included, so lop_paramset_read gives the same bits back).
- * The one row format of params.csv and --csv. */
-void lop_fitout_row(lop_out_t *t, const lop_fit_t *fit);
-
-/* params.csv's hint cell: "none", "more-p", "more-reps". */
-const char *lop_fitout_hint_token(lop_hint_t hint);
 
 /* DIR/params.csv with 'fits' in order (lop_paramset_find takes the first
  * row of a series, quantity and stat); 'weight' (NULL or "none": unweighted

@@ -23,6 +23,8 @@
 #include "fitdata.h"
 #include "fitout.h"
 #include "fitter.h"
+#include "fmt_params.h"
+#include "fmt_series.h"
 #include "select.h"
 #include "lop.h"
 #include "model.h"
@@ -116,7 +118,7 @@ static lop_status_t stat_item(void *ctx, char *item)
 {
     int index;
     (void)ctx;
-    return lop_cli_choice("stat", item, lop_fitdata_stats, &index);
+    return lop_cli_choice("stat", item, lop_fmt_series_stats, &index);
 }
 
 static lop_status_t parse_stats(void *opts, const lop_cli_opt_t *opt, const char *arg)
@@ -289,7 +291,7 @@ static void print_fit(const result_t *r, int weighted)
 
 static void print_csv_row(lop_out_t *t, const lop_fit_t *fit, double ms)
 {
-    lop_fitout_row(t, fit);
+    lop_fmt_params_cells(t, fit, lop_fitter_hint(fit));
     lop_out_num(t, ms);
     lop_out_row(t);
 }
@@ -302,8 +304,8 @@ static lop_status_t print_report(const opts_t *o, const result_t *res, size_t n)
             print_fit(&res[i], o->fitter.weight == LOP_WEIGHT_REL);
         return LOP_OK;
     }
-    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 1, lop_fitout_columns,
-                                    LOP_FITOUT_COLUMNS + 1);
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 1, lop_fmt_params_columns,
+                                    LOP_FMT_PARAMS_COLUMNS + 1);
     for (size_t i = 0; i < n && st == LOP_OK; i++) {
         print_csv_row(&t, &res[i].fit, res[i].fit_ms);
         if (res[i].has_line)
@@ -524,7 +526,7 @@ static lop_status_t run_from_set(const opts_t *o)
     lop_outdir_t out;
     size_t n_tables = 0;
     const char *path = o->from_params ? o->from_params : o->synth;
-    lop_status_t st = lop_paramset_read(path, &set);
+    lop_status_t st = lop_fmt_params_read(path, &set);
     if (st)
         return st;
     st = lop_outdir_begin(&out, o->out_dir);

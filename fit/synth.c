@@ -9,7 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "fitdata.h"
+#include "fmt_series.h"
 
 /* Is 'f' the first row of its series and quantity? */
 static int first_of_series(const lop_paramset_t *set, const lop_fit_t *f)
@@ -19,12 +19,6 @@ static int first_of_series(const lop_paramset_t *set, const lop_fit_t *f)
             return 0;
     return 1;
 }
-
-static const lop_out_col_t synth_cols[] = {
-    {"p", LOP_OUT_INT, 0},         {"n", LOP_OUT_INT, 0},         {"min_us", LOP_OUT_NUM, 0},
-    {"avg_us", LOP_OUT_NUM, 0},    {"median_us", LOP_OUT_NUM, 0}, {"p99_us", LOP_OUT_NUM, 0},
-    {"max_us", LOP_OUT_NUM, 0},    {"stddev_us", LOP_OUT_NUM, 0},
-};
 
 /* The noise factor 1 + R·N(0,1), truncated to > 0: a time with noise stays a
  * time lopfit reads back (it refuses negative ones).  Redrawn, not clipped,
@@ -51,14 +45,14 @@ static double noise_added(double v, double s, gsl_rng *rng)
     return v + e;
 }
 
-/* One stat cell: the fit's value with noise, empty without a fit. */
-static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p,
-                               const lop_synth_noise_t *noise, gsl_rng *rng)
+/* One statistic of row p: the fit's value with noise, NaN (an empty cell)
+ * without a fit. */
+static lop_status_t synth_value(const lop_fit_t *fit, int p, const lop_synth_noise_t *noise,
+                                gsl_rng *rng, double *us)
 {
-    if (!fit) {
-        lop_out_empty(t);
+    *us = NAN;
+    if (!fit)
         return LOP_OK;
-    }
     double v = lop_fit_eval(fit, p) * noise_factor(noise->rel, rng);
     if (!isfinite(v))
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
@@ -66,33 +60,44 @@ static lop_status_t synth_cell(lop_out_t *t, const lop_fit_t *fit, int p,
     if (v < 0)
         return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the time at p = %d is negative (%g)",
                        fit->series, fit->quantity, fit->stat, p, v);
-    lop_out_num(t, noise_added(v, noise->us, rng));
+    *us = noise_added(v, noise->us, rng);
     return LOP_OK;
+}
+
+/* Row p: no samples behind it (n empty), the statistics with a fit, p99,
+ * max and stddev empty. */
+static lop_status_t synth_row(lop_out_t *t, const lop_fit_t *const *by_stat, int p,
+                              const lop_synth_noise_t *noise, gsl_rng *rng)
+{
+    lop_fmt_series_row_t row = {p, 0, NAN, NAN, NAN, NAN, NAN, NAN};
+    double *stat_us[LOP_FMT_SERIES_STATS] = {&row.min, &row.avg, &row.median};
+    lop_status_t st = LOP_OK;
+    for (int s = 0; s < LOP_FMT_SERIES_STATS && st == LOP_OK; s++)
+        st = synth_value(by_stat[s], p, noise, rng, stat_us[s]);
+    return st ? st : lop_fmt_series_row(t, &row);
 }
 
 static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop_paramset_t *set,
                                const lop_fit_t *f, const lop_synth_noise_t *noise,
                                unsigned long seed, gsl_rng *rng)
 {
-    const lop_fit_t *by_stat[8] = {NULL};
+    const lop_fit_t *by_stat[LOP_FMT_SERIES_STATS] = {NULL};
     double lo = INFINITY, hi = -INFINITY;
-    for (int s = 0; lop_fitdata_stats[s]; s++) {
-        by_stat[s] = lop_paramset_find(set, f->series, f->quantity, lop_fitdata_stats[s]);
+    for (int s = 0; lop_fmt_series_stats[s]; s++) {
+        by_stat[s] = lop_paramset_find(set, f->series, f->quantity, lop_fmt_series_stats[s]);
         if (by_stat[s]) {
             lo = fmin(lo, by_stat[s]->pmin);
             hi = fmax(hi, by_stat[s]->pmax);
         }
     }
-    char name[256];
+    char name[LOP_FMT_SERIES_NAME_LEN];
     lop_csv_writer_t *w;
     lop_out_t t;
-    snprintf(name, sizeof name, "%s-%s.csv", f->series, f->quantity);
+    lop_fmt_series_file_name(name, f->series, f->quantity, 0);
     lop_status_t st = lop_fitout_batch_open(b, dir, name, &w);
     if (st)
         return st;
-    lop_csv_meta(w, "quantity", "%s", f->quantity);
-    lop_csv_meta(w, "series", "%s", f->series);
-    lop_csv_meta(w, "unit", "us");
+    lop_fmt_series_synth_meta(w, f->series, f->quantity);
     char rel_s[LOP_OUT_NUM_LEN], us_s[LOP_OUT_NUM_LEN];
     lop_out_format_csv(rel_s, noise->rel);
     if (noise->us > 0)
@@ -101,16 +106,11 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     else
         lop_csv_meta(w, "source", "lopfit --synth %s (relative noise %s, seed %lu)", set->path,
                      rel_s, seed);
-    st = lop_out_begin(&t, w->file, w->path, 1, synth_cols, COUNT(synth_cols));
+    st = lop_fmt_series_header(&t, w, 0);
     if (st)
         return st;
-    for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++) {
-        lop_out_int(&t, p);
-        lop_out_empty(&t); /* n: no samples behind a synthetic row */
-        for (int s = 0; lop_fitdata_stats[s] && st == LOP_OK; s++)
-            st = synth_cell(&t, by_stat[s], p, noise, rng);
-        st = st ? st : lop_out_row(&t); /* p99, max, stddev stay empty */
-    }
+    for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++)
+        st = synth_row(&t, by_stat, p, noise, rng);
     lop_status_t end = lop_out_end(&t);
     return st ? st : end;
 }
@@ -120,14 +120,14 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
 static lop_status_t check_synth_stats(const lop_paramset_t *set)
 {
     char names[64] = "";
-    for (int s = 0; lop_fitdata_stats[s]; s++)
+    for (int s = 0; lop_fmt_series_stats[s]; s++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", s ? ", " : "",
-                 lop_fitdata_stats[s]);
+                 lop_fmt_series_stats[s]);
     for (size_t i = 0; i < set->n; i++) {
         const lop_fit_t *f = &set->fit[i];
         int known = 0;
-        for (int s = 0; lop_fitdata_stats[s]; s++)
-            known |= strcmp(f->stat, lop_fitdata_stats[s]) == 0;
+        for (int s = 0; lop_fmt_series_stats[s]; s++)
+            known |= strcmp(f->stat, lop_fmt_series_stats[s]) == 0;
         if (!known)
             return lop_err(LOP_ERR_INVALID, "%s: series '%s' %s: stat '%s' is not a column of "
                            "lopbench's files (%s), cannot synthesise it", set->path, f->series,

@@ -1,8 +1,9 @@
-/* fuzz_params.c - parameter sets (src/paramset.h lop_paramset_read) and what
+/* fuzz_params.c - parameter sets (src/fmt_params.h lop_fmt_params_read) and what
  * lopredict and lopfit do with one: look up every series' LoP fits and
  * evaluate them and L(p) at the ends of their p range. */
 #include <math.h>
 
+#include "fmt_params.h"
 #include "fuzz.h"
 #include "view.h"
 
@@ -25,7 +26,7 @@ static void evaluate(const lop_paramset_t *set, const char *series, const char *
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     lop_paramset_t set;
-    if (lop_paramset_read(fuzz_file(data, size), &set) != LOP_OK)
+    if (lop_fmt_params_read(fuzz_file(data, size), &set) != LOP_OK)
         return 0;
     for (size_t i = 0; i < set.n; i++) {
         const lop_fit_t *f = &set.fit[i];

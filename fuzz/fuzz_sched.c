@@ -1,5 +1,5 @@
 /* fuzz_sched.c - schedule files as lopredict --check-schedule reads them: a
- * schedule CSV (models/sched.h sched_csv_read) or GOAL (models/goal.h
+ * schedule CSV (models/sched_csv.h sched_csv_read) or GOAL (models/goal.h
  * sched_goal_read, told apart by sched_goal_sniff), then what lopredict
  * --check-schedule and lopbench --schedule do with what was read: the
  * barrier check and a LogP simulation.  Both are bounded here so that a
@@ -11,6 +11,7 @@
 #include "goal.h"
 #include "sched.h"
 #include "sched_check.h"
+#include "sched_csv.h"
 #include "sched_sim.h"
 
 #define FUZZ_CHECK_WORK 1e6

@@ -92,7 +92,7 @@ typedef struct {
     uint32_t radix;     /* SCHED_DIGIT: R */
     uint32_t main;      /* SCHED_DIGIT: M, the main group's size */
     char alg[32];       /* algorithm name (read from a file without one: the file's name) */
-    char *path;         /* read from a file (sched_csv_read): its name, else NULL */
+    char *path;         /* read from a file (sched_csv.h, goal.h): its name, else NULL */
     uint32_t *line;     /* ... and line[i], the line op i came from */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */
 } sched_t;
@@ -227,14 +227,5 @@ static inline void sched_push(sched_t *s, sched_kind_t kind, int32_t peer, uint3
 }
 /* Close the rank being built (the next pushes belong to rank + 1). */
 void sched_end_rank(sched_t *s, uint32_t rank);
-
-/* ---- CSV: rank,step,op,peer (metadata alg, n, p) ---- */
-
-/* Write the schedule as CSV to 'out' (rows of one rank in execution order). */
-void sched_csv_write(const sched_t *s, FILE *out);
-/* Read a schedule written by sched_csv_write (rows of different ranks may be
- * interleaved; P is the "# p:" metadata, else 1 + the largest rank or peer).
- * Errors name file:line. */
-lop_status_t sched_csv_read(const char *path, sched_t *s);
 
 #endif

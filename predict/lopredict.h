@@ -83,7 +83,7 @@ typedef struct {
     const char *params;                 /* the set's path: --params or the shipped one */
     char params_buf[PATH_MAX + 64];     /* the shipped one, resolved */
     const char *series;                 /* the series of the rows (--measured: the row's) */
-    char series_buf[64];                /* --measured: the row's series, owned (the CSV's
+    char series_buf[LOP_NAME_SIZE];     /* --measured: the row's series, owned (the CSV's
                                            cells are freed before the end-of-run warning) */
     const long *p;                      /* the P list: --p, else p_default */
     size_t n_p;
@@ -100,7 +100,7 @@ typedef struct {
     int costs_open;                     /* costs_w holds it */
     predict_t pred;                     /* times and intervals over cost (predict.h) */
     int have_pred;                      /* pred is set up */
-    char pred_series[64];               /* the series pred draws the fits of */
+    char pred_series[LOP_NAME_SIZE];    /* the series pred draws the fits of */
     lop_place_t place;                  /* the levels of --alg hybrid */
     int have_place;                     /* were they set up? */
     char hybrid_config[256];            /* the last hybrid built: its choices */

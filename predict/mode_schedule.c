@@ -10,6 +10,7 @@
 #include "lopredict.h"
 #include "out.h"
 #include "rows.h"
+#include "sched_csv.h"
 #include "work.h"
 
 /* Refused with the run's other checks, before a file is written. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fmt_params.h"
 #include "params.h"
 
 /* The shipped set: $LOP_DATA_DIR/mozart-2005/params.csv, else beside the
@@ -42,7 +43,7 @@ lop_status_t params_set_load(const lopredict_opts_t *o, lopredict_run_t *r)
     if (!(o->models & MODEL_LOP) && !logp_defaults && !o->params)
         return LOP_OK;
     r->params = o->params ? o->params : params_default_path(r->params_buf, sizeof r->params_buf);
-    lop_status_t st = lop_paramset_read(r->params, &r->set);
+    lop_status_t st = lop_fmt_params_read(r->params, &r->set);
     if (st)
         return st;
     r->have_set = 1;

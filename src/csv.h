@@ -34,6 +34,9 @@ extern const char lop_csv_cell_rule[];
 /* ---- names that become parts of file names ---- */
 
 #define LOP_NAME_MAX 63 /* longest name */
+/* A buffer that holds any name, its NUL included: the one size of every
+ * series field (a name that fits in it follows the rule's length). */
+#define LOP_NAME_SIZE (LOP_NAME_MAX + 1)
 
 /* The one rule for every name read from a file or an option that ends up in
  * a file name (a series, a schedule's name): 1..LOP_NAME_MAX letters,

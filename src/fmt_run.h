@@ -2,7 +2,7 @@
  * fmt_run.h - the run's metadata lines that every lopbench file carries
  * (transport, device, ranks, repetitions, timer, date, hosts ...; README
  * "Data formats").  The formats' own modules (fmt_barrier.h, fmt_pairs.h,
- * bench/samples.h) write them at their place in the file.
+ * fmt_series.h) write them at their place in the file.
  */
 #ifndef LOP_FMT_RUN_H
 #define LOP_FMT_RUN_H

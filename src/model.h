@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "csv.h"
 #include "lop.h"
 
 #define LOP_MODEL_MAX_PARAMS 6
@@ -98,7 +99,7 @@ const lop_family_t *lop_family_of(const lop_model_t *model);
 
 typedef struct {
     char file[256];     /* data file the fit came from (or a citation) */
-    char series[64];    /* "<op>-<post>" */
+    char series[LOP_NAME_SIZE]; /* "<op>-<post>" */
     char quantity[16];  /* rtt, os, or */
     char stat[16];      /* min, avg, median */
     const lop_model_t *model;

@@ -4,6 +4,7 @@
  *   fixture_dir_make("csv")          a fresh /tmp/lop-test-csv-XXXXXX in fixture_dir
  *   fixture_path("a.csv")            a name inside it (static buffer: use it at once)
  *   fixture_file_write("a.csv", s)   a file holding the text s
+ *   fixture_file_text(path)          a file's text, up to 8 KiB ("" if none; free it)
  *   fixture_dir_remove()             rm -rf the directory
  *   fixture_lop_load(rows, &set, &lop)  params.csv rows (columns file..l6) read
  *                                    as a set, and its LoP view of t-inline, min
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fmt_params.h"
 #include "view.h"
 #include "tap.h"
 
@@ -41,6 +43,17 @@ __attribute__((unused)) static void fixture_file_write(const char *name, const c
     fclose(f);
 }
 
+__attribute__((unused)) static char *fixture_file_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 8192);
+    if (f && text)
+        text[fread(text, 1, 8191, f)] = '\0';
+    if (f)
+        fclose(f);
+    return text;
+}
+
 __attribute__((unused)) static void fixture_dir_remove(void)
 {
     char cmd[128];
@@ -57,7 +70,7 @@ __attribute__((unused)) static void fixture_lop_load(const char *rows, lop_param
     FILE *f = fdopen(mkstemp(path), "w");
     fprintf(f, "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6\n%s", rows);
     fclose(f);
-    ok(lop_paramset_read(path, set) == LOP_OK &&
+    ok(lop_fmt_params_read(path, set) == LOP_OK &&
            lop_view_from_set(set, "t-inline", "min", lop) == LOP_OK,
        "LoP fixture set %s", lop_errmsg());
     unlink(path);

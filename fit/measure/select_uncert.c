@@ -29,6 +29,7 @@
 
 #include "barrier.h"
 #include "fitter.h"
+#include "fmt_params.h"
 #include "select.h"
 #include "stats.h"
 #include "uncert.h"
@@ -191,7 +192,7 @@ int main(int argc, char **argv)
     }
     const char *path = optind < argc ? argv[optind] : "data/mozart-2005/params.csv";
     lop_paramset_t set;
-    if (seeds < 1 || seeds > 1000 || lop_paramset_read(path, &set) != LOP_OK) {
+    if (seeds < 1 || seeds > 1000 || lop_fmt_params_read(path, &set) != LOP_OK) {
         fprintf(stderr, "measure: %s\n", seeds < 1 || seeds > 1000 ? "-s 1..1000" : lop_errmsg());
         return 1;
     }

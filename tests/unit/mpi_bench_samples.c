@@ -1,6 +1,7 @@
-/* lopbench's files (bench/samples.c): a sample set written and read back with
- * the project's CSV reader (rows, statistics, metadata, raw samples), and the
- * output directory check.  No MPI_Init needed. */
+/* lopbench's series files (bench/samples.c, src/fmt_series.h): a sample set
+ * written and read back with the project's CSV reader (rows, statistics,
+ * metadata, raw samples), and the output directory check.  No MPI_Init
+ * needed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

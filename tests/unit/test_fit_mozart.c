@@ -3,7 +3,7 @@
  * reproduce the thesis's L(p) (2.3.7).
  *
  * Everything is checked through the pipeline: the shipped CSV read by
- * lop_paramset_read, looked up by lop_view_from_set, evaluated by
+ * lop_fmt_params_read, looked up by lop_view_from_set, evaluated by
  * lop_fit_eval, lop_view_L and lop_view_Llist.  Against it, from the thesis:
  * the fitted functions as printed in 2.3.6.2 and 2.3.6.3 (written out here
  * by hand, independently of src/model.c), L(p) = RTT(p)/2 − (o_s(p) + o_s(1))
@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "fmt_params.h"
 #include "view.h"
 #include "tap.h"
 
@@ -168,7 +169,7 @@ static void check_case(const lop_paramset_t *set, const case_t *c)
 int main(void)
 {
     lop_paramset_t set;
-    if (!ok(lop_paramset_read(PARAMS, &set) == LOP_OK, "read %s: %s", PARAMS, lop_errmsg()))
+    if (!ok(lop_fmt_params_read(PARAMS, &set) == LOP_OK, "read %s: %s", PARAMS, lop_errmsg()))
         return tap_done();
     ok(set.n == 24, "24 fits: 8 RTT, 8 overheads under min and avg");
     for (size_t i = 0; i < COUNT(cases); i++)

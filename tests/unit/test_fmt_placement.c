@@ -9,17 +9,6 @@
 #include "fmt_placement.h"
 #include "tap.h"
 
-static char *file_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *text = calloc(1, 8192);
-    if (f && text)
-        text[fread(text, 1, 8191, f)] = '\0';
-    if (f)
-        fclose(f);
-    return text;
-}
-
 static void written_and_read(void)
 {
     const lop_fmt_placement_row_t row[] = {{"n1", 0, 0, 3}, {"n2", 1, 1, 0}, {"n1", 0, 0, 2}};
@@ -32,7 +21,7 @@ static void written_and_read(void)
         lop_csv_meta(&w, "host_n1", "a line of the caller's");
         st = lop_fmt_placement_write_rows(&w, row, 3);
     }
-    char *text = file_text(path);
+    char *text = fixture_file_text(path);
     ok(st == LOP_OK && strcmp(text,
        "# lopbench: " LOP_VERSION "\n# quantity: placement\n# definition: where each rank ran: "
        "host name, socket (hwloc package) and NUMA node on that host (logical indexes), core = "

@@ -1,5 +1,5 @@
 /* Schedules: the generators against the thesis's examples, the builder's
- * errors, and the CSV form (round trip and malformed input). */
+ * errors and limits (the CSV form: test_sched_csv). */
 #include <string.h>
 
 #include "barrier.h"
@@ -201,50 +201,6 @@ static void limits(void)
        "P beyond SCHED_MAX_P: %s", lop_errmsg());
 }
 
-static void csv_round_trip(void)
-{
-    static const char *const algs[] = {"ndiss", "rgm", "bfly", "mcs"};
-    for (size_t i = 0; i < 4; i++) {
-        sched_t s, back;
-        build(algs[i], 13, 3, &s);
-        FILE *f = fopen(fixture_path("s.csv"), "w");
-        sched_csv_write(&s, f);
-        fclose(f);
-        lop_status_t st = sched_csv_read(fixture_path("s.csv"), &back);
-        ok(st == LOP_OK && sched_equal(&s, &back) && strcmp(back.alg, algs[i]) == 0,
-           "%s P=13 n=3 reads back as written %s", algs[i], st ? lop_errmsg() : "");
-        if (st == LOP_OK)
-            sched_free(&back);
-        sched_free(&s);
-    }
-}
-
-static void csv_error(const char *label, const char *text, const char *want)
-{
-    sched_t s;
-    fixture_file_write("bad.csv", text);
-    lop_status_t st = sched_csv_read(fixture_path("bad.csv"), &s);
-    ok(st != LOP_OK && strstr(lop_errmsg(), want), "%s -> %s", label, lop_errmsg());
-    if (st == LOP_OK)
-        sched_free(&s);
-}
-
-static void csv_errors(void)
-{
-    csv_error("unknown op", "rank,step,op,peer\n0,0,put,1\n", "bad.csv:2: op 'put' is not send");
-    csv_error("mcast with a peer", "rank,step,op,peer\n0,0,mcast,1\n", "bad.csv:2: peer -1 is for");
-    csv_error("send to -1", "rank,step,op,peer\n0,0,send,-1\n", "bad.csv:2: peer -1 is for");
-    csv_error("fractional rank", "rank,step,op,peer\n0.5,0,send,1\n", "column 'rank': '0.5'");
-    csv_error("missing column", "rank,op,peer\n0,send,1\n", "no column 'step'");
-    csv_error("rank beyond # p", "# p: 2\nrank,step,op,peer\n2,0,send,1\n", "names rank 2 but p");
-    sched_t s;
-    fixture_file_write("ok.csv", "rank,step,op,peer\n1,0,recv,0\n0,0,send,1\n");
-    ok(sched_csv_read(fixture_path("ok.csv"), &s) == LOP_OK && s.p == 2 && s.first[1] == 1 &&
-           s.op[0].kind == SCHED_SEND,
-       "rows of different ranks may interleave; P from the largest rank");
-    sched_free(&s);
-}
-
 int main(void)
 {
     if (fixture_dir_make("sched") != 0)
@@ -255,8 +211,6 @@ int main(void)
     op_counts();
     generated();
     limits();
-    csv_round_trip();
-    csv_errors();
     fixture_dir_remove();
     return tap_done();
 }

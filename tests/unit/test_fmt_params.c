@@ -1,8 +1,9 @@
 /*
- * test_params.c - params.csv's covariance, weak and selection columns
- * (src/paramset.h, fit/fitout.h): lopfit's writer and lop_paramset_read give
- * back the same bits; files without the columns (the thesis's set) still
- * read; a bad covariance, weak or selection cell is a file:line error.
+ * test_fmt_params.c - params.csv (src/fmt_params.h): lopfit's writer and
+ * lop_fmt_params_read give back the same bits, the header and metadata as
+ * lopfit always wrote them; files without the covariance, weak and
+ * selection columns (the thesis's set) still read; a bad covariance, weak or
+ * selection cell is a file:line error.
  */
 #include <math.h>
 #include <string.h>
@@ -13,20 +14,28 @@
 #include "fitout.h"
 #include "fitter.h"
 #include "fixture.h"
+#include "fmt_params.h"
 #include "tap.h"
 
 #define N_POINTS 40
 
-/* The writer's column list is the reader's header. */
+/* params.csv's header as lopfit has always written it. */
+static const char header[] =
+    "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6,ssr,rmse,r2,"
+    "se1,se2,se3,se4,se5,se6,"
+    "cov11,cov12,cov13,cov14,cov15,cov16,cov22,cov23,cov24,cov25,cov26,cov33,cov34,cov35,"
+    "cov36,cov44,cov45,cov46,cov55,cov56,cov66,weak,hint,criterion,k,aicc,bic,margin";
+
+/* The column table is that header, then --csv's fit_ms. */
 static void check_header(void)
 {
     char joined[2048] = "";
-    for (int i = 0; i < LOP_FITOUT_COLUMNS; i++) {
+    for (int i = 0; i < LOP_FMT_PARAMS_COLUMNS; i++) {
         strcat(joined, i ? "," : "");
-        strcat(joined, lop_fitout_columns[i].name);
+        strcat(joined, lop_fmt_params_columns[i].name);
     }
-    ok(strcmp(joined, lop_paramset_header) == 0, "lop_fitout_columns = lop_paramset_header");
-    ok(strcmp(lop_fitout_columns[LOP_FITOUT_COLUMNS].name, "fit_ms") == 0,
+    ok(strcmp(joined, header) == 0, "lop_fmt_params_columns: params.csv's header");
+    ok(strcmp(lop_fmt_params_columns[LOP_FMT_PARAMS_COLUMNS].name, "fit_ms") == 0,
        "--csv's extra column fit_ms comes last");
 }
 
@@ -99,7 +108,7 @@ static void check_round_trip(void)
     ok(fits[0].has_cov && fits[1].has_cov, "the rtt and ov fits have a covariance");
     ok(write_set(fits, 3), "write params.csv");
     lop_paramset_t set;
-    lop_status_t st = lop_paramset_read(fixture_path("params.csv"), &set);
+    lop_status_t st = lop_fmt_params_read(fixture_path("params.csv"), &set);
     ok(st == LOP_OK && set.n == 3, "read it back %s", st ? lop_errmsg() : "");
     if (st)
         return;
@@ -123,8 +132,10 @@ static void check_round_trip(void)
     /* written again from what was read: the same file */
     for (size_t i = 0; i < set.n; i++)
         snprintf(set.fit[i].file, sizeof set.fit[i].file, "test");
-    char first[65536];
+    char first[65536], start[2200];
     snprintf(first, sizeof first, "%s", slurp(fixture_path("params.csv")));
+    snprintf(start, sizeof start, "# lopfit: %s\n# unit: us\n%s\n", LOP_VERSION, header);
+    ok(strncmp(first, start, strlen(start)) == 0, "metadata and header as lopfit writes them");
     ok(write_set(set.fit, set.n), "write the set read");
     ok(strcmp(first, slurp(fixture_path("params.csv"))) == 0, "the same params.csv again");
     lop_paramset_free(&set);
@@ -150,7 +161,7 @@ static void check_weak(void)
     snprintf(f.stat, sizeof f.stat, "min");
     ok(write_set(&f, 1), "write a fit with weak l2 (SE) and l3 (singular)");
     lop_paramset_t set;
-    lop_status_t st = lop_paramset_read(fixture_path("params.csv"), &set);
+    lop_status_t st = lop_fmt_params_read(fixture_path("params.csv"), &set);
     ok(st == LOP_OK && set.fit[0].weak[0] == 0 && set.fit[0].weak[1] == LOP_FIT_WEAK_SE &&
            set.fit[0].weak[2] == LOP_FIT_WEAK_SINGULAR &&
            lop_fitter_hint(&set.fit[0]) == LOP_HINT_MORE_P,
@@ -163,7 +174,7 @@ static void check_weak(void)
 static void check_old_file(void)
 {
     lop_paramset_t set;
-    lop_status_t st = lop_paramset_read("data/mozart-2005/params.csv", &set);
+    lop_status_t st = lop_fmt_params_read("data/mozart-2005/params.csv", &set);
     ok(st == LOP_OK && set.n > 0, "the thesis's params.csv (no covariance columns) reads");
     if (st)
         return;
@@ -184,12 +195,12 @@ static void bad_file(const char *name, const char *cov, const char *tail, const 
     char text[4096];
     snprintf(text, sizeof text,
              "%s\nt,send-normal,os,min,ov,10,1,10,1,2,0.5,,,,,,,,,,,,,%s,%s\n",
-             lop_paramset_header, cov, tail);
+             header, cov, tail);
     fixture_file_write(name, text);
     lop_paramset_t set;
     char where[600];
     snprintf(where, sizeof where, "%s:2: ", fixture_path(name));
-    lop_status_t st = lop_paramset_read(fixture_path(name), &set);
+    lop_status_t st = lop_fmt_params_read(fixture_path(name), &set);
     ok(st != LOP_OK && strncmp(lop_errmsg(), where, strlen(where)) == 0 &&
            strstr(lop_errmsg(), want) && !strchr(lop_errmsg(), '\n'),
        "%s: %s", name, lop_errmsg());
@@ -232,7 +243,7 @@ static void check_poles(void)
 
 int main(void)
 {
-    if (fixture_dir_make("params") != 0) {
+    if (fixture_dir_make("fmt-params") != 0) {
         ok(0, "make a temporary directory");
         return tap_done();
     }
