@@ -288,23 +288,6 @@ void lop_cli_lists_free(const lop_cli_opt_t *opts_table, void *opts)
     }
 }
 
-lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts)
-{
-    for (size_t i = 0; cli->opts[i].name; i++) {
-        const lop_cli_opt_t *o = &cli->opts[i], *need = cli->opts;
-        if (!cli->given[i] || !o->only_with)
-            continue;
-        while (need->name && strcmp(need->name, o->only_with) != 0)
-            need++;
-        int set = 0;
-        if (need->name)
-            memcpy(&set, (const char *)opts + need->field, sizeof set);
-        if (!set)
-            return lop_err(LOP_ERR_INVALID, "option --%s: only with --%s", o->name, o->only_with);
-    }
-    return LOP_OK;
-}
-
 /* 'choices' joined by ", " and 'last_sep' before the last one ("a, b or c"),
  * written out whole: no buffer to outgrow. */
 static void choices_print(FILE *out, const char *const *choices, const char *last_sep)

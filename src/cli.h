@@ -141,9 +141,6 @@ void lop_cli_free(lop_cli_t *cli);
  * rows' kinds; stops at the first error.  Operands start at
  * lop_cli_operand_index() afterwards. */
 lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts);
-/* After lop_cli_parse: every given option's only_with flag is set in 'opts',
- * else "option --alg: only with --barrier" (the first such row). */
-lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts);
 /* After lop_cli_parse: '*mode' the index in 'modes' of the run's mode, and
  * every option and operand given one it takes, else the first problem as
  * the error: "options --verify and --best are two modes: give one", "option
