@@ -8,6 +8,8 @@
 
 #include "cli.h"
 #include "hybrid.h"
+#include "ibmcast.h"
+#include "timer.h"
 
 const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "series", NULL};
 const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
@@ -169,7 +171,8 @@ void lop_bench_opts_usage(FILE *out)
                   "for every ordered pair of ranks (Meyer and Elster's P x P matrices), in\n"
                   "rounds of disjoint pairs: DIR/pairs.csv (zero-byte MPI_Issend, the paper's\n"
                   "regressions), DIR/pairs-<op>-<post>.csv (lop's series over the transport:\n"
-                  "o = o_s(1), L = RTT(1)/2 - 2 o_s(1)) and DIR/placement.csv.",
+                  "o = o_s(1), L = RTT(1)/2 - 2 o_s(1)) and DIR/placement.csv.\n"
+                  "LOP_TIMER=clock times with clock_gettime instead of the cycle counter.",
                   options);
     lop_cli_modes_usage(out, options, modes);
 }
@@ -340,6 +343,14 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
     return check_device_options(o);
 }
 
+/* The environment lopbench reads, refused before anything runs: a test
+ * hook or a timer named wrong would silently do nothing. */
+static lop_status_t check_environment(void)
+{
+    lop_status_t st = lop_timer_env_check();
+    return st ? st : lop_mcast_hooks_check();
+}
+
 lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
 {
     lop_cli_t cli;
@@ -352,6 +363,7 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
     int stop = opts->help || opts->list_options;
     st = st || stop ? st : lop_cli_check(&cli, modes, &opts->mode);
     st = st || stop ? st : check_consistent(opts);
+    st = st || stop ? st : check_environment();
     lop_cli_free(&cli);
     if (st == LOP_OK && opts->pairs) { /* a P x P matrix: fewer samples per pair */
         opts->reps = opts->reps_named ? opts->reps : LOP_PAIRS_REPS;
