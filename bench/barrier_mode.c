@@ -405,8 +405,7 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_repor
 {
     session_t s = {.m = m};
     *out = (lop_barrier_report_t){0};
-    lop_status_t st = lop_mcast_hooks_check(); /* tests' hooks, before anything runs */
-    st = st ? st : select_combos(&s);
+    lop_status_t st = select_combos(&s); /* the tests' hooks: checked with the options */
     st = st ? st : select_sizes(&s);
     st = lop_mpi_agree(m->comm, st);
     st = st ? st : check_witness_possible(&s);

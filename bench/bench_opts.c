@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hybrid.h"
+#include "ibmcast.h"
+#include "timer.h"
 
 const char *const lop_pairs_methods[LOP_PAIRS_METHOD_COUNT + 1] = {"issend", "series", NULL};
 const char *const lop_pairs_stats[LOP_PAIRS_STAT_COUNT + 1] = {"min", "avg", "median", NULL};
@@ -58,30 +59,34 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_out
 
 #define AT(member) LOP_CLI_AT(lop_bench_opts_t, member)
 #define MARK(member) LOP_CLI_MARK(lop_bench_opts_t, member)
+/* Which modes an option has an effect in (the rows' 'modes' column). */
+#define IN(m) LOP_CLI_IN(LOP_BENCH_##m)
+#define OVER_TRANSPORT (IN(SCENARIOS) | IN(PAIRS)) /* the scenarios' transport and series */
+#define BARRIERS (IN(BARRIER) | IN(SCHEDULE))
 
 static const lop_cli_opt_t options[] = {
     {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
-     .choices = transport_names, .join = " or "},
+     .choices = transport_names, .join = " or ", .modes = OVER_TRANSPORT},
     {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p), 3 = the gap PRTT(k) (default: 1,2)",
      LOP_CLI_CUSTOM,
-     .parse = parse_scenarios},
+     .parse = parse_scenarios, .modes = IN(SCENARIOS)},
     {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
                        "answered by RDMA writes) (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
-     .choices = op_names},
+     .choices = op_names, .modes = OVER_TRANSPORT},
     {"post", 0, "LIST", "normal, inline, list (default: normal,inline,list)", LOP_CLI_SET,
-     AT(posts), .choices = post_names},
+     AT(posts), .choices = post_names, .modes = OVER_TRANSPORT},
     {"max-post", 0, "K", "scenario 1 posts 1..K requests (default: 16)", LOP_CLI_INT,
-     AT(max_post), .min = 1, .max = 1024},
+     AT(max_post), .min = 1, .max = 1024, .modes = IN(SCENARIOS)},
     {"reps", 0, "R", "measured repetitions (default: 1000; --pairs: 100)", LOP_CLI_INT, AT(reps),
      .min = 1, .max = 10000000, .given = MARK(reps_named)},
     {"warmup", 0, "W", "discarded repetitions before them (default: 100; --pairs: 10)",
      LOP_CLI_INT, AT(warmup), .min = 0, .max = 10000000, .given = MARK(warmup_named)},
     {"idle-us", 0, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)",
-     LOP_CLI_REAL, AT(idle_us), .min = 0, .max = 1e7},
+     LOP_CLI_REAL, AT(idle_us), .min = 0, .max = 1e7, .modes = OVER_TRANSPORT},
     {"output", 'o', "DIR", "output directory (default: data/<host>-<date>)", LOP_CLI_CUSTOM,
      .parse = parse_output},
     {"raw", 0, NULL, "also write every sample to <series>-<quantity>-raw.csv", LOP_CLI_FLAG,
-     AT(raw)},
+     AT(raw), .modes = IN(SCENARIOS)},
     {"device", 0, "NAME", "verbs: RDMA device (default: the first one)", LOP_CLI_TEXT,
      AT(tcfg.device)},
     {"port", 0, "N", "verbs: device port (default: 1)", LOP_CLI_INT, AT(tcfg.port), .min = 1,
@@ -94,47 +99,60 @@ static const lop_cli_opt_t options[] = {
      LOP_CLI_INT, AT(tcfg.sl), .min = 0, .max = 15},
     {"rma", 0, "MODE", "mpi rdmaw: auto, shared (one node) or put (default: auto)",
      LOP_CLI_CHOICE, AT(tcfg.rma), .choices = rma_names},
-    {"barrier", 0, NULL, "run barrier algorithms instead of scenarios 1 and 2", LOP_CLI_FLAG,
-     AT(barrier)},
     {"alg", 0, "LIST", "barrier: algorithms (lopredict's names; all: every one with a "
                        "schedule, e.g. all,hybrid) (default: all)", LOP_CLI_CUSTOM,
-     .parse = parse_algs, .given = MARK(alg_named), .only_with = "barrier"},
+     .parse = parse_algs, .modes = IN(BARRIER)},
     {"n", 0, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)",
-     LOP_CLI_CUSTOM, .parse = parse_n, .only_with = "barrier"},
+     LOP_CLI_CUSTOM, .parse = parse_n, .modes = IN(BARRIER)},
     {"p", 0, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)",
-     LOP_CLI_CUSTOM, .parse = parse_p, .only_with = "barrier"},
+     LOP_CLI_CUSTOM, .parse = parse_p, .modes = BARRIERS},
     {"executor", 0, "LIST", "barrier: {} (default: all usable)", LOP_CLI_SET, AT(executors),
      .choices = executor_names, .join = ", ", .given = MARK(executors_named),
-     .only_with = "barrier"},
-    {"schedule", 0, "FILE", "barrier: run this schedule (lopredict --schedule CSV)", LOP_CLI_TEXT,
-     AT(schedule_file), .only_with = "barrier"},
+     .modes = BARRIERS},
     {"check", 0, NULL, "barrier: verify no rank leaves before all entered; no timing",
-     LOP_CLI_FLAG, AT(check), .only_with = "barrier"},
+     LOP_CLI_FLAG, AT(check), .modes = BARRIERS},
     {"placement", 0, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)",
-     LOP_CLI_TEXT, AT(placement)},
+     LOP_CLI_TEXT, AT(placement), .modes = IN(BARRIER), .only_with = "alg=hybrid"},
     {"pairs-file", 0, "FILE", "barrier --alg hybrid: per-pair costs (default: per level)",
-     LOP_CLI_TEXT, AT(pairs_file)},
+     LOP_CLI_TEXT, AT(pairs_file), .modes = IN(BARRIER), .only_with = "alg=hybrid"},
     {"check-delay-us", 0, "US", "barrier --check: largest random arrival delay (default: 200)",
-     LOP_CLI_REAL, AT(check_delay_us), .min = 1, .max = 1e6},
+     LOP_CLI_REAL, AT(check_delay_us), .min = 1, .max = 1e6, .modes = BARRIERS,
+     .only_with = "check"},
     {"seed", 0, "N", "barrier --check: seed of the random delays (default: 1)", LOP_CLI_INT,
-     AT(seed), .min = 0, .max = 1L << 30},
+     AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS, .only_with = "check"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
                               "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
-     AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .only_with = "barrier"},
-    {"pairs", 0, NULL, "o and L of every ordered pair of ranks, and placement.csv",
-     LOP_CLI_FLAG, AT(pairs)},
+     AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS},
     /* --pairs-sample implies --pairs: its mark is the pairs flag */
     {"pairs-sample", 0, NULL, "pairs: one pair per placement class fills the matrix",
-     LOP_CLI_FLAG, AT(pairs_sample), .given = MARK(pairs)},
+     LOP_CLI_FLAG, AT(pairs_sample), .given = MARK(pairs), .modes = IN(PAIRS)},
     {"method", 0, "LIST", "pairs: issend (Meyer & Elster), series (--ops/--post over the transport) (default: both)",
-     LOP_CLI_SET, AT(methods), .choices = lop_pairs_methods, .only_with = "pairs"},
+     LOP_CLI_SET, AT(methods), .choices = lop_pairs_methods, .modes = IN(PAIRS)},
     {"pairs-stat", 0, "STAT", "pairs: min, avg or median in o_us and L_us (default: median)",
-     LOP_CLI_CHOICE, AT(pairs_stat), .choices = lop_pairs_stats, .only_with = "pairs"},
+     LOP_CLI_CHOICE, AT(pairs_stat), .choices = lop_pairs_stats, .modes = IN(PAIRS)},
     {"timeout", 0, "S", "give up any wait for a peer after S seconds, 0 = never (default: 60)",
      LOP_CLI_REAL, AT(timeout_s), .min = 0, .max = 1e6},
     {"quiet", 'q', NULL, "no progress or notes on stderr", LOP_CLI_FLAG, AT(quiet)},
     {"help", 'h', NULL, "print this help and exit", LOP_CLI_FLAG, AT(help)},
+    LOP_CLI_LIST_OPTIONS(lop_bench_opts_t, list_options),
+    /* the modes' options, listed with the modes */
+    {"barrier", 0, NULL, NULL, LOP_CLI_FLAG, AT(barrier)},
+    {"schedule", 0, "FILE", NULL, LOP_CLI_TEXT, AT(schedule_file)},
+    {"pairs", 0, NULL, NULL, LOP_CLI_FLAG, AT(pairs)},
     {NULL, 0, NULL, NULL},
+};
+
+/* The modes, indexed by lop_bench_mode_t (what each runs: main.c). */
+static const lop_cli_mode_t modes[LOP_BENCH_MODE_COUNT + 1] = {
+    [LOP_BENCH_SCENARIOS] = {"scenarios", NULL, NULL, NULL,
+                             "the scenarios of --scenario over the transport, a CSV per series"},
+    [LOP_BENCH_BARRIER] = {"barrier", "barrier", NULL, NULL,
+                           "lopredict's barrier schedules on every executor, and MPI_Barrier"},
+    [LOP_BENCH_SCHEDULE] = {"schedule", "barrier,schedule", NULL, NULL,
+                            "a schedule file (lopredict --schedule's CSV) instead of --alg"},
+    [LOP_BENCH_PAIRS] = {"pairs", "pairs", NULL, NULL,
+                         "o and L of every ordered pair of ranks, and placement.csv"},
+    [LOP_BENCH_MODE_COUNT] = {NULL},
 };
 
 void lop_bench_opts_usage(FILE *out)
@@ -152,8 +170,15 @@ void lop_bench_opts_usage(FILE *out)
                   "for every ordered pair of ranks (Meyer and Elster's P x P matrices), in\n"
                   "rounds of disjoint pairs: DIR/pairs.csv (zero-byte MPI_Issend, the paper's\n"
                   "regressions), DIR/pairs-<op>-<post>.csv (lop's series over the transport:\n"
-                  "o = o_s(1), L = RTT(1)/2 - 2 o_s(1)) and DIR/placement.csv.",
+                  "o = o_s(1), L = RTT(1)/2 - 2 o_s(1)) and DIR/placement.csv.\n"
+                  "LOP_TIMER=clock times with clock_gettime instead of the cycle counter.",
                   options);
+    lop_cli_modes_usage(out, options, modes);
+}
+
+void lop_bench_opts_list(FILE *out)
+{
+    lop_cli_list_options(out, options, modes);
 }
 
 void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...)
@@ -307,24 +332,22 @@ static lop_status_t check_device_options(const lop_bench_opts_t *o)
     return LOP_OK;
 }
 
-/* Combinations no single option and no "only with" can reject. */
+/* Combinations the option table cannot reject (it says which mode takes
+ * which option). */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
-    if (o->pairs && o->barrier)
-        return lop_err(LOP_ERR_INVALID, "option --pairs: not with --barrier (one mode per run)");
-    if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || o->barrier || !o->scenario[2]))
+    if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || !o->scenario[2]))
         return lop_err(LOP_ERR_INVALID, "option --ops: mcast is measured by scenario 2 alone "
-                       "(not with %s)", o->pairs ? "--pairs" : o->barrier ? "--barrier" :
-                       "--scenario 1 alone");
-    if (o->schedule_file && o->alg_named)
-        return lop_err(LOP_ERR_INVALID, "option --schedule: give either --schedule or --alg");
-    int hybrid = 0;
-    for (size_t i = 0; i < o->n_alg; i++)
-        hybrid |= (o->alg[i]->flags & BARRIER_HYBRID) != 0;
-    if ((o->placement || o->pairs_file) && !hybrid)
-        return lop_err(LOP_ERR_INVALID, "option --%s: only with --barrier --alg hybrid",
-                       o->placement ? "placement" : "pairs-file");
+                       "(not with %s)", o->pairs ? "--pairs" : "--scenario 1 alone");
     return check_device_options(o);
+}
+
+/* The environment lopbench reads, refused before anything runs: a test
+ * hook or a timer named wrong would silently do nothing. */
+static lop_status_t check_environment(void)
+{
+    lop_status_t st = lop_timer_env_check();
+    return st ? st : lop_mcast_hooks_check();
 }
 
 lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
@@ -336,13 +359,10 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
     if (st != LOP_OK)
         return st;
     st = lop_cli_parse(&cli, opts);
-    int first_operand = lop_cli_operand_index(&cli);
-    if (st == LOP_OK && first_operand < argc)
-        st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)", argv[first_operand]);
-    if (st == LOP_OK && !opts->help)
-        st = lop_cli_only_with(&cli, opts);
-    if (st == LOP_OK && !opts->help)
-        st = check_consistent(opts);
+    int stop = opts->help || opts->list_options;
+    st = st || stop ? st : lop_cli_check(&cli, modes, &opts->mode);
+    st = st || stop ? st : check_consistent(opts);
+    st = st || stop ? st : check_environment();
     lop_cli_free(&cli);
     if (st == LOP_OK && opts->pairs) { /* a P x P matrix: fewer samples per pair */
         opts->reps = opts->reps_named ? opts->reps : LOP_PAIRS_REPS;

@@ -14,8 +14,20 @@
 
 #define LOP_BENCH_MAX_LIST 64 /* most entries of --alg, --n and --p lists */
 
+/* The modes, one a run, in the order of bench_opts.c's table (which says
+ * which options each takes) and of main.c's (what each runs). */
+typedef enum {
+    LOP_BENCH_SCENARIOS, /* the default: scenarios 1, 2 (and 3) */
+    LOP_BENCH_BARRIER,   /* --barrier */
+    LOP_BENCH_SCHEDULE,  /* --barrier --schedule FILE */
+    LOP_BENCH_PAIRS,     /* --pairs (or --pairs-sample) */
+    LOP_BENCH_MODE_COUNT
+} lop_bench_mode_t;
+
 typedef struct {
     int help;                  /* --help: print usage and stop */
+    int list_options;          /* --list-options: print the option table and stop */
+    int mode;                  /* lop_bench_mode_t: what the options chose */
     const char *transport;     /* "auto", "verbs" or "mpi" */
     int scenario[4];           /* scenario[1], [2], [3]: run it */
     unsigned ops;              /* bit (1 << lop_op_t) per operation to measure */
@@ -33,7 +45,6 @@ typedef struct {
     int barrier;               /* run barrier algorithms instead of the scenarios */
     const struct barrier_alg *alg[LOP_BENCH_MAX_LIST]; /* --alg, schedule-based ones */
     size_t n_alg;
-    int alg_named;             /* --alg given */
     long n_value[LOP_BENCH_MAX_LIST]; /* --n values; none = each algorithm's default */
     size_t n_n;
     long p_value[LOP_BENCH_MAX_LIST]; /* --p sizes; none = every rank */
@@ -68,6 +79,8 @@ lop_status_t lop_bench_opts_parse(int argc, char **argv, lop_bench_opts_t *opts)
 /* The --help text, made from the option table (after lop_bench_opts_parse,
  * which fills its choices in from the transport and executor tables). */
 void lop_bench_opts_usage(FILE *out);
+/* --list-options: the modes and which options each takes, as CSV. */
+void lop_bench_opts_list(FILE *out);
 
 /* A note on stderr, "lopbench: ...", from rank 0 only and not with --quiet. */
 void lop_bench_note(const lop_bench_opts_t *opts, int rank, const char *fmt, ...)

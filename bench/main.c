@@ -509,9 +509,26 @@ static lop_status_t measure_all(run_t *r)
     return st;
 }
 
-/* --pairs: o and L of every ordered pair (pairs_mode.h), on the open transport. */
+/* The scenarios: the plan agreed on and the directory made, then every task. */
+static lop_status_t run_scenarios(run_t *r)
+{
+    plan_build(r);
+    lop_status_t st = plan_agree(r);
+    if (st)
+        return st;
+    lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
+    plan_notes(r);
+    meta_fill(r);
+    return measure_all(r);
+}
+
+/* --pairs: o and L of every ordered pair (pairs_mode.h); the directory is
+ * made once the pairs mode knows it can measure. */
 static lop_status_t run_pairs(run_t *r)
 {
+    outdir_choose(r);
+    lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
+    meta_fill(r);
     r->bench.progress = r->bench.rank == 0 && !r->opts.quiet ? &r->progress : NULL;
     lop_pairs_mode_t m = {&r->opts, &r->bench, &r->meta, r->outdir};
     lop_pairs_report_t report;
@@ -523,7 +540,7 @@ static lop_status_t run_pairs(run_t *r)
 }
 
 /* --barrier: the schedules of lopredict run for real (barrier_mode.h). */
-static int run_barriers(run_t *r)
+static lop_status_t run_barriers(run_t *r)
 {
     outdir_choose(r);
     meta_fill(r);
@@ -534,47 +551,36 @@ static int run_barriers(run_t *r)
     lop_status_t printed = r->bench.rank == 0 ? report_barrier_print(&m, &report, st) : LOP_OK;
     st = lop_mpi_agree(r->bench.comm, st ? st : printed); /* every rank fails alike */
     lop_barrier_report_free(&report);
-    bench_free(r);
-    return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
+    return st;
 }
+
+/* What each mode runs (bench_opts.c's table says which options it takes). */
+static const struct {
+    lop_status_t (*run)(run_t *r);
+    int transport;      /* over --transport's (the barrier executors open their own) */
+    const char *option; /* what chose it, for the message on one rank */
+} modes[LOP_BENCH_MODE_COUNT] = {
+    [LOP_BENCH_SCENARIOS] = {run_scenarios, 1, ""},
+    [LOP_BENCH_BARRIER] = {run_barriers, 0, "option --barrier: "},
+    [LOP_BENCH_SCHEDULE] = {run_barriers, 0, "option --barrier: "},
+    [LOP_BENCH_PAIRS] = {run_pairs, 1, "option --pairs: "},
+};
 
 static int run(run_t *r)
 {
     lop_status_t st = lop_mpi_agree(MPI_COMM_WORLD, bench_init(r));
     if (st != LOP_OK)
         return fail_agreed(st);
-    if (r->bench.size < 2) {
-        if (r->opts.pairs)
-            lop_err(LOP_ERR_INVALID, "option --pairs: needs at least 2 MPI ranks to make a pair "
-                    "(mpirun -np N lopbench --pairs, N >= 2)");
-        else
-            lop_err(LOP_ERR_INVALID, "needs at least 2 MPI ranks (mpirun -np N lopbench, N >= 2)");
-        bench_free(r);
-        return fail_agreed(LOP_ERR_INVALID);
-    }
-    lop_timer_init(&r->timer);
-    if (r->opts.barrier)
-        return run_barriers(r);
+    if (r->bench.size < 2)
+        st = lop_err(LOP_ERR_INVALID, "%sneeds at least 2 MPI ranks (mpirun -np N lopbench, "
+                     "N >= 2)", modes[r->opts.mode].option);
+    if (st == LOP_OK)
+        lop_timer_init(&r->timer);
     r->tp.want_mcast = r->opts.ops >> LOP_OP_MCAST & 1; /* scenario 2's mcast series */
-    st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
-                            sizeof r->choice);
-    if (st != LOP_OK) {
-        lop_transport_close(&r->tp);
-        bench_free(r);
-        return fail_agreed(st);
-    }
-    if (r->opts.pairs)
-        outdir_choose(r); /* made once the pairs mode knows it can measure */
-    else
-        plan_build(r);
-    st = r->opts.pairs ? LOP_OK : plan_agree(r);
-    if (st == LOP_OK) {
-        lop_bench_note(&r->opts, r->bench.rank, "transport %s (%s)", r->tp.ops->name, r->choice);
-        if (!r->opts.pairs)
-            plan_notes(r);
-        meta_fill(r);
-        st = r->opts.pairs ? run_pairs(r) : measure_all(r);
-    }
+    if (st == LOP_OK && modes[r->opts.mode].transport)
+        st = lop_transport_open(&r->tp, r->opts.transport, &r->opts.tcfg, r->choice,
+                                sizeof r->choice);
+    st = st ? st : modes[r->opts.mode].run(r);
     lop_transport_close(&r->tp);
     bench_free(r);
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
@@ -584,9 +590,9 @@ int main(int argc, char **argv)
 {
     static run_t r; /* large (summary lines); one per process */
     lop_status_t st = lop_bench_opts_parse(argc, argv, &r.opts);
-    if (st == LOP_OK && r.opts.help) {
+    if (st == LOP_OK && (r.opts.help || r.opts.list_options)) {
         if (launcher_rank() == 0)
-            lop_bench_opts_usage(stdout);
+            (r.opts.help ? lop_bench_opts_usage : lop_bench_opts_list)(stdout);
         return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }
     int thread_level; /* the watchdog thread makes no MPI calls: FUNNELED suffices */

@@ -46,9 +46,39 @@ static const char *quantity_names(char *buf, size_t len)
     return buf;
 }
 
+/* --model's QUANTITY=MODEL items: the models' names for the messages, and
+ * which quantities were given. */
+typedef struct {
+    const char *models;
+    int given[LOP_FMT_SERIES_QUANTITIES];
+} model_items_t;
+
+static lop_status_t model_item(void *ctx, char *item)
+{
+    /* A typo (rt=) or a second model for a quantity would be ignored by
+     * spec_for (which takes the first): refuse both. */
+    const char *const *quantities = lop_fmt_series_quantities;
+    model_items_t *m = ctx;
+    char names[64];
+    char *eq = strchr(item, '=');
+    if (!eq || eq == item || !model_name_ok(eq + 1))
+        return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
+                       "with MODEL auto, %s", item, m->models);
+    *eq = '\0';
+    size_t q = 0;
+    while (quantities[q] && strcmp(item, quantities[q]) != 0)
+        q++;
+    if (!quantities[q])
+        return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' (%s)", item,
+                       quantity_names(names, sizeof names));
+    if (m->given[q]++)
+        return lop_err(LOP_ERR_INVALID, "option --model: quantity '%s' given twice", item);
+    return LOP_OK;
+}
+
 lop_status_t lop_fitdata_check_models(const char *spec)
 {
-    char copy[256], *save = NULL, models[LOP_MODEL_NAMES_LEN], names[64];
+    char models[LOP_MODEL_NAMES_LEN];
     lop_status_t st = lop_model_names(NULL, " or ", models, sizeof models);
     if (st != LOP_OK)
         return st;
@@ -58,28 +88,8 @@ lop_status_t lop_fitdata_check_models(const char *spec)
         return lop_err(LOP_ERR_INVALID, "option --model: unknown model '%s' (auto, %s)", spec,
                        models);
     }
-    if (snprintf(copy, sizeof copy, "%s", spec) >= (int)sizeof copy)
-        return lop_err(LOP_ERR_INVALID, "option --model: '%s' is too long", spec);
-    /* A typo (rt=) or a second model for a quantity would be ignored by
-     * spec_for (which takes the first): refuse both. */
-    const char *const *quantities = lop_fmt_series_quantities;
-    int given[LOP_FMT_SERIES_QUANTITIES] = {0};
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(item, '=');
-        if (!eq || eq == item || !model_name_ok(eq + 1))
-            return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
-                           "with MODEL auto, %s", item, models);
-        *eq = '\0';
-        size_t q = 0;
-        while (quantities[q] && strcmp(item, quantities[q]) != 0)
-            q++;
-        if (!quantities[q])
-            return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' (%s)", item,
-                           quantity_names(names, sizeof names));
-        if (given[q]++)
-            return lop_err(LOP_ERR_INVALID, "option --model: quantity '%s' given twice", item);
-    }
-    return LOP_OK;
+    model_items_t items = {models, {0}};
+    return lop_cli_values("model", spec, model_item, &items); /* no empty item */
 }
 
 /* The model or family of a file (fitdata.h); NULL model and family: none. */

@@ -45,9 +45,12 @@ typedef struct {
     const char *synth;        /* --synth */
     const lop_model_t *gnuplot_expr; /* --gnuplot-expr */
     lop_synth_noise_t noise;  /* --noise, --noise-us */
-    int noise_given;          /* --noise or --noise-us: refused without --synth */
-    int help;
+    int help, list_options;   /* --help, --list-options */
+    int mode;                 /* the run's, from 'modes' */
 } opts_t;
+
+/* The modes, in the order of 'modes': one a run. */
+enum { MODE_FIT, MODE_FROM_PARAMS, MODE_SYNTH, MODE_GNUPLOT_EXPR, MODE_COUNT };
 
 /* --model's help names the models of lop_models[] (filled in by main): room
  * for the format and every name, so it is never cut. */
@@ -62,40 +65,52 @@ static const char *const weights[] = {"none", "rel", NULL};   /* lop_weight_t or
 static lop_cli_parse_fn parse_models, parse_stats, parse_gnuplot_expr;
 
 #define AT(member) LOP_CLI_AT(opts_t, member)
+#define IN(m) LOP_CLI_IN(MODE_##m)
 
 static const lop_cli_opt_t options[] = {
-    {"model", 'm', "SPEC", model_help, LOP_CLI_CUSTOM, .parse = parse_models},
+    {"model", 'm', "SPEC", model_help, LOP_CLI_CUSTOM, .parse = parse_models, .modes = IN(FIT)},
     {"criterion", 0, "C", "--model auto selects by aicc (default) or bic", LOP_CLI_CHOICE,
-     AT(criterion), .choices = criteria},
+     AT(criterion), .choices = criteria, .modes = IN(FIT)},
     {"weight", 0, "W", "least-squares weights: rel (default: 1/y^2, for timings that "
                        "scatter in proportion to their size; fit/README.md) or none",
-     LOP_CLI_CHOICE, AT(fitter.weight), .choices = weights},
+     LOP_CLI_CHOICE, AT(fitter.weight), .choices = weights, .modes = IN(FIT)},
     {"stat", 's', "LIST", "columns to fit: min, avg, median, comma-separated (default: min,avg)",
-     LOP_CLI_CUSTOM, .parse = parse_stats},
+     LOP_CLI_CUSTOM, .parse = parse_stats, .modes = IN(FIT)},
     {"compare", 'c', NULL, "also fit the LogP line l1 + l2*p and report its SSR next to LoP's",
-     LOP_CLI_FLAG, AT(compare)},
+     LOP_CLI_FLAG, AT(compare), .modes = IN(FIT)},
     {"csv", 0, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead",
-     LOP_CLI_FLAG, AT(csv)},
+     LOP_CLI_FLAG, AT(csv), .modes = IN(FIT)},
     {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv", LOP_CLI_TEXT,
-     AT(out_dir)},
-    {"seed", 0, "N", "seed of the random start points (default: 1)", LOP_CLI_INT,
-     AT(fitter.seed), .min = 0, .max = 2147483647L},
+     AT(out_dir), .modes = IN(FIT) | IN(FROM_PARAMS) | IN(SYNTH)},
+    {"seed", 0, "N", "seed of the random start points, and of --synth's noise (default: 1)",
+     LOP_CLI_INT, AT(fitter.seed), .min = 0, .max = 2147483647L, .modes = IN(FIT) | IN(SYNTH)},
     {"starts", 0, "N", "Nelder-Mead start points per fit (default: 16)", LOP_CLI_INT,
-     AT(fitter.n_starts), .min = 1, .max = 100000},
-    {"from-params", 0, "FILE", "write the tables of parameter set FILE (needs -o)", LOP_CLI_TEXT,
-     AT(from_params)},
-    {"synth", 0, "FILE", "write lopbench-format CSVs from parameter set FILE (needs -o)",
-     LOP_CLI_TEXT, AT(synth)},
+     AT(fitter.n_starts), .min = 1, .max = 100000, .modes = IN(FIT)},
     {"noise", 0, "R", "--synth: relative Gaussian noise, e.g. 0.01 (default: 0)", LOP_CLI_REAL,
-     AT(noise.rel), .min = 0, .max = 1, .given = LOP_CLI_MARK(opts_t, noise_given)},
+     AT(noise.rel), .min = 0, .max = 1, .modes = IN(SYNTH)},
     {"noise-us", 0, "S", "--synth: additive Gaussian noise of S us, e.g. 0.05 "
                          "(default: 0; with --noise, both)", LOP_CLI_REAL, AT(noise.us),
-     .min = 0, .max = 1e6, .given = LOP_CLI_MARK(opts_t, noise_given)},
-    {"gnuplot-expr", 0, "MODEL",
-     "print MODEL's function as a gnuplot expression in x and l1..l6, and exit", LOP_CLI_CUSTOM,
-     .parse = parse_gnuplot_expr},
+     .min = 0, .max = 1e6, .modes = IN(SYNTH)},
     {"help", 'h', NULL, "show this help", LOP_CLI_FLAG, AT(help)},
+    LOP_CLI_LIST_OPTIONS(opts_t, list_options),
+    /* the modes' options, listed with the modes */
+    {"from-params", 0, "FILE", NULL, LOP_CLI_TEXT, AT(from_params)},
+    {"synth", 0, "FILE", NULL, LOP_CLI_TEXT, AT(synth)},
+    {"gnuplot-expr", 0, "MODEL", NULL, LOP_CLI_CUSTOM, .parse = parse_gnuplot_expr},
     {NULL, 0, NULL, NULL},
+};
+
+/* The modes, indexed by the enum above (mode_run: the function of each). */
+static const lop_cli_mode_t modes[MODE_COUNT + 1] = {
+    [MODE_FIT] = {"fit", NULL, "data files", NULL,
+                  "fit FILE..., print a report (-o DIR: and write params.csv and tables)"},
+    [MODE_FROM_PARAMS] = {"from-params", "from-params", NULL, "output",
+                          "write the tables of parameter set FILE"},
+    [MODE_SYNTH] = {"synth", "synth", NULL, "output",
+                    "write lopbench-format CSVs from parameter set FILE"},
+    [MODE_GNUPLOT_EXPR] = {"gnuplot-expr", "gnuplot-expr", NULL, NULL,
+                           "print MODEL's function as a gnuplot expression in x and l1..l6"},
+    [MODE_COUNT] = {NULL},
 };
 
 /* One data set's fits. */
@@ -147,6 +162,8 @@ static lop_status_t parse_gnuplot_expr(void *opts, const lop_cli_opt_t *opt, con
                              arg, models);
 }
 
+/* The options and their mode: one a run, and no option or operand it would
+ * ignore (the tables' columns). */
 static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_file)
 {
     lop_cli_t cli;
@@ -154,23 +171,11 @@ static lop_status_t parse_options(int argc, char **argv, opts_t *o, int *first_f
     o->fitter.weight = LOP_WEIGHT_REL; /* honest intervals for timing noise: fit/README.md */
     lop_status_t st = lop_cli_init(&cli, argc, argv, options);
     st = st ? st : lop_cli_parse(&cli, o);
+    if (st == LOP_OK && !o->help && !o->list_options)
+        st = lop_cli_check(&cli, modes, &o->mode);
     *first_file = lop_cli_operand_index(&cli);
     lop_cli_free(&cli);
-    if (st || o->help || o->gnuplot_expr)
-        return st;
-    if ((o->from_params || o->synth) && !o->out_dir)
-        return lop_err(LOP_ERR_INVALID, "option --%s needs -o DIR",
-                       o->from_params ? "from-params" : "synth");
-    if ((o->from_params || o->synth) && *first_file < argc)
-        return lop_err(LOP_ERR_INVALID, "option --%s takes no data files",
-                       o->from_params ? "from-params" : "synth");
-    if (o->noise_given && !o->synth)
-        return lop_err(LOP_ERR_INVALID, "option --noise and --noise-us need --synth");
-    if (o->from_params && o->synth)
-        return lop_err(LOP_ERR_INVALID, "option --from-params and --synth exclude each other");
-    if (!o->from_params && !o->synth && *first_file >= argc)
-        return lop_err(LOP_ERR_INVALID, "no data files (see --help)");
-    return LOP_OK;
+    return st;
 }
 
 /* ----------------------------------------------------------------- report */
@@ -518,8 +523,9 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
 }
 
 /* --from-params and --synth: a parameter set in, files out. */
-static lop_status_t run_from_set(const opts_t *o)
+static lop_status_t run_from_set(const opts_t *o, int n_files, char **files)
 {
+    (void)n_files, (void)files; /* none: lop_cli_check */
     lop_paramset_t set;
     lop_fitout_batch_t batch = {0};
     lop_progress_t progress;
@@ -544,6 +550,21 @@ static lop_status_t run_from_set(const opts_t *o)
     return st;
 }
 
+static lop_status_t run_gnuplot_expr(const opts_t *o, int n_files, char **files)
+{
+    (void)n_files, (void)files; /* none: lop_cli_check */
+    printf("%s\n", o->gnuplot_expr->gnuplot);
+    return LOP_OK;
+}
+
+/* The function of each mode, indexed like 'modes'. */
+static lop_status_t (*const mode_run[MODE_COUNT])(const opts_t *o, int n_files, char **files) = {
+    [MODE_FIT] = run_fits,
+    [MODE_FROM_PARAMS] = run_from_set,
+    [MODE_SYNTH] = run_from_set,
+    [MODE_GNUPLOT_EXPR] = run_gnuplot_expr,
+};
+
 int main(int argc, char **argv)
 {
     opts_t o;
@@ -557,15 +578,12 @@ int main(int argc, char **argv)
                       "Fit the LoP RTT and overhead models to lopbench CSVs (thesis 2.3.6.1)\n"
                       "and derive L(p) and o(p) (2.3.4).  See fit/README.md.",
                       options);
-        return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
+        lop_cli_modes_usage(stdout, options, modes);
     }
-    if (st == LOP_OK && o.gnuplot_expr) {
-        printf("%s\n", o.gnuplot_expr->gnuplot);
-        return lop_stdout_close(PROG, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
-    }
-    if (st == LOP_OK)
-        st = o.from_params || o.synth ? run_from_set(&o)
-                                      : run_fits(&o, argc - first_file, argv + first_file);
+    if (st == LOP_OK && o.list_options)
+        lop_cli_list_options(stdout, options, modes);
+    if (st == LOP_OK && !o.help && !o.list_options)
+        st = mode_run[o.mode](&o, argc - first_file, argv + first_file);
     if (st)
         lop_err_print(PROG);
     int write_failed = lop_stdout_close(PROG, st != LOP_OK);

@@ -19,8 +19,6 @@ lop_status_t costs_model_imply(lopredict_opts_t *o)
     const char *twice = o->logp_opt[LOGP_L] ? o->logp_opt[LOGP_L] : o->logp_opt[LOGP_OS];
     if (!o->pairs_opts.costs && !o->pairs_opts.topology)
         return LOP_OK;
-    if (o->measured)
-        return LOP_OK; /* each row's series of a set: costs_pairs_setup refuses, saying why */
     if (o->model_given && (o->models & MODEL_LOP))
         return lop_err(LOP_ERR_INVALID, "option --model: LoP is not defined on per-pair costs "
                        "(%s gives LogP's o and L per pair): LogP is implied, leave --model out",
@@ -57,16 +55,14 @@ static lop_status_t costs_p_list(const lopredict_opts_t *o, lopredict_run_t *r)
 }
 
 /* The levels of the hybrid: --placement FILE (with --costs), or the
- * --topology machine's.  Errors name the option: first the options ... */
+ * --topology machine's.  Errors name the option: first the options (that
+ * --placement is only for the hybrid: the option table) ... */
 static lop_status_t place_options(const lopredict_opts_t *o, const lopredict_run_t *r)
 {
     int hybrid = work_hybrid_wanted(o);
     if (o->placement && !o->pairs_opts.costs)
         return lop_err(LOP_ERR_INVALID, "option --placement: needs --costs FILE (the per-pair "
                                         "costs of the placed ranks)");
-    if (o->placement && !hybrid)
-        return lop_err(LOP_ERR_INVALID, "option --placement: only with --alg hybrid or "
-                                        "--hybrid-report");
     if (hybrid && !r->have_pairs)
         return lop_err(LOP_ERR_INVALID, "option --alg: hybrid needs per-pair costs and levels: "
                                         "--topology SPEC --level-L .. --level-o .., or --costs "
@@ -89,15 +85,9 @@ lop_status_t costs_pairs_setup(const lopredict_opts_t *o, lopredict_run_t *r)
     st = st ? st : costs_p_list(o, r); /* the costs' ranks, before the checks against them */
     if (st)
         return st;
-    if (o->write_costs && !r->have_pairs)
-        return lop_err(LOP_ERR_INVALID, "option --write-costs: needs --topology or --costs");
     const char *from = o->pairs_opts.costs ? "costs" : "topology";
     int uses = o->simulate || o->write_costs || m == MODE_BEST || m == MODE_VERIFY ||
                (hybrid && (m == MODE_SCHEDULE || m == MODE_GOAL || m == MODE_HYBRID_REPORT));
-    if (r->have_pairs && o->measured)
-        return lop_err(LOP_ERR_INVALID, "option --%s: --measured compares each row with the "
-                                        "fits of its series in a parameter set, not with "
-                                        "per-pair costs (use --simulate)", from);
     if (r->have_pairs && !uses)
         return lop_err(LOP_ERR_INVALID, "option --%s: per-pair costs are used by --simulate, "
                                         "--best, --verify and --alg hybrid (and saved by "

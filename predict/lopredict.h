@@ -40,14 +40,15 @@ typedef enum {
     MODE_SCHEDULE,       /* --schedule */
     MODE_VERIFY,         /* --verify */
     MODE_BEST,           /* --best */
-    MODE_GOAL,           /* --goal (of --check-schedule's file, if given) */
+    MODE_GOAL,           /* --goal */
+    MODE_GOAL_FILE,      /* --goal --check-schedule FILE */
     MODE_LIST_ALGS,      /* --list-algs */
     MODE_COUNT
 } lopredict_mode_t;
 
 typedef struct {
-    int mode_given[MODE_COUNT];         /* mode m's option was given */
-    lopredict_mode_t mode;              /* the one mode asked for */
+    int mode_given[MODE_COUNT];         /* the flags of the modes' options */
+    lopredict_mode_t mode;              /* the one mode asked for (lop_cli_check) */
     const barrier_alg_t *alg[MAX_ALGS]; /* --alg names, in order */
     size_t n_alg;                       /* how many */
     int alg_all;                        /* --alg all or no --alg: every algorithm */
@@ -75,8 +76,7 @@ typedef struct {
     const char *placement;              /* --placement FILE */
     const barrier_alg_t *hybrid_algs[MAX_ALGS + 1]; /* --hybrid-algs, NULL-terminated */
     int hybrid_algs_given;              /* else every algorithm */
-    const char *ignored;                /* an option --list-algs would ignore (refused) */
-    int help;                           /* --help */
+    int help, list_options;             /* --help, --list-options */
 } lopredict_opts_t;
 
 typedef struct {

@@ -21,7 +21,7 @@
 
 static const char prog[] = LOPREDICT_PROG;
 
-static lop_cli_parse_fn parse_algs, parse_o, parse_draws, parse_hybrid_algs;
+static lop_cli_parse_fn parse_algs, parse_o, parse_cnt, parse_draws, parse_hybrid_algs;
 
 static const char *const model_names[] = {"logp", "lop", "both", NULL};
 static const int model_bits[] = {MODEL_LOGP, MODEL_LOP, MODEL_LOGP | MODEL_LOP};
@@ -37,146 +37,155 @@ static const char *const recv_order_names[] = {"program", "arrival", NULL}; /* s
 /* A LogP parameter in us, and the option that gave it (for "# machine:"). */
 #define LOGP_US(member, param) US(member), .named = MARK(logp_opt[param])
 
-/* The options that are not modes (those are in 'modes'). */
+/* Which modes an option has an effect in (the rows' 'modes' column). */
+#define IN(m) LOP_CLI_IN(MODE_##m)
+/* Times from a model: its parameters matter. */
+#define TIMED (IN(PREDICT) | IN(CHECK_SCHEDULE) | IN(MEASURED) | IN(VERIFY) | IN(BEST))
+/* Closed forms. */
+#define CLOSED (IN(PREDICT) | IN(MEASURED) | IN(VERIFY) | IN(BEST))
+/* Simulations, asked for or always. */
+#define SIMULATED (IN(PREDICT) | IN(CHECK_SCHEDULE) | IN(MEASURED) | IN(VERIFY))
+/* The hybrid's search simulates LogP. */
+#define HYBRID (IN(PREDICT) | IN(HYBRID_REPORT) | IN(SCHEDULE) | IN(VERIFY) | IN(BEST) | IN(GOAL))
+/* Per-pair costs (costs.c says which modes then use them). */
+#define PAIRS (HYBRID | IN(CHECK_SCHEDULE))
+/* Algorithms, n and P selected. */
+#define ALGS (IN(PREDICT) | IN(SCHEDULE) | IN(VERIFY) | IN(BEST) | IN(GOAL))
+/* A table printed (--csv). */
+#define TABLES (CLOSED | IN(HYBRID_REPORT) | IN(LIST_ALGS))
+/* Everything but listing the algorithms and printing a file as it is. */
+#define WORK (~0u & ~IN(LIST_ALGS) & ~IN(GOAL_FILE))
+
+/* A mode's option: a flag, or a FILE; --help lists them with the modes. */
+#define MODE_FLAG(m) LOP_CLI_FLAG, AT(mode_given[m])
+
 static const lop_cli_opt_t options[] = {
     {"alg", 'a', "NAMES", "algorithms, comma-separated, or all (default: all)", LOP_CLI_CUSTOM,
-     .parse = parse_algs},
+     .parse = parse_algs, .modes = ALGS},
     {"n", 'n', "LIST", "n of the algorithms that take one: 2, 1,4 or 1..8 (default: theirs)",
-     LOP_CLI_LONGS, AT(n), .min = 1, .max = 1000000},
+     LOP_CLI_LONGS, AT(n), .min = 1, .max = 1000000, .modes = ALGS},
     {"p", 'p', "LIST", "process counts: 64, 2,4,8 or 2..64 (default: 2..64; with --costs or "
                        "--topology, the ranks they describe)", LOP_CLI_LONGS, AT(p), .min = 1,
-     .max = INT32_MAX},
+     .max = INT32_MAX, .modes = ALGS | IN(HYBRID_REPORT)},
     {"model", 'm', "MODEL", "{} (default: both; logp with --costs or --topology)",
      LOP_CLI_CHOICE, AT(models), .choices = model_names, .choice_values = model_bits,
-     .join = " or ", .given = MARK(model_given)},
+     .join = " or ", .given = MARK(model_given), .modes = TIMED},
     {"params", 0, "FILE", "parameter set (default: the shipped mozart-2005/params.csv)",
-     LOP_CLI_TEXT, AT(params)},
+     LOP_CLI_TEXT, AT(params), .modes = TIMED},
     {"series", 0, "NAME", "series of the set for LoP (default: rdmaw-inline)", LOP_CLI_TEXT,
-     AT(series), .given = MARK(series_named)},
+     AT(series), .given = MARK(series_named), .modes = TIMED},
     {"stat", 0, "STAT", "{} (default: min)", LOP_CLI_NAME, AT(stat), .choices = stat_names,
-     .join = " or ", .given = MARK(stat_named)},
-    {"L", 0, "US", "LogP latency L (default: L(1) of the series)", LOGP_US(L, LOGP_L)},
+     .join = " or ", .given = MARK(stat_named), .modes = TIMED},
+    {"L", 0, "US", "LogP latency L (default: L(1) of the series)", LOGP_US(L, LOGP_L),
+     .modes = TIMED},
     {"o", 0, "US", "LogP overhead, o_s = o_r = o", LOP_CLI_CUSTOM, .max = 1e9,
-     .parse = parse_o},
+     .parse = parse_o, .modes = TIMED},
     {"os", 0, "US", "LogP send overhead o_s (default: o_s(1) of the series)",
-     LOGP_US(os, LOGP_OS)},
+     LOGP_US(os, LOGP_OS), .modes = TIMED},
     {"or", 0, "US", "LogP receive overhead o_r (default: o_r(1), else o_s(1); with "
-                    "--costs or --topology the pair's o)", LOGP_US(or, LOGP_OR)},
-    {"g", 0, "US", "LogP gap g (default: 0; thesis 2.1.4.5: g << o)", LOGP_US(g, LOGP_G)},
-    {"cnt", 0, "C", "barriers run back to back, thesis 2.3.7.1 (default: 1)", LOP_CLI_REAL,
-     AT(cost.cnt), .min = 1, .max = 1e9},
+                    "--costs or --topology the pair's o)", LOGP_US(or, LOGP_OR),
+     .modes = TIMED | HYBRID},
+    {"g", 0, "US", "LogP gap g (default: 0; thesis 2.1.4.5: g << o)", LOGP_US(g, LOGP_G),
+     .modes = TIMED | HYBRID},
+    {"cnt", 0, "C", "barriers run back to back, a whole number, thesis 2.3.7.1 (default: 1)",
+     LOP_CLI_CUSTOM, .min = 1, .max = 1e9, .parse = parse_cnt, .modes = TIMED},
     {"links", 0, "M", "independent links m of thesis 2.2.6 (default: 1)", LOP_CLI_INT,
-     AT(cost.links), .min = 1, .max = 1000000},
+     AT(cost.links), .min = 1, .max = 1000000, .modes = CLOSED},
     {"lop-arg", 0, "HOW", "LoP simulation: p of o(p), L(p) per {}", LOP_CLI_CHOICE,
-     AT(lop_arg), .choices = lop_arg_names, .join = " or "},
+     AT(lop_arg), .choices = lop_arg_names, .join = " or ", .modes = SIMULATED,
+     .only_with = "simulate"},
     {"op-const", 0, "US", "hardware barriers: o_p(P) constant part (default: 0)",
-     US(cost.op_const_us)},
+     US(cost.op_const_us), .modes = IN(PREDICT) | IN(BEST)},
     {"op-per-p", 0, "US", "o_p(P) per host (default: 0.01, thesis 3.2.2.1)",
-     US(cost.op_per_p_us)},
-    {"op-per-log2p", 0, "US", "o_p(P) per log2 P (default: 0)", US(cost.op_per_log2p_us)},
+     US(cost.op_per_p_us), .modes = IN(PREDICT) | IN(BEST)},
+    {"op-per-log2p", 0, "US", "o_p(P) per log2 P (default: 0)", US(cost.op_per_log2p_us),
+     .modes = IN(PREDICT) | IN(BEST)},
     {"ow", 0, "US", "hwnet port write overhead o_w (default: 1.2, thesis 3.2.2.1)",
-     US(cost.ow_us)},
+     US(cost.ow_us), .modes = IN(PREDICT) | IN(BEST)},
     {"hw-or", 0, "US", "hwnet port read overhead o_r (default: 1.2, thesis 3.2.2.1)",
-     US(cost.hw_or_us)},
-    {"csv", 0, NULL, "CSV output", LOP_CLI_FLAG, AT(csv)},
+     US(cost.hw_or_us), .modes = IN(PREDICT) | IN(BEST)},
+    {"csv", 0, NULL, "CSV output", LOP_CLI_FLAG, AT(csv), .modes = TABLES},
     {"simulate", 0, NULL, "add the simulated time of the selected model(s)", LOP_CLI_FLAG,
-     AT(simulate)},
-    {"timing", 0, NULL, "wall time and events per second on stderr", LOP_CLI_FLAG, AT(timing)},
+     AT(simulate), .modes = IN(PREDICT) | IN(CHECK_SCHEDULE)},
+    {"timing", 0, NULL, "wall time and events per second on stderr", LOP_CLI_FLAG, AT(timing),
+     .modes = WORK},
     {"draws", 0, "N",
      "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
-     "(default: 200)", LOP_CLI_CUSTOM, .min = 1, .max = 1000000, .parse = parse_draws},
+     "(default: 200)", LOP_CLI_CUSTOM, .min = 1, .max = 1000000, .parse = parse_draws,
+     .modes = IN(PREDICT) | IN(MEASURED), .only_with = "simulate"},
     {"seed", 0, "S", "seed of the draws of the intervals (default: 1)", LOP_CLI_INT,
-     AT(uncert.seed), .min = 0, .max = (double)LONG_MAX},
+     AT(uncert.seed), .min = 0, .max = (double)LONG_MAX,
+     .modes = IN(PREDICT) | IN(MEASURED) | IN(BEST)},
     {"costs", 0, "FILE", "LogP with per-pair o and L from pairs.csv", LOP_CLI_TEXT,
-     AT(pairs_opts.costs)},
+     AT(pairs_opts.costs), .modes = PAIRS},
     {"topology", 0, "SPEC", "per-pair costs of a machine, outermost level first: 8x2x4",
-     LOP_CLI_TEXT, AT(pairs_opts.topology)},
+     LOP_CLI_TEXT, AT(pairs_opts.topology), .modes = PAIRS},
     {"level-L", 0, "LIST", "--topology: L per level in us, outermost first: 3,0.8,0.2",
-     LOP_CLI_REALS, AT(pairs_opts.level_L_us), .max = 1e9},
+     LOP_CLI_REALS, AT(pairs_opts.level_L_us), .max = 1e9, .modes = PAIRS},
     {"level-o", 0, "LIST", "--topology: o per level in us, outermost first", LOP_CLI_REALS,
-     AT(pairs_opts.level_o_us), .max = 1e9},
+     AT(pairs_opts.level_o_us), .max = 1e9, .modes = PAIRS},
     {"map", 0, "MAP", "--topology: rank placement, {} (default: block)", LOP_CLI_CHOICE,
      AT(pairs_opts.map), .choices = map_names, .join = " or ",
-     .given = MARK(pairs_opts.map_given)},
+     .given = MARK(pairs_opts.map_given), .modes = PAIRS},
     {"write-costs", 0, "FILE", "save the per-pair costs as pairs.csv", LOP_CLI_TEXT,
-     AT(write_costs)},
+     AT(write_costs), .modes = PAIRS, .only_with = "costs|topology"},
     {"recv-order", 0, "HOW", "LogP receive overhead: {} order", LOP_CLI_CHOICE,
-     AT(recv_order), .choices = recv_order_names, .join = " or "},
+     AT(recv_order), .choices = recv_order_names, .join = " or ", .modes = SIMULATED | HYBRID,
+     .only_with = "simulate|alg=hybrid|costs|topology"},
     {"placement", 0, "FILE", "--alg hybrid with --costs: levels from placement.csv",
-     LOP_CLI_TEXT, AT(placement)},
+     LOP_CLI_TEXT, AT(placement), .modes = HYBRID, .only_with = "alg=hybrid"},
     {"hybrid-algs", 0, "NAMES", "candidates of --alg hybrid (default: all)", LOP_CLI_CUSTOM,
-     .parse = parse_hybrid_algs},
+     .parse = parse_hybrid_algs, .modes = HYBRID, .only_with = "alg=hybrid"},
     {"help", 'h', NULL, "print this help", LOP_CLI_FLAG, AT(help)},
+    LOP_CLI_LIST_OPTIONS(lopredict_opts_t, list_options),
+    /* the modes' options, listed with the modes */
+    {"check-schedule", 0, "FILE", NULL, LOP_CLI_TEXT, AT(check_file)},
+    {"measured", 0, "FILE", NULL, LOP_CLI_TEXT, AT(measured)},
+    {"hybrid-report", 0, NULL, NULL, MODE_FLAG(MODE_HYBRID_REPORT)},
+    {"schedule", 0, NULL, NULL, MODE_FLAG(MODE_SCHEDULE)},
+    {"verify", 0, NULL, NULL, MODE_FLAG(MODE_VERIFY)},
+    {"best", 0, NULL, NULL, MODE_FLAG(MODE_BEST)},
+    {"goal", 0, NULL, NULL, MODE_FLAG(MODE_GOAL)},
+    {"list-algs", 0, NULL, NULL, MODE_FLAG(MODE_LIST_ALGS)},
     {NULL, 0, NULL, NULL},
 };
 
-/* A mode's option marks mode_given[m]: a flag, or a FILE into its field. */
-#define MODE_FLAG(m) LOP_CLI_FLAG, AT(mode_given[m])
-#define MODE_FILE(m, member) LOP_CLI_TEXT, AT(member), .given = MARK(mode_given[m])
-
-/* The modes, indexed by lopredict_mode_t (the default mode, predict, has no
- * option). */
-static const struct {
-    const char *name;
-    lop_cli_opt_t option;
-    lopredict_mode_fn *run;
-    const char *help;
-} modes[MODE_COUNT] = {
-    [MODE_PREDICT] = {"predict", {NULL, 0, NULL, NULL}, mode_predict_run,
+/* The modes, indexed by lopredict_mode_t: what --help lists and
+ * lop_cli_check chooses from, and the function (mode_*.c) that runs each. */
+static const lop_cli_mode_t modes[MODE_COUNT + 1] = {
+    [MODE_PREDICT] = {"predict", NULL, NULL, NULL,
                       "closed forms per algorithm, n and P (with --simulate, simulated times)"},
-    [MODE_CHECK_SCHEDULE] = {"check-schedule",
-                             {"check-schedule", 0, "FILE", NULL,
-                              MODE_FILE(MODE_CHECK_SCHEDULE, check_file)},
-                             mode_check_schedule_run,
+    [MODE_CHECK_SCHEDULE] = {"check-schedule", "check-schedule", NULL, NULL,
                              "check (and with --simulate simulate) a schedule CSV or GOAL file"},
-    [MODE_MEASURED] = {"measured",
-                       {"measured", 0, "FILE", NULL, MODE_FILE(MODE_MEASURED, measured)},
-                       mode_measured_run,
-                       "join lopbench --barrier's barrier.csv with the predictions"},
-    [MODE_HYBRID_REPORT] = {"hybrid-report",
-                            {"hybrid-report", 0, NULL, NULL, MODE_FLAG(MODE_HYBRID_REPORT)},
-                            mode_hybrid_report_run, "per P: best flat, greedy and searched hybrid"},
-    [MODE_SCHEDULE] = {"schedule", {"schedule", 0, NULL, NULL, MODE_FLAG(MODE_SCHEDULE)},
-                       mode_schedule_run, "print the schedule of one algorithm, n and P as CSV"},
-    [MODE_VERIFY] = {"verify", {"verify", 0, NULL, NULL, MODE_FLAG(MODE_VERIFY)}, mode_verify_run,
-                     "check every schedule; closed form next to simulation"},
-    [MODE_BEST] = {"best", {"best", 0, NULL, NULL, MODE_FLAG(MODE_BEST)}, mode_best_run,
+    [MODE_MEASURED] = {"measured", "measured", NULL, NULL,
+                       "join lopbench --barrier's barrier.csv with the predictions",
+                       .implies = "simulate"},
+    [MODE_HYBRID_REPORT] = {"hybrid-report", "hybrid-report", NULL, NULL,
+                            "per P: best flat, greedy and searched hybrid",
+                            .implies = "simulate,alg=hybrid"},
+    [MODE_SCHEDULE] = {"schedule", "schedule", NULL, NULL,
+                       "print the schedule of one algorithm, n and P as CSV"},
+    [MODE_VERIFY] = {"verify", "verify", NULL, NULL,
+                     "check every schedule; closed form next to simulation",
+                     .implies = "simulate"},
+    [MODE_BEST] = {"best", "best", NULL, NULL,
                    "the algorithm and n with the lowest predicted time per P"},
-    [MODE_GOAL] = {"goal", {"goal", 0, NULL, NULL, MODE_FLAG(MODE_GOAL)}, mode_goal_run,
-                   "print one schedule (or --check-schedule's) as LogGOPSim GOAL"},
-    [MODE_LIST_ALGS] = {"list-algs", {"list-algs", 0, NULL, NULL, MODE_FLAG(MODE_LIST_ALGS)},
-                        mode_list_algs_run,
+    [MODE_GOAL] = {"goal", "goal", NULL, NULL,
+                   "print the schedule of one algorithm, n and P as LogGOPSim GOAL"},
+    [MODE_GOAL_FILE] = {"goal-file", "goal,check-schedule", NULL, NULL,
+                        "print --check-schedule's file as LogGOPSim GOAL"},
+    [MODE_LIST_ALGS] = {"list-algs", "list-algs", NULL, NULL,
                         "the algorithms and what their descriptors say (--csv: as CSV)"},
+    [MODE_COUNT] = {NULL},
 };
 
-/* The parser's table: 'options', then the modes' options. */
-static lop_cli_opt_t cli_table[COUNT(options) + MODE_COUNT];
-
-static const lop_cli_opt_t *cli_table_make(void)
-{
-    size_t n = 0;
-    for (const lop_cli_opt_t *opt = options; opt->name; opt++)
-        cli_table[n++] = *opt;
-    for (int m = 0; m < MODE_COUNT; m++)
-        if (modes[m].option.name)
-            cli_table[n++] = modes[m].option;
-    cli_table[n] = (lop_cli_opt_t){NULL, 0, NULL, NULL};
-    return cli_table;
-}
-
-/* --help's list of modes, from 'modes'. */
-static void modes_usage(FILE *out)
-{
-    fprintf(out, "\nModes (one a run; without one, predict):\n");
-    for (int m = 0; m < MODE_COUNT; m++) {
-        char option[64] = "(default)";
-        const lop_cli_opt_t *opt = &modes[m].option;
-        if (opt->name)
-            snprintf(option, sizeof option, "--%s%s%s", opt->name, opt->arg ? " " : "",
-                     opt->arg ? opt->arg : "");
-        fprintf(out, "  %-15s %-22s %s\n", modes[m].name, option, modes[m].help);
-    }
-}
+static lopredict_mode_fn *const mode_run[MODE_COUNT] = {
+    [MODE_PREDICT] = mode_predict_run,           [MODE_CHECK_SCHEDULE] = mode_check_schedule_run,
+    [MODE_MEASURED] = mode_measured_run,         [MODE_HYBRID_REPORT] = mode_hybrid_report_run,
+    [MODE_SCHEDULE] = mode_schedule_run,         [MODE_VERIFY] = mode_verify_run,
+    [MODE_BEST] = mode_best_run,                 [MODE_GOAL] = mode_goal_run,
+    [MODE_GOAL_FILE] = mode_goal_run,            [MODE_LIST_ALGS] = mode_list_algs_run,
+};
 
 /* --help's list of algorithms, from their descriptors (barrier.h). */
 static void algs_usage(FILE *out)
@@ -247,6 +256,18 @@ static lop_status_t parse_o(void *opts, const lop_cli_opt_t *opt, const char *ar
     return st;
 }
 
+/* --cnt: a count of barriers (1e6 is one); a fraction of one would be
+ * evaluated as if it ran. */
+static lop_status_t parse_cnt(void *opts, const lop_cli_opt_t *opt, const char *arg)
+{
+    double *cnt = &((lopredict_opts_t *)opts)->cost.cnt;
+    lop_status_t st = lop_cli_double(opt->name, arg, opt->min, opt->max, cnt);
+    if (st == LOP_OK && *cnt != floor(*cnt))
+        return lop_err(LOP_ERR_INVALID, "option --%s: '%s' is not a whole number", opt->name,
+                       arg);
+    return st;
+}
+
 /* --draws: a 95 % interval needs a draw in its 2.5 % tail. */
 static lop_status_t parse_draws(void *opts, const lop_cli_opt_t *opt, const char *arg)
 {
@@ -259,17 +280,6 @@ static lop_status_t parse_draws(void *opts, const lop_cli_opt_t *opt, const char
     if (st == LOP_OK)
         ((lopredict_opts_t *)opts)->sim_draws = (size_t)v;
     return st;
-}
-
-/* The first of 'options' given that --list-algs would ignore (all but
- * --csv; --help prints the help before any check), in the table's order;
- * the parser's table starts with 'options'. */
-static const char *list_algs_ignored(const lop_cli_t *cli)
-{
-    for (size_t i = 0; options[i].name; i++)
-        if (cli->given[i] && strcmp(options[i].name, "csv") != 0)
-            return options[i].name;
-    return NULL;
 }
 
 static void opts_init(lopredict_opts_t *o)
@@ -310,49 +320,21 @@ static void run_free(lopredict_run_t *r)
 
 /* ------------------------------------------------------------ the run */
 
-/* One mode a run, and no option the mode would ignore: two asked for are
- * refused, never resolved by a hidden precedence. */
-static lop_status_t modes_check(lopredict_opts_t *o)
-{
-    const char *first = NULL;
-    for (int m = 0; m < MODE_COUNT; m++) {
-        /* --goal --check-schedule FILE prints the file's: one mode */
-        if (!o->mode_given[m] || (m == MODE_CHECK_SCHEDULE && o->mode_given[MODE_GOAL]))
-            continue;
-        if (first)
-            return lop_err(LOP_ERR_INVALID, "options --%s and --%s are two modes: give one (see "
-                           "--help)", first, modes[m].option.name);
-        first = modes[m].option.name;
-        o->mode = (lopredict_mode_t)m;
-    }
-    if (o->simulate && (o->mode == MODE_SCHEDULE || o->mode == MODE_GOAL))
-        return lop_err(LOP_ERR_INVALID, "option --simulate has no effect with --%s: it prints "
-                       "a schedule, not times", modes[o->mode].option.name);
-    if (o->csv && o->check_file)
-        return lop_err(LOP_ERR_INVALID, "option --csv has no effect with --check-schedule: it "
-                       "prints a verdict, not a table");
-    if (o->mode == MODE_LIST_ALGS && o->ignored)
-        return lop_err(LOP_ERR_INVALID, "option --%s has no effect with --list-algs: it lists "
-                       "the algorithms", o->ignored);
-    return LOP_OK;
-}
-
-/* The options, their mode, and what per-pair costs imply (costs_model_imply). */
+/* The options, their mode (one a run, and no option it would ignore: the
+ * table's columns), and what per-pair costs imply (costs_model_imply). */
 static lop_status_t parse_args(lopredict_opts_t *o, int argc, char **argv)
 {
     lop_cli_t cli;
-    lop_status_t st = lop_cli_init(&cli, argc, argv, cli_table_make());
+    int mode = MODE_PREDICT;
+    lop_status_t st = lop_cli_init(&cli, argc, argv, options);
     st = st ? st : lop_cli_parse(&cli, o);
-    int first_operand = lop_cli_operand_index(&cli);
-    if (st == LOP_OK && first_operand < argc)
-        st = lop_err(LOP_ERR_INVALID, "unexpected argument '%s' (see --help)",
-                     argv[first_operand]);
-    o->ignored = st == LOP_OK ? list_algs_ignored(&cli) : NULL;
+    if (st == LOP_OK && !o->help && !o->list_options)
+        st = lop_cli_check(&cli, modes, &mode);
+    o->mode = (lopredict_mode_t)mode;
     lop_cli_free(&cli);
-    if (st || o->help)
+    if (st || o->help || o->list_options)
         return st;
-    st = modes_check(o);
-    return st ? st : costs_model_imply(o);
+    return costs_model_imply(o);
 }
 
 /* Every check of the options first, then --write-costs' temporary file,
@@ -360,7 +342,7 @@ static lop_status_t parse_args(lopredict_opts_t *o, int argc, char **argv)
 static lop_status_t run_one_mode(const lopredict_opts_t *o, lopredict_run_t *r, int *failed)
 {
     if (o->mode == MODE_LIST_ALGS) /* reads no parameter: nothing to set up */
-        return modes[o->mode].run(o, r, failed);
+        return mode_run[o->mode](o, r, failed);
     lop_status_t st = params_set_load(o, r);
     st = st ? st : costs_pairs_setup(o, r);
     st = st ? st : mode_schedule_opts_check(o, r);
@@ -373,7 +355,7 @@ static lop_status_t run_one_mode(const lopredict_opts_t *o, lopredict_run_t *r, 
     st = st ? st : costs_file_begin(o, r);
     if (st)
         return st;
-    st = modes[o->mode].run(o, r, failed);
+    st = mode_run[o->mode](o, r, failed);
     params_extrapolation_warn(o, r);
     return st;
 }
@@ -384,7 +366,7 @@ static void help_print(FILE *out)
                   "Closed-form LogP and LoP costs, schedules, validity checks and\n"
                   "simulations of barrier algorithms (see models/README.md).",
                   options);
-    modes_usage(out);
+    lop_cli_modes_usage(out, options, modes);
     algs_usage(out);
 }
 
@@ -396,8 +378,11 @@ int main(int argc, char **argv)
     opts_init(&o);
     lop_status_t st = parse_args(&o, argc, argv);
     run_init(&o, &r);
-    if (st == LOP_OK && o.help) {
-        help_print(stdout);
+    if (st == LOP_OK && (o.help || o.list_options)) {
+        if (o.help)
+            help_print(stdout);
+        else
+            lop_cli_list_options(stdout, options, modes);
         opts_free(&o);
         return lop_stdout_close(prog, 0) ? LOP_EXIT_FAILED : LOP_EXIT_OK;
     }

@@ -16,7 +16,7 @@
 /* Refused with the run's other checks, before a file is written. */
 lop_status_t mode_schedule_opts_check(const lopredict_opts_t *o, const lopredict_run_t *r)
 {
-    if (o->mode != MODE_SCHEDULE && !(o->mode == MODE_GOAL && !o->check_file))
+    if (o->mode != MODE_SCHEDULE && o->mode != MODE_GOAL)
         return LOP_OK;
     if (!o->alg_all && o->n_alg == 1 && o->n.count <= 1 && r->n_p == 1)
         return LOP_OK;

@@ -163,8 +163,8 @@ if [ "$NODES" -ge 2 ]; then
         -o "$D" --quiet >"$OUT/pairs.txt"
     # One machine per row: every L and o from the measured pairs, no fitted
     # set beside them (lopredict refuses --params with --costs).
-    "$BIN/lopredict" --costs "$D/pairs.csv" --placement "$D/placement.csv" --alg hybrid \
-        --hybrid-report >"$OUT/hybrid.txt"
+    "$BIN/lopredict" --costs "$D/pairs.csv" --placement "$D/placement.csv" --hybrid-report \
+        >"$OUT/hybrid.txt"
     # Four busy ranks on two cores: a correctness run, not a timed one; the
     # witness of --check needs Open MPI's one-sided component over TCP.
     say "[5/9] the hybrid barrier built from those costs, under --check on the $((NODES * 2)) ranks"

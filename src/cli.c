@@ -53,10 +53,12 @@ lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_o
     struct option *table = lop_calloc(n + 1, sizeof *table);
     char *shortopts = lop_calloc(2 * n + 2, 1);
     unsigned char *given = lop_calloc(n + 1, 1);
-    if (!table || !shortopts || !given) {
+    const char **args = lop_calloc(n + 1, sizeof *args);
+    if (!table || !shortopts || !given || !args) {
         free(table);
         free(shortopts);
         free(given);
+        free(args);
         return LOP_ERR_NOMEM;
     }
     char *s = shortopts;
@@ -70,7 +72,7 @@ lop_status_t lop_cli_init(lop_cli_t *cli, int argc, char **argv, const lop_cli_o
                 *s++ = ':';
         }
     }
-    *cli = (lop_cli_t){argc, argv, opts, table, shortopts, given};
+    *cli = (lop_cli_t){argc, argv, opts, table, shortopts, given, args};
     opterr = 0;
     optind = 1;
     return LOP_OK;
@@ -81,6 +83,7 @@ void lop_cli_free(lop_cli_t *cli)
     free(cli->getopt_table);
     free(cli->shortopts);
     free(cli->given);
+    free(cli->args);
 }
 
 int lop_cli_operand_index(const lop_cli_t *cli)
@@ -260,9 +263,11 @@ lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts)
         while (key != LOP_CLI_ERROR && row_key(cli->opts, i) != key)
             i++;
         st = key == LOP_CLI_ERROR ? LOP_ERR_INVALID : row_apply(&cli->opts[i], opts, arg);
-        if (st == LOP_OK)
+        if (st == LOP_OK) {
             row_mark(&cli->opts[i], opts);
-        cli->given[i] |= st == LOP_OK;
+            cli->given[i] = 1;
+            cli->args[i] = arg;
+        }
     }
     return st;
 }
@@ -281,23 +286,6 @@ void lop_cli_lists_free(const lop_cli_opt_t *opts_table, void *opts)
             *reals = (lop_cli_reals_t){NULL, 0};
         }
     }
-}
-
-lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts)
-{
-    for (size_t i = 0; cli->opts[i].name; i++) {
-        const lop_cli_opt_t *o = &cli->opts[i], *need = cli->opts;
-        if (!cli->given[i] || !o->only_with)
-            continue;
-        while (need->name && strcmp(need->name, o->only_with) != 0)
-            need++;
-        int set = 0;
-        if (need->name)
-            memcpy(&set, (const char *)opts + need->field, sizeof set);
-        if (!set)
-            return lop_err(LOP_ERR_INVALID, "option --%s: only with --%s", o->name, o->only_with);
-    }
-    return LOP_OK;
 }
 
 /* 'choices' joined by ", " and 'last_sep' before the last one ("a, b or c"),
@@ -327,6 +315,8 @@ void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop
     fprintf(out, "Usage: %s\n%s\n\nOptions:\n", synopsis, about);
     for (const lop_cli_opt_t *o = opts; o->name; o++) {
         int has_short = o->key > 0 && o->key < 128;
+        if (!o->help)
+            continue;
         fputs("  ", out);
         int left = fprintf(out, "%s%c%s--%s%s%s", has_short ? "-" : "  ", has_short ? o->key : ' ',
                            has_short ? ", " : "  ", o->name, o->arg ? " " : "",

@@ -8,9 +8,15 @@
  *
  * Options as data: a row says what its argument is (kind), where it goes
  * (a field of the tool's options struct, by offsetof), its range, its
- * choices and the option it needs ("only with").  lop_cli_parse() fills the
- * struct from the rows; what no kind says is a CUSTOM row's function.  A
- * row of kind LOP_CLI_KEY is left to the tool: lop_cli_next() returns its key.
+ * choices, the modes it has an effect in and the option it needs ("only
+ * with").  lop_cli_parse() fills the struct from the rows; what no kind says
+ * is a CUSTOM row's function.  A row of kind LOP_CLI_KEY is left to the
+ * tool: lop_cli_next() returns its key.
+ *
+ * Modes as data: a tool's table of modes (lop_cli_mode_t) names the options
+ * that choose each; lop_cli_check() finds the run's mode and refuses, with
+ * one line naming the option, two modes, an option the mode would ignore, an
+ * option without the one it needs, and operands the mode takes none of.
  *
  *   {"max-post", 0, "K", "posts 1..K (default: 16)", LOP_CLI_INT,
  *    LOP_CLI_AT(opts_t, max_post), .min = 1, .max = 1024},
@@ -76,12 +82,39 @@ typedef struct lop_cli_opt {
     size_t named;               /* LOP_CLI_MARK(type, member): a const char * set to the
                                    row's name when the option is given, to say later
                                    which of two options that set one field gave it */
-    const char *only_with;      /* the FLAG option this one needs ("barrier"), or NULL */
+    const char *only_with;      /* what this option needs: "check" (that option given),
+                                   "alg=hybrid" (given, "hybrid" among its comma-separated
+                                   items), alternatives joined by '|'
+                                   ("simulate|alg=hybrid"); NULL: nothing.  What the
+                                   run's mode implies is met (lop_cli_mode_t) */
     lop_cli_parse_fn *parse;    /* CUSTOM */
+    unsigned modes;             /* LOP_CLI_IN(m) | ...: the modes the option has an effect
+                                   in, refused in the others; 0: every mode.  Ignored for
+                                   the options that choose modes (lop_cli_mode_t) */
 } lop_cli_opt_t;
 
 #define LOP_CLI_AT(type, member) offsetof(type, member), sizeof(((type *)0)->member)
 #define LOP_CLI_MARK(type, member) (offsetof(type, member) + 1)
+#define LOP_CLI_IN(mode) (1u << (mode))
+/* The --list-options row, the same in every tool: an int flag 'member'. */
+#define LOP_CLI_LIST_OPTIONS(type, member)                                                  \
+    {"list-options", 0, NULL, "print the modes and the options each takes as CSV, and exit", \
+     LOP_CLI_FLAG, LOP_CLI_AT(type, member)}
+
+/* A tool's modes, one a run, indexed by the tool's enum; a NULL name ends
+ * the table.  The first is the default, chosen by no option; each other is
+ * chosen by giving exactly the options its 'options' names (a FLAG option
+ * counts as given when another row's 'given' mark sets its field). */
+typedef struct {
+    const char *name;     /* "predict", "barrier": --help's and --list-options' */
+    const char *options;  /* comma-separated options that choose it ("goal,check-schedule");
+                             NULL for the default */
+    const char *operands; /* what its operands are ("data files"); NULL: it takes none */
+    const char *needs;    /* an option it cannot run without ("output"), or NULL */
+    const char *help;     /* one line for --help */
+    const char *implies;  /* what it does without being asked, for the only_with of
+                             its options: "simulate,alg=hybrid"; NULL: nothing */
+} lop_cli_mode_t;
 
 typedef struct {
     int argc;
@@ -90,6 +123,7 @@ typedef struct {
     void *getopt_table; /* struct option[], built from 'opts' */
     char *shortopts;    /* "o:qh", built from 'opts' */
     unsigned char *given; /* given[i]: opts[i] was on the command line (lop_cli_parse) */
+    const char **args;    /* args[i]: its argument, the last one given */
 } lop_cli_t;
 
 enum {
@@ -107,14 +141,26 @@ void lop_cli_free(lop_cli_t *cli);
  * rows' kinds; stops at the first error.  Operands start at
  * lop_cli_operand_index() afterwards. */
 lop_status_t lop_cli_parse(lop_cli_t *cli, void *opts);
-/* After lop_cli_parse: every given option's only_with flag is set in 'opts',
- * else "option --alg: only with --barrier" (the first such row). */
-lop_status_t lop_cli_only_with(const lop_cli_t *cli, const void *opts);
+/* After lop_cli_parse: '*mode' the index in 'modes' of the run's mode, and
+ * every option and operand given one it takes, else the first problem as
+ * the error: "options --verify and --best are two modes: give one", "option
+ * --p has no effect with --list-algs", "option --alg: only with --barrier"
+ * (in the default mode), "option --draws: only with --simulate", "no data
+ * files", "option --synth needs -o DIR". */
+lop_status_t lop_cli_check(const lop_cli_t *cli, const lop_cli_mode_t *modes, int *mode);
 /* Free the lists the LONGS and REALS rows of 'opts_table' hold in 'opts'. */
 void lop_cli_lists_free(const lop_cli_opt_t *opts_table, void *opts);
 
-/* Print "Usage: synopsis" and the option table. */
+/* Print "Usage: synopsis" and the option table (rows without help, the
+ * options that choose a mode, are in the list of modes). */
 void lop_cli_usage(FILE *out, const char *synopsis, const char *about, const lop_cli_opt_t *opts);
+/* --help's list of modes: name, the options that choose it, help. */
+void lop_cli_modes_usage(FILE *out, const lop_cli_opt_t *opts, const lop_cli_mode_t *modes);
+/* --list-options, as CSV for scripts and tests: the modes
+ * (mode,options,operands,needs,implies), a blank line, then every option
+ * (option,arg,modes,only_with,chooses: the modes that take it, and those it
+ * chooses, or chooses with others, space-separated). */
+void lop_cli_list_options(FILE *out, const lop_cli_opt_t *opts, const lop_cli_mode_t *modes);
 
 /* Typed arguments; 'opt' is the option's long name, for the message. */
 lop_status_t lop_cli_long(const char *opt, const char *arg, long min, long max, long *value);

@@ -66,6 +66,15 @@ static int tsc_is_invariant(void)
 #endif
 }
 
+lop_status_t lop_timer_env_check(void)
+{
+    const char *forced = getenv("LOP_TIMER");
+    if (!forced || !*forced || strcmp(forced, "clock") == 0)
+        return LOP_OK;
+    return lop_err(LOP_ERR_INVALID, "LOP_TIMER: '%s' is not clock (unset: the cycle counter "
+                   "where it is invariant)", forced);
+}
+
 static lop_timer_kind_t choose_kind(void)
 {
     const char *forced = getenv("LOP_TIMER");

@@ -39,6 +39,10 @@ typedef struct {
 /* Pick the best counter and calibrate it.  Never fails: falls back to clock. */
 lop_status_t lop_timer_init(lop_timer_t *timer);
 
+/* LOP_TIMER is unset, empty or "clock"; anything else is refused, naming it
+ * (a misspelt value would leave the cycle counter in use without a word). */
+lop_status_t lop_timer_env_check(void);
+
 /* Name of the counter ("tsc", "cntvct", "clock"). */
 const char *lop_timer_kind_name(lop_timer_kind_t kind);
 

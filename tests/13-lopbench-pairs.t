@@ -66,7 +66,7 @@ check "--method series --ops send: one series file" \
 
 # ---- errors: one line, every rank stops by itself, nothing written
 mpi_refuses "--pairs at -np 1" "option --pairs: needs at least 2 MPI ranks" 1 "$B" --pairs $SMALL -o "$T/o"
-mpi_refuses "--pairs with --barrier" "option --pairs: not with --barrier" 2 "$B" --pairs --barrier -o "$T/o"
+mpi_refuses "--pairs with --barrier" "options --barrier and --pairs are two modes" 2 "$B" --pairs --barrier -o "$T/o"
 mpi_refuses "--method without --pairs" "option --method: only with --pairs" 2 "$B" --method issend -o "$T/o"
 mpi_refuses "--method nonsense" "option --method" 2 "$B" --pairs --method nonsense -o "$T/o"
 mpi_refuses "--pairs-stat nonsense" "option --pairs-stat" 2 "$B" --pairs --pairs-stat p42 -o "$T/o"

@@ -285,8 +285,8 @@ quantities_taken() {
 check "--model's refusal of a quantity names the quantities ($QUANTITIES), each one taken" \
     quantities_taken
 opt_error model-typo "option --model: unknown quantity 'rt' ($QUANTITIES)" --model rt=linear "$T/oc.csv"
-opt_error noise-no-synth "option --noise and --noise-us need --synth" --noise 0.1 "$T/oc.csv"
-opt_error noise-us-no-synth "option --noise and --noise-us need --synth" --noise-us 0.1 "$T/oc.csv"
+opt_error noise-no-synth "option --noise: only with --synth" --noise 0.1 "$T/oc.csv"
+opt_error noise-us-no-synth "option --noise-us: only with --synth" --noise-us 0.1 "$T/oc.csv"
 opt_error criterion "option --criterion: unknown value 'aic'" --criterion aic "$T/oc.csv"
 opt_error model-spec "option --model: 'rtt=exp' is not QUANTITY=MODEL" --model os=ov,rtt=exp "$T/oc.csv"
 opt_error starts "option --starts: '0' is not in" --starts 0 "$T/oc.csv"

@@ -194,7 +194,7 @@ refuses_one_line "--verify beyond the ranks that cost the same: refused, naming 
     "$B" --verify $U --alg diss --p 4,5
 refuses_one_line "--verify with per-pair costs, --model lop" 2 "option --model: LoP is not defined on per-pair costs" \
     "$B" --verify --model lop --costs "$T/eq.csv" --p 8
-refuses_one_line "per-pair costs with --measured" 2 "option --costs: --measured compares each row with the fits of its series" \
+refuses_one_line "per-pair costs with --measured" 2 "option --costs has no effect with --measured" \
     "$B" --measured "$ROOT/tests/data/nonexistent-barrier.csv" --costs "$T/eq.csv"
 refuses_one_line "per-pair costs without --simulate" 2 "per-pair costs are used by --simulate" \
     "$B" --alg diss --p 8 --model logp $M

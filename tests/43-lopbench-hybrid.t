@@ -39,7 +39,7 @@ check "lopredict --measured reads the hybrid rows and says they are not predicte
     sh -c "'$BIN/lopredict' --measured '$T/run/barrier.csv' --csv | grep -q '^# hybrid rows: not predicted'"
 
 # Bad input: one line, every rank stops.
-refuses_one_line "--placement without --alg hybrid" 2 "option --placement: only with --barrier --alg hybrid" \
+refuses_one_line "--placement without --alg hybrid" 2 "option --placement: only with --alg hybrid" \
     "$B" --barrier --alg diss --placement "$T/placement.csv"
 run_mpi 2 "$B" --barrier --check --alg hybrid --placement "$T/nosuch.csv" --quiet >"$T/bad" 2>&1
 check "a missing placement file stops the run with its name" \

@@ -26,7 +26,8 @@ BIN=$ROOT/$OUT/bin
 TESTBIN=$ROOT/$OUT/tests/bin
 B=$BIN/lopbench
 check "the MPICH build links MPICH" sh -c "ldd '$B' | grep -q libmpich"
-SMALL="--transport mpi --reps 5 --warmup 2 --max-post 4 --idle-us 20"
+PAIRS_SMALL="--transport mpi --reps 5 --warmup 2 --idle-us 20"
+SMALL="$PAIRS_SMALL --max-post 4" # --max-post: the scenarios' alone
 
 run_mpi 2 "$B" $SMALL -o "$T/s" --quiet >"$T/s.out" 2>&1
 check "scenarios: exit 0" test $? -eq 0
@@ -45,7 +46,7 @@ run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/b" --quiet >"$T/timed" 2>&1
 check "timed run: barrier.csv with p2p, shm and MPI_Barrier rows" \
     test "$(grep -c -e '^p2p,' -e '^shm,' -e '^mpi,' "$T/b/barrier.csv" 2>/dev/null)" -eq 25
 
-run_mpi 2 "$B" --pairs $SMALL -o "$T/pairs" --quiet >"$T/pairs.out" 2>&1
+run_mpi 2 "$B" --pairs $PAIRS_SMALL -o "$T/pairs" --quiet >"$T/pairs.out" 2>&1
 check "--pairs: exit 0" test $? -eq 0
 check "--pairs: pairs.csv (4 rows), 2 series files (2 rows each), placement.csv" \
     test "$(cat "$T/pairs/pairs.csv" "$T/pairs/pairs-send-normal.csv" "$T/pairs/pairs-rdmaw-normal.csv" \

@@ -81,8 +81,8 @@ pairs_2x2() {
     levels=$(levels_ok "$2") && two=1
     check "$1: ... the matrix shows the two levels: $levels" test $two = 1
     [ -s "$2/pairs.csv" ] || diag "$(grep -v '^lopbench: \[' "$3" | tail -n 8)"
-    "$BIN/lopredict" --costs "$2/pairs.csv" --placement "$2/placement.csv" --alg hybrid \
-        --hybrid-report >"$2/hybrid.txt" 2>&1
+    "$BIN/lopredict" --costs "$2/pairs.csv" --placement "$2/placement.csv" --hybrid-report \
+        >"$2/hybrid.txt" 2>&1
     check "$1: lopredict --hybrid-report builds a host tier from them" \
         grep -q '^4  *[23] .* host:[a-z]' "$2/hybrid.txt"
     grep -q '^4  *[23] .* host:' "$2/hybrid.txt" || diag "$(cat "$2/hybrid.txt")"

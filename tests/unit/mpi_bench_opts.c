@@ -97,6 +97,11 @@ static void test_everything(void)
     char *all_diss[] = {"lopbench", "--barrier", "--alg", "all,diss", NULL};
     ok(parse(&o, all_diss) == LOP_ERR_INVALID && strstr(lop_errmsg(), "'diss' is named twice"),
        "--alg all,diss: refused, all names diss: %s", lop_errmsg());
+    char *sample[] = {"lopbench", "--pairs-sample", NULL};
+    ok(parse(&o, sample) == LOP_OK && o.mode == LOP_BENCH_PAIRS && o.pairs,
+       "--pairs-sample alone: the pairs mode");
+    char *file[] = {"lopbench", "--schedule", "s.csv", "--barrier", NULL};
+    ok(parse(&o, file) == LOP_OK && o.mode == LOP_BENCH_SCHEDULE, "--barrier --schedule: its mode");
 }
 
 static void test_errors(void)
@@ -132,8 +137,7 @@ static void test_errors(void)
     bad("unexpected argument 'extra' (see --help)", "extra");
     bad("option --ops: mcast is measured by scenario 2 alone (not with --pairs)", "--ops", "mcast",
         "--pairs");
-    bad("option --ops: mcast is measured by scenario 2 alone (not with --barrier)", "--ops",
-        "rdmaw,mcast", "--barrier");
+    bad("option --ops has no effect with --barrier", "--ops", "rdmaw,mcast", "--barrier");
     bad("option --ops: mcast is measured by scenario 2 alone (not with --scenario 1 alone)",
         "--ops", "mcast", "--scenario", "1");
 }

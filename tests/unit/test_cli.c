@@ -84,16 +84,17 @@ static const lop_cli_opt_t table[] = {
 };
 
 /* Parse the words (NULL-terminated) by 'rows' into 'o', which holds the
- * defaults; the status of parse and only_with. */
+ * defaults; the status of parse and of the check (one mode: only_with). */
 static lop_status_t parse_words(const lop_cli_opt_t *rows, void *o, char **words)
 {
-    int argc = 0;
+    static const lop_cli_mode_t one_mode[] = {{"x", NULL, NULL, NULL, "the only mode"}, {NULL}};
+    int argc = 0, mode;
     while (words[argc])
         argc++;
     lop_cli_t cli;
     lop_status_t st = lop_cli_init(&cli, argc, words, rows);
     st = st ? st : lop_cli_parse(&cli, o);
-    st = st ? st : lop_cli_only_with(&cli, o);
+    st = st ? st : lop_cli_check(&cli, one_mode, &mode);
     lop_cli_free(&cli);
     return st;
 }
