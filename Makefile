@@ -82,9 +82,9 @@ BENCH_LIB  := $(BUILD)/liblopbench.a
 TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
 UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC) $(PREDUNIT_SRC))
 # Interposers, loaded with LD_PRELOAD by the tests (libstopat.so stops rank
-# 1 at a known MPI call; libholdstage.so, of libc's rename(), holds a tool
-# in its staging directory), and a program that one of them must catch
-# (tests/interpose/).
+# 1 at a known MPI call; libholdstage.so, of libc's rename() and mkstemp(),
+# holds a tool in its staging directory or signals it at its probe file),
+# and a program that one of them must catch (tests/interpose/).
 INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/libholdstage.so \
              $(TESTBIN)/broken_sends
 

@@ -174,5 +174,14 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
             sh -c 'test -s "$1/lop-send-normal-min.csv" && ! ls -A "$1" | grep -q "^\.lop-stage\."' sh "$T/h"
     done
 
+    # Before it measures, rank 0 probes whether it can write where DIR goes
+    # with a file of its own; a SIGTERM the moment that file exists (as the
+    # interposer sends it) waits until it is removed.
+    rm -rf "$T/p" && mkdir "$T/p"
+    mpirun --oversubscribe -np 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD=libholdstage.so LOP_PROBE_SIGTERM=1 "$BIN/lopbench" --scenario 1 --ops send \
+        --post normal --max-post 2 --reps 5 -q -o "$T/p/sub" >/dev/null 2>&1
+    check "SIGTERM while lopbench probes DIR's parent (exit $?): no probe file left ($(ls -A "$T/p"))" \
+        test -z "$(ls -A "$T/p")"
 fi
 done_testing

@@ -11,6 +11,11 @@
  *                              overtakes lop's SIGTERM handler); otherwise
  *                              the signals reach lop's handlers
  *
+ * It also interposes mkstemp(): with LOP_PROBE_SIGTERM=1 the process sends
+ * itself SIGTERM right after it created lopbench's probe file
+ * (.lopbench-probe.XXXXXX, bench/samples.c), the moment a Ctrl-C would
+ * leave that file behind unless the signal waits until it is removed.
+ *
  * Build: cc -shared -fPIC -o libholdstage.so holdstage.c
  * Use:   mpirun -np 2 env LD_PRELOAD=.../libholdstage.so LOP_HOLD_STAGE=F lopbench ...
  */
@@ -46,4 +51,16 @@ int rename(const char *from, const char *to)
     close(fd);
     for (;;)
         pause();
+}
+
+int mkstemp(char *template)
+{
+    static int (*real)(char *);
+    if (!real)
+        real = (int (*)(char *))dlsym(RTLD_NEXT, "mkstemp");
+    int fd = real(template);
+    const char *on = getenv("LOP_PROBE_SIGTERM");
+    if (fd >= 0 && on && strcmp(on, "1") == 0 && strstr(template, "/.lopbench-probe."))
+        raise(SIGTERM);
+    return fd;
 }
