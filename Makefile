@@ -166,7 +166,8 @@ LONG_TESTS := tests/70-cluster.t tests/95-fuzz.t tests/71-cluster-levels.t tests
 PAR_TESTS := $(LONG_TESTS) $(filter-out $(VM_TESTS) $(LONG_TESTS),$(ALL_TESTS))
 # The edit loop leaves out the Soft-RoCE VM, the virtual cluster, the demos
 # and the fuzzers.
-SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-lab.t tests/90-demo.t \
+SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-lab.t \
+	tests/73-cluster-twice.t tests/90-demo.t \
 	tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
