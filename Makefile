@@ -81,10 +81,12 @@ BENCH_LIB  := $(BUILD)/liblopbench.a
 
 TOOLS := $(BIN)/lopbench $(BIN)/lopfit $(BIN)/lopredict
 UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC) $(PREDUNIT_SRC))
-# PMPI interposers, loaded with LD_PRELOAD by the tests (libstopat.so stops
-# rank 1 at a known MPI call), and a program that one of them must catch
-# (tests/interpose/).
-INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/broken_sends
+# Interposers, loaded with LD_PRELOAD by the tests (libstopat.so stops rank
+# 1 at a known MPI call; libholdstage.so, of libc's rename() and mkstemp(),
+# holds a tool in its staging directory or signals it at its probe file),
+# and a program that one of them must catch (tests/interpose/).
+INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/libholdstage.so \
+             $(TESTBIN)/broken_sends
 
 .PHONY: all check check-quick clean install tools tests deps demo validate figures-mozart
 .SECONDARY:
@@ -164,7 +166,8 @@ LONG_TESTS := tests/70-cluster.t tests/95-fuzz.t tests/71-cluster-levels.t tests
 PAR_TESTS := $(LONG_TESTS) $(filter-out $(VM_TESTS) $(LONG_TESTS),$(ALL_TESTS))
 # The edit loop leaves out the Soft-RoCE VM, the virtual cluster, the demos
 # and the fuzzers.
-SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-lab.t tests/90-demo.t \
+SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-lab.t \
+	tests/73-cluster-twice.t tests/90-demo.t \
 	tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests

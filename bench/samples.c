@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "fmt_series.h"
 
 lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *quantity,
@@ -96,17 +97,24 @@ lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *met
 
 /* Can files be made in the existing directory 'path'?  A probe file where
  * it exists (root passes access(); a read-only mount or a full quota does
- * not pass a real file). */
+ * not pass a real file), with the signals that clean up held back while it
+ * exists: it is in no cleanup list. */
 static lop_status_t dir_writable(const char *path)
 {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/.lopbench-probe.XXXXXX", path);
+    sigset_t old;
+    lop_cleanup_signals_block(1, &old);
     int fd = mkstemp(probe);
+    int saved = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    lop_cleanup_signals_block(0, &old);
     if (fd < 0)
         return lop_err(LOP_ERR_IO, "option --output: cannot write in '%s': %s", path,
-                       strerror(errno));
-    close(fd);
-    unlink(probe);
+                       strerror(saved));
     return LOP_OK;
 }
 

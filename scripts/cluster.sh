@@ -5,7 +5,8 @@
 #
 #   cluster.sh up DIR N [shared] [--nic RATE[:BURST[:MTU]]]
 #                          make nodes node0..node<N-1>; DIR (no spaces: MPI
-#                          launchers split their agent's path) gets the state;
+#                          launchers split their agent's path) gets the state
+#                          (refused while DIR's cluster is up: down it first);
 #                          'shared': every node may use every core;
 #                          --nic: every node's link shaped both ways (below)
 #   cluster.sh down DIR    remove them (idempotent)
@@ -76,11 +77,25 @@ shape() {
         ip netns exec "$1" tc qdisc add dev "$2" root tbf rate "$nic_rate" burst "$nic_burst" latency 2s
 }
 
+# live_refuse DIR: refuse a DIR whose cluster still exists (any of its
+# namespaces or its cgroup), before anything changes: a second 'up' would
+# overwrite its tag and orphan it (namespaces, holders, cgroup), and 'down
+# DIR' would only ever find the second.
+live_refuse() {
+    [ -f "$1/tag" ] || return 0
+    old=$(cat "$1/tag")
+    old_cg=$(cat "$1/cgroup" 2>/dev/null || :)
+    if ip netns list | grep -q "^$old-" || { [ -n "$old_cg" ] && [ -d "$old_cg" ]; }; then
+        die "$1 holds a cluster that is up ($old, namespaces $old-*): cluster.sh down $1 first"
+    fi
+}
+
 up() {
     dir=$1 n=$2 shared=${3:-} nic=${4:-}
     case $dir in *[!A-Za-z0-9_./-]*) die "$dir: the state directory must have no spaces" ;; esac
     [ "$n" -ge 1 ] 2>/dev/null || die "N must be a whole number >= 1"
     [ -z "$nic" ] || nic_parse "$nic"
+    live_refuse "$dir"
     mkdir -p "$dir"
     tag=lopc$$
     echo "$tag" >"$dir/tag"

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,25 +57,97 @@ lop_status_t lop_outdir_target_check(const char *dir, const char *name)
     return st;
 }
 
+#define STAGE_PREFIX ".lop-stage."
+
+/* Remove what a dead run left in DIR: a staging directory nobody holds the
+ * lock of (stage_make).  A run killed by SIGKILL, or by mpirun's SIGKILL
+ * while its handler was still removing files (mpirun sends it a moment after
+ * SIGTERM), leaves its stage; the next run into DIR removes it.  A live
+ * run's stage is locked and left alone; so is one where locks do not work
+ * (the lock fails with another error than EWOULDBLOCK). */
+static void stale_stages_remove(const char *dir)
+{
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) != 0)
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        DIR *s = fdopendir(fd); /* closing it releases the lock, after the rmdir */
+        for (struct dirent *f; s && (f = readdir(s));)
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+                unlinkat(fd, f->d_name, 0);
+        unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        if (s)
+            closedir(s);
+        else
+            close(fd);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* mkdtemp the stage (a template ending in XXXXXX) and lock it (flock, held
+ * until the process ends or lop_outdir_end closes it).  Between the mkdtemp
+ * and the lock another run's stale_stages_remove may take it for a dead
+ * run's and remove it: then the lock fails, or the name no longer leads to
+ * the locked directory, and another name is tried.  Returns the stage's
+ * descriptor (locked where locks work), or -1 (errno). */
+static int stage_make(char *stage)
+{
+    size_t len = strlen(stage);
+    for (int tries = 0; tries < 100; tries++) {
+        memcpy(stage + len - 6, "XXXXXX", 6);
+        if (!mkdtemp(stage))
+            return -1;
+        int fd = open(stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0) {
+            int saved = errno;
+            rmdir(stage);
+            errno = saved;
+            return -1;
+        }
+        int locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+        struct stat a, b;
+        if (!locked && errno != EWOULDBLOCK)
+            return fd; /* no locks here: the stage is never taken for stale */
+        if (locked && fstat(fd, &a) == 0 && stat(stage, &b) == 0 && a.st_dev == b.st_dev &&
+            a.st_ino == b.st_ino)
+            return fd;
+        close(fd);
+    }
+    errno = EEXIST;
+    return -1;
+}
+
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
 {
     memset(t, 0, sizeof *t);
+    t->lock = -1;
     char *made = lop_strdup(dir);
     t->dir = lop_strdup(dir);
-    t->stage = path_join(dir, ".lop-stage.XXXXXX");
+    t->stage = path_join(dir, STAGE_PREFIX "XXXXXX");
     lop_status_t st = made && t->dir && t->stage ? LOP_OK : LOP_ERR_NOMEM;
     if (st == LOP_OK && lop_mkdir_p(made) != 0)
         st = lop_err(LOP_ERR_IO, "%s: cannot create directory: %s", made, strerror(errno));
     free(made);
+    if (st == LOP_OK)
+        stale_stages_remove(dir);
     sigset_t old;
     lop_cleanup_signals_block(1, &old);
-    if (st == LOP_OK && !mkdtemp(t->stage))
+    if (st == LOP_OK && (t->lock = stage_make(t->stage)) < 0)
         st = lop_err(LOP_ERR_IO, "%s: cannot write in it: %s", dir, strerror(errno));
     else if (st == LOP_OK && (st = lop_cleanup_add(t->stage, LOP_CLEANUP_STAGE)) != LOP_OK)
         rmdir(t->stage);
     lop_cleanup_stage_set(st == LOP_OK ? t->stage : NULL);
     lop_cleanup_signals_block(0, &old);
     if (st != LOP_OK) {
+        if (t->lock >= 0)
+            close(t->lock);
         free(t->dir);
         free(t->stage);
         memset(t, 0, sizeof *t);
@@ -264,6 +337,7 @@ lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
     else if (status == LOP_OK)
         status = st;
     stage_remove(t, names, n);
+    close(t->lock); /* after the rmdir: a live stage is never taken for stale */
     lop_cleanup_forget_newer(t->stage);
     lop_cleanup_forget(t->stage);
     lop_cleanup_made_settle(status == LOP_OK);

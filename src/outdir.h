@@ -6,9 +6,12 @@
  * DIR.  While they are moved, DIR/.lop-incomplete lists them; it is removed
  * when the last one is in place, so a crash in between leaves the marker.
  * lop_csv_read() refuses a file the marker lists ("an interrupted run left
- * DIR incomplete").  SIGINT, SIGTERM and SIGHUP remove the staging directory
- * and every temporary file of a writer (lop_cleanup_now(), cleanup.h), then kill the
- * process as the signal would have; during the moves they are held back.
+ * DIR incomplete").  SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the staging
+ * directory and every temporary file of a writer (lop_cleanup_now(),
+ * cleanup.h), then kill the process as the signal would have; during the
+ * moves they are held back.  A run holds a lock (flock) on its stage; a stage
+ * whose lock nobody holds is a dead run's (SIGKILL, or mpirun's SIGKILL
+ * overtaking the handler), and the next lop_outdir_begin() on DIR removes it.
  */
 
 #ifndef LOP_OUTDIR_H
@@ -25,9 +28,11 @@ lop_status_t lop_file_complete(const char *path);
 typedef struct {
     char *dir;   /* the target directory */
     char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
+    int lock;    /* the stage, open and locked while the run lives */
 } lop_outdir_t;
 
-/* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
+/* mkdir -p DIR, remove the stages dead runs left in it and create the
+ * staging directory; "DIR: cannot ..." errors. */
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
 /* lop_csv_target_check() of DIR/name: a tool checks the files it will write
  * before its work, and lop_outdir_end() checks them all before the first move. */

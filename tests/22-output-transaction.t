@@ -2,8 +2,8 @@
 # 22-output-transaction.t - a run's output directory is all or nothing
 # (README, Data formats): an interrupted lopfit -o or a killed lopbench leaves
 # the old complete set (or a set marked incomplete), never a mix and never a
-# temporary file; readers refuse a set marked incomplete; files get the
-# user's umask.
+# temporary file, at most (after SIGKILL) a stage the next run removes;
+# readers refuse a set marked incomplete; files get the user's umask.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -133,5 +133,55 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
         [ $sig = INT ] && check "... and with none, no directory either (the run made it)" \
             test "$n" -ne 0 -o ! -e "$T/b"
     done
+
+    # Ctrl-C to mpirun while rank 0 writes: mpirun sends the ranks SIGTERM
+    # and SIGKILL milliseconds later, which may overtake rank 0's handler
+    # (it was seen still removing large raw files).  libholdstage.so holds
+    # rank 0 after it staged its first file, so mpirun is signaled while the
+    # stage certainly exists; with the signals let through the handler races
+    # SIGKILL, with them held back SIGKILL always wins.  Either way DIR holds
+    # no file of the run, at most its stage, and the next run into DIR
+    # removes that.
+    for hold in open blocked; do
+        rm -rf "$T/h" "$T/held" && mkdir "$T/h"
+        mpirun --oversubscribe -np 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            LD_PRELOAD=libholdstage.so LOP_HOLD_STAGE="$T/held" LOP_HOLD_SIGNALS=$hold \
+            "$BIN/lopbench" --scenario 1 --ops send --post normal --max-post 2 --reps 50 --raw \
+            -q -o "$T/h" >/dev/null 2>&1 &
+        mpid=$!
+        i=0 # a bound, not a timing: the run takes a few seconds
+        while [ $i -lt 3000 ] && [ ! -s "$T/held" ] && kill -0 $mpid 2>/dev/null; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        held=$(cat "$T/held" 2>/dev/null)
+        check "Ctrl-C, signals $hold: rank 0 held in its stage (pid $held)" test -n "$held"
+        kill -INT $mpid
+        i=0
+        while [ $i -lt 600 ] && { kill -0 $mpid || kill -0 ${held:-$mpid}; } 2>/dev/null; do
+            sleep 0.1
+            i=$((i + 1))
+        done
+        [ -z "$held" ] || kill -KILL $held 2>/dev/null # should mpirun not have
+        wait $mpid
+        left=$(ls -A "$T/h" | tr '\n' ' ')
+        check "... no file of the run, at most its stage ($left)" \
+            sh -c '! ls -A "$1" | grep -qv "^\.lop-stage\."' sh "$T/h"
+        [ $hold = blocked ] && check "... SIGKILL left the stage" \
+            sh -c 'ls -A "$1" | grep -q "^\.lop-stage\."' sh "$T/h"
+        "$F" --from-params "$M" -o "$T/h" 2>/dev/null
+        check "... the next run into DIR removes it" \
+            sh -c 'test -s "$1/lop-send-normal-min.csv" && ! ls -A "$1" | grep -q "^\.lop-stage\."' sh "$T/h"
+    done
+
+    # Before it measures, rank 0 probes whether it can write where DIR goes
+    # with a file of its own; a SIGTERM the moment that file exists (as the
+    # interposer sends it) waits until it is removed.
+    rm -rf "$T/p" && mkdir "$T/p"
+    mpirun --oversubscribe -np 2 env LD_LIBRARY_PATH="$TESTBIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        LD_PRELOAD=libholdstage.so LOP_PROBE_SIGTERM=1 "$BIN/lopbench" --scenario 1 --ops send \
+        --post normal --max-post 2 --reps 5 -q -o "$T/p/sub" >/dev/null 2>&1
+    check "SIGTERM while lopbench probes DIR's parent (exit $?): no probe file left ($(ls -A "$T/p"))" \
+        test -z "$(ls -A "$T/p")"
 fi
 done_testing

@@ -49,6 +49,18 @@ check "stdout failing: exit 3 ($rc), --write-costs not written" \
     sh -c "test $rc -eq 3 && grep -q 'error writing standard output' '$T/wc-full.err'"
 check "... the directory holds no file, no temporary file ($(ls -A "$T/wc" | tr '\n' ' '))" \
     test -z "$(ls -A "$T/wc")"
+# A reader that stops early (| head): SIGPIPE kills the run as it kills any
+# writer, and takes the temporary file with it; with SIGPIPE ignored the
+# write fails (exit 3), as on /dev/full.  The schedule is 130 KB, more than
+# a pipe holds, to a reader that reads none.
+W="--schedule --alg diss --p 512 --topology 64x2x4 --level-L 3,0.8,0.2 --level-o 0.5,0.3,0.1"
+{ "$B" $W --write-costs "$T/wc/pipe.csv"; echo $? >"$T/wc-rc"; } | head -c 0
+check "SIGPIPE: the run dies of it ($(cat "$T/wc-rc")), no file, no temporary file ($(ls -A "$T/wc" | tr '\n' ' '))" \
+    sh -c 'test "$(cat "$1-rc")" -eq 141 && test -z "$(ls -A "$1")"' sh "$T/wc"
+rm -f "$T"/wc/*
+(trap '' PIPE && { "$B" $W --write-costs "$T/wc/pipe.csv" 2>/dev/null; echo $? >"$T/wc-rc"; } | head -c 0)
+check "SIGPIPE ignored: exit 3 ($(cat "$T/wc-rc")), no file, no temporary file" \
+    sh -c 'test "$(cat "$1-rc")" -eq 3 && test -z "$(ls -A "$1")"' sh "$T/wc"
 
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)

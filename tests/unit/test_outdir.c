@@ -1,5 +1,6 @@
 /* test_outdir.c - all-or-nothing output directories, the name rule, and the
  * check that params.csv rows can be read back (csv.h, model.h). */
+#include <dirent.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -144,6 +145,64 @@ static void test_signal(void)
     ok(!stage_left() && !exists("d/c.csv"), "... leaving no stage and no new file");
 }
 
+/* The staging directories in the fixture directory d. */
+static int stages(void)
+{
+    DIR *d = opendir(fixture_path("d"));
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strncmp(e->d_name, ".lop-stage.", 11) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A run that stages a file, tells 'ready' and waits for a signal, or dies
+ * of SIGKILL (ready < 0): a child, returns its pid. */
+static pid_t staging_child(int ready)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    lop_outdir_t out;
+    if (lop_outdir_begin(&out, fixture_path("d")) != LOP_OK || stage_file(&out, "c.csv", "c\n1"))
+        _exit(3);
+    if (ready < 0)
+        raise(SIGKILL);
+    if (write(ready, "x", 1) != 1)
+        _exit(4);
+    for (;;)
+        pause();
+}
+
+/* SIGKILL leaves the stage (as mpirun's SIGKILL does when it overtakes the
+ * SIGTERM handler); the next run into DIR removes it, and not the stage of
+ * a run still alive. */
+static void test_stale_stage(void)
+{
+    int status = 0, fds[2];
+    char c = 0;
+    pid_t live = pipe(fds) == 0 ? staging_child(fds[1]) : -1;
+    ok(live > 0 && read(fds[0], &c, 1) == 1 && stages() == 1, "a live run stages a file");
+    waitpid(staging_child(-1), &status, 0);
+    ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && stages() == 2,
+       "a run beside it killed by SIGKILL leaves its stage");
+    lop_outdir_t out;
+    ok(lop_outdir_begin(&out, fixture_path("d")) == LOP_OK &&
+           stage_file(&out, "e.csv", "e\n1") == LOP_OK && lop_outdir_end(&out, LOP_OK) == LOP_OK &&
+           exists("d/e.csv"),
+       "the next run into DIR commits");
+    ok(stages() == 1, "... it removed the dead run's stage and left the live one's (%d left)",
+       stages());
+    kill(live, SIGTERM);
+    waitpid(live, &status, 0);
+    ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM && stages() == 0 && !exists("d/c.csv"),
+       "SIGTERM: the live run removes its own");
+    close(fds[0]);
+    close(fds[1]);
+}
+
 /* A DIR the run made is gone again when the run fails or is interrupted
  * (it did not exist before), kept when the run commits into it, and a
  * directory that existed is never removed. */
@@ -276,6 +335,7 @@ int main(void)
     test_marker();
     test_not_regular();
     test_signal();
+    test_stale_stage();
     test_made_dirs();
     test_fit_check();
     fixture_dir_remove();
