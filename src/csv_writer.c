@@ -19,8 +19,7 @@ static mode_t file_mode(void)
     return 0666 & ~mask;
 }
 
-/* What a file that is not a regular one is, for messages. */
-static const char *file_kind(mode_t mode)
+const char *lop_file_kind(mode_t mode)
 {
     if (S_ISLNK(mode))
         return "a symbolic link";
@@ -44,7 +43,7 @@ lop_status_t lop_csv_target_check(const char *path)
     if (S_ISREG(sb.st_mode))
         return LOP_OK;
     return lop_err(LOP_ERR_INVALID, "%s: exists and is %s; lop replaces only regular files, "
-                   "so it is left as it is", path, file_kind(sb.st_mode));
+                   "so it is left as it is", path, lop_file_kind(sb.st_mode));
 }
 
 static void writer_release(lop_csv_writer_t *w)

@@ -16,6 +16,7 @@
 #define LOP_CSV_WRITER_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "lop.h"
 
@@ -32,6 +33,9 @@ typedef struct {
  * again at the commit.  lop_csv_target_check() is that test alone. */
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
 lop_status_t lop_csv_target_check(const char *path);
+/* What a file that is not a regular one is, for messages: "a FIFO",
+ * "a directory", ... */
+const char *lop_file_kind(mode_t mode);
 /* "# key: value" on 'f'; a control character in the value is written as
  * \xNN (the line stays one line, readable by every lop reader).  The one
  * writer of metadata lines: files (lop_csv_meta) and lopredict's tables. */
