@@ -21,7 +21,9 @@ typedef struct {
 static cleanup_t *cleanup_list;
 static size_t cleanup_n, cleanup_cap;
 static const char *cleanup_stage; /* the open staging directory, or NULL */
-static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* SIGPIPE too: a reader of stdout that went away (lopfit -o DIR | head -1)
+ * ends a run whose report comes before its commit. */
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 void lop_cleanup_now(void)
 {

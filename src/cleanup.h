@@ -4,9 +4,9 @@
  * One registry per process of the paths that must not outlive a failed run:
  * an atomic writer's temporary files (csv_writer.h), an output directory's
  * staging directory and the files in it, and the directories lop_mkdir_p()
- * made (outdir.h).  SIGINT, SIGTERM and SIGHUP, and the exit, remove them
- * (lop_cleanup_now()), newest first, with async-signal-safe calls only; the
- * signal then does what it did before.  The registry changes only with those
+ * made (outdir.h).  SIGINT, SIGTERM, SIGHUP and SIGPIPE, and the exit,
+ * remove them (lop_cleanup_now()), newest first, with async-signal-safe
+ * calls only; the signal then does what it did before.  The registry changes only with those
  * signals held back, so the handler always sees a consistent list.
  *
  * Only csv_writer.c and outdir.c register paths; a tool calls lop_cleanup_now()

@@ -6,9 +6,10 @@
  * DIR.  While they are moved, DIR/.lop-incomplete lists them; it is removed
  * when the last one is in place, so a crash in between leaves the marker.
  * lop_csv_read() refuses a file the marker lists ("an interrupted run left
- * DIR incomplete").  SIGINT, SIGTERM and SIGHUP remove the staging directory
- * and every temporary file of a writer (lop_cleanup_now(), cleanup.h), then kill the
- * process as the signal would have; during the moves they are held back.
+ * DIR incomplete").  SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the staging
+ * directory and every temporary file of a writer (lop_cleanup_now(),
+ * cleanup.h), then kill the process as the signal would have; during the
+ * moves they are held back.
  */
 
 #ifndef LOP_OUTDIR_H
