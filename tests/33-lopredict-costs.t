@@ -27,6 +27,8 @@ for x in "wc-fifo:a FIFO" "wc-link:a symbolic link" "wc-dir:a directory"; do
 done
 check "... the FIFO, the link and the directory left as they were" \
     sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
+refuses_one_line "--write-costs '': an option error, before any output" 2 \
+    "option --write-costs: FILE is empty" "$B" --alg diss --p 8 $S $M --write-costs ''
 # --write-costs comes after every check: its rows go to a temporary file that
 # is renamed into place only when the run and its output succeeded, so a run
 # refused by a --p check (it once wrote the file first), by a later check or
