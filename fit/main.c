@@ -511,12 +511,19 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
         st = res ? fit_all(o, &data, res) : LOP_ERR_NOMEM;
     }
     if (st == LOP_OK && o->out_dir) {
+        /* the report before the commit: DIR gets the new set only when
+         * stdout took it (> /dev/full, a closed stdout leave DIR as it was) */
         lop_outdir_t out;
         st = lop_outdir_begin(&out, o->out_dir);
-        st = st ? st : lop_outdir_end(&out, write_outputs(o, &out, res, data.n));
-    }
-    if (st == LOP_OK)
+        if (st == LOP_OK) {
+            st = write_outputs(o, &out, res, data.n);
+            st = st ? st : print_report(o, res, data.n);
+            st = st ? st : lop_stdout_check();
+            st = lop_outdir_end(&out, st);
+        }
+    } else if (st == LOP_OK) {
         st = print_report(o, res, data.n);
+    }
     free(res);
     lop_fitdata_free(&data);
     return st;

@@ -533,12 +533,9 @@ lop_status_t sched_goal_read(const char *path, sched_t *s, goal_notes_t *notes)
     reader_t rd = {.path = path, .s = s, .rank = -1, .notes = notes};
     memset(s, 0, sizeof *s);
     memset(notes, 0, sizeof *notes);
-    lop_status_t st = lop_file_complete(path);
+    lop_status_t st = lop_input_open(path, &rd.f);
     if (st)
         return st;
-    rd.f = fopen(path, "r");
-    if (!rd.f)
-        return lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", path, strerror(errno));
     st = read_lines(&rd);
     st = st ? st : read_end(&rd);
     if (st == LOP_OK) {
@@ -556,8 +553,8 @@ lop_status_t sched_goal_read(const char *path, sched_t *s, goal_notes_t *notes)
 int sched_goal_sniff(const char *path)
 {
     char head[4096];
-    FILE *f = fopen(path, "r");
-    size_t n = f ? fread(head, 1, sizeof head - 1, f) : 0;
+    FILE *f = NULL; /* a file refused here is refused again, and said, by the reader */
+    size_t n = lop_input_open(path, &f) == LOP_OK ? fread(head, 1, sizeof head - 1, f) : 0;
     if (f)
         fclose(f);
     head[n] = '\0';

@@ -116,7 +116,9 @@ lop_status_t costs_place_setup(const lopredict_opts_t *o, lopredict_run_t *r)
 
 /* The file is written to a temporary file beside it, which costs_file_end()
  * renames into place only when the run and its output succeeded.  A refused
- * or failed run leaves no file (README, "A run's files are all or nothing"). */
+ * or failed run leaves no file (README, "A run's files are all or nothing").
+ * It is written whole, checked, before the mode prints anything: a full disk
+ * fails the run with stdout empty, not after a table. */
 lop_status_t costs_file_begin(const lopredict_opts_t *o, lopredict_run_t *r)
 {
     char source[PATH_MAX + 64];
@@ -127,6 +129,7 @@ lop_status_t costs_file_begin(const lopredict_opts_t *o, lopredict_run_t *r)
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");
     lop_status_t st = pairs_write_begin(&r->pairs, r->pairs.p, o->write_costs, source,
                                         &r->costs_w);
+    st = st ? st : lop_csv_writer_finish(&r->costs_w);
     r->costs_open = st == LOP_OK;
     return st;
 }

@@ -12,8 +12,9 @@
 #   OVER_NP=8   an extra oversubscribed run of the scenarios on OVER_NP ranks
 #               (only when OVER_NP > cores; 0 = none), for its figures: in
 #               OUT/oversubscribed-np<N>/, labelled so, never used for predictions
-#   OUT=out/demo-<date>   where everything goes
-#   REPS=1000   repetitions of every measurement
+#   OUT=out/demo-<date>   where everything goes: a new directory, complete
+#               or not there (a failed or interrupted demo removes it)
+#   REPS=1000   repetitions of every measurement (at least 10: a tenth warm up)
 #   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp, loop
 #   NODES=0     0: local ranks.  N >= 2: a virtual cluster of N nodes on this
 #               machine (scripts/cluster.sh: network namespaces, TCP between
@@ -98,6 +99,12 @@ fi
 case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
 case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
 case $MODEL in logp | lop | sim_logp | sim_lop | loop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp or loop" ;; esac
+case $REPS in '' | *[!0-9]* | 0?*) die "REPS=$REPS: expected a whole number of repetitions" ;; esac
+[ ${#REPS} -le 8 ] && [ "$REPS" -ge 10 ] && [ "$REPS" -le 10000000 ] ||
+    die "REPS=$REPS: from 10 (a tenth of them warm up) to 10000000 (lopbench --reps)"
+case $OUT in *'
+'* | *"'"*) die "OUT=$OUT: a directory name with a newline or a single quote (gnuplot's strings)" ;; esac
+[ ! -e "$OUT" ] || die "OUT=$OUT exists: the demo goes into a new directory"
 [ "$CORES" -ge 2 ] || die "this machine has $CORES core: lopbench needs 2 ranks, each with a core of its own"
 [ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
 [ "$NP" -le "$CORES" ] || [ -n "$YIELD" ] ||
@@ -108,13 +115,23 @@ start=$(date +%s)
 step 1/9 "dependencies and build"
 sh "$ROOT/scripts/deps.sh" --plots
 make -s -C "$ROOT" -j2 tools
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
+# OUT is made here and removed again unless the demo gets to its end: no
+# half-made OUT.  (Not OUT.partial renamed at the end: the files name the
+# paths they were made from, measured.csv its params.csv.)
+mkdir -p "$(dirname "$OUT")"
+OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
+COMPLETE=
+cleanup() {
+    [ -z "$CLUSTER" ] || { sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"; }
+    [ -n "$COMPLETE" ] || rm -rf "$OUT"
+}
+mkdir "$OUT"
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 D=$OUT/data
-mkdir -p "$D"
+mkdir "$D"
 if [ "$NODES" -ge 2 ]; then
     CLUSTER=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
-    trap 'sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"' EXIT
     sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared ${NIC:+--nic "$NIC"}
     say "a virtual cluster of $NODES nodes (node0..node$((NODES - 1)), network namespaces $(cat "$CLUSTER/tag")-*): one rank on each for the timed runs"
 fi
@@ -266,6 +283,7 @@ secs=$(($(date +%s) - start))
     echo "== Measured vs predicted (lopredict --measured, $MODEL, stat min, each executor's series; also final.csv) =="
     cat "$OUT/final.txt"
 } >"$OUT/summary.txt"
+COMPLETE=1
 
 cat "$OUT/final.txt" >&2
 say "done in $secs s; everything is in $OUT:"

@@ -21,8 +21,9 @@ typedef struct {
 static cleanup_t *cleanup_list;
 static size_t cleanup_n, cleanup_cap;
 static const char *cleanup_stage; /* the open staging directory, or NULL */
-/* SIGPIPE too: a reader that stops early (lopredict ... | head) kills the
- * writer, which must not leave its temporary file. */
+/* SIGPIPE too: a reader that stops early (lopredict ... | head, lopfit -o
+ * DIR | head -1) kills the writer, which must not leave its temporary file
+ * or its stage. */
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 void lop_cleanup_now(void)

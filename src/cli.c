@@ -230,7 +230,12 @@ static lop_status_t row_apply(const lop_cli_opt_t *o, void *opts, const char *ar
     int one = 1;
     switch (o->kind) {
     case LOP_CLI_FLAG: memcpy(at, &one, sizeof one); return LOP_OK;
-    case LOP_CLI_TEXT: memcpy(at, &arg, sizeof arg); return LOP_OK;
+    case LOP_CLI_TEXT: /* a file, a directory or a name: '' names none */
+        if (!*arg)
+            return lop_err(LOP_ERR_INVALID, "option --%s: %s is empty", o->name,
+                           o->arg ? o->arg : "the argument");
+        memcpy(at, &arg, sizeof arg);
+        return LOP_OK;
     case LOP_CLI_INT: return apply_int(o, at, arg);
     case LOP_CLI_REAL: return lop_cli_double(o->name, arg, o->min, o->max, (double *)(void *)at);
     case LOP_CLI_CHOICE:

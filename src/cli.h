@@ -33,7 +33,8 @@
 typedef enum {
     LOP_CLI_KEY,    /* nothing: the tool handles the key lop_cli_next() returns */
     LOP_CLI_FLAG,   /* int field = 1 */
-    LOP_CLI_TEXT,   /* const char * field = the argument */
+    LOP_CLI_TEXT,   /* const char * field = the argument, never empty (a file, a
+                       directory or a name: "option --output: DIR is empty") */
     LOP_CLI_INT,    /* a whole number in min..max into an integer field (int or long size) */
     LOP_CLI_REAL,   /* a finite number in min..max into a double field */
     LOP_CLI_CHOICE, /* one of choices: its index into an int (or enum) field */

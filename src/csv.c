@@ -169,12 +169,10 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
         else
             st = add_row(csv, lineno, text);
     }
-    int read_errno = errno; /* getc's reason (EISDIR for a directory), before free() */
+    int read_errno = errno; /* getc's reason, before free() */
     free(line);
     if (st == LOP_OK && ferror(f))
-        st = read_errno == EISDIR ? lop_err(LOP_ERR_PARSE, "%s: read error: is a directory", csv->path)
-                                  : lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path,
-                                            strerror(read_errno));
+        st = lop_err(LOP_ERR_IO, "%s: read error: %s", csv->path, strerror(read_errno));
     if (st == LOP_OK && !csv->columns && lineno == 0)
         st = lop_err(LOP_ERR_PARSE, "%s: empty file", csv->path);
     if (st == LOP_OK && !csv->columns)
@@ -184,25 +182,19 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
 
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out)
 {
-    lop_status_t complete = lop_file_complete(path);
-    if (complete != LOP_OK)
-        return complete;
-    lop_csv_t *csv = lop_calloc(1, sizeof *csv);
-    if (!csv)
-        return LOP_ERR_NOMEM;
-    csv->path = lop_strdup(path);
-    if (!csv->path) {
-        free(csv);
-        return LOP_ERR_NOMEM;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        /* a path the user named wrongly: the input is refused (exit 2) */
-        lop_status_t st = lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", path, strerror(errno));
-        lop_csv_free(csv);
+    FILE *f = NULL;
+    lop_status_t st = lop_input_open(path, &f);
+    if (st != LOP_OK)
         return st;
+    lop_csv_t *csv = lop_calloc(1, sizeof *csv);
+    if (csv)
+        csv->path = lop_strdup(path);
+    if (!csv || !csv->path) {
+        free(csv);
+        fclose(f);
+        return LOP_ERR_NOMEM;
     }
-    lop_status_t st = parse_stream(csv, f);
+    st = parse_stream(csv, f);
     fclose(f);
     if (st != LOP_OK) {
         lop_csv_free(csv);

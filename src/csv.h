@@ -68,8 +68,9 @@ typedef struct {
 /* Longest line a reader accepts (README "Limits"); a longer one is an error. */
 #define LOP_CSV_MAX_LINE 65536
 
-/* Read a whole file.  Errors are "file:line: what is wrong".  A UTF-8 byte
- * order mark at the start is skipped. */
+/* Read a whole file, opened by lop_input_open() (outdir.h: a regular file,
+ * not marked incomplete).  Errors are "file:line: what is wrong".  A UTF-8
+ * byte order mark at the start is skipped. */
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out);
 void lop_csv_free(lop_csv_t *csv);
 

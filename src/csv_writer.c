@@ -19,8 +19,7 @@ static mode_t file_mode(void)
     return 0666 & ~mask;
 }
 
-/* What a file that is not a regular one is, for messages. */
-static const char *file_kind(mode_t mode)
+const char *lop_file_kind(mode_t mode)
 {
     if (S_ISLNK(mode))
         return "a symbolic link";
@@ -44,7 +43,7 @@ lop_status_t lop_csv_target_check(const char *path)
     if (S_ISREG(sb.st_mode))
         return LOP_OK;
     return lop_err(LOP_ERR_INVALID, "%s: exists and is %s; lop replaces only regular files, "
-                   "so it is left as it is", path, file_kind(sb.st_mode));
+                   "so it is left as it is", path, lop_file_kind(sb.st_mode));
 }
 
 static void writer_release(lop_csv_writer_t *w)
@@ -136,16 +135,32 @@ void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
     fputc('\n', w->file);
 }
 
-lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
+lop_status_t lop_csv_writer_finish(lop_csv_writer_t *w)
 {
-    int failed = ferror(w->file) || fflush(w->file) != 0 || fsync(fileno(w->file)) != 0;
+    if (!w->file)
+        return LOP_OK; /* finished already */
+    /* errno: the failed write's own reason when a row failed before */
+    int failed = fflush(w->file) != 0 || ferror(w->file) || fsync(fileno(w->file)) != 0;
+    int errnum = errno ? errno : EIO;
     failed |= fclose(w->file) != 0;
     w->file = NULL;
     lop_status_t st = w->nomem ? LOP_ERR_NOMEM : LOP_OK;
+    if (st == LOP_OK && failed)
+        st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errnum));
+    if (st != LOP_OK)
+        lop_csv_writer_abort(w);
+    return st;
+}
+
+lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w)
+{
+    lop_status_t st = lop_csv_writer_finish(w);
+    if (st != LOP_OK)
+        return st;
     /* again: the target may have changed since the open */
-    if (st == LOP_OK && !failed && !lop_cleanup_in_stage(w->path))
+    if (!lop_cleanup_in_stage(w->path))
         st = lop_csv_target_check(w->path);
-    if (st == LOP_OK && (failed || rename(w->tmp_path, w->path) != 0))
+    if (st == LOP_OK && rename(w->tmp_path, w->path) != 0)
         st = lop_err(LOP_ERR_IO, "%s: cannot write: %s", w->path, strerror(errno));
     if (st != LOP_OK)
         unlink(w->tmp_path);

@@ -16,6 +16,7 @@
 #define LOP_CSV_WRITER_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "lop.h"
 
@@ -32,6 +33,9 @@ typedef struct {
  * again at the commit.  lop_csv_target_check() is that test alone. */
 lop_status_t lop_csv_writer_open(lop_csv_writer_t *w, const char *path);
 lop_status_t lop_csv_target_check(const char *path);
+/* What a file that is not a regular one is, for messages: "a FIFO",
+ * "a directory", ... */
+const char *lop_file_kind(mode_t mode);
 /* "# key: value" on 'f'; a control character in the value is written as
  * \xNN (the line stays one line, readable by every lop reader).  The one
  * writer of metadata lines: files (lop_csv_meta) and lopredict's tables. */
@@ -42,7 +46,12 @@ void lop_csv_meta(lop_csv_writer_t *w, const char *key, const char *fmt, ...)
 /* A header or data row, written as given plus a newline. */
 void lop_csv_line(lop_csv_writer_t *w, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Flush, sync and rename into place. */
+/* Flush, sync and close the temporary file, checking every write; on
+ * failure it is removed (as lop_csv_writer_abort) and "PATH: cannot write:
+ * reason" returned.  What is left is the commit's rename: a run that
+ * prints a report saying it succeeded finishes its file first. */
+lop_status_t lop_csv_writer_finish(lop_csv_writer_t *w);
+/* lop_csv_writer_finish (unless done) and rename into place. */
 lop_status_t lop_csv_writer_commit(lop_csv_writer_t *w);
 /* Remove the temporary file; the target is left as it was. */
 void lop_csv_writer_abort(lop_csv_writer_t *w);

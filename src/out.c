@@ -289,6 +289,15 @@ lop_status_t lop_out_end(lop_out_t *t)
 
 /* ------------------------------------------------------------------ stdout */
 
+lop_status_t lop_stdout_check(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout) && !stdout_errnum)
+        return LOP_OK;
+    int err = stdout_errnum ? stdout_errnum : errno ? errno : EIO;
+    return lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(err));
+}
+
 int lop_stdout_close(const char *prog, int quiet)
 {
     errno = 0;

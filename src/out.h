@@ -87,5 +87,9 @@ const char *lop_out_format_csv(char *buf, double v);
  * print "prog: error writing standard output: reason" (unless 'quiet': an
  * error was reported already, one line is enough) and return 1, else 0. */
 int lop_stdout_close(const char *prog, int quiet);
+/* Flush stdout and check every write to it so far: LOP_OK, or LOP_ERR_IO
+ * "error writing standard output: reason".  For a run that commits files
+ * after printing its report (lopfit -o): a failed report leaves them out. */
+lop_status_t lop_stdout_check(void);
 
 #endif

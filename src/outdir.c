@@ -210,19 +210,43 @@ static char *trimmed(char *line)
     return line;
 }
 
+/* Open 'path' for reading if it is a regular file.  O_NONBLOCK: open() of
+ * a FIFO without a writer would wait for one forever, and a terminal or
+ * a device like /dev/zero never ends; the kind is asked of what was
+ * opened, so nothing can be swapped in between. */
+static lop_status_t open_regular(const char *path, FILE **f)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    lop_status_t st = LOP_OK;
+    if (fstat(fd, &sb) != 0 || fcntl(fd, F_SETFL, 0) != 0)
+        st = lop_err(LOP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        st = lop_err(LOP_ERR_PARSE, "%s: is %s; lop reads only regular files", path,
+                     lop_file_kind(sb.st_mode));
+    else if (!(*f = fdopen(fd, "r")))
+        st = lop_err(LOP_ERR_NOMEM, "%s: cannot open: %s", path, strerror(errno));
+    if (st != LOP_OK)
+        close(fd);
+    return st;
+}
+
 /* The files an earlier marker of DIR lists (none without a marker), sorted.
  * Read line by line, as marker_write writes it ('#' lines, the header
  * "file", a name a line), not by lop_csv_read: that reader asks this file
- * whether what it reads is complete (lop_file_complete). */
+ * whether what it reads is complete (lop_input_open). */
 static lop_status_t marker_read(const char *marker, char ***names, size_t *n)
 {
     *names = NULL;
     *n = 0;
     if (access(marker, F_OK) != 0)
         return LOP_OK;
-    FILE *f = fopen(marker, "r");
-    if (!f)
-        return lop_err(LOP_ERR_PARSE, "%s: cannot open: %s", marker, strerror(errno));
+    FILE *f = NULL;
+    lop_status_t opened = open_regular(marker, &f);
+    if (opened != LOP_OK)
+        return opened;
     char *buf = NULL;
     size_t cap = 0, lineno = 0;
     int header = 0;
@@ -372,13 +396,14 @@ static lop_status_t check_listed(const char *path, const char *shown)
 }
 
 /* check_listed() where the user named the file and where it really is (a
- * symbolic link from another directory leads into a marked set as well). */
-lop_status_t lop_file_complete(const char *path)
+ * symbolic link from another directory leads into a marked set as well),
+ * then the file opened. */
+lop_status_t lop_input_open(const char *path, FILE **f)
 {
     lop_status_t st = check_listed(path, path);
     char *real = st == LOP_OK ? realpath(path, NULL) : NULL;
     if (real && strcmp(real, path) != 0)
         st = check_listed(real, path);
     free(real);
-    return st;
+    return st == LOP_OK ? open_regular(path, f) : st;
 }

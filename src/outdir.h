@@ -17,13 +17,18 @@
 #ifndef LOP_OUTDIR_H
 #define LOP_OUTDIR_H
 
+#include <stdio.h>
+
 #include "lop.h"
 
 #define LOP_OUTDIR_MARKER ".lop-incomplete"
 
-/* The marker's rule for a reader of another format (a GOAL schedule): LOP_OK,
- * or LOP_ERR_PARSE when 'path' (or where it leads) is listed as incomplete. */
-lop_status_t lop_file_complete(const char *path);
+/* Open an input file, as every reader does (lop_csv_read, the GOAL reader):
+ * LOP_OK and '*f' to read, or LOP_ERR_PARSE when 'path' cannot be opened,
+ * is not a regular file ("PATH: is a FIFO; lop reads only regular files":
+ * a FIFO without a writer would block forever, a device never end), or it
+ * (or where it leads) is listed as incomplete by its directory's marker. */
+lop_status_t lop_input_open(const char *path, FILE **f);
 
 typedef struct {
     char *dir;   /* the target directory */

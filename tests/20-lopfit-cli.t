@@ -247,7 +247,7 @@ opt_error() { # name expected args...
 opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 : >"$T/bad/empty.csv"
 opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
-opt_error directory "$T/bad: read error: is a directory" "$T/bad"
+opt_error directory "$T/bad: is a directory; lop reads only regular files" "$T/bad"
 # The models as --help names them (lop_models[] joined "a, b or c";
 # test_fit_select checks that against the table): each is one lopfit knows
 # (--gnuplot-expr prints its expression), every model of the truth and of

@@ -88,6 +88,35 @@ refuses_one_line "lopfit --from-params: a table that is a FIFO, refused" 2 \
 check "... nothing moved in, no marker, the FIFO kept" \
     sh -c 'test "$(ls -A "$1")" = lop-send-normal-min.csv && test -p "$1/lop-send-normal-min.csv"' sh "$T/n"
 
+# lopfit -o prints its report before it moves the files in: a report that
+# cannot be written (a full disk, a closed stdout, a reader gone) fails the
+# run with DIR as it was, and a DIR the run made is gone (the report once
+# came after the move: exit 3 with DIR replaced by the new set).
+# fit_to DIR HOW: lopfit -o DIR of two files, its stdout HOW: full, closed or
+# pipe (a pipe whose reader is gone already); errors in $T/r.err
+fit_to() {
+    set -- "$1" "$2" "$F" -o "$1" "$ROOT"/tests/data/plots/send-normal-rtt.csv \
+        "$ROOT"/tests/data/plots/send-normal-os.csv
+    case $2 in
+    full) shift 2 && "$@" >/dev/full 2>"$T/r.err" ;;
+    closed) shift 2 && "$@" >&- 2>"$T/r.err" ;;
+    pipe) shift 2 && perl -e 'pipe(R, W) or die; close R; open(STDOUT, ">&", \*W) or die;
+                             exec @ARGV or die' "$@" 2>"$T/r.err" ;;
+    esac
+}
+for how in full:3 closed:3 pipe:141; do # 141: killed by SIGPIPE, as the shell says
+    rm -rf "$T/r" "$T/new-r" && mkdir "$T/r" && echo old >"$T/r/marker"
+    fit_to "$T/r" "${how%:*}"
+    rc=$?
+    check "lopfit -o DIR, stdout ${how%:*}: exit ${how#*:} ($rc)" test $rc -eq "${how#*:}"
+    check "... DIR as it was ($(ls -A "$T/r" | tr '\n' ' '))" \
+        test "$(ls -A "$T/r")" = marker -a "$(cat "$T/r/marker")" = old
+    [ $rc -eq 3 ] && check "... saying why in one line" test "$(wc -l <"$T/r.err")" -eq 1 -a \
+        "$(grep -c '^lopfit: error writing standard output: ' "$T/r.err")" -eq 1
+    fit_to "$T/new-r" "${how%:*}"
+    check "... and a DIR it made is gone" test ! -e "$T/new-r"
+done
+
 # Exit status (README): a run that cannot write exits 3, not 2 (its input was fine).
 : >"$T/plainfile"
 refuses_one_line "lopfit -o below a regular file: the run failed, exit 3" 3 \

@@ -5,7 +5,8 @@
 # seconds (a repeated p was an O(n^2) search, MPI_Barrier a scan per row),
 # and each silent behaviour is a one-line error: a repeated params.csv key,
 # a model that does not fit its quantity, negative times, an unknown
-# executor, an unreadable MPI_Barrier p; a subnormal number reads back.
+# executor, an unreadable MPI_Barrier p; a subnormal number reads back; an
+# input that is not a regular file (a FIFO) is refused, not waited for.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -145,4 +146,28 @@ check "... and by lopredict" test $? -eq 0
 refuses_one_line "1e999 is 'not finite', not 'not a number'" 2 "column 'l1': '1e999' is not finite" \
     "$P" --params "$(params inf "a,send-normal,rtt,min,rtt,31,1,31,1e999,0.2,5,3,-0.08,1,,,,,,,,,"\
         "a,$OS"; echo "$T/inf.csv")" --series send-normal --p 2
+
+# ---- an input that is not a regular file is refused at once: a FIFO without
+# a writer once blocked every reader forever.  The tools run under timeout 10,
+# a hang guard (a refusal takes no time), with their own names for
+# refuses_one_line.
+mkdir "$T/g" && mkfifo "$T/fifo.csv"
+for t in lopfit lopredict; do
+    printf '#!/bin/sh\nexec timeout 10 "%s" "$@"\n' "$BIN/$t" >"$T/g/$t" && chmod +x "$T/g/$t"
+done
+FIFO="fifo.csv: is a FIFO; lop reads only regular files"
+refuses_one_line "lopfit -o DIR FIFO: refused" 2 "$FIFO" "$T/g/lopfit" -o "$T/fo" "$T/fifo.csv"
+check "... and DIR not made" test ! -e "$T/fo"
+refuses_one_line "lopfit --from-params FIFO" 2 "$FIFO" "$T/g/lopfit" --from-params "$T/fifo.csv" -o "$T/fo"
+refuses_one_line "lopredict --params FIFO" 2 "$FIFO" \
+    "$T/g/lopredict" --params "$T/fifo.csv" --series send-normal --p 2
+refuses_one_line "lopredict --costs FIFO" 2 "$FIFO" "$T/g/lopredict" --alg diss --p 8 --costs "$T/fifo.csv"
+refuses_one_line "lopredict --check-schedule FIFO" 2 "$FIFO" "$T/g/lopredict" --check-schedule "$T/fifo.csv"
+refuses_one_line "lopredict --measured FIFO" 2 "$FIFO" "$T/g/lopredict" --measured "$T/fifo.csv"
+printf '%s\n' "$B" "p2p,file:fifo.csv,,2,10,1,2,1,1,2" >"$T/fifo-row.csv"
+refuses_one_line "lopredict --measured: a row whose schedule file is a FIFO" 2 \
+    "fifo-row.csv:2: .*$FIFO" "$T/g/lopredict" --measured "$T/fifo-row.csv"
+refuses_one_line "a character device is no input either" 2 \
+    "/dev/null: is a character device; lop reads only regular files" \
+    "$T/g/lopredict" --params /dev/null --series send-normal --p 2
 done_testing

@@ -27,6 +27,8 @@ for x in "wc-fifo:a FIFO" "wc-link:a symbolic link" "wc-dir:a directory"; do
 done
 check "... the FIFO, the link and the directory left as they were" \
     sh -c 'test -p "$1/wc-fifo" && test -L "$1/wc-link" && test ! -s "$1/link-target" && test -d "$1/wc-dir"' sh "$T"
+refuses_one_line "--write-costs '': an option error, before any output" 2 \
+    "option --write-costs: FILE is empty" "$B" --alg diss --p 8 $S $M --write-costs ''
 # --write-costs comes after every check: its rows go to a temporary file that
 # is renamed into place only when the run and its output succeeded, so a run
 # refused by a --p check (it once wrote the file first), by a later check or
@@ -61,6 +63,21 @@ rm -f "$T"/wc/*
 (trap '' PIPE && { "$B" $W --write-costs "$T/wc/pipe.csv" 2>/dev/null; echo $? >"$T/wc-rc"; } | head -c 0)
 check "SIGPIPE ignored: exit 3 ($(cat "$T/wc-rc")), no file, no temporary file" \
     sh -c 'test "$(cat "$1-rc")" -eq 3 && test -z "$(ls -A "$1")"' sh "$T/wc"
+# The file is written whole before the table is printed: a write that fails
+# (a file size limit standing in for a full disk: its 48 kB do not fit in
+# 2 blocks, the table does) or a directory that is not there leaves stdout
+# empty and no file (a table once came first, then exit 3).
+sh -c 'trap "" XFSZ; ulimit -f 2; exec "$@"' sh "$B" --alg diss --p 64 $S $M \
+    --write-costs "$T/wc/limit.csv" >"$T/wc-limit.out" 2>"$T/wc-limit.err"
+rc=$?
+check "--write-costs failing to write: exit 3 ($rc), one line saying why" \
+    sh -c "test $rc -eq 3 && test \$(wc -l <'$T/wc-limit.err') -eq 1 &&
+           grep -q '^lopredict: $T/wc/limit.csv: cannot write: File too large' '$T/wc-limit.err'"
+check "... nothing on stdout, no file, no temporary file" \
+    test ! -s "$T/wc-limit.out" -a -z "$(ls -A "$T/wc")"
+refuses_one_line "--write-costs into a directory that is not there: exit 3, stdout empty" 3 \
+    "$T/wc/none/x.csv: cannot create: No such file or directory" \
+    "$B" --alg diss --p 8 $S $M --write-costs "$T/wc/none/x.csv"
 
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)

@@ -133,6 +133,7 @@ static void test_data_rows(void)
         {"--colors", "red,red", "option --colors: 'red' is named twice"},   /* SET */
         {"--even", "abc", "option --even: 'abc' has an odd length"},        /* CUSTOM's own */
         {"--file", "f.csv", "option --file: only with --verbose"},          /* only with */
+        {"--file", "", "option --file: FILE is empty"},                     /* TEXT: '' */
         {"--bogus", NULL, "unknown option '--bogus' (see --help)"},
     };
     for (size_t i = 0; i < COUNT(refused); i++)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "barrier.h"
 #include "fixture.h"
@@ -148,6 +150,29 @@ static void errors(void)
     sched_free(&s);
 }
 
+/* A FIFO without a writer is refused at once, by the reader and the sniffer
+ * (open() of it for reading once waited for a writer forever); alarm() is a
+ * hang guard, not a threshold. */
+static void not_regular(void)
+{
+    sched_t s;
+    goal_notes_t notes;
+    const char *fifo = fixture_path("fifo.goal");
+    if (mkfifo(fifo, 0600) != 0) {
+        ok(0, "mkfifo %s", fifo);
+        return;
+    }
+    alarm(10);
+    ok(sched_goal_read(fifo, &s, &notes) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), "fifo.goal: is a FIFO; lop reads only regular files"),
+       "a FIFO is refused: %s", lop_errmsg());
+    ok(!sched_goal_sniff(fifo), "... and is no GOAL file to the sniffer");
+    ok(sched_goal_read(fixture_dir, &s, &notes) == LOP_ERR_PARSE &&
+           strstr(lop_errmsg(), ": is a directory; lop reads only regular files"),
+       "so is a directory: %s", lop_errmsg());
+    alarm(0);
+}
+
 int main(void)
 {
     if (fixture_dir_make("goal") != 0)
@@ -155,6 +180,7 @@ int main(void)
     round_trip();
     schedgen_dissemination();
     errors();
+    not_regular();
     fixture_dir_remove();
     return tap_done();
 }
