@@ -391,6 +391,17 @@ for f in "$nl" "$T/a,b-rtt.csv" "$long/send-normal-rtt.csv"; do
     check "without -o the same file is fitted (no cell is written): $(printf '%s' "$f" | tail -c 20 | tr '\n' '?')" test $? -eq 0
 done
 
+# ... and with --csv the path is one cell of one line: a comma or a quote
+# quoted (RFC 4180, quotes doubled), a newline or a tab as \xNN.
+tq=$(printf '%s/t\tq"-rtt.csv' "$T")
+cp "$D" "$tq"
+"$LOPFIT" --stat min --csv "$T/a,b-rtt.csv" "$nl" "$tq" >"$T/pathcsv.csv" 2>/dev/null
+check "--csv: the three paths' rows are one line each" test "$(wc -l <"$T/pathcsv.csv")" -eq 4
+check "... a comma in the path: the cell quoted" grep -qF "\"$T/a,b-rtt.csv\",send-normal," "$T/pathcsv.csv"
+check "... a newline: \\x0a" grep -qF "$T/new\\x0aline-rtt.csv,send-normal," "$T/pathcsv.csv"
+check "... a tab and a quote: \\x09, the quote doubled in a quoted cell" \
+    grep -qF "\"$T/t\\x09q\"\"-rtt.csv\",send-normal," "$T/pathcsv.csv"
+
 # A control character in a value that becomes metadata (here a newline in
 # the --synth path, '# source:') is written as \xNN: the line stays one line,
 # and lopfit reads what lopfit wrote.
