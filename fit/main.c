@@ -271,6 +271,18 @@ static void print_weak_summary(const lop_fit_t *f)
     printf(": %s would determine them\n", lop_fitter_hint_name(hint));
 }
 
+/* The LogP line's SSR against the chosen model's, as a ratio where the
+ * model's is not 0: a line against an exact fit is no finite multiple, and
+ * two exact fits (constant data) are no multiple at all. */
+static const char *ssr_ratio(double line, double chosen, char *buf, size_t len)
+{
+    if (chosen > 0)
+        snprintf(buf, len, "%.3gx LoP's", line / chosen);
+    else
+        snprintf(buf, len, line > 0 ? "LoP's is 0" : "both 0");
+    return buf;
+}
+
 static void print_fit(const result_t *r, int weighted)
 {
     const lop_fit_t *f = &r->fit;
@@ -287,10 +299,11 @@ static void print_fit(const result_t *r, int weighted)
            f->pmax, f->ssr, f->rmse, weighted ? "(relative: weights 1/y^2)" : "us", f->r2,
            r->fit_ms);
     print_weak_summary(f);
+    char ratio[32];
     if (r->has_line)
-        printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
+        printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%s)  R^2 %.6f\n",
                r->line.lambda[0], r->line.lambda[1], r->line.ssr,
-               f->ssr > 0 ? r->line.ssr / f->ssr : INFINITY, r->line.r2);
+               ssr_ratio(r->line.ssr, f->ssr, ratio, sizeof ratio), r->line.r2);
     printf("\n");
 }
 

@@ -366,6 +366,15 @@ check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: 
 { printf '# quantity: rtt\n# series: flat\np,min_us\n'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i,5"; done; } >"$T/flat.csv"
 check "exact fits tie: const (fewest parameters) chosen, not rtt" \
     sh -c "'$LOPFIT' --stat min '$T/flat.csv' | grep -q '^    \* const .*chosen'"
+# ... and --compare's ratio of SSRs is one only where the model's SSR is not
+# 0 (0/0 printed as "infx LoP's")
+{ printf '# quantity: rtt\n# series: zero\np,min_us\n'; for i in 1 2 3 4; do echo "$i,0"; done; } >"$T/zeros.csv"
+"$LOPFIT" --weight none --stat min --compare "$T/zeros.csv" >"$T/zeros.txt" 2>&1
+check "--compare on all-zero data: the two SSRs are 'both 0', no 'infx'" \
+    sh -c "grep -q '^  LogP line .* SSR 0 (both 0) ' '$T/zeros.txt' && ! grep -q infx '$T/zeros.txt'"
+"$LOPFIT" --stat min --compare "$T/flat.csv" >"$T/flat.txt" 2>&1
+check "--compare on constant data: an SSR against an exact fit is no 'infx'" \
+    sh -c "grep -q '^  LogP line .* SSR [^ ]* (\(both 0\|LoP.s is 0\)) ' '$T/flat.txt' && ! grep -q infx '$T/flat.txt'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, then the models" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc .* or MODEL ($MODELS)'"
