@@ -375,6 +375,9 @@ check "--compare on all-zero data: the two SSRs are 'both 0', no 'infx'" \
 "$LOPFIT" --stat min --compare "$T/flat.csv" >"$T/flat.txt" 2>&1
 check "--compare on constant data: an SSR against an exact fit is no 'infx'" \
     sh -c "grep -q '^  LogP line .* SSR [^ ]* (\(both 0\|LoP.s is 0\)) ' '$T/flat.txt' && ! grep -q infx '$T/flat.txt'"
+check "constant data: R^2 is undefined, not a number from the mean's rounding (0.925)" \
+    sh -c "grep -q '^  n 10 .* R^2 undefined (constant data) ' '$T/flat.txt' &&
+           grep -q '^  LogP line .* R^2 undefined (constant data)\$' '$T/flat.txt'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, then the models" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc .* or MODEL ($MODELS)'"
