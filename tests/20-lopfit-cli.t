@@ -305,8 +305,19 @@ sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.044
 check "--from-params: a negative RTT and L(p) are marked negative in the table's notes" \
     sh -c "'$LOPFIT' --from-params '$T/negrtt.csv' -o '$T/negtab' 2>/dev/null &&
            grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
-opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
+opt_error synth-negative "option --synth: $T/negrtt.csv: series 'rdmaw-inline' rtt min: the time at p = 1, -2.3185[0-9]* us, is negative" \
     --synth "$T/negrtt.csv" -o "$T/negsyn"
+# --synth writes only what lopfit reads back: a time outside its range of
+# times (lop_fmt_series_time_ok) is refused, nothing written
+for l1 in 1.15e+200 1e-200; do
+    printf '%s\nt,send-normal,os,min,ov,16,1,16,%s,0,1,,,,,,,,,,,,\n' "$HEADER" $l1 >"$T/far$l1.csv"
+    opt_error "synth-time-$l1" "option --synth: $T/far$l1.csv: series 'send-normal' os min: the time at p = 1, $l1 us, is outside 1e-100..1e100" \
+        --synth "$T/far$l1.csv" -o "$T/farsyn"
+    check "--synth of a time of $l1 us: nothing written" test ! -e "$T/farsyn"
+done
+printf '%s\nt,send-normal,os,min,ov,16,1,16,1e99,0,1,,,,,,,,,,,,\n' "$HEADER" >"$T/near.csv"
+check "--synth of times of 1e99 us: written, and lopfit reads them back" \
+    sh -c "'$LOPFIT' --synth '$T/near.csv' -o '$T/nearsyn' && '$LOPFIT' --stat min '$T/nearsyn/send-normal-os.csv' >/dev/null"
 # A pole inside the range makes the curve infinite there: refused
 # by the one params reader, lopfit and lopredict alike, before any output.
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
