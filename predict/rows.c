@@ -41,6 +41,8 @@ void rows_time_out(lop_out_t *t, rows_flags_t *f, const char *col, const predict
         rows_flag_add(f, col, "partial-interval");
     if (v && v->no_interval)
         rows_flag_add(f, col, "no-interval");
+    if (v && v->off_interval)
+        rows_flag_add(f, col, "interval-excludes-estimate");
     if (v && v->negative_logp)
         rows_flag_add(f, col, "negative-logp");
     if (v && v->extrapolated && !f->extrapolated) {
