@@ -351,5 +351,10 @@ check "cov11 = 1e308: every interval contains its time, or is empty and flagged"
               if (lo == "") empty++ }
           rows++ }
         END { exit !(rows == 4 && !bad && empty > 0) }' "$T/cov308.out"
+awk -F, 'BEGIN { OFS = "," } $2 == "rdmaw-normal" && $3 == "rtt" && $4 == "min" { $9 = "1e200" } { print }' \
+    "$P" >"$T/l1big.csv"
+refuses_one_line "l1 = 1e200: refused at its line, not predicted as 9e199 in 0..0" 2 \
+    "l1big.csv:6: series 'rdmaw-normal' rtt min: the fit at p = 1 is .* us, larger than any time lopfit fits" \
+    "$B" --params "$T/l1big.csv" --series rdmaw-normal --p 4 --alg diss
 
 done_testing
