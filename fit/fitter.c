@@ -239,7 +239,13 @@ static void fill_fit(const fit_work_t *w, const double *lambda, double ssr, lop_
         sum_w += w->sw[i] * w->sw[i];
     }
     mean /= sum_w;
-    for (size_t i = 0; i < w->n; i++)
+    /* Constant data have no variance to explain (R^2 undefined): summed, the
+     * weighted mean is off by rounding and would make one, and R^2 of an
+     * exact fit of ten equal points came out 0.925. */
+    int constant = 1;
+    for (size_t i = 1; i < w->n; i++)
+        constant &= w->y[i] == w->y[0];
+    for (size_t i = 0; i < w->n && !constant; i++)
         sst += w->sw[i] * w->sw[i] * (w->y[i] - mean) * (w->y[i] - mean);
     fit->model = w->shape->model;
     fit->n = w->n;

@@ -271,6 +271,27 @@ static void print_weak_summary(const lop_fit_t *f)
     printf(": %s would determine them\n", lop_fitter_hint_name(hint));
 }
 
+/* The LogP line's SSR against the chosen model's, as a ratio where the
+ * model's is not 0: a line against an exact fit is no finite multiple, and
+ * two exact fits (constant data) are no multiple at all. */
+static const char *ssr_ratio(double line, double chosen, char *buf, size_t len)
+{
+    if (chosen > 0)
+        snprintf(buf, len, "%.3gx LoP's", line / chosen);
+    else
+        snprintf(buf, len, line > 0 ? "LoP's is 0" : "both 0");
+    return buf;
+}
+
+/* R^2 for the summary; NaN where the data are constant (no variance). */
+static const char *r2_text(double r2, char *buf, size_t len)
+{
+    if (isnan(r2))
+        return "undefined (constant data)";
+    snprintf(buf, len, "%.6f", r2);
+    return buf;
+}
+
 static void print_fit(const result_t *r, int weighted)
 {
     const lop_fit_t *f = &r->fit;
@@ -283,14 +304,16 @@ static void print_fit(const result_t *r, int weighted)
         printf("  %s = ", f->model->param[j]);
         print_value(f->lambda[j], f->se[j], f->weak[j]);
     }
-    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g %s  R^2 %.6f  %.2f ms\n", f->n, f->pmin,
-           f->pmax, f->ssr, f->rmse, weighted ? "(relative: weights 1/y^2)" : "us", f->r2,
-           r->fit_ms);
+    char r2[2][32], ratio[32];
+    printf("  n %zu  p %g..%g  SSR %.6g  RMSE %.4g %s  R^2 %s  %.2f ms\n", f->n, f->pmin,
+           f->pmax, f->ssr, f->rmse, weighted ? "(relative: weights 1/y^2)" : "us",
+           r2_text(f->r2, r2[0], sizeof r2[0]), r->fit_ms);
     print_weak_summary(f);
     if (r->has_line)
-        printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%.3gx LoP's)  R^2 %.6f\n",
+        printf("  LogP line l1 + l2*p: l1 %.6g l2 %.6g  SSR %.6g (%s)  R^2 %s\n",
                r->line.lambda[0], r->line.lambda[1], r->line.ssr,
-               f->ssr > 0 ? r->line.ssr / f->ssr : INFINITY, r->line.r2);
+               ssr_ratio(r->line.ssr, f->ssr, ratio, sizeof ratio),
+               r2_text(r->line.r2, r2[1], sizeof r2[1]));
     printf("\n");
 }
 

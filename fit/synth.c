@@ -46,34 +46,37 @@ static double noise_added(double v, double s, gsl_rng *rng)
 }
 
 /* One statistic of row p: the fit's value with noise, NaN (an empty cell)
- * without a fit. */
-static lop_status_t synth_value(const lop_fit_t *fit, int p, const lop_synth_noise_t *noise,
-                                gsl_rng *rng, double *us)
+ * without a fit.  A value lopfit would not read back (negative, not finite,
+ * outside its range of times) is refused: the files are lopfit's input. */
+static lop_status_t synth_value(const char *path, const lop_fit_t *fit, int p,
+                                const lop_synth_noise_t *noise, gsl_rng *rng, double *us)
 {
     *us = NAN;
     if (!fit)
         return LOP_OK;
     double v = lop_fit_eval(fit, p) * noise_factor(noise->rel, rng);
-    if (!isfinite(v))
-        return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: value at p = %d is not finite",
-                       fit->series, fit->quantity, fit->stat, p);
-    if (v < 0)
-        return lop_err(LOP_ERR_RANGE, "series '%s' %s %s: the time at p = %d is negative (%g)",
-                       fit->series, fit->quantity, fit->stat, p, v);
-    *us = noise_added(v, noise->us, rng);
+    const char *why = !isfinite(v) ? "not finite" : v < 0 ? "negative" : NULL;
+    if (!why)
+        *us = noise_added(v, noise->us, rng);
+    if (!why && !lop_fmt_series_time_ok(*us))
+        why = lop_fmt_series_time_why;
+    if (why)
+        return lop_err(LOP_ERR_RANGE, "option --synth: %s: series '%s' %s %s: the time at p = %d, "
+                       "%g us, is %s", path, fit->series, fit->quantity, fit->stat, p,
+                       isfinite(*us) ? *us : v, why);
     return LOP_OK;
 }
 
 /* Row p: no samples behind it (n empty), the statistics with a fit, p99,
  * max and stddev empty. */
-static lop_status_t synth_row(lop_out_t *t, const lop_fit_t *const *by_stat, int p,
-                              const lop_synth_noise_t *noise, gsl_rng *rng)
+static lop_status_t synth_row(lop_out_t *t, const char *path, const lop_fit_t *const *by_stat,
+                              int p, const lop_synth_noise_t *noise, gsl_rng *rng)
 {
     lop_fmt_series_row_t row = {p, 0, NAN, NAN, NAN, NAN, NAN, NAN};
     double *stat_us[LOP_FMT_SERIES_STATS] = {&row.min, &row.avg, &row.median};
     lop_status_t st = LOP_OK;
     for (int s = 0; s < LOP_FMT_SERIES_STATS && st == LOP_OK; s++)
-        st = synth_value(by_stat[s], p, noise, rng, stat_us[s]);
+        st = synth_value(path, by_stat[s], p, noise, rng, stat_us[s]);
     return st ? st : lop_fmt_series_row(t, &row);
 }
 
@@ -110,7 +113,7 @@ static lop_status_t synth_file(lop_fitout_batch_t *b, const char *dir, const lop
     if (st)
         return st;
     for (int p = (int)ceil(lo); p <= (int)floor(hi) && st == LOP_OK; p++)
-        st = synth_row(&t, by_stat, p, noise, rng);
+        st = synth_row(&t, set->path, by_stat, p, noise, rng);
     lop_status_t end = lop_out_end(&t);
     return st ? st : end;
 }

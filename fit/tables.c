@@ -129,9 +129,10 @@ typedef struct {
     p_set_t outside, neg, neg_list, nonfinite;
 } table_notes_t;
 
-/* One value and its interval cells (empty without one). */
+/* One value and its interval cells (empty without one, and with *off set
+ * where the draws' interval left the value out: uncert.h). */
 static lop_status_t value_cells(lop_out_t *t, table_draws_t *d, int col, int p, double v,
-                                int *nonfinite)
+                                int *nonfinite, int *off)
 {
     lop_interval_t iv = {.lo = NAN, .hi = NAN};
     lop_out_num(t, isfinite(v) ? v : NAN);
@@ -143,6 +144,7 @@ static lop_status_t value_cells(lop_out_t *t, table_draws_t *d, int col, int p, 
             return st;
         *nonfinite |= iv.n_nonfinite > 0;
     }
+    *off = iv.off_value;
     lop_out_num(t, iv.lo);
     lop_out_num(t, iv.hi);
     return LOP_OK;
@@ -154,7 +156,7 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
 {
     const lop_view_t *lop = d->lop;
     int nonfinite = 0;
-    char flags[128] = ""; /* "rtt_us=negative;L_us=negative": lopredict's wording */
+    char flags[512] = ""; /* "rtt_us=negative;L_us=negative": lopredict's wording */
     lop_out_int(t, p);
     for (int col = 0; col < N_COLS; col++) {
         double v = column_value(lop, col, p);
@@ -164,7 +166,8 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
             return lop_err(LOP_ERR_RANGE, "%s: series '%s' stat '%s': %s at p = %d is not "
                            "finite", set->path, lop->rtt->series, lop->rtt->stat,
                            table_cols[1 + 3 * col].name, p);
-        lop_status_t st = value_cells(t, d, col, p, v, &nonfinite);
+        int off = 0;
+        lop_status_t st = value_cells(t, d, col, p, v, &nonfinite, &off);
         if (st)
             return st;
         if (col == COL_L && v < 0)
@@ -174,6 +177,10 @@ static lop_status_t table_row(lop_out_t *t, const lop_paramset_t *set, table_dra
         if (v < 0) /* a time below zero is never a cell without a mark */
             snprintf(flags + strlen(flags), sizeof flags - strlen(flags), "%s%s=negative",
                      flags[0] ? ";" : "", table_cols[1 + 3 * col].name);
+        if (off) /* nor an interval left empty */
+            snprintf(flags + strlen(flags), sizeof flags - strlen(flags),
+                     "%s%s=interval-excludes-estimate", flags[0] ? ";" : "",
+                     table_cols[1 + 3 * col].name);
     }
     lop_out_int(t, outside);
     lop_out_str(t, flags);

@@ -1,6 +1,5 @@
 /* algs.c - the table of barrier algorithms and the helpers their formulas share. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "barrier.h"
@@ -44,31 +43,9 @@ uint32_t barrier_alg_n(const barrier_alg_t *alg, uint32_t n)
     return alg->takes_n && n >= 1 ? n : alg->default_n;
 }
 
-/* A text as a CSV field: quoted, its quotes doubled, where it holds a comma
- * or a quote (RFC 4180); as it is in the table.  NULL when out of memory. */
-static char *text_cell(const char *text, int csv)
-{
-    size_t len = strlen(text), quotes = 0;
-    for (const char *c = text; *c; c++)
-        quotes += *c == '"';
-    if (!csv || (!quotes && !strchr(text, ',')))
-        return lop_strdup(text);
-    char *cell = lop_calloc(len + quotes + 3, 1), *w = cell;
-    if (!cell)
-        return NULL;
-    *w++ = '"';
-    for (const char *c = text; *c; c++) {
-        *w++ = *c;
-        if (*c == '"')
-            *w++ = '"';
-    }
-    *w = '"';
-    return cell;
-}
-
 /* The machine-read columns first, the texts last: a text with a comma moves
  * no column before it for a reader that splits at every comma. */
-static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv)
+static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a)
 {
     lop_out_str(t, a->name);
     lop_out_str(t, a->takes_n ? "yes" : "no");
@@ -80,13 +57,8 @@ static lop_status_t algs_print_row(lop_out_t *t, const barrier_alg_t *a, int csv
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_lo : NAN);
     lop_out_num(t, a->lop_band_hi > 0 ? a->lop_band_hi : NAN);
     const char *text[] = {a->title, a->takes_n ? a->n_meaning : "", a->logp_note, a->lop_note};
-    for (size_t i = 0; i < COUNT(text); i++) {
-        char *cell = text_cell(text[i], csv);
-        if (!cell)
-            return LOP_ERR_NOMEM;
-        lop_out_str(t, cell);
-        free(cell);
-    }
+    for (size_t i = 0; i < COUNT(text); i++)
+        lop_out_str(t, text[i]); /* quoted in CSV where it holds a comma */
     return lop_out_row(t);
 }
 
@@ -105,7 +77,7 @@ lop_status_t barrier_algs_print(FILE *out, int csv)
     if (st)
         return st;
     for (const barrier_alg_t *const *a = barrier_algs; *a && st == LOP_OK; a++)
-        st = algs_print_row(&t, *a, csv);
+        st = algs_print_row(&t, *a);
     lop_status_t end = lop_out_end(&t);
     return st ? st : end;
 }

@@ -248,6 +248,7 @@ static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_al
     out->hi_us = iv.hi;
     out->n_draws = iv.n_draws;
     out->n_invalid = iv.n_nonfinite;
+    out->off_interval = iv.off_value;
     return LOP_OK;
 }
 

@@ -86,6 +86,7 @@ typedef struct {
     size_t n_invalid;      /* draws whose time was no time */
     int extrapolated;      /* o(p), L(p) (LogP: at p = 1) evaluated outside the fitted range */
     int no_interval;       /* an interval was wanted but pr->uncertain prevents it */
+    int off_interval;      /* the draws' interval left out the time: none (uncert.h) */
     int negative_logp;     /* a LogP time computed from a LogP parameter below 0 (one
                               from a set: L(1) < 0), a number but not a barrier time */
     sched_sim_result_t sim; /* the point simulation's counts and times (simulations) */

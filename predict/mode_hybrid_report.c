@@ -40,8 +40,8 @@ static lop_status_t report_row(const lopredict_opts_t *o, lopredict_run_t *r, lo
     lop_out_str(t, res.exhaustive ? "exhaustive" : "descent");
     lop_out_int(t, (long)res.evaluated);
     lop_out_int(t, (long)res.pruned);
-    lop_out_text(t, res.config); /* "nwise(n=3,full)": a comma */
-    lop_out_text(t, res.greedy);
+    lop_out_str(t, res.config); /* "nwise(n=3,full)": a comma */
+    lop_out_str(t, res.greedy);
     lop_out_str(t, res.proof);
     hybrid_result_free(&res);
     return lop_out_row(t);

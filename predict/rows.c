@@ -41,6 +41,8 @@ void rows_time_out(lop_out_t *t, rows_flags_t *f, const char *col, const predict
         rows_flag_add(f, col, "partial-interval");
     if (v && v->no_interval)
         rows_flag_add(f, col, "no-interval");
+    if (v && v->off_interval)
+        rows_flag_add(f, col, "interval-excludes-estimate");
     if (v && v->negative_logp)
         rows_flag_add(f, col, "negative-logp");
     if (v && v->extrapolated && !f->extrapolated) {
@@ -142,19 +144,22 @@ static void machine_closed(const lopredict_opts_t *o, const lopredict_run_t *r, 
 {
     char L[LOP_OUT_NUM_LEN], os[LOP_OUT_NUM_LEN];
     int verify = o->mode == MODE_VERIFY;
+    const char *col = verify ? "closed_us" : "logp_us";
     lop_out_format_csv(L, r->cost.logp.L_us);
     lop_out_format_csv(os, r->cost.logp.os_us);
-    if (r->uniform_p >= 2 && r->uniform_p == r->pairs.p)
-        text_add(text, len, "; %s: every pair costs L = %s, o_s = %s",
-                 verify ? "closed_us" : "logp_us", L, os);
+    if (r->uniform_p < 2) /* no two ranks cost alike: no L, no o, and P = 1 sends nothing */
+        text_add(text, len, "; %s: 0 at P = 1, where no message is sent; %s", col,
+                 r->pairs.p < 2 ? "one rank, no pair to cost: no L, no o"
+                 : verify ? "ranks 0 and 1 cost differently: no L, no o"
+                          : "else empty: ranks 0 and 1 cost differently (logp_us=unequal-costs)");
+    else if (r->uniform_p == r->pairs.p)
+        text_add(text, len, "; %s: every pair costs L = %s, o_s = %s", col, L, os);
     else if (verify)
         text_add(text, len, "; closed_us: ranks 0..P-1 all cost L = %s, o_s = %s (P <= %u)", L,
                  os, r->uniform_p);
-    else if (r->uniform_p >= 2)
+    else
         text_add(text, len, "; logp_us where ranks 0..P-1 all cost the same, P <= %u (L = %s, "
                  "o_s = %s), else empty (logp_us=unequal-costs)", r->uniform_p, L, os);
-    else
-        text_add(text, len, "; logp_us empty: the pairs cost differently (logp_us=unequal-costs)");
 }
 
 /* Parameters of one source are named together: a row describes one machine,

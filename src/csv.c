@@ -78,7 +78,7 @@ static void free_cells(char **cells, size_t n)
     free(cells);
 }
 
-static lop_status_t add_meta(lop_csv_t *csv, char *text)
+static lop_status_t add_meta(lop_csv_t *csv, size_t lineno, char *text)
 {
     char *colon = strchr(text, ':');
     if (!colon)
@@ -90,8 +90,65 @@ static lop_status_t add_meta(lop_csv_t *csv, char *text)
     csv->meta = m;
     m[csv->n_meta].key = lop_strdup(trim(text));
     m[csv->n_meta].value = lop_strdup(trim(colon + 1));
+    m[csv->n_meta].line = lineno;
     csv->n_meta++;
     return m[csv->n_meta - 1].key && m[csv->n_meta - 1].value ? LOP_OK : LOP_ERR_NOMEM;
+}
+
+typedef struct {
+    const char *name;
+    size_t index;
+} named_t;
+
+static int named_cmp(const void *a, const void *b)
+{
+    const named_t *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+/* The earliest name in 'names' that repeats one before it: 1, its index in
+ * *again and the first occurrence's in *first; 0 if all differ.  Sorted, not
+ * compared pairwise: a file may have very many metadata lines. */
+static int find_repeat(named_t *names, size_t n, size_t *first, size_t *again)
+{
+    int found = 0;
+    qsort(names, n, sizeof *names, named_cmp);
+    for (size_t i = 1; i < n; i++) /* sorted by name, then index: a run starts at its first */
+        if (strcmp(names[i - 1].name, names[i].name) == 0 &&
+            (i < 2 || strcmp(names[i - 2].name, names[i].name) != 0) &&
+            (!found || names[i].index < *again)) {
+            *first = names[i - 1].index;
+            *again = names[i].index;
+            found = 1;
+        }
+    return found;
+}
+
+/* A metadata key or a header column given twice: every reader looks names
+ * up by the first, so the second would be read by nobody and the file say
+ * two things at once.  Checked at the header, where the metadata ends. */
+static lop_status_t refuse_repeats(const lop_csv_t *csv)
+{
+    size_t most = csv->n_meta > csv->n_columns ? csv->n_meta : csv->n_columns;
+    named_t *names = lop_calloc(most ? most : 1, sizeof *names);
+    if (!names)
+        return LOP_ERR_NOMEM;
+    size_t first = 0, again = 0;
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < csv->n_meta; i++)
+        names[i] = (named_t){csv->meta[i].key, i};
+    if (find_repeat(names, csv->n_meta, &first, &again))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: metadata key '%s' given twice (first on line %zu)",
+                     csv->path, csv->meta[again].line, csv->meta[again].key,
+                     csv->meta[first].line);
+    for (size_t i = 0; i < csv->n_columns && st == LOP_OK; i++)
+        names[i] = (named_t){csv->columns[i], i};
+    if (st == LOP_OK && find_repeat(names, csv->n_columns, &first, &again))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s' given twice (columns %zu and %zu)",
+                     csv->path, csv->header_line, csv->columns[again], first + 1, again + 1);
+    free(names);
+    return st;
 }
 
 static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
@@ -109,7 +166,7 @@ static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
             if (cells[i][0] == '\0')
                 return lop_err(LOP_ERR_PARSE, "%s:%zu: header column %zu is empty", csv->path,
                                lineno, i + 1);
-        return LOP_OK;
+        return refuse_repeats(csv);
     }
     if (n != csv->n_columns) {
         free_cells(cells, n);
@@ -165,7 +222,7 @@ static lop_status_t parse_stream(lop_csv_t *csv, FILE *f)
         if (*text == '\0')
             continue;
         if (*text == '#')
-            st = csv->columns ? LOP_OK : add_meta(csv, text + 1);
+            st = csv->columns ? LOP_OK : add_meta(csv, lineno, text + 1);
         else
             st = add_row(csv, lineno, text);
     }

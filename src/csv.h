@@ -5,7 +5,8 @@
  *   # key: value          metadata lines, before the header
  *   col1,col2,...         one header row
  *   v1,v2,...             data rows, every row as many cells as the header
- * Blank lines and further '#' lines are ignored.  Cells hold no commas.
+ * Blank lines and further '#' lines are ignored.  Cells hold no commas.  No
+ * metadata key and no header column is given twice.
  *
  * This header is the reader and the rule for cells and for names that
  * become file names.  Every lop CSV file is written with the atomic writer
@@ -51,6 +52,7 @@ extern const char lop_name_rule[];
 typedef struct {
     char *key;   /* metadata key, without "# " and ":" */
     char *value; /* the rest of the line, trimmed */
+    size_t line; /* 1-based line number in the file */
 } lop_csv_meta_t;
 
 typedef struct {
@@ -70,7 +72,10 @@ typedef struct {
 
 /* Read a whole file, opened by lop_input_open() (outdir.h: a regular file,
  * not marked incomplete).  Errors are "file:line: what is wrong".  A UTF-8
- * byte order mark at the start is skipped. */
+ * byte order mark at the start is skipped.  A metadata key or a header
+ * column given twice is refused: every reader looks names up by the first,
+ * so the second would be read by nobody and the file mean two things at
+ * once. */
 lop_status_t lop_csv_read(const char *path, lop_csv_t **out);
 void lop_csv_free(lop_csv_t *csv);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model.h"
 
 enum { RTT, OS, OR, OC, PRTT };
 const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1] = {"rtt", "os", "or", "oc", "prtt", NULL};
@@ -267,6 +268,17 @@ lop_status_t lop_fmt_series_p(const lop_fmt_series_t *f, size_t col, double *p)
     return check_p_unique(csv, p);
 }
 
+/* Refused rather than rescaled (model.h, LOP_MODEL_TIME_MAX_US: 1e-300 us
+ * was fitted with "SSR 0" 17 % off): a file holding them is broken, not a
+ * case to fit. */
+const char lop_fmt_series_time_why[] = "outside 1e-100..1e100 (a fit's sums of squares would "
+                                       "under- or overflow)";
+
+int lop_fmt_series_time_ok(double us)
+{
+    return us == 0 || (us >= LOP_MODEL_TIME_MIN_US && us <= LOP_MODEL_TIME_MAX_US);
+}
+
 lop_status_t lop_fmt_series_times(const lop_fmt_series_t *f, size_t col, double *us)
 {
     const lop_csv_t *csv = f->csv;
@@ -276,14 +288,9 @@ lop_status_t lop_fmt_series_times(const lop_fmt_series_t *f, size_t col, double 
         if (st == LOP_OK && us[r] < 0) /* a time: a negative one is a broken file */
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g is negative", csv->path,
                          csv->line[r], csv->columns[col], us[r]);
-        /* Refused rather than rescaled: the fitter's sums of squares underflow
-         * below ~1e-154 (1e-300 us fitted with "SSR 0" 17 % off) and overflow
-         * above ~1e154, and no timer measures such times (lopbench's resolves
-         * ~1e-3 us), so a file holding them is broken, not a case to fit. */
-        if (st == LOP_OK && us[r] != 0 && !(us[r] >= 1e-100 && us[r] <= 1e100))
-            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g us is outside "
-                         "1e-100..1e100 (a fit's sums of squares would under- or overflow)",
-                         csv->path, csv->line[r], csv->columns[col], us[r]);
+        if (st == LOP_OK && !lop_fmt_series_time_ok(us[r]))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g us is %s", csv->path,
+                         csv->line[r], csv->columns[col], us[r], lop_fmt_series_time_why);
     }
     return st;
 }

@@ -94,8 +94,12 @@ lop_status_t lop_fmt_series_columns(const lop_fmt_series_t *f, const char *stats
                                     lop_fmt_series_cols_t *c);
 /* Column 'col' as p of every row: whole numbers >= 1, none repeated. */
 lop_status_t lop_fmt_series_p(const lop_fmt_series_t *f, size_t col, double *p);
-/* Column 'col' as times of every row: 0, or in 1e-100..1e100 us. */
+/* Column 'col' as times of every row, each lop_fmt_series_time_ok. */
 lop_status_t lop_fmt_series_times(const lop_fmt_series_t *f, size_t col, double *us);
+/* A time a series file may hold: 0, or in 1e-100..1e100 us; what is wrong
+ * with another, for messages ("time 1e+200 us is outside ..."). */
+int lop_fmt_series_time_ok(double us);
+extern const char lop_fmt_series_time_why[];
 void lop_fmt_series_free(lop_fmt_series_t *f);
 
 #endif

@@ -211,6 +211,15 @@ lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where)
                        "(l%d = %g), not left of its range %g..%g", where, fit->series,
                        fit->quantity, fit->stat, fit->model->name, -fit->lambda[pole], pole + 1,
                        fit->lambda[pole], fit->pmin, fit->pmax);
+    /* No data lopfit fits give such a curve, and predictions from it are
+     * rounding: l1 = 1e200 makes diss 9.5e199 us and every draw of it 0. */
+    double at[] = {fit->pmin, fit->pmax};
+    for (size_t i = 0; i < COUNT(at); i++)
+        if (!(fabs(lop_fit_eval(fit, at[i])) <= LOP_MODEL_TIME_MAX_US))
+            return lop_err(LOP_ERR_RANGE, "%s: series '%s' %s %s: the fit at p = %g is %g us, "
+                           "larger than any time lopfit fits (%g us)", where, fit->series,
+                           fit->quantity, fit->stat, at[i], lop_fit_eval(fit, at[i]),
+                           LOP_MODEL_TIME_MAX_US);
     return LOP_OK;
 }
 

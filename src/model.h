@@ -132,6 +132,12 @@ double lop_fit_eval(const lop_fit_t *fit, double p);
 /* Largest pmax of a fit: lopfit writes a table row per p = 1..pmax. */
 #define LOP_MODEL_MAX_P 1000000
 
+/* The times lop fits and predicts from: 0, or 1e-100..1e100 us in size.  The
+ * fitter's sums of squares underflow below ~1e-154 and overflow above
+ * ~1e154, and no timer measures such times (lopbench's resolves ~1e-3 us). */
+#define LOP_MODEL_TIME_MIN_US 1e-100
+#define LOP_MODEL_TIME_MAX_US 1e100
+
 /* May 'model' describe 'quantity'?  A member of its family (rtt, rtt-nosat,
  * const for rtt; ov, const for os and or) or the linear LogP shape; any
  * model for other quantities. */
@@ -149,8 +155,10 @@ lop_status_t lop_model_names(const lop_family_t *family, const char *last_sep, c
 
 /* Can params.csv hold 'fit' so that every tool reads it back?  Names follow
  * lop_name_ok() (they become file names), the model fits the quantity, the
- * used λ are finite, 1 <= pmin <= pmax <= LOP_MODEL_MAX_P.  Errors begin
- * with 'where' (e.g. "params.csv:7"). */
+ * used λ are finite, 1 <= pmin <= pmax <= LOP_MODEL_MAX_P, no pole in the
+ * range, and the fit at pmin and pmax is at most LOP_MODEL_TIME_MAX_US in
+ * size (a time lopfit could have fitted).  Errors begin with 'where' (e.g.
+ * "params.csv:7"). */
 lop_status_t lop_fit_check(const lop_fit_t *fit, const char *where);
 
 /* 1 if every pole -l of 'model' (its LOP_PARAM_POLE lambdas) lies at least

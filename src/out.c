@@ -183,32 +183,38 @@ static void set_cell(lop_out_t *t, const char *text)
     row_cells(t, t->n_row)[t->n_set++] = copy;
 }
 
+/* Text as one cell: a control byte as \xNN, so that the cell stays on its
+ * line (README, "Data formats"), and in CSV a cell holding a comma or a
+ * quote quoted as RFC 4180 says, its quotes doubled (a path in lopfit's
+ * file column, lopredict --hybrid-report's "nwise(n=3,full)"). */
 void lop_out_str(lop_out_t *t, const char *s)
 {
-    set_cell(t, s);
-}
-
-void lop_out_text(lop_out_t *t, const char *s)
-{
-    if (!t->csv || !strpbrk(s, ",\"\r\n")) {
+    size_t len = strlen(s), extra = 0;
+    for (const char *c = s; *c; c++)
+        extra += (unsigned char)*c < 0x20 || *c == 0x7f ? 3 : *c == '"';
+    int quote = t->csv && strpbrk(s, ",\"");
+    if (!extra && !quote) {
         set_cell(t, s);
         return;
     }
-    size_t quotes = 0;
-    for (const char *c = s; *c; c++)
-        quotes += *c == '"';
-    char *cell = lop_calloc(strlen(s) + quotes + 3, 1), *w = cell;
+    char *cell = lop_calloc(len + extra + 3, 1), *w = cell;
     if (!cell) {
         t->status = t->status ? t->status : LOP_ERR_NOMEM;
         return;
     }
-    *w++ = '"';
+    if (quote)
+        *w++ = '"';
     for (const char *c = s; *c; c++) {
-        *w++ = *c;
-        if (*c == '"')
-            *w++ = '"'; /* a quote inside is doubled */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            w += sprintf(w, "\\x%02x", (unsigned char)*c);
+        else {
+            if (*c == '"' && quote)
+                *w++ = '"'; /* a quote inside is doubled */
+            *w++ = *c;
+        }
     }
-    *w = '"';
+    if (quote)
+        *w = '"';
     set_cell(t, cell);
     free(cell);
 }

@@ -62,11 +62,11 @@ typedef struct {
 /* Start a table on 'file' and write its header (CSV now, table with the first block). */
 lop_status_t lop_out_begin(lop_out_t *t, FILE *file, const char *what, int csv,
                            const lop_out_col_t *col, size_t n_col);
-/* The next cell of the current row, in column order. */
+/* The next cell of the current row, in column order.  A text cell stays
+ * one cell on one line: a control byte (a newline, a tab) is written as
+ * \xNN, and in CSV a cell holding a comma or a quote is quoted as RFC 4180
+ * says (its quotes doubled); other text is written as it is. */
 void lop_out_str(lop_out_t *t, const char *s);
-/* A text cell that may hold a comma, a quote or a line break: in CSV quoted
- * as RFC 4180 says (its quotes doubled) where it does, else as lop_out_str. */
-void lop_out_text(lop_out_t *t, const char *s);
 void lop_out_int(lop_out_t *t, long long v);
 void lop_out_num(lop_out_t *t, double v); /* NaN: empty cell */
 void lop_out_empty(lop_out_t *t);

@@ -312,6 +312,10 @@ lop_status_t lop_uncert_interval(lop_uncert_t *u, lop_uncert_fn_t *f, void *ctx,
         iv.lo = lop_stats_quantile_sorted(u->values, n_finite, (1 - u->level) / 2);
         iv.hi = lop_stats_quantile_sorted(u->values, n_finite, (1 + u->level) / 2);
     }
+    if (n_finite > 0 && isfinite(iv.value) && !(iv.lo <= iv.value && iv.value <= iv.hi)) {
+        iv.off_value = 1;
+        iv.lo = iv.hi = NAN;
+    }
     *out = iv;
     return LOP_OK;
 }

@@ -99,6 +99,9 @@ typedef struct {
     size_t n_nonfinite; /* draws where f was NaN or ±inf: an interval that leaves them
                            out is not a 'level' interval; the caller must say so */
     int n_exact;        /* fits taken as exact (no covariance): lo..hi omits their error */
+    int off_value;      /* the finite draws' quantiles did not contain a finite value: lo,
+                           hi are NaN (an interval is around its estimate or none); the
+                           caller must say so */
 } lop_interval_t;
 
 /* Draw opts->n_draws parameter vectors for the n_fits fits.  Fails with
@@ -109,7 +112,13 @@ typedef struct {
 lop_status_t lop_uncert_draw(const lop_fit_t *const *fits, int n_fits,
                              const lop_uncert_opts_t *opts, lop_uncert_t **u);
 
-/* f at the fitted λ and its interval over the draws. */
+/* f at the fitted λ and its interval over the draws.  Where f at the fitted
+ * λ is finite and outside the draws' lo..hi, there is no interval (lo, hi
+ * NaN, off_value set): draws that do not surround their own estimate say
+ * nothing about its error.  That is where the draws are rounding (a
+ * covariance so large that a sum of terms cancels to 0 in every draw: a
+ * barrier of 15.8 us "in 0..0") or most of them are no value and the rest
+ * far off (of 8.6 us, "in 7.9e152..6.2e154" from a variance of 1e308). */
 lop_status_t lop_uncert_interval(lop_uncert_t *u, lop_uncert_fn_t *f, void *ctx,
                                  lop_interval_t *out);
 

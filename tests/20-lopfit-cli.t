@@ -305,8 +305,22 @@ sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,3.0074,/,0.1,0.044
 check "--from-params: a negative RTT and L(p) are marked negative in the table's notes" \
     sh -c "'$LOPFIT' --from-params '$T/negrtt.csv' -o '$T/negtab' 2>/dev/null &&
            grep -q '^1,-2.3185[0-9]*,.*,rtt_us=negative;L_us=negative;Llist_us=negative\$' '$T/negtab/lop-rdmaw-inline-min.csv'"
-opt_error synth-negative "series 'rdmaw-inline' rtt min: the time at p = 1 is negative (-2.3185)" \
+opt_error synth-negative "option --synth: $T/negrtt.csv: series 'rdmaw-inline' rtt min: the time at p = 1, -2.3185[0-9]* us, is negative" \
     --synth "$T/negrtt.csv" -o "$T/negsyn"
+# --synth writes only what lopfit reads back: a time outside its range of
+# times (lop_fmt_series_time_ok) is refused, nothing written
+# (a set whose fit is that large at the ends of its range: the set's reader)
+for l1 in 1.15e+200 1e-200; do
+    printf '%s\nt,send-normal,os,min,ov,16,1,16,%s,0,1,,,,,,,,,,,,\n' "$HEADER" $l1 >"$T/far$l1.csv"
+    why="option --synth: $T/far$l1.csv: series 'send-normal' os min: the time at p = 1, $l1 us, is outside 1e-100..1e100"
+    [ $l1 = 1e-200 ] ||
+        why="$T/far$l1.csv:2: series 'send-normal' os min: the fit at p = 1 is $l1 us, larger than any time lopfit fits"
+    opt_error "synth-time-$l1" "$why" --synth "$T/far$l1.csv" -o "$T/farsyn"
+    check "--synth of a time of $l1 us: nothing written" test ! -e "$T/farsyn"
+done
+printf '%s\nt,send-normal,os,min,ov,16,1,16,1e99,0,1,,,,,,,,,,,,\n' "$HEADER" >"$T/near.csv"
+check "--synth of times of 1e99 us: written, and lopfit reads them back" \
+    sh -c "'$LOPFIT' --synth '$T/near.csv' -o '$T/nearsyn' && '$LOPFIT' --stat min '$T/nearsyn/send-normal-os.csv' >/dev/null"
 # A pole inside the range makes the curve infinite there: refused
 # by the one params reader, lopfit and lopredict alike, before any output.
 sed '/^thesis-2.3.6.3,rdmaw-inline,rtt,min,/s/,14.9630,0.0446,/,14.9630,-1.5,/' \
@@ -366,6 +380,18 @@ check "compare-gnuplot.sh fits lopfit's model with the descriptor's expression: 
 { printf '# quantity: rtt\n# series: flat\np,min_us\n'; for i in 1 2 3 4 5 6 7 8 9 10; do echo "$i,5"; done; } >"$T/flat.csv"
 check "exact fits tie: const (fewest parameters) chosen, not rtt" \
     sh -c "'$LOPFIT' --stat min '$T/flat.csv' | grep -q '^    \* const .*chosen'"
+# ... and --compare's ratio of SSRs is one only where the model's SSR is not
+# 0 (0/0 printed as "infx LoP's")
+{ printf '# quantity: rtt\n# series: zero\np,min_us\n'; for i in 1 2 3 4; do echo "$i,0"; done; } >"$T/zeros.csv"
+"$LOPFIT" --weight none --stat min --compare "$T/zeros.csv" >"$T/zeros.txt" 2>&1
+check "--compare on all-zero data: the two SSRs are 'both 0', no 'infx'" \
+    sh -c "grep -q '^  LogP line .* SSR 0 (both 0) ' '$T/zeros.txt' && ! grep -q infx '$T/zeros.txt'"
+"$LOPFIT" --stat min --compare "$T/flat.csv" >"$T/flat.txt" 2>&1
+check "--compare on constant data: an SSR against an exact fit is no 'infx'" \
+    sh -c "grep -q '^  LogP line .* SSR [^ ]* (\(both 0\|LoP.s is 0\)) ' '$T/flat.txt' && ! grep -q infx '$T/flat.txt'"
+check "constant data: R^2 is undefined, not a number from the mean's rounding (0.925)" \
+    sh -c "grep -q '^  n 10 .* R^2 undefined (constant data) ' '$T/flat.txt' &&
+           grep -q '^  LogP line .* R^2 undefined (constant data)\$' '$T/flat.txt'"
 check "--help lists the options" sh -c "'$LOPFIT' --help | grep -q -- '--from-params FILE'"
 check "--help: the default is auto by AICc, then the models" \
     sh -c "'$LOPFIT' --help | grep -q 'auto (the default: select by --criterion, AICc .* or MODEL ($MODELS)'"
@@ -390,6 +416,17 @@ for f in "$nl" "$T/a,b-rtt.csv" "$long/send-normal-rtt.csv"; do
     "$LOPFIT" "$f" >/dev/null 2>"$T/e"
     check "without -o the same file is fitted (no cell is written): $(printf '%s' "$f" | tail -c 20 | tr '\n' '?')" test $? -eq 0
 done
+
+# ... and with --csv the path is one cell of one line: a comma or a quote
+# quoted (RFC 4180, quotes doubled), a newline or a tab as \xNN.
+tq=$(printf '%s/t\tq"-rtt.csv' "$T")
+cp "$D" "$tq"
+"$LOPFIT" --stat min --csv "$T/a,b-rtt.csv" "$nl" "$tq" >"$T/pathcsv.csv" 2>/dev/null
+check "--csv: the three paths' rows are one line each" test "$(wc -l <"$T/pathcsv.csv")" -eq 4
+check "... a comma in the path: the cell quoted" grep -qF "\"$T/a,b-rtt.csv\",send-normal," "$T/pathcsv.csv"
+check "... a newline: \\x0a" grep -qF "$T/new\\x0aline-rtt.csv,send-normal," "$T/pathcsv.csv"
+check "... a tab and a quote: \\x09, the quote doubled in a quoted cell" \
+    grep -qF "\"$T/t\\x09q\"\"-rtt.csv\",send-normal," "$T/pathcsv.csv"
 
 # A control character in a value that becomes metadata (here a newline in
 # the --synth path, '# source:') is written as \xNN: the line stays one line,

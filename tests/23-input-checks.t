@@ -5,8 +5,9 @@
 # seconds (a repeated p was an O(n^2) search, MPI_Barrier a scan per row),
 # and each silent behaviour is a one-line error: a repeated params.csv key,
 # a model that does not fit its quantity, negative times, an unknown
-# executor, an unreadable MPI_Barrier p; a subnormal number reads back; an
-# input that is not a regular file (a FIFO) is refused, not waited for.
+# executor, an unreadable MPI_Barrier p, a metadata key or a column given
+# twice; a subnormal number reads back; an input that is not a regular file
+# (a FIFO) is refused, not waited for.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -135,6 +136,28 @@ printf '%s\n' "$B" "mpi,MPI_Barrier,,2,10,1,2,1,1,3" "mpi,MPI_Barrier,,2,10,1,3,
     >"$T/mpi2.csv"
 refuses_one_line "--measured: two MPI_Barrier rows for one p" 2 \
     "mpi2.csv:3: a second MPI_Barrier row for p = 2 (line 2)" "$P" --measured "$T/mpi2.csv"
+
+# A name given twice: every reader would take the first and ignore the
+# second, so the CSV layer refuses it where the second one is.
+printf '# quantity: os\n# series: a\np,min_us,n,min_us\n1,1,1,9\n2,2,1,9\n' >"$T/twomin.csv"
+refuses_one_line "lopfit: a data file with two min_us columns" 2 \
+    "twomin.csv:3: column 'min_us' given twice (columns 2 and 4)" "$F" --stat min "$T/twomin.csv"
+printf '# quantity: os\n# series: a\np,min_us,p\n1,1,5\n2,2,6\n' >"$T/twop.csv"
+refuses_one_line "lopfit: a data file with two p columns" 2 \
+    "twop.csv:3: column 'p' given twice (columns 1 and 3)" "$F" --stat min "$T/twop.csv"
+printf '# quantity: os\n# series: a\n# quantity: rtt\np,min_us\n1,1\n2,2\n' >"$T/twoq.csv"
+refuses_one_line "lopfit: two '# quantity:' lines" 2 \
+    "twoq.csv:3: metadata key 'quantity' given twice (first on line 1)" "$F" --stat min "$T/twoq.csv"
+printf '# p: 2\ni,j,o_us,L_us,L_us\n0,1,1,2,9\n1,0,1,2,9\n' >"$T/twoL.csv"
+refuses_one_line "pairs.csv with L_us twice" 2 "twoL.csv:2: column 'L_us' given twice" \
+    "$P" --costs "$T/twoL.csv" --alg diss --p 2 --simulate --model logp
+printf '# p: 4\n# p: 8\ni,j,o_us,L_us\n0,1,1,2\n1,0,1,2\n' >"$T/twoP.csv"
+refuses_one_line "pairs.csv with '# p: 4' then '# p: 8'" 2 \
+    "twoP.csv:2: metadata key 'p' given twice (first on line 1)" \
+    "$P" --costs "$T/twoP.csv" --alg diss --p 2 --simulate --model logp
+printf '%s\n' "$H,l1" "a,$RTT,7" "a,$OS," >"$T/twol1.csv"
+refuses_one_line "params.csv with l1 twice" 2 "twol1.csv:1: column 'l1' given twice (columns 9 and 24)" \
+    "$P" --params "$T/twol1.csv" --series send-normal --p 2
 
 # What lopfit writes lopredict reads: a subnormal lambda (printf writes it,
 # strtod says ERANGE) reads back exactly.

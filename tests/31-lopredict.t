@@ -332,4 +332,29 @@ check "--params at a path with a newline: '# params:' on one line" \
     grep -q '^# params: .*/pa\\x0arams.csv$' "$T/nl.csv"
 check "... and no line of the table is the path's tail" sh -c "! grep -q '^rams.csv' '$T/nl.csv'"
 
+# An interval contains its estimate or is empty and flagged: a covariance of
+# 1e308 printed lop_us 8.6 with the interval 7.9e152..6.2e154 (the negative
+# draws left out), logp_us 15.8 with 0..0 (o's draws cancelling to 0).
+P=$ROOT/tests/data/plots/params.csv
+awk -F, 'BEGIN { OFS = "," } $2 == "rdmaw-normal" && $3 == "os" && $4 == "min" { $24 = "1e308" } { print }' \
+    "$P" >"$T/cov308.csv"
+"$B" --params "$T/cov308.csv" --series rdmaw-normal --p 4,16 --alg diss,bfly --simulate --csv \
+    >"$T/cov308.out" 2>&1
+check "cov11 = 1e308: every interval contains its time, or is empty and flagged" \
+    awk -F, '/^#/ { next }
+        !h { h = 1; for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { for (x in col) {
+              if (x !~ /_lo_us$/) continue
+              t = substr(x, 1, length(x) - 6); us = $col[t "_us"]; lo = $col[x]; hi = $col[t "_hi_us"]
+              if (lo != "" && !(lo + 0 <= us + 0 && us + 0 <= hi + 0)) bad = 1
+              if (lo == "" && $NF !~ (t "_us=interval-excludes-estimate")) bad = 1
+              if (lo == "") empty++ }
+          rows++ }
+        END { exit !(rows == 4 && !bad && empty > 0) }' "$T/cov308.out"
+awk -F, 'BEGIN { OFS = "," } $2 == "rdmaw-normal" && $3 == "rtt" && $4 == "min" { $9 = "1e200" } { print }' \
+    "$P" >"$T/l1big.csv"
+refuses_one_line "l1 = 1e200: refused at its line, not predicted as 9e199 in 0..0" 2 \
+    "l1big.csv:6: series 'rdmaw-normal' rtt min: the fit at p = 1 is .* us, larger than any time lopfit fits" \
+    "$B" --params "$T/l1big.csv" --series rdmaw-normal --p 4 --alg diss
+
 done_testing

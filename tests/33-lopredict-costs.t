@@ -113,6 +113,23 @@ check "unequal levels, P = 5 across sockets: logp_us empty, flagged logp_us=uneq
     grep -qx 'diss,,5,3,,,,,,,3.75,,,logp_us=unequal-costs' "$T/uneq.out"
 check "... no '# logp:' line (there is no one L and o), '# machine:' says up to which P" \
     sh -c "! grep -q '^# logp:' '$T/uneq.out' && grep -q '^# machine: .*logp_us where ranks 0..P-1 all cost the same, P <= 4 (L = 0.5, o_s = 0.125), else empty (logp_us=unequal-costs)\$' '$T/uneq.out'"
+# No two ranks that cost alike (one rank; ranks 0 and 1 unequal): no L and no
+# o, and the one closed form is P = 1's, which sends nothing: 0, as '# machine:'
+# says (it said "logp_us empty" beside rows of 0, and --verify "L = , o_s =").
+"$B" --alg diss --p 1 --simulate --csv --topology 1 --level-L 3 --level-o 0.5 >"$T/one.out"
+check "one rank: the row's logp_us is 0, and '# machine:' says so, no L and no o" \
+    sh -c "grep -qx 'diss,,1,0,0,,,,,,0,,,' '$T/one.out' &&
+           grep -q '^# machine: .*; logp_us: 0 at P = 1, where no message is sent; one rank, no pair to cost: no L, no o\$' '$T/one.out'"
+"$B" --verify --alg diss --p 1 --topology 1 --level-L 3 --level-o 0.5 >"$T/one-v.out"
+check "one rank, --verify: closed_us 0, '# machine:' without empty values" \
+    sh -c "grep -q '^diss  *- 1 logp  *0  *0.0000 ' '$T/one-v.out' && ! grep -q '= ,' '$T/one-v.out' &&
+           grep -q '^# machine: .*; closed_us: 0 at P = 1, where no message is sent; one rank, no pair to cost: no L, no o\$' '$T/one-v.out'"
+printf '# p: 2\ni,j,o_us,L_us\n0,1,1,2\n1,0,1,3\n' >"$T/uneq01.csv"
+"$B" --alg diss --p 1,2 --simulate --csv --costs "$T/uneq01.csv" >"$T/uneq01.out"
+check "ranks 0 and 1 unequal: P = 1 is 0, P = 2 empty and flagged, as '# machine:' says" \
+    sh -c "grep -qx 'diss,,1,0,0,,,,,,0,,,' '$T/uneq01.out' &&
+           grep -qx 'diss,,2,1,,,,,,,5,,,logp_us=unequal-costs' '$T/uneq01.out' &&
+           grep -q '^# machine: .*; logp_us: 0 at P = 1, where no message is sent; else empty: ranks 0 and 1 cost differently (logp_us=unequal-costs)\$' '$T/uneq01.out'"
 # The receive overhead is the pair's o (2x2, diss P = 4: 0.1 + 5 + 1 for the
 # cross-node exchange after a local send: 14 us); --or overrides it (12 us).
 D="--topology 2x2 --level-L 5,0.2 --level-o 1,0.1 --alg diss --p 4 --simulate --csv"

@@ -98,12 +98,40 @@ static void malformed(void)
        "missing file: %s", lop_errmsg());
 }
 
+/* A name given twice is refused where the second one is, naming the first:
+ * every reader takes the first, so the second would be silently ignored. */
+static void repeats(void)
+{
+    char want[600];
+    snprintf(want, sizeof want, "%s:4: metadata key 'p' given twice (first on line 2)",
+             fixture_path("bad.csv"));
+    expect_error("a metadata key twice", "# quantity: rtt\n# p: 4\n# unit: us\n#p : 8\ni,j\n",
+                 want);
+    snprintf(want, sizeof want, "%s:3: metadata key 'b' given twice (first on line 2)",
+             fixture_path("bad.csv"));
+    expect_error("the earliest repeat is named", "# c: 1\n# b: 1\n# b: 2\n# c: 3\np\n", want);
+    snprintf(want, sizeof want, "%s:2: column 'min_us' given twice (columns 2 and 4)",
+             fixture_path("bad.csv"));
+    expect_error("a column twice", "# unit: us\np,min_us,n,min_us\n1,2,3,4\n", want);
+    expect_error("the earliest repeated column", "b,a,a,b\n",
+                 "column 'a' given twice (columns 2 and 3)");
+
+    lop_csv_t *csv = NULL;
+    fixture_file_write("ok.csv", "# a comment without a colon\n# a comment without a colon\n"
+                                 "# p: 4\np,v\n# p: 8 (after the header: a comment)\n1,2\n");
+    ok(lop_csv_read(fixture_path("ok.csv"), &csv) == LOP_OK && csv->n_meta == 1 &&
+           csv->meta[0].line == 3,
+       "plain comments may repeat, '#' lines after the header are not metadata");
+    lop_csv_free(csv);
+}
+
 int main(void)
 {
     if (fixture_dir_make("csv") != 0)
         return 1;
     round_trip();
     malformed();
+    repeats();
     fixture_dir_remove();
     return tap_done();
 }

@@ -189,13 +189,15 @@ static void check_old_file(void)
     lop_paramset_free(&set);
 }
 
-/* A row of the params.csv columns with the given covariance and tail cells. */
-static void bad_file(const char *name, const char *cov, const char *tail, const char *want)
+/* A row of the params.csv columns with the ov fit's l1,l2,l3 ('lambda'),
+ * the given covariance and tail cells. */
+static void bad_file(const char *name, const char *lambda, const char *cov, const char *tail,
+                     const char *want)
 {
     char text[4096];
     snprintf(text, sizeof text,
-             "%s\nt,send-normal,os,min,ov,10,1,10,1,2,0.5,,,,,,,,,,,,,%s,%s\n",
-             header, cov, tail);
+             "%s\nt,send-normal,os,min,ov,10,1,10,%s,,,,,,,,,,,,,%s,%s\n",
+             header, lambda, cov, tail);
     fixture_file_write(name, text);
     lop_paramset_t set;
     char where[600];
@@ -211,22 +213,27 @@ static void bad_file(const char *name, const char *cov, const char *tail, const 
 static void check_bad(void)
 {
     /* upper triangle of an ov fit: cov11..16, 22..26, 33..36, 44..46, 55, 56, 66 */
-    const char *good = "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0";
-    bad_file("partial.csv", "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,", ",none,aicc,4,1,2,3",
+    const char *good = "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0", *L = "1,2,0.5";
+    bad_file("partial.csv", L, "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,", ",none,aicc,4,1,2,3",
              "1 of the 21 covariance cells");
-    bad_file("not-psd.csv", "1,0,0,0,0,0,1,0,0,0,0,-4,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
+    bad_file("not-psd.csv", L, "1,0,0,0,0,0,1,0,0,0,0,-4,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
              "not positive semi-definite");
-    bad_file("not-psd2.csv", "1,5,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
+    bad_file("not-psd2.csv", L, "1,5,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
              "not positive semi-definite");
-    bad_file("unused.csv", "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0.5", ",none,aicc,4,1,2,3",
+    bad_file("unused.csv", L, "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0.5", ",none,aicc,4,1,2,3",
              "cov66 = 0.5: the ov model does not fit l6");
-    bad_file("nan.csv", "1,0,0,0,0,0,1,0,nan,0,0,1,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
+    bad_file("nan.csv", L, "1,0,0,0,0,0,1,0,nan,0,0,1,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
              "column 'cov24'");
-    bad_file("weak.csv", good, "l4,more-p,aicc,4,1,2,3", "weak: 'l4' is not a parameter");
-    bad_file("hint.csv", good, ",more,aicc,4,1,2,3", "hint 'more'");
-    bad_file("criterion.csv", good, ",none,aic,4,1,2,3", "criterion 'aic'");
-    bad_file("k.csv", good, ",none,aicc,2.5,1,2,3", "k = 2.5");
-    bad_file("margin.csv", good, ",none,aicc,4,1,2,x", "column 'margin'");
+    bad_file("weak.csv", L, good, "l4,more-p,aicc,4,1,2,3", "weak: 'l4' is not a parameter");
+    bad_file("hint.csv", L, good, ",more,aicc,4,1,2,3", "hint 'more'");
+    bad_file("criterion.csv", L, good, ",none,aic,4,1,2,3", "criterion 'aic'");
+    bad_file("k.csv", L, good, ",none,aicc,2.5,1,2,3", "k = 2.5");
+    bad_file("margin.csv", L, good, ",none,aicc,4,1,2,x", "column 'margin'");
+    /* a fit no data lopfit fits give: predictions from it are rounding */
+    bad_file("huge.csv", "1e200,2,0.5", good, ",none,aicc,4,1,2,3",
+             "the fit at p = 1 is 1e+200 us, larger than any time lopfit fits (1e+100 us)");
+    bad_file("huge-negative.csv", "1,-1e101,0.5", good, ",none,aicc,4,1,2,3",
+             "the fit at p = 1 is -6.66667e+100 us, larger than any time");
 }
 
 /* The pole check shared by the fitter and the readers: rtt's pole is -l2,

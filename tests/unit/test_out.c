@@ -115,10 +115,10 @@ static void text_cells(void)
     FILE *f = open_memstream(&text, &len);
     lop_out_t t;
     lop_status_t st = lop_out_begin(&t, f, "memory", 1, cols, 4);
-    lop_out_text(&t, cell[0]);
+    lop_out_str(&t, cell[0]);
     lop_out_int(&t, 64);
-    lop_out_text(&t, cell[2]);
-    lop_out_text(&t, cell[3]);
+    lop_out_str(&t, cell[2]);
+    lop_out_str(&t, cell[3]);
     st = st ? st : lop_out_row(&t);
     lop_status_t end = lop_out_end(&t);
     fclose(f);
@@ -132,6 +132,30 @@ static void text_cells(void)
        "CSV text cells with a comma and quotes read back as 4 fields, unchanged: %s", text);
     ok(strstr(text, ",core:tour\n") != NULL, "a text without a comma or quote is not quoted");
     free(text);
+}
+
+/* A text cell stays one cell on one line, in CSV and in the table: control
+ * bytes as \xNN (lopfit --csv printed a path's newline raw and split the row). */
+static void control_cells(void)
+{
+    static const lop_out_col_t cols[] = {{"file", LOP_OUT_STR, 0}, {"p", LOP_OUT_INT, 0}};
+    for (int csv = 1; csv >= 0; csv--) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        lop_out_t t;
+        lop_status_t st = lop_out_begin(&t, f, "memory", csv, cols, 2);
+        lop_out_str(&t, "a\nb\tc\x7f,d");
+        lop_out_int(&t, 1);
+        st = st ? st : lop_out_row(&t);
+        lop_status_t end = lop_out_end(&t);
+        fclose(f);
+        const char *want = csv ? "file,p\n\"a\\x0ab\\x09c\\x7f,d\",1\n"
+                               : "\na\\x0ab\\x09c\\x7f,d 1\n";
+        ok(st == LOP_OK && end == LOP_OK && strstr(text, want) != NULL,
+           "%s: control bytes as \\xNN, the cell on one line", csv ? "CSV" : "table");
+        free(text);
+    }
 }
 
 static void write_errors(void)
@@ -194,6 +218,7 @@ int main(void)
     round_trips();
     no_cut_cells();
     text_cells();
+    control_cells();
     write_errors();
     lists();
     casts_and_messages();

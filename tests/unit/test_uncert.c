@@ -42,6 +42,14 @@ static double difference(const lop_fit_t *const *fits, void *ctx)
     return fits[0]->lambda[0] - fits[1]->lambda[0];
 }
 
+/* l1 where it is a time (> 0), else no value, as predictions leave out
+ * draws of a negative time */
+static double positive(const lop_fit_t *const *fits, void *ctx)
+{
+    (void)ctx;
+    return fits[0]->lambda[0] > 0 ? fits[0]->lambda[0] : NAN;
+}
+
 static lop_fit_t line_fit(double l1, double l2, double v11, double v12, double v22)
 {
     lop_fit_t f = {.model = &lop_model_linear, .lambda = {l1, l2}, .has_cov = 1};
@@ -160,6 +168,25 @@ static double pole_distance(const lop_fit_t *const *fits, void *ctx)
  * pole's and the rate's coordinates give the delta method's interval: the
  * covariance is carried over exactly.  A pole 0.1 left of pmin with an sd
  * of 0.1 is never drawn inside the data (in λ it was, in 16 % of draws). */
+/* An interval contains its estimate or is none: l1 = 1 with a standard
+ * error of 1e10 (a covariance far beyond the estimate's scale) leaves half
+ * the draws negative and the other half's quantiles around 1e10, not 1. */
+static void check_off_value(void)
+{
+    lop_fit_t wide = line_fit(1.0, 0.0, 1e20, 0.0, 0.01);
+    lop_fit_t narrow = line_fit(1.0, 0.0, 0.01, 0.0, 0.01);
+    const lop_fit_t *w[] = {&wide}, *n[] = {&narrow};
+    lop_interval_t iv = {0};
+    int done = interval(w, 1, positive, NULL, &lop_uncert_defaults, &iv);
+    ok(done && iv.value == 1 && iv.n_nonfinite > 1000 && iv.off_value && isnan(iv.lo) &&
+           isnan(iv.hi),
+       "the finite draws' quantiles leave out the estimate: no interval, said (%zu of 4000 "
+       "not finite)", iv.n_nonfinite);
+    ok(interval(n, 1, positive, NULL, &lop_uncert_defaults, &iv) && !iv.off_value &&
+           iv.lo <= iv.value && iv.value <= iv.hi,
+       "a narrow covariance: the interval contains the estimate");
+}
+
 static void check_coordinates(void)
 {
     lop_fit_t rtt = {.model = &lop_model_rtt, .n = 40, .pmin = 1, .pmax = 40, .has_cov = 1,
@@ -273,6 +300,7 @@ int main(void)
     check_gaussian();
     check_semidefinite();
     check_special();
+    check_off_value();
     check_coverage();
     check_coordinates();
     check_ridge();
