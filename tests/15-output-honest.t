@@ -35,19 +35,27 @@ want="1.7976931348623157e+308 1e+308 1e-308 4.94065645841247e-324 0.300000000000
 check "lopredict --measured --csv: measured_us round-trips ($got)" test "$got" = "$want "
 [ "$got" = "$want " ] || diag "$(cat "$T/meas.err")"
 
-# lopfit --synth writes each fit's value at p: the cells must be the λ exactly.
+# lopfit --synth writes each fit's value at p: the cells must be the λ
+# exactly, up to the edges of the times lopfit's reader takes (1e-100 to
+# 1e100 us: beyond them --synth refuses, below).
 {
     echo "file,series,quantity,stat,model,n,pmin,pmax,l1,l2,l3,l4,l5,l6"
-    echo "x,big,rtt,min,linear,3,1,2,1.7976931348623157e+308,0,,,,"
-    echo "x,tiny,rtt,min,linear,3,1,2,1e-308,0,,,,"
+    echo "x,big,rtt,min,linear,3,1,2,1e+100,0,,,,"
+    echo "x,tiny,rtt,min,linear,3,1,2,1.0000000000000001e-100,0,,,,"
     echo "x,third,rtt,min,linear,3,1,2,0.30000000000000004,0,,,,"
-    echo "x,huge,rtt,min,linear,3,1,2,1e+300,0,,,,"  # not negative: --synth refuses negative times
+    echo "x,odd,rtt,min,linear,3,1,2,43.25192462652605,0,,,,"
 } >"$T/extreme-params.csv"
 "$F" --synth "$T/extreme-params.csv" -o "$T/synth" 2>"$T/synth.err"
-got=$(for s in big tiny third huge; do grep '^1,' "$T/synth/$s-rtt.csv" 2>/dev/null | cut -d, -f3; done | tr '\n' ' ')
+got=$(for s in big tiny third odd; do grep '^1,' "$T/synth/$s-rtt.csv" 2>/dev/null | cut -d, -f3; done | tr '\n' ' ')
 check "lopfit --synth: extreme λ come back exactly ($got)" \
-    test "$got" = "1.7976931348623157e+308 1e-308 0.30000000000000004 1e+300 "
+    test "$got" = "1e+100 1.0000000000000001e-100 0.30000000000000004 43.25192462652605 "
 [ -s "$T/synth.err" ] && diag "$(cat "$T/synth.err")"
+echo "x,max,rtt,min,linear,3,1,2,1.7976931348623157e+308,0,,,," >>"$T/extreme-params.csv"
+"$F" --synth "$T/extreme-params.csv" -o "$T/synth2" 2>"$T/synth2.err"
+rc=$?
+check "lopfit --synth: a time its reader would refuse is refused ($rc), in one line, nothing written" \
+    sh -c "test $rc -eq 2 && test \$(wc -l <'$T/synth2.err') -eq 1 && test ! -e '$T/synth2' &&
+           grep -q ':[0-9]*: series .max. rtt min: the fit at p = 1 is 1.79769e+308 us, larger than any time lopfit fits' '$T/synth2.err'"
 
 # lopfit --csv: every λ, SSR and SE reads back to what params.csv holds (one writer).
 "$F" --synth "$BIN/../data/mozart-2005/params.csv" -o "$T/moz" 2>/dev/null
