@@ -138,6 +138,14 @@ check "schedgen's dissemination: a barrier in the order written, diss's 21 us" \
     sh -c "grep -q 'a barrier: P = 8, 48 ops' '$T/sg.txt' && grep -q 'simulated logp: 21 us' '$T/sg.txt'"
 check "... with one warning naming the first send that does not require every earlier receive" \
     grep -qx "lopredict: warning: $T/sg.goal:9: this send and 7 more do not require every receive written before them: lop runs a rank's ops in the order written, so the check and the times are those of that order" "$T/sg.err"
+# An editor's byte order mark and a num_ranks without its count: still GOAL
+# (both were once read as a CSV without a column 'rank').
+printf '\357\273\277' | cat - "$T/d.goal" >"$T/bom.goal"
+check "a GOAL file after a UTF-8 byte order mark reads as GOAL" \
+    sh -c "'$B' --check-schedule '$T/bom.goal' | grep -qx '$T/bom.goal: a barrier: P = 64, 768 ops, 6 steps'"
+printf 'num_ranks\nrank 0 {\n}\n' >"$T/bare.goal"
+refuses_one_line "num_ranks without a count: refused by file:line" 2 \
+    "bare.goal:1: num_ranks: expected a number of ranks" "$B" --check-schedule "$T/bare.goal"
 printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\n}\n' >"$T/calc.goal"
 refuses_one_line "a GOAL calc is refused by file:line" 2 "calc.goal:4: calc (a computation)" \
     "$B" --check-schedule "$T/calc.goal"
