@@ -149,7 +149,8 @@ static const lop_cli_mode_t modes[LOP_BENCH_MODE_COUNT + 1] = {
     [LOP_BENCH_BARRIER] = {"barrier", "barrier", NULL, NULL,
                            "lopredict's barrier schedules on every executor, and MPI_Barrier"},
     [LOP_BENCH_SCHEDULE] = {"schedule", "barrier,schedule", NULL, NULL,
-                            "a schedule file (lopredict --schedule's CSV) instead of --alg"},
+                            "a schedule file (lopredict --schedule's CSV, or GOAL) instead "
+                            "of --alg"},
     [LOP_BENCH_PAIRS] = {"pairs", "pairs", NULL, NULL,
                          "o and L of every ordered pair of ranks, and placement.csv"},
     [LOP_BENCH_MODE_COUNT] = {NULL},
