@@ -109,6 +109,20 @@ static void model_of(const char *spec, const char *quantity, lop_fitdata_t *prot
 
 /* ------------------------------------------------------------ reading */
 
+/* A file whose quantity has no model: skipped with a note, whose advice
+ * names --model QUANTITY= only where --model takes that quantity (a file of
+ * lopbench --barrier, quantity barrier, is lopredict --measured's input). */
+static lop_status_t no_model(const char *path, const char *quantity)
+{
+    char names[64];
+    for (int q = 0; lop_fmt_series_quantities[q]; q++)
+        if (strcmp(quantity, lop_fmt_series_quantities[q]) == 0)
+            return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' has no model, skipped "
+                           "(--model %s=MODEL fits it)", path, quantity, quantity);
+    return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' is none of a series' (%s), "
+                   "skipped", path, quantity, quantity_names(names, sizeof names));
+}
+
 /* File-level fields of every data set of 'f': model, quantity, series. */
 static lop_status_t read_header(const lop_fmt_series_t *f, const char *models, lop_fitdata_t *proto)
 {
@@ -119,9 +133,7 @@ static lop_status_t read_header(const lop_fmt_series_t *f, const char *models, l
         return lop_err(LOP_ERR_PARSE, "%s:%zu: no '# quantity:' line before the header "
                        "(or give --model)", csv->path, csv->header_line);
     if (!proto->model)
-        return lop_err(LOP_ERR_UNSUPPORTED,
-                       "%s: quantity '%s' has no model, skipped (--model %s=MODEL fits it)",
-                       csv->path, quantity, quantity);
+        return no_model(csv->path, quantity);
     lop_status_t st = lop_fmt_series_names(f, quantity ? quantity : "unknown", proto->quantity,
                                            sizeof proto->quantity, proto->series);
     if (st != LOP_OK || lop_model_fits_quantity(proto->model, proto->quantity))

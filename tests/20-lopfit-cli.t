@@ -139,6 +139,11 @@ printf '# quantity: oc\n# series: send-normal\np,n,min_us,avg_us\n1,1,2,3\n2,1,2
 check "oc file skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/oc.csv' >/dev/null 2>'$T/e' &&
            grep -qx \"lopfit: note: $T/oc.csv: quantity 'oc' has no model, skipped (--model oc=MODEL fits it)\" '$T/e'"
+# lopbench --barrier's file (quantity barrier) beside the series: skipped,
+# with no advice --model would refuse (it once said "--model barrier=MODEL").
+check "barrier.csv skipped with a note naming the series' quantities" \
+    sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$ROOT/tests/data/plots/barrier.csv' >/dev/null 2>'$T/e' &&
+           grep -qx \"lopfit: note: $ROOT/tests/data/plots/barrier.csv: quantity 'barrier' is none of a series' (rtt, os, or, oc or prtt), skipped\" '$T/e'"
 printf '# quantity: os\n# series: send-normal\np,rep,us\n1,1,0.5\n1,2,0.6\n' >"$T/send-normal-os-raw.csv"
 check "raw sample files skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/send-normal-os-raw.csv' >/dev/null 2>'$T/e' &&
