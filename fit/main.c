@@ -445,7 +445,8 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
                              lop_fitdata_list_t *data)
 {
     for (int i = 0; i < n_files; i++) {
-        lop_status_t st = lop_fitdata_read(files[i], o->models, o->stats, data);
+        lop_status_t st = lop_fitdata_read(files[i], o->models, o->stats,
+                                           o->fitter.weight == LOP_WEIGHT_REL, data);
         if (st == LOP_ERR_UNSUPPORTED)
             fprintf(stderr, PROG ": note: %s\n", lop_errmsg());
         else if (st)

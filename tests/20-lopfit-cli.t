@@ -347,6 +347,9 @@ printf '# quantity: os\n# series: z\np,min_us\n1,1\n2,0\n3,0.5\n4,0.4\n' >"$T/ze
 check "default weights: a time of 0 is an error that names --weight none" \
     sh -c "! '$LOPFIT' --stat min '$T/zero.csv' 2>'$T/e' >/dev/null &&
            grep -q 'need y > 0 (lopfit --weight none fits it)' '$T/e' && test \$(wc -l <'$T/e') = 1"
+# ... named by the file's line (it once said "point 2", an index among the points)
+refuses_one_line "default weights: the time of 0 named by file:line, exit 2" 2 \
+    "zero.csv:5: column 'min_us': time 0, relative weights" "$LOPFIT" --stat min "$T/zero.csv"
 check "--weight none fits a time of 0" "$LOPFIT" --weight none --stat min "$T/zero.csv"
 # ---- --synth --noise-us: additive noise (the data of fit/measure/coverage.sh)
 "$LOPFIT" --synth "$T/truth.csv" --noise-us 0.05 --seed 5 -o "$T/data-add" 2>/dev/null
