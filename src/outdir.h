@@ -27,6 +27,11 @@ typedef struct {
     char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
 } lop_outdir_t;
 
+/* Check that 'dir' can be made (later, by lop_outdir_begin) and files
+ * created in it: the deepest part of it that exists is a directory we can
+ * write in.  Makes nothing. */
+lop_status_t lop_outdir_prepare(const char *dir);
+
 /* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
 /* lop_csv_target_check() of DIR/name: a tool checks the files it will write

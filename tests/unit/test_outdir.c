@@ -262,6 +262,27 @@ static void test_not_regular(void)
        "the run is refused before its first move: no file, no marker, the FIFO kept");
 }
 
+/* The check of -o DIR before a run's work. */
+static void test_prepare(void)
+{
+    char nested[128], file[128], below[160];
+    snprintf(nested, sizeof nested, "%s/a/b//c/", fixture_dir);
+    ok(lop_outdir_prepare(nested) == LOP_OK, "a/b//c/ can be made: %s", lop_errmsg());
+    ok(!exists("a"), "... and is not made yet (a run stopped before its files, even by "
+       "SIGKILL, leaves no directory)");
+    ok(lop_mkdir_p(nested) == 0 && lop_outdir_prepare(nested) == LOP_OK,
+       "an existing directory is fine");
+    snprintf(file, sizeof file, "%s/file", fixture_dir);
+    fclose(fopen(file, "w"));
+    snprintf(below, sizeof below, "%s/sub", file);
+    ok(lop_outdir_prepare(below) == LOP_ERR_IO &&
+           strstr(lop_errmsg(), "option --output: cannot create directory") &&
+           strstr(lop_errmsg(), "Not a directory"),
+       "below a file: %s", lop_errmsg());
+    ok(lop_outdir_prepare(file) == LOP_ERR_IO && strstr(lop_errmsg(), "is not a directory"),
+       "a file as directory: %s", lop_errmsg());
+}
+
 int main(void)
 {
     /* A background job of a non-interactive shell inherits SIGINT ignored,
@@ -278,6 +299,7 @@ int main(void)
     test_signal();
     test_made_dirs();
     test_fit_check();
+    test_prepare();
     fixture_dir_remove();
     return tap_done();
 }
