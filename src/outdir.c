@@ -62,7 +62,7 @@ lop_status_t lop_outdir_target_check(const char *dir, const char *name)
 static lop_status_t dir_writable(const char *path)
 {
     char probe[4200];
-    snprintf(probe, sizeof probe, "%s/.lopbench-probe.XXXXXX", path);
+    snprintf(probe, sizeof probe, "%s/.lop-probe.XXXXXX", path);
     int fd = mkstemp(probe);
     if (fd < 0)
         return lop_err(LOP_ERR_IO, "option --output: cannot write in '%s': %s", path,
@@ -75,6 +75,8 @@ static lop_status_t dir_writable(const char *path)
 lop_status_t lop_outdir_prepare(const char *dir)
 {
     char path[4096];
+    if (dir[0] == '\0') /* lop_cli_dir refuses it; a caller without it gets the same */
+        return lop_err(LOP_ERR_INVALID, "option --output: empty directory name");
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
         return lop_err(LOP_ERR_INVALID, "option --output: directory name too long");
     /* The deepest part of 'dir' that exists: the directory is made only when
@@ -83,6 +85,10 @@ lop_status_t lop_outdir_prepare(const char *dir)
     for (;;) {
         struct stat sb;
         if (stat(path[0] ? path : ".", &sb) == 0) {
+            /* DIR itself: refused, as a target that is not a regular file is;
+             * a file above it: DIR cannot be made, the run fails */
+            if (!S_ISDIR(sb.st_mode) && strcmp(path, dir) == 0)
+                return lop_err(LOP_ERR_INVALID, "option --output: %s is not a directory", dir);
             if (!S_ISDIR(sb.st_mode))
                 return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': "
                                "'%s' is not a directory", dir, path);

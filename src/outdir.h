@@ -27,9 +27,12 @@ typedef struct {
     char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
 } lop_outdir_t;
 
-/* Check that 'dir' can be made (later, by lop_outdir_begin) and files
- * created in it: the deepest part of it that exists is a directory we can
- * write in.  Makes nothing. */
+/* Check, before a run's work, that 'dir' (-o) can be made (later, by
+ * lop_outdir_begin) and files created in it: it is not empty and the deepest
+ * part of it that exists is a directory we can write in.  Makes nothing;
+ * "option --output: ..." errors: LOP_ERR_INVALID for an empty name or one
+ * that exists and is not a directory, LOP_ERR_IO for one that cannot be made
+ * or written in. */
 lop_status_t lop_outdir_prepare(const char *dir);
 
 /* mkdir -p DIR and create the staging directory; "DIR: cannot ..." errors. */

@@ -253,6 +253,16 @@ opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 : >"$T/bad/empty.csv"
 opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
 opt_error directory "$T/bad: read error: is a directory" "$T/bad"
+# -o as lopbench takes it: an empty name and a regular file are refused by
+# the option, exit 2 (they were "': cannot create directory'" and
+# "params.csv: cannot check: Not a directory", exit 3), before any fitting.
+refuses_one_line "-o '': refused as lopbench refuses it" 2 "option --output: empty directory name" \
+    "$LOPFIT" -o '' "$T/data/send-normal-os.csv"
+: >"$T/plain"
+refuses_one_line "-o FILE: not a directory" 2 "option --output: $T/plain is not a directory\$" \
+    "$LOPFIT" -o "$T/plain" "$T/data/send-normal-os.csv"
+refuses_one_line "-o FILE with --synth: not a directory" 2 "option --output: $T/plain is not a directory\$" \
+    "$LOPFIT" --synth "$T/truth.csv" -o "$T/plain"
 # The models as --help names them (lop_models[] joined "a, b or c";
 # test_fit_select checks that against the table): each is one lopfit knows
 # (--gnuplot-expr prints its expression), every model of the truth and of

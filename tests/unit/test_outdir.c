@@ -262,7 +262,7 @@ static void test_not_regular(void)
        "the run is refused before its first move: no file, no marker, the FIFO kept");
 }
 
-/* The check of -o DIR before a run's work. */
+/* The check of -o DIR before a run's work (lopbench, lopfit). */
 static void test_prepare(void)
 {
     char nested[128], file[128], below[160];
@@ -278,9 +278,13 @@ static void test_prepare(void)
     ok(lop_outdir_prepare(below) == LOP_ERR_IO &&
            strstr(lop_errmsg(), "option --output: cannot create directory") &&
            strstr(lop_errmsg(), "Not a directory"),
-       "below a file: %s", lop_errmsg());
-    ok(lop_outdir_prepare(file) == LOP_ERR_IO && strstr(lop_errmsg(), "is not a directory"),
-       "a file as directory: %s", lop_errmsg());
+       "below a file: cannot be made (exit 3): %s", lop_errmsg());
+    ok(lop_outdir_prepare(file) == LOP_ERR_INVALID && strstr(lop_errmsg(), "option --output: ") &&
+           strstr(lop_errmsg(), "/file is not a directory"),
+       "a file as directory: refused (exit 2): %s", lop_errmsg());
+    ok(lop_outdir_prepare("") == LOP_ERR_INVALID &&
+           strcmp(lop_errmsg(), "option --output: empty directory name") == 0,
+       "an empty name: %s", lop_errmsg());
 }
 
 int main(void)
