@@ -147,6 +147,13 @@ refuses "a deadlocking schedule file on row 3: file, line and schedule named" \
     "bad.csv:3: $T/cyc.csv:3: schedule cyc.csv: deadlock" "$H
 p2p,diss,,4,10,1,2,1,1,2
 p2p,file:cyc.csv,,2,10,1,2,1,1,2"
+# A schedule file's row without a name (it once read as "schedule '' is for 0
+# ranks") or with one lopbench never writes: refused by its line.
+refuses "a file: row without a name" \
+    "bad.csv:2: alg 'file:': the schedule file's name after 'file:' must be" "$H
+p2p,file:,,2,10,1,2,1,1,2"
+refuses "a file: row naming a path" "bad.csv:2: alg 'file:../cyc.csv': the schedule file's name" "$H
+p2p,file:../cyc.csv,,2,10,1,2,1,1,2"
 "$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
 check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
 done_testing
