@@ -50,6 +50,31 @@ check "stdout failing: exit 3 ($rc), --write-costs not written" \
 check "... the directory holds no file, no temporary file ($(ls -A "$T/wc" | tr '\n' ' '))" \
     test -z "$(ls -A "$T/wc")"
 
+# The file grows with P^2 (--topology 256x256 once began some 110 GB without
+# a word): a large one is announced with its size before it is written, one
+# its filesystem has no room for is refused in one line before a byte is
+# written.  Under a 1 MB file size limit, and a timeout, so that a lopredict
+# without the check cannot fill the disk.
+mkdir "$T/big"
+(trap '' XFSZ; ulimit -f 1024; timeout 120 "$B" --alg diss --p 64 $S --topology 64x48 \
+    --level-L 3,0.8 --level-o 0.5,0.3 --write-costs "$T/big/mid.csv") >/dev/null 2>"$T/big.err"
+check "a 144 MB file: said first, with its size, ranks and pairs" \
+    test "$(head -n 1 "$T/big.err")" = "lopredict: note: --write-costs $T/big/mid.csv: about 144 MB (3072 ranks, 9434112 pairs)"
+big="--topology 256x256 --level-L 3.0000001,0.8000001 --level-o 0.5000001,0.3000001"
+free_kb=$(df -Pk "$T/big" | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt 130000000 ]; then
+    (ulimit -f 1024; timeout 120 "$B" --alg diss --p 64 $S $big --write-costs "$T/big/big.csv") \
+        >"$T/big.out" 2>"$T/big.err"
+    rc=$?
+    check "136 GB on a filesystem with less free: refused, exit 3 ($rc)" \
+        grep -q "^lopredict: option --write-costs: $T/big/big.csv: about 136.0 GB, its filesystem has .* free\$" "$T/big.err"
+    check "... in one line, nothing on stdout, nothing written" \
+        test $rc -eq 3 -a "$(wc -l <"$T/big.err")" -eq 1 -a ! -s "$T/big.out" -a -z "$(ls -A "$T/big")"
+else
+    skip "the filesystem of $T has room for 136 GB"
+    skip "the filesystem of $T has room for 136 GB"
+fi
+
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
 e=$("$B" --alg tour --p 48 --simulate --g 0 --csv --topology 4x4x4 \
