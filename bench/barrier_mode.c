@@ -13,7 +13,7 @@
 #include "ibmcast.h"
 #include "mpisync.h"
 #include "sched_check.h"
-#include "sched_csv.h"
+#include "goal.h"
 
 #define PROG "lopbench"
 
@@ -41,7 +41,8 @@ typedef struct {
 
 /* ----------------------------------------------------------- selection */
 
-/* --schedule FILE: read it and prove it a barrier for P >= 2 ranks before any
+/* --schedule FILE (a schedule CSV or GOAL, as lopredict --check-schedule
+ * reads): read it and prove it a barrier for P >= 2 ranks before any
  * rank runs it (a schedule that deadlocks would hang every rank, one that is
  * no barrier would time something else), on every rank alike.  Its rows in
  * barrier.csv are "file:<name>", name the file's base name (csv.h's name
@@ -53,7 +54,13 @@ static lop_status_t read_schedule(session_t *s, const char *path)
         return lop_err(LOP_ERR_INVALID, "option --schedule: file name '%s' %s", base,
                        lop_name_rule);
     snprintf(s->file_alg, sizeof s->file_alg, LOP_FMT_BARRIER_FILE_PREFIX "%s", base);
-    lop_status_t st = sched_csv_read(path, &s->file_sched);
+    goal_notes_t notes;
+    lop_status_t st = sched_file_read(path, &s->file_sched, &notes);
+    if (st == LOP_OK && notes.loose) {
+        char why[1024];
+        goal_notes_say(&notes, path, why, sizeof why);
+        lop_bench_note(s->m->opts, s->m->rank, "warning: %s", why);
+    }
     if (st == LOP_OK && s->file_sched.p < 2)
         st = lop_err(LOP_ERR_INVALID, "%s: the schedule is for %u rank, a barrier needs 2 or "
                      "more", path, s->file_sched.p);

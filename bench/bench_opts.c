@@ -55,7 +55,7 @@ static lop_status_t choices_fill(void)
     return transport_help_fill();
 }
 
-static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_output, parse_gid;
+static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_gid;
 
 #define AT(member) LOP_CLI_AT(lop_bench_opts_t, member)
 #define MARK(member) LOP_CLI_MARK(lop_bench_opts_t, member)
@@ -84,7 +84,7 @@ static const lop_cli_opt_t options[] = {
     {"idle-us", 0, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)",
      LOP_CLI_REAL, AT(idle_us), .min = 0, .max = 1e7, .modes = OVER_TRANSPORT},
     {"output", 'o', "DIR", "output directory (default: data/<host>-<date>)", LOP_CLI_CUSTOM,
-     .parse = parse_output},
+     AT(outdir), .parse = lop_cli_dir},
     {"raw", 0, NULL, "also write every sample to <series>-<quantity>-raw.csv", LOP_CLI_FLAG,
      AT(raw), .modes = IN(SCENARIOS)},
     {"device", 0, "NAME", "verbs: RDMA device (default: the first one)", LOP_CLI_TEXT,
@@ -149,7 +149,8 @@ static const lop_cli_mode_t modes[LOP_BENCH_MODE_COUNT + 1] = {
     [LOP_BENCH_BARRIER] = {"barrier", "barrier", NULL, NULL,
                            "lopredict's barrier schedules on every executor, and MPI_Barrier"},
     [LOP_BENCH_SCHEDULE] = {"schedule", "barrier,schedule", NULL, NULL,
-                            "a schedule file (lopredict --schedule's CSV) instead of --alg"},
+                            "a schedule file (lopredict --schedule's CSV, or GOAL) instead "
+                            "of --alg"},
     [LOP_BENCH_PAIRS] = {"pairs", "pairs", NULL, NULL,
                          "o and L of every ordered pair of ranks, and placement.csv"},
     [LOP_BENCH_MODE_COUNT] = {NULL},
@@ -271,14 +272,6 @@ static lop_status_t parse_p(void *opts, const lop_cli_opt_t *opt, const char *ar
 {
     lop_bench_opts_t *o = opts;
     return parse_longs(opt->name, arg, 2, 1 << 20, o->p_value, &o->n_p);
-}
-
-static lop_status_t parse_output(void *opts, const lop_cli_opt_t *opt, const char *arg)
-{
-    if (*arg == '\0')
-        return lop_err(LOP_ERR_INVALID, "option --%s: empty directory name", opt->name);
-    ((lop_bench_opts_t *)opts)->outdir = arg;
-    return LOP_OK;
 }
 
 /* --gid-index: auto or a number; either way the user asked for a route. */

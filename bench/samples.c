@@ -1,12 +1,9 @@
 /* samples.c - sample storage and lopbench's series files (samples.h). */
 #include "samples.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cleanup.h"
 #include "fmt_series.h"
@@ -93,56 +90,4 @@ lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *met
     if (st == LOP_OK && raw)
         st = write_file(s, meta, 1, dir);
     return st;
-}
-
-/* Can files be made in the existing directory 'path'?  A probe file where
- * it exists (root passes access(); a read-only mount or a full quota does
- * not pass a real file), with the signals that clean up held back while it
- * exists: it is in no cleanup list. */
-static lop_status_t dir_writable(const char *path)
-{
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/.lopbench-probe.XXXXXX", path);
-    sigset_t old;
-    lop_cleanup_signals_block(1, &old);
-    int fd = mkstemp(probe);
-    int saved = errno;
-    if (fd >= 0) {
-        close(fd);
-        unlink(probe);
-    }
-    lop_cleanup_signals_block(0, &old);
-    if (fd < 0)
-        return lop_err(LOP_ERR_IO, "option --output: cannot write in '%s': %s", path,
-                       strerror(saved));
-    return LOP_OK;
-}
-
-lop_status_t lop_outdir_prepare(const char *dir)
-{
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
-        return lop_err(LOP_ERR_INVALID, "option --output: directory name too long");
-    /* The deepest part of 'dir' that exists: the directory is made only when
-     * the files are written (lop_outdir_begin), so a run stopped before,
-     * even by SIGKILL, leaves no directory behind. */
-    for (;;) {
-        struct stat sb;
-        if (stat(path[0] ? path : ".", &sb) == 0) {
-            if (!S_ISDIR(sb.st_mode))
-                return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': "
-                               "'%s' is not a directory", dir, path);
-            return dir_writable(path[0] ? path : ".");
-        }
-        if (errno != ENOENT)
-            return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': %s: %s",
-                           dir, path, strerror(errno));
-        char *slash = strrchr(path, '/');
-        while (slash && slash > path && slash[-1] == '/')
-            slash--;
-        if (!slash)
-            path[0] = '\0';
-        else
-            slash[slash == path] = '\0'; /* "/x" leaves "/" */
-    }
 }

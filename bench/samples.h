@@ -38,9 +38,4 @@ lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *ou
 lop_status_t lop_samples_write(const lop_samples_t *s, const lop_run_meta_t *meta,
                                const char *dir, int raw);
 
-/* Check that 'dir' can be made (later, by lop_outdir_begin) and files
- * created in it: the deepest part of it that exists is a directory we can
- * write in.  Makes nothing. */
-lop_status_t lop_outdir_prepare(const char *dir);
-
 #endif

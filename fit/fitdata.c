@@ -109,6 +109,20 @@ static void model_of(const char *spec, const char *quantity, lop_fitdata_t *prot
 
 /* ------------------------------------------------------------ reading */
 
+/* A file whose quantity has no model: skipped with a note, whose advice
+ * names --model QUANTITY= only where --model takes that quantity (a file of
+ * lopbench --barrier, quantity barrier, is lopredict --measured's input). */
+static lop_status_t no_model(const char *path, const char *quantity)
+{
+    char names[64];
+    for (int q = 0; lop_fmt_series_quantities[q]; q++)
+        if (strcmp(quantity, lop_fmt_series_quantities[q]) == 0)
+            return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' has no model, skipped "
+                           "(--model %s=MODEL fits it)", path, quantity, quantity);
+    return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' is none of a series' (%s), "
+                   "skipped", path, quantity, quantity_names(names, sizeof names));
+}
+
 /* File-level fields of every data set of 'f': model, quantity, series. */
 static lop_status_t read_header(const lop_fmt_series_t *f, const char *models, lop_fitdata_t *proto)
 {
@@ -119,9 +133,7 @@ static lop_status_t read_header(const lop_fmt_series_t *f, const char *models, l
         return lop_err(LOP_ERR_PARSE, "%s:%zu: no '# quantity:' line before the header "
                        "(or give --model)", csv->path, csv->header_line);
     if (!proto->model)
-        return lop_err(LOP_ERR_UNSUPPORTED,
-                       "%s: quantity '%s' has no model, skipped (--model %s=MODEL fits it)",
-                       csv->path, quantity, quantity);
+        return no_model(csv->path, quantity);
     lop_status_t st = lop_fmt_series_names(f, quantity ? quantity : "unknown", proto->quantity,
                                            sizeof proto->quantity, proto->series);
     if (st != LOP_OK || lop_model_fits_quantity(proto->model, proto->quantity))
@@ -144,7 +156,7 @@ static lop_status_t append(lop_fitdata_list_t *list, const lop_fitdata_t *set)
 
 /* One data set: 'proto' with points p and the column 'col' as y. */
 static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *proto,
-                             const char *stat, size_t col, const double *p,
+                             const char *stat, size_t col, const double *p, int positive,
                              lop_fitdata_list_t *list)
 {
     lop_fitdata_t set = *proto;
@@ -156,6 +168,11 @@ static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *pro
     if (st == LOP_OK)
         memcpy(set.p, p, set.n * sizeof *set.p);
     st = st ? st : lop_fmt_series_times(f, col, set.y);
+    for (size_t r = 0; r < set.n && st == LOP_OK && positive; r++)
+        if (!(set.y[r] > 0))
+            st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g, relative weights 1/y^2 "
+                         "need y > 0 (lopfit --weight none fits it)", f->csv->path,
+                         f->csv->line[r], f->csv->columns[col], set.y[r]);
     st = st ? st : append(list, &set);
     if (st) {
         free(set.p);
@@ -166,7 +183,7 @@ static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *pro
 
 /* Columns and points of a checked header; appends a set per statistic. */
 static lop_status_t read_sets(const lop_fmt_series_t *f, const lop_fitdata_t *proto,
-                              const char *stats, lop_fitdata_list_t *list)
+                              const char *stats, int positive, lop_fitdata_list_t *list)
 {
     const lop_csv_t *csv = f->csv;
     lop_fmt_series_cols_t cols;
@@ -186,13 +203,13 @@ static lop_status_t read_sets(const lop_fmt_series_t *f, const lop_fitdata_t *pr
     st = p ? lop_fmt_series_p(f, cols.p, p) : LOP_ERR_NOMEM;
     for (int s = 0; lop_fmt_series_stats[s] && st == LOP_OK; s++)
         if (lop_cli_list_has(stats, lop_fmt_series_stats[s]))
-            st = read_set(f, proto, lop_fmt_series_stats[s], cols.us[s], p, list);
+            st = read_set(f, proto, lop_fmt_series_stats[s], cols.us[s], p, positive, list);
     free(p);
     return st;
 }
 
 lop_status_t lop_fitdata_read(const char *path, const char *models, const char *stats,
-                              lop_fitdata_list_t *list)
+                              int positive, lop_fitdata_list_t *list)
 {
     lop_fmt_series_t f;
     lop_fitdata_t proto;
@@ -203,7 +220,7 @@ lop_status_t lop_fitdata_read(const char *path, const char *models, const char *
     size_t before = list->n;
     proto.file = path; /* checked as a params.csv cell only where it is written (lopfit -o) */
     st = read_header(&f, models, &proto);
-    st = st ? st : read_sets(&f, &proto, stats, list);
+    st = st ? st : read_sets(&f, &proto, stats, positive, list);
     while (st && list->n > before) { /* all of a file or nothing */
         list->n--;
         free(list->set[list->n].p);

@@ -44,10 +44,11 @@ lop_status_t lop_fitdata_check_models(const char *spec);
 
 /* Read 'path' and append one data set per statistic of 'stats' (a
  * comma-separated list of lop_fmt_series_stats), with the models of the
- * --model spec 'models' (NULL: by quantity).  A file is added whole or not
- * at all. */
+ * --model spec 'models' (NULL: by quantity); 'positive': every time must be
+ * > 0 (a fit with relative weights 1/y^2), else refused by file:line.  A
+ * file is added whole or not at all. */
 lop_status_t lop_fitdata_read(const char *path, const char *models, const char *stats,
-                              lop_fitdata_list_t *list);
+                              int positive, lop_fitdata_list_t *list);
 void lop_fitdata_free(lop_fitdata_list_t *list);
 
 #endif

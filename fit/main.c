@@ -80,8 +80,9 @@ static const lop_cli_opt_t options[] = {
      LOP_CLI_FLAG, AT(compare), .modes = IN(FIT)},
     {"csv", 0, NULL, "print one CSV row per fit (params.csv columns, fit_ms) instead",
      LOP_CLI_FLAG, AT(csv), .modes = IN(FIT)},
-    {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv", LOP_CLI_TEXT,
-     AT(out_dir), .modes = IN(FIT) | IN(FROM_PARAMS) | IN(SYNTH)},
+    {"output", 'o', "DIR", "write DIR/params.csv and DIR/lop-<series>-<stat>.csv",
+     LOP_CLI_CUSTOM, AT(out_dir), .parse = lop_cli_dir,
+     .modes = IN(FIT) | IN(FROM_PARAMS) | IN(SYNTH)},
     {"seed", 0, "N", "seed of the random start points, and of --synth's noise (default: 1)",
      LOP_CLI_INT, AT(fitter.seed), .min = 0, .max = 2147483647L, .modes = IN(FIT) | IN(SYNTH)},
     {"starts", 0, "N", "Nelder-Mead start points per fit (default: 16)", LOP_CLI_INT,
@@ -468,7 +469,8 @@ static lop_status_t read_all(const opts_t *o, int n_files, char **files,
                              lop_fitdata_list_t *data)
 {
     for (int i = 0; i < n_files; i++) {
-        lop_status_t st = lop_fitdata_read(files[i], o->models, o->stats, data);
+        lop_status_t st = lop_fitdata_read(files[i], o->models, o->stats,
+                                           o->fitter.weight == LOP_WEIGHT_REL, data);
         if (st == LOP_ERR_UNSUPPORTED)
             fprintf(stderr, PROG ": note: %s\n", lop_errmsg());
         else if (st)
@@ -526,8 +528,10 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
 {
     lop_fitdata_list_t data = {0};
     result_t *res = NULL;
-    /* params.csv first, before the work (lop_outdir_end checks every file again) */
-    lop_status_t st = o->out_dir ? lop_outdir_target_check(o->out_dir, "params.csv") : LOP_OK;
+    /* DIR and params.csv first, before the work (lop_outdir_end checks every
+     * file again) */
+    lop_status_t st = o->out_dir ? lop_outdir_prepare(o->out_dir) : LOP_OK;
+    st = st || !o->out_dir ? st : lop_outdir_target_check(o->out_dir, "params.csv");
     st = st ? st : read_all(o, n_files, files, &data);
     if (st == LOP_OK) {
         res = lop_calloc(data.n, sizeof *res);
@@ -562,7 +566,8 @@ static lop_status_t run_from_set(const opts_t *o, int n_files, char **files)
     lop_outdir_t out;
     size_t n_tables = 0;
     const char *path = o->from_params ? o->from_params : o->synth;
-    lop_status_t st = lop_fmt_params_read(path, &set);
+    lop_status_t st = lop_outdir_prepare(o->out_dir); /* needed: lop_cli_check */
+    st = st ? st : lop_fmt_params_read(path, &set);
     if (st)
         return st;
     st = lop_outdir_begin(&out, o->out_dir);

@@ -9,11 +9,14 @@
 #include <string.h>
 
 #include "csv.h"
+#include "sched_csv.h"
 #include "sched_flow.h"
 
 /* -------------------------------------------------------------- reading */
 
 #define MAX_TOKENS 16
+
+static const char utf8_bom[] = "\xef\xbb\xbf";
 
 /* A label of the rank being read: its text in the arena and its op. */
 typedef struct {
@@ -486,6 +489,8 @@ static lop_status_t read_lines(reader_t *rd)
         rd->line_no++;
         if ((size_t)len != strlen(rd->line))
             return bad(rd, "a NUL byte");
+        if (rd->line_no == 1 && strncmp(rd->line, utf8_bom, 3) == 0)
+            memset(rd->line, ' ', 3); /* an editor's byte order mark: not a word */
         char *c = rd->line + strspn(rd->line, " \t");
         size_t mark = strlen(GOAL_MCAST_MARK);
         if (!rd->in_comment && strncmp(c, GOAL_MCAST_MARK, mark) == 0 &&
@@ -558,7 +563,7 @@ int sched_goal_sniff(const char *path)
     if (f)
         fclose(f);
     head[n] = '\0';
-    const char *c = head;
+    const char *c = strncmp(head, utf8_bom, 3) == 0 ? head + 3 : head;
     for (;;) { /* blanks and comments before the first word */
         c += strspn(c, " \t\r\n");
         if (c[0] == '/' && c[1] == '/')
@@ -568,5 +573,21 @@ int sched_goal_sniff(const char *path)
         else
             break;
     }
-    return strncmp(c, "num_ranks", 9) == 0 && (c[9] == ' ' || c[9] == '\t');
+    /* "num_ranks" alone, or with a bad count, is a GOAL file whose reader
+     * says what is wrong with that line (as CSV it lacked a column) */
+    return strncmp(c, "num_ranks", 9) == 0 && (c[9] == '\0' || isspace((unsigned char)c[9]));
+}
+
+lop_status_t sched_file_read(const char *path, sched_t *s, goal_notes_t *notes)
+{
+    memset(notes, 0, sizeof *notes);
+    return sched_goal_sniff(path) ? sched_goal_read(path, s, notes) : sched_csv_read(path, s);
+}
+
+void goal_notes_say(const goal_notes_t *notes, const char *path, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s:%u: this send and %llu more do not require every receive "
+             "written before them: lop runs a rank's ops in the order written, so the check "
+             "and the times are those of that order", path, notes->loose_line,
+             (unsigned long long)notes->loose - 1);
 }

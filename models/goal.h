@@ -63,8 +63,16 @@ typedef struct {
  * every op's line).  Errors "FILE:LINE: reason". */
 lop_status_t sched_goal_read(const char *path, sched_t *s, goal_notes_t *notes);
 
-/* Does the file read as GOAL (its first word, after blank lines and
- * comments, is num_ranks)?  Else it is a schedule CSV. */
+/* Does the file read as GOAL (its first word, after a UTF-8 byte order
+ * mark, blank lines and comments, is num_ranks)?  Else it is a schedule CSV. */
 int sched_goal_sniff(const char *path);
+
+/* A schedule file of either format, told apart by sched_goal_sniff (*notes
+ * zero for a CSV): what lopredict --check-schedule, --measured and lopbench
+ * --schedule read. */
+lop_status_t sched_file_read(const char *path, sched_t *s, goal_notes_t *notes);
+
+/* The warning for notes->loose > 0 (without the tool's name) into buf. */
+void goal_notes_say(const goal_notes_t *notes, const char *path, char *buf, size_t size);
 
 #endif

@@ -229,6 +229,23 @@ lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const c
     return st ? st : lop_csv_writer_end(&w, LOP_OK);
 }
 
+uint64_t pairs_write_size(const pairs_t *c, uint32_t p)
+{
+    uint64_t digits = 0, costs = 0;
+    if (p < 2)
+        return 0;
+    for (uint32_t i = 0; i < p; i++)
+        digits += (uint64_t)snprintf(NULL, 0, "%u", i);
+    for (uint32_t j = 1; j < p; j++) { /* rank 0's row, without its indices */
+        double o, L;
+        pairs_cost(c, 0, j, &o, &L);
+        costs += lop_fmt_pairs_costs_row_len(0, j, o, L) - 1 -
+                 (uint64_t)snprintf(NULL, 0, "%u", j);
+    }
+    /* every index is written 2 (p - 1) times, the costs of p (p - 1) rows */
+    return 2 * (uint64_t)(p - 1) * digits + costs * p;
+}
+
 void pairs_free(pairs_t *c)
 {
     free(c->o_us);

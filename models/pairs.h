@@ -140,6 +140,11 @@ lop_status_t pairs_write(const pairs_t *c, uint32_t p, const char *path, const c
 lop_status_t pairs_write_begin(const pairs_t *c, uint32_t p, const char *path,
                                const char *source, lop_csv_writer_t *w);
 
+/* The bytes of pairs_write's file, about: the rows' indices exactly, their
+ * costs as long on average as rank 0's (a machine's levels repeat alike for
+ * every rank).  p * (p - 1) rows: 4.3e9 at p = 65536, some 110 GB. */
+uint64_t pairs_write_size(const pairs_t *c, uint32_t p);
+
 void pairs_free(pairs_t *c);
 
 /* ---- the command line's view (lopredict --costs, --topology, ...) ---- */

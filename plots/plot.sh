@@ -33,7 +33,11 @@ figures=${*:-$all}
     die "$data: an interrupted run left it incomplete ($data/.lop-incomplete lists the files): run it again"
 case $fmt in png|svg|pdf) ;; *) die "PLOT_FORMAT=$fmt: expected png, svg or pdf" ;; esac
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
-mkdir -p "$out" || die "$out: cannot create directory"
+mkdir -p "$out" 2>/dev/null || die "$out: cannot create directory"
+# Every figure is written through a temporary file in OUT_DIR: one line now,
+# not a failure per figure whose reason is a file that could not be made.
+_probe=$(mktemp "$out/.plot.XXXXXX" 2>/dev/null) || die "$out: cannot write in it"
+rm -f "$_probe"
 case $data in *\'*) die "$data: a directory name with a single quote is not supported" ;; esac
 
 # has GLOB: does DATA_DIR hold a file matching GLOB?
@@ -42,22 +46,40 @@ has() {
     return 1
 }
 
+# unplottable GLOB...: "FILE: why" of the first file of DATA_DIR matching a
+# GLOB that holds nothing to plot (datacheck.awk), or nothing
+unplottable() {
+    for _g in "$@"; do
+        for _f in "$data"/$_g; do
+            [ -f "$_f" ] || continue
+            _why=$(awk -F, -f "$here/datacheck.awk" "$_f" 2>&1)
+            [ -z "$_why" ] || { echo "$_f: $_why"; return; }
+        done
+    done
+}
+
 rendered=0
 failed=0
-# render FIG NOTE: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT
+# render FIG NOTE GLOB...: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT;
+# the GLOBs are the files it reads, named when it fails on one of them
 render() {
-    _dst=$out/$1.$fmt
-    _tmp=$out/.$1.tmp.$$.$fmt
-    _err=$out/.$1.err.$$
-    if LC_ALL=C.UTF-8 gnuplot -e "dir='$data'; term='$fmt'; out='$_tmp'" "$here/$1.gp" 2>"$_err" &&
+    _fig=$1 _note=$2
+    shift 2
+    _dst=$out/$_fig.$fmt
+    _tmp=$out/.$_fig.tmp.$$.$fmt
+    _err=$out/.$_fig.err.$$
+    if LC_ALL=C.UTF-8 gnuplot -e "dir='$data'; term='$fmt'; out='$_tmp'" "$here/$_fig.gp" 2>"$_err" &&
         [ -s "$_tmp" ]; then
         mv -f "$_tmp" "$_dst"
-        echo "$prog: wrote $_dst${2:+ ($2)}"
+        echo "$prog: wrote $_dst${_note:+ ($_note)}"
         rendered=$((rendered + 1))
         cat "$_err" >&2
     else
         rm -f "$_tmp"
-        echo "$prog: $1 failed: $(grep -v '^[[:space:]]*$' "$_err" | tail -n 1)" >&2
+        _why=$(unplottable "$@")
+        [ -n "$_why" ] || _why=$(grep -v '^[[:space:]]*$' "$_err" | tail -n 1)
+        [ -n "$_why" ] || _why="gnuplot drew nothing and said nothing"
+        echo "$prog: $_fig failed: $_why" >&2
         failed=$((failed + 1))
     fi
     rm -f "$_err"
@@ -71,28 +93,30 @@ fits=
 has 'curve-*.csv' || has 'lop-*.csv' || fits="no curve-*.csv or lop-*.csv (lopfit -o): fitted curves not drawn"
 
 if ! wanted rtt; then :
-elif has '*-rtt.csv'; then render rtt "$fits"; else skip rtt "no *-rtt.csv (lopbench)"; fi
+elif has '*-rtt.csv'; then render rtt "$fits" '*-rtt.csv' 'curve-*-rtt-*.csv' 'lop-*.csv'
+else skip rtt "no *-rtt.csv (lopbench)"; fi
 if ! wanted overhead; then :
-elif has '*-os.csv' || has '*-or.csv'; then render overhead "$fits"
+elif has '*-os.csv' || has '*-or.csv'; then
+    render overhead "$fits" '*-os.csv' '*-or.csv' 'curve-*-o[sr]-*.csv' 'lop-*.csv'
 else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
 if ! wanted latency; then :
-elif has 'lop-*.csv'; then render latency ""
+elif has 'lop-*.csv'; then render latency "" 'lop-*.csv'
 else skip latency "no lop-*.csv (lopfit -o, or lopfit --from-params FILE -o DIR)"; fi
 if ! wanted predict; then :
-elif has 'predict-cnt*.csv'; then render predict ""
+elif has 'predict-cnt*.csv'; then render predict "" 'predict-cnt*.csv'
 else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi
 if ! wanted ndiss; then :
-elif has ndiss.csv; then render ndiss ""
+elif has ndiss.csv; then render ndiss "" ndiss.csv
 else skip ndiss "no ndiss.csv (lopredict --alg ndiss --n 1..10 --csv)"; fi
 if ! wanted measured; then :
 elif ! has barrier.csv; then skip measured "no barrier.csv (lopbench --barrier)"
-elif has measured.csv; then render measured ""
-else render measured "no measured.csv: predictions not drawn"; fi
+elif has measured.csv; then render measured "" barrier.csv measured.csv
+else render measured "no measured.csv: predictions not drawn" barrier.csv; fi
 if ! wanted pairs; then :
-elif has pairs.csv; then render pairs ""
+elif has pairs.csv; then render pairs "" pairs.csv
 else skip pairs "no pairs.csv (lopbench --pairs)"; fi
 if ! wanted hybrid; then :
-elif has 'hybrid-*.csv'; then render hybrid ""
+elif has 'hybrid-*.csv'; then render hybrid "" 'hybrid-*.csv'
 else skip hybrid "no hybrid-block.csv or hybrid-rr.csv (lopredict --alg all,hybrid --simulate --csv)"; fi
 
 [ "$failed" -eq 0 ] || die "$failed figure(s) failed"

@@ -114,16 +114,31 @@ lop_status_t costs_place_setup(const lopredict_opts_t *o, lopredict_run_t *r)
     return st;
 }
 
+/* A --write-costs file this large is announced before it is written (some
+ * 2400 ranks: it takes seconds). */
+#define COSTS_NOTE_BYTES 100000000ull
+
 /* The file is written to a temporary file beside it, which costs_file_end()
  * renames into place only when the run and its output succeeded.  A refused
  * or failed run leaves no file (README, "A run's files are all or nothing").
  * It is written whole, checked, before the mode prints anything: a full disk
- * fails the run with stdout empty, not after a table. */
+ * fails the run with stdout empty, not after a table.  Its size grows with
+ * P^2 (76 GB at --topology 256x256): said before a large one is begun, and
+ * refused where its filesystem has no room. */
 lop_status_t costs_file_begin(const lopredict_opts_t *o, lopredict_run_t *r)
 {
     char source[PATH_MAX + 64];
     if (!o->write_costs)
         return LOP_OK;
+    uint64_t bytes = pairs_write_size(&r->pairs, r->pairs.p);
+    lop_status_t room = lop_csv_writer_room(o->write_costs, bytes);
+    if (room)
+        return lop_err(room, "option --write-costs: %s", lop_errmsg());
+    char size[LOP_BYTES_TEXT_LEN];
+    if (bytes >= COSTS_NOTE_BYTES)
+        fprintf(stderr, "%s: note: --write-costs %s: about %s (%u ranks, %llu pairs)\n",
+                LOPREDICT_PROG, o->write_costs, lop_bytes_text(bytes, size), r->pairs.p,
+                (unsigned long long)r->pairs.p * (r->pairs.p - 1));
     snprintf(source, sizeof source, "%s%s%s", o->pairs_opts.costs ? o->pairs_opts.costs : "",
              o->pairs_opts.topology ? o->pairs_opts.topology : "",
              !o->pairs_opts.topology ? "" : o->pairs_opts.map == PAIRS_RR ? " rr" : " block");

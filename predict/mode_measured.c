@@ -16,6 +16,8 @@
 #include "rows.h"
 #include "sched_check.h"
 #include "work.h"
+/* The flag of a hybrid row, which is not predicted here (measured_header). */
+#define MEASURED_HYBRID_FLAG "needs-costs"
 enum { M_COUNT = PREDICT_KINDS }; /* the predictions compared, predict_kind_t's order */
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
                                              "LogP simulation", "LoP simulation",
@@ -250,6 +252,8 @@ static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run
     uint32_t n = 0, p = row->p;
     double us = measured_us(o, row);
     lop_status_t st = measured_alg(m, row, &a, &n);
+    if (st == LOP_OK && a && (a->flags & BARRIER_HYBRID)) /* why its predictions are empty */
+        rows_flag_add(&f, NULL, MEASURED_HYBRID_FLAG);
     if (st == LOP_OK && !o->series_named)
         st = params_series_use(o, run, row->series);
     st = st  ? st
@@ -395,8 +399,9 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "messages, as those executors do; the closed forms price one multicast\n",
            LOP_FMT_BARRIER_MCAST_EXEC);
     if (hybrid_rows)
-        printf("# hybrid rows: not predicted (they need per-pair costs: lopredict --alg hybrid "
-               "--simulate --model logp --costs FILE --placement FILE)\n");
+        printf("# hybrid rows: not predicted, flagged " MEASURED_HYBRID_FLAG " (they need "
+               "per-pair costs: lopredict --alg hybrid --simulate --model logp --costs FILE "
+               "--placement FILE)\n");
 }
 
 /* Every algorithm row of lopbench --barrier's output (barrier.csv, read by

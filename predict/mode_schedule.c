@@ -46,14 +46,12 @@ lop_status_t mode_schedule_run(const lopredict_opts_t *o, lopredict_run_t *r, in
 lop_status_t mode_schedule_file_read(const char *path, sched_t *s)
 {
     goal_notes_t notes;
-    if (!sched_goal_sniff(path))
-        return sched_csv_read(path, s);
-    lop_status_t st = sched_goal_read(path, s, &notes);
-    if (st == LOP_OK && notes.loose)
-        fprintf(stderr, "%s: warning: %s:%u: this send and %llu more do not require every "
-                "receive written before them: lop runs a rank's ops in the order written, so "
-                "the check and the times are those of that order\n", LOPREDICT_PROG, path,
-                notes.loose_line, (unsigned long long)notes.loose - 1);
+    lop_status_t st = sched_file_read(path, s, &notes);
+    if (st == LOP_OK && notes.loose) {
+        char why[1024];
+        goal_notes_say(&notes, path, why, sizeof why);
+        fprintf(stderr, "%s: warning: %s\n", LOPREDICT_PROG, why);
+    }
     return st;
 }
 

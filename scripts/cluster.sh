@@ -196,6 +196,8 @@ up)
     up "$dir" "$n" "$shared" "$nic"
     ;;
 down) [ $# -eq 2 ] || die "usage: cluster.sh down DIR"; down "$2" ;;
-node-setup) node_setup "$2" "$3" "$4" ;;
+node-setup) # up runs it inside each node's namespaces, never a user
+    [ $# -eq 4 ] || die "usage: cluster.sh node-setup NAME DIR CGROUP (run by cluster.sh up in a node)"
+    node_setup "$2" "$3" "$4" ;;
 *) die "$USAGE" ;;
 esac

@@ -224,6 +224,14 @@ static lop_status_t apply_reals(const lop_cli_opt_t *o, char *at, const char *ar
     return st;
 }
 
+lop_status_t lop_cli_dir(void *opts, const lop_cli_opt_t *opt, const char *arg)
+{
+    if (*arg == '\0')
+        return lop_err(LOP_ERR_INVALID, "option --%s: empty directory name", opt->name);
+    memcpy((char *)opts + opt->field, &arg, sizeof arg);
+    return LOP_OK;
+}
+
 static lop_status_t row_apply(const lop_cli_opt_t *o, void *opts, const char *arg)
 {
     char *at = (char *)opts + o->field;

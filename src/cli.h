@@ -163,6 +163,11 @@ void lop_cli_modes_usage(FILE *out, const lop_cli_opt_t *opts, const lop_cli_mod
  * chooses, or chooses with others, space-separated). */
 void lop_cli_list_options(FILE *out, const lop_cli_opt_t *opts, const lop_cli_mode_t *modes);
 
+/* A CUSTOM row's parser of a directory to write into (-o DIR): its const
+ * char * field, refused when empty ("option --output: empty directory
+ * name"; it once became "": cannot create directory). */
+lop_cli_parse_fn lop_cli_dir;
+
 /* Typed arguments; 'opt' is the option's long name, for the message. */
 lop_status_t lop_cli_long(const char *opt, const char *arg, long min, long max, long *value);
 lop_status_t lop_cli_double(const char *opt, const char *arg, double min, double max,

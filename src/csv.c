@@ -43,28 +43,65 @@ static char *trim(char *s)
     return s;
 }
 
-/* Split a line in place at commas; returns a new array of trimmed copies. */
-static lop_status_t split_cells(char *line, char ***cells, size_t *n)
+/* The cell of 'line' at *at, in place: plain up to the next comma (trimmed),
+ * or quoted as RFC 4180 says ("a ""b"", c" is the text a "b", c; blanks
+ * around the quotes ignored).  *at moves past its comma, or becomes NULL
+ * after the last cell.  NULL, with *why, for a quoted cell not closed on its
+ * line or with text after its closing quote. */
+static char *next_cell(char **at, const char **why)
 {
-    size_t count = 1;
-    for (char *c = line; *c; c++)
-        count += *c == ',';
-    char **out = lop_calloc(count, sizeof *out);
-    if (!out)
-        return LOP_ERR_NOMEM;
-    char *cur = line;
-    for (size_t i = 0; i < count; i++) {
-        char *comma = strchr(cur, ',');
+    char *c = *at + strspn(*at, " \t");
+    if (*c != '"') {
+        char *comma = strchr(c, ',');
         if (comma)
             *comma = '\0';
-        out[i] = lop_strdup(trim(cur));
-        if (!out[i]) {
-            for (size_t j = 0; j < i; j++)
-                free(out[j]);
-            free(out);
-            return LOP_ERR_NOMEM;
+        *at = comma ? comma + 1 : NULL;
+        return trim(c);
+    }
+    char *w = c, *r = c + 1;
+    for (; *r != '"' || r[1] == '"'; r++) {
+        if (*r == '\0') {
+            *why = "a quoted cell is not closed on its line (a line break inside a cell is "
+                   "not read)";
+            return NULL;
         }
-        cur = comma ? comma + 1 : cur + strlen(cur);
+        *w++ = *r;
+        r += *r == '"'; /* "" is one quote */
+    }
+    *w = '\0';
+    r += 1 + strspn(r + 1, " \t\r");
+    if (*r != ',' && *r != '\0') {
+        *why = "text after a quoted cell's closing quote";
+        return NULL;
+    }
+    *at = *r ? r + 1 : NULL;
+    return c;
+}
+
+/* Split a line in place into cells (next_cell); returns a new array of
+ * copies. */
+static lop_status_t split_cells(const lop_csv_t *csv, size_t lineno, char *line, char ***cells,
+                                size_t *n)
+{
+    size_t most = 1, count = 0;
+    for (char *c = line; *c; c++)
+        most += *c == ',';
+    char **out = lop_calloc(most, sizeof *out);
+    if (!out)
+        return LOP_ERR_NOMEM;
+    lop_status_t st = LOP_OK;
+    for (char *at = line; at && st == LOP_OK; count++) {
+        const char *why = NULL;
+        char *cell = next_cell(&at, &why);
+        st = !cell ? lop_err(LOP_ERR_PARSE, "%s:%zu: cell %zu: %s", csv->path, lineno,
+                             count + 1, why)
+                   : (out[count] = lop_strdup(cell)) ? LOP_OK : LOP_ERR_NOMEM;
+    }
+    if (st) {
+        for (size_t j = 0; j < count; j++)
+            free(out[j]);
+        free(out);
+        return st;
     }
     *cells = out;
     *n = count;
@@ -155,7 +192,7 @@ static lop_status_t add_row(lop_csv_t *csv, size_t lineno, char *text)
 {
     char **cells;
     size_t n;
-    lop_status_t st = split_cells(text, &cells, &n);
+    lop_status_t st = split_cells(csv, lineno, text, &cells, &n);
     if (st != LOP_OK)
         return st;
     if (!csv->columns) {

@@ -5,7 +5,9 @@
  *   # key: value          metadata lines, before the header
  *   col1,col2,...         one header row
  *   v1,v2,...             data rows, every row as many cells as the header
- * Blank lines and further '#' lines are ignored.  Cells hold no commas.  No
+ * Blank lines and further '#' lines are ignored.  Cells hold no commas,
+ * unless quoted as RFC 4180 says ("a ""b"", c"), which a reader takes on one
+ * line (as spreadsheets write headers, and lop_out_str text cells).  No
  * metadata key and no header column is given twice.
  *
  * This header is the reader and the rule for cells and for names that

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -17,6 +18,36 @@ static mode_t file_mode(void)
     mode_t mask = umask(0);
     umask(mask);
     return 0666 & ~mask;
+}
+
+lop_status_t lop_csv_writer_room(const char *path, uint64_t bytes)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    struct statvfs fs;
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (statvfs(dir, &fs) != 0)
+        return LOP_OK; /* the open says what is wrong with the directory */
+    uint64_t room = (uint64_t)fs.f_bavail * fs.f_frsize;
+    char need[LOP_BYTES_TEXT_LEN], free_[LOP_BYTES_TEXT_LEN];
+    if (bytes <= room)
+        return LOP_OK;
+    return lop_err(LOP_ERR_IO, "%s: about %s, its filesystem has %s free", path,
+                   lop_bytes_text(bytes, need), lop_bytes_text(room, free_));
+}
+
+const char *lop_bytes_text(uint64_t bytes, char buf[LOP_BYTES_TEXT_LEN])
+{
+    double b = (double)bytes;
+    if (b >= 1e9)
+        snprintf(buf, LOP_BYTES_TEXT_LEN, "%.1f GB", b / 1e9);
+    else
+        snprintf(buf, LOP_BYTES_TEXT_LEN, "%.0f %s", b >= 1e6 ? b / 1e6 : b / 1e3,
+                 b >= 1e6 ? "MB" : "kB");
+    return buf;
 }
 
 const char *lop_file_kind(mode_t mode)

@@ -15,6 +15,7 @@
 #ifndef LOP_CSV_WRITER_H
 #define LOP_CSV_WRITER_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -36,6 +37,14 @@ lop_status_t lop_csv_target_check(const char *path);
 /* What a file that is not a regular one is, for messages: "a FIFO",
  * "a directory", ... */
 const char *lop_file_kind(mode_t mode);
+/* Has the filesystem of 'path' (where its temporary file goes) room for a
+ * file of 'bytes'?  Checked before a large file is begun: LOP_ERR_IO "PATH:
+ * about 75.9 GB, its filesystem has 64.2 GB free", or LOP_OK (also when
+ * statvfs cannot tell). */
+lop_status_t lop_csv_writer_room(const char *path, uint64_t bytes);
+/* A size for messages, "75.9 GB", "108 MB" or "3 kB", in 'buf'. */
+#define LOP_BYTES_TEXT_LEN 32
+const char *lop_bytes_text(uint64_t bytes, char buf[LOP_BYTES_TEXT_LEN]);
 /* "# key: value" on 'f'; a control character in the value is written as
  * \xNN (the line stays one line, readable by every lop reader).  The one
  * writer of metadata lines: files (lop_csv_meta) and lopredict's tables. */

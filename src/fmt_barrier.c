@@ -163,8 +163,15 @@ static lop_status_t exec_row(const lop_csv_t *csv, size_t r, const cols_t *c, ui
                              lop_fmt_barrier_row_t *row)
 {
     long n = 0, p = 0;
+    const char *prefix = LOP_FMT_BARRIER_FILE_PREFIX;
     row->n_empty = csv->cells[r][c->n][0] == '\0';
     lop_status_t st = row_series(csv, r, c, row);
+    /* the file's base name, as lopbench --schedule writes it (the name rule):
+     * the file beside barrier.csv that --measured reads */
+    if (st == LOP_OK && strncmp(row->alg, prefix, strlen(prefix)) == 0 &&
+        !lop_name_ok(row->alg + strlen(prefix)))
+        st = lop_err(LOP_ERR_PARSE, "%s:%zu: alg '%s': the schedule file's name after '%s' %s",
+                     csv->path, csv->line[r], row->alg, prefix, lop_name_rule);
     st = st ? st : row->n_empty ? LOP_OK
                                : lop_csv_integer(csv, r, c->n, 0, LOP_FMT_BARRIER_MAX_N, &n);
     st = st ? st : lop_csv_integer(csv, r, c->p, 1, (long)max_p, &p);

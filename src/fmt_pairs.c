@@ -111,6 +111,13 @@ void lop_fmt_pairs_costs_row(lop_csv_writer_t *w, uint32_t i, uint32_t j, double
     lop_csv_line(w, "%u,%u,%s,%s", i, j, exact(o_us, ob, sizeof ob), exact(L_us, Lb, sizeof Lb));
 }
 
+size_t lop_fmt_pairs_costs_row_len(uint32_t i, uint32_t j, double o_us, double L_us)
+{
+    char ob[32], Lb[32];
+    return (size_t)snprintf(NULL, 0, "%u,%u,%s,%s\n", i, j, exact(o_us, ob, sizeof ob),
+                            exact(L_us, Lb, sizeof Lb));
+}
+
 /* ---------------------------------------------------------------- reader */
 
 typedef struct {

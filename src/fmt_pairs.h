@@ -79,6 +79,8 @@ lop_status_t lop_fmt_pairs_costs_begin(lop_csv_writer_t *w, const char *path, co
                                        uint32_t p);
 void lop_fmt_pairs_costs_row(lop_csv_writer_t *w, uint32_t i, uint32_t j, double o_us,
                              double L_us);
+/* The bytes lop_fmt_pairs_costs_row writes for that row, its newline included. */
+size_t lop_fmt_pairs_costs_row_len(uint32_t i, uint32_t j, double o_us, double L_us);
 
 /* What the reader returns: P and the P x P matrices, row-major, i sending
  * to j (the diagonal 0). */

@@ -172,7 +172,8 @@ static lop_status_t copy_text(const lop_csv_t *csv, size_t row, size_t col, char
  * Rows of parameters the model does not fit (or fixes) must be 0. */
 static lop_status_t read_cov(const lop_csv_t *csv, size_t row, lop_fit_t *fit)
 {
-    int present = 0;
+    int present = 0, cells = LOP_MODEL_MAX_PARAMS * (LOP_MODEL_MAX_PARAMS + 1) / 2;
+    char absent[8] = ""; /* the first cell without a number, named in the message */
     memset(fit->cov, 0, sizeof fit->cov);
     fit->has_cov = 0;
     for (int i = 0; i < LOP_MODEL_MAX_PARAMS; i++)
@@ -184,14 +185,25 @@ static lop_status_t read_cov(const lop_csv_t *csv, size_t row, lop_fit_t *fit)
             if (st)
                 return st;
             present += !isnan(v);
+            if (isnan(v) && !absent[0])
+                memcpy(absent, name, sizeof name);
             fit->cov[i][j] = fit->cov[j][i] = isnan(v) ? 0.0 : v;
         }
+    size_t col;
     if (present == 0)
         return LOP_OK;
-    if (present != LOP_MODEL_MAX_PARAMS * (LOP_MODEL_MAX_PARAMS + 1) / 2)
-        return lop_err(LOP_ERR_PARSE, "%s:%zu: %d of the 21 covariance cells cov11..cov66 are "
-                       "empty: all or none", csv->path, csv->line[row],
-                       LOP_MODEL_MAX_PARAMS * (LOP_MODEL_MAX_PARAMS + 1) / 2 - present);
+    if (present != cells && lop_csv_column(csv, absent, &col) != LOP_OK)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: no column '%s' beside the other covariance "
+                       "columns: cov11..cov66, all 21 or none", csv->path, csv->header_line,
+                       absent);
+    if (present == cells - 1)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: %s is empty: the 21 covariance cells "
+                       "cov11..cov66 are all filled or all empty", csv->path, csv->line[row],
+                       absent);
+    if (present != cells)
+        return lop_err(LOP_ERR_PARSE, "%s:%zu: %s and %d more of the 21 covariance cells "
+                       "cov11..cov66 are empty: all or none", csv->path, csv->line[row], absent,
+                       cells - present - 1);
     for (int i = 0; i < LOP_MODEL_MAX_PARAMS; i++)
         for (int j = 0; j < LOP_MODEL_MAX_PARAMS; j++) {
             int fitted = i < fit->model->n_params && fit->model->role[i] != LOP_PARAM_GAUGE;

@@ -124,6 +124,64 @@ static int stage_make(char *stage)
     return -1;
 }
 
+/* Can files be made in the existing directory 'path'?  A probe file where
+ * it exists (root passes access(); a read-only mount or a full quota does
+ * not pass a real file), with the signals that clean up held back while it
+ * exists: it is in no cleanup list. */
+static lop_status_t dir_writable(const char *path)
+{
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/.lop-probe.XXXXXX", path);
+    sigset_t old;
+    lop_cleanup_signals_block(1, &old);
+    int fd = mkstemp(probe);
+    int saved = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    lop_cleanup_signals_block(0, &old);
+    if (fd < 0)
+        return lop_err(LOP_ERR_IO, "option --output: cannot write in '%s': %s", path,
+                       strerror(saved));
+    return LOP_OK;
+}
+
+lop_status_t lop_outdir_prepare(const char *dir)
+{
+    char path[4096];
+    if (dir[0] == '\0') /* lop_cli_dir refuses it; a caller without it gets the same */
+        return lop_err(LOP_ERR_INVALID, "option --output: empty directory name");
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return lop_err(LOP_ERR_INVALID, "option --output: directory name too long");
+    /* The deepest part of 'dir' that exists: the directory is made only when
+     * the files are written (lop_outdir_begin), so a run stopped before,
+     * even by SIGKILL, leaves no directory behind. */
+    for (;;) {
+        struct stat sb;
+        if (stat(path[0] ? path : ".", &sb) == 0) {
+            /* DIR itself: refused, as a target that is not a regular file is;
+             * a file above it: DIR cannot be made, the run fails */
+            if (!S_ISDIR(sb.st_mode) && strcmp(path, dir) == 0)
+                return lop_err(LOP_ERR_INVALID, "option --output: %s is not a directory", dir);
+            if (!S_ISDIR(sb.st_mode))
+                return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': "
+                               "'%s' is not a directory", dir, path);
+            return dir_writable(path[0] ? path : ".");
+        }
+        if (errno != ENOENT)
+            return lop_err(LOP_ERR_IO, "option --output: cannot create directory '%s': %s: %s",
+                           dir, path, strerror(errno));
+        char *slash = strrchr(path, '/');
+        while (slash && slash > path && slash[-1] == '/')
+            slash--;
+        if (!slash)
+            path[0] = '\0';
+        else
+            slash[slash == path] = '\0'; /* "/x" leaves "/" */
+    }
+}
+
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir)
 {
     memset(t, 0, sizeof *t);

@@ -36,6 +36,14 @@ typedef struct {
     int lock;    /* the stage, open and locked while the run lives */
 } lop_outdir_t;
 
+/* Check, before a run's work, that 'dir' (-o) can be made (later, by
+ * lop_outdir_begin) and files created in it: it is not empty and the deepest
+ * part of it that exists is a directory we can write in.  Makes nothing;
+ * "option --output: ..." errors: LOP_ERR_INVALID for an empty name or one
+ * that exists and is not a directory, LOP_ERR_IO for one that cannot be made
+ * or written in. */
+lop_status_t lop_outdir_prepare(const char *dir);
+
 /* mkdir -p DIR, remove the stages dead runs left in it and create the
  * staging directory; "DIR: cannot ..." errors. */
 lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);

@@ -38,6 +38,8 @@ refuses "--transport verbs at -np 3" "no RDMA device found" 3 --transport verbs 
 refuses "unwritable output directory" "option --output: cannot create directory '$T/file/sub'" \
     2 --transport mpi -o "$T/file/sub"
 check "unwritable output directory: nothing created" test ! -e "$T/file/sub"
+refuses "-o a regular file: not a directory" "option --output: $T/file is not a directory" \
+    2 --transport mpi -o "$T/file"
 
 refuses "--p 2..1: an empty range, worded as lopredict words it" "option --p: empty range '2..1'" \
     2 --barrier --p 2..1 -o "$T/o"

@@ -139,6 +139,11 @@ printf '# quantity: oc\n# series: send-normal\np,n,min_us,avg_us\n1,1,2,3\n2,1,2
 check "oc file skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/oc.csv' >/dev/null 2>'$T/e' &&
            grep -qx \"lopfit: note: $T/oc.csv: quantity 'oc' has no model, skipped (--model oc=MODEL fits it)\" '$T/e'"
+# lopbench --barrier's file (quantity barrier) beside the series: skipped,
+# with no advice --model would refuse (it once said "--model barrier=MODEL").
+check "barrier.csv skipped with a note naming the series' quantities" \
+    sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$ROOT/tests/data/plots/barrier.csv' >/dev/null 2>'$T/e' &&
+           grep -qx \"lopfit: note: $ROOT/tests/data/plots/barrier.csv: quantity 'barrier' is none of a series' (rtt, os, or, oc or prtt), skipped\" '$T/e'"
 printf '# quantity: os\n# series: send-normal\np,rep,us\n1,1,0.5\n1,2,0.6\n' >"$T/send-normal-os-raw.csv"
 check "raw sample files skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/send-normal-os-raw.csv' >/dev/null 2>'$T/e' &&
@@ -248,6 +253,16 @@ opt_error stat "option --stat: unknown value 'max'" --stat max "$T/oc.csv"
 : >"$T/bad/empty.csv"
 opt_error empty-file "$T/bad/empty.csv: empty file" "$T/bad/empty.csv"
 opt_error directory "$T/bad: is a directory; lop reads only regular files" "$T/bad"
+# -o as lopbench takes it: an empty name and a regular file are refused by
+# the option, exit 2 (they were "': cannot create directory'" and
+# "params.csv: cannot check: Not a directory", exit 3), before any fitting.
+refuses_one_line "-o '': refused as lopbench refuses it" 2 "option --output: empty directory name" \
+    "$LOPFIT" -o '' "$T/data/send-normal-os.csv"
+: >"$T/plain"
+refuses_one_line "-o FILE: not a directory" 2 "option --output: $T/plain is not a directory\$" \
+    "$LOPFIT" -o "$T/plain" "$T/data/send-normal-os.csv"
+refuses_one_line "-o FILE with --synth: not a directory" 2 "option --output: $T/plain is not a directory\$" \
+    "$LOPFIT" --synth "$T/truth.csv" -o "$T/plain"
 # The models as --help names them (lop_models[] joined "a, b or c";
 # test_fit_select checks that against the table): each is one lopfit knows
 # (--gnuplot-expr prints its expression), every model of the truth and of
@@ -356,6 +371,9 @@ printf '# quantity: os\n# series: z\np,min_us\n1,1\n2,0\n3,0.5\n4,0.4\n' >"$T/ze
 check "default weights: a time of 0 is an error that names --weight none" \
     sh -c "! '$LOPFIT' --stat min '$T/zero.csv' 2>'$T/e' >/dev/null &&
            grep -q 'need y > 0 (lopfit --weight none fits it)' '$T/e' && test \$(wc -l <'$T/e') = 1"
+# ... named by the file's line (it once said "point 2", an index among the points)
+refuses_one_line "default weights: the time of 0 named by file:line, exit 2" 2 \
+    "zero.csv:5: column 'min_us': time 0, relative weights" "$LOPFIT" --stat min "$T/zero.csv"
 check "--weight none fits a time of 0" "$LOPFIT" --weight none --stat min "$T/zero.csv"
 # ---- --synth --noise-us: additive noise (the data of fit/measure/coverage.sh)
 "$LOPFIT" --synth "$T/truth.csv" --noise-us 0.05 --seed 5 -o "$T/data-add" 2>/dev/null

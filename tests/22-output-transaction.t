@@ -121,7 +121,7 @@ done
 # Exit status (README): a run that cannot write exits 3, not 2 (its input was fine).
 : >"$T/plainfile"
 refuses_one_line "lopfit -o below a regular file: the run failed, exit 3" 3 \
-    "$T/plainfile/sub: cannot create directory" \
+    "option --output: cannot create directory '$T/plainfile/sub'" \
     "$F" --from-params "$ROOT/tests/data/plots/params.csv" -o "$T/plainfile/sub"
 
 # Files get the user's umask (mkstemp alone gives 0600).

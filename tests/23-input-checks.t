@@ -193,4 +193,13 @@ refuses_one_line "lopredict --measured: a row whose schedule file is a FIFO" 2 \
 refuses_one_line "a character device is no input either" 2 \
     "/dev/null: is a character device; lop reads only regular files" \
     "$T/g/lopredict" --params /dev/null --series send-normal --p 2
+# A header quoted as RFC 4180 says (a spreadsheet's export) reads as the
+# plain one: it once gave "no column 'p'".
+printf '# quantity: os\n# series: q\n"p","min_us"\n1,2\n2,"2.5"\n3,2.2\n' >"$T/q-os.csv"
+lopfit --csv --stat min --model linear "$T/q-os.csv" >"$T/q.out" 2>"$T/q.err"
+check "lopfit reads a quoted header and quoted cells" \
+    sh -c "grep -q ',q,os,min,linear,3,1,3,' '$T/q.out' && test ! -s '$T/q.err'"
+printf '# quantity: os\np,min_us\n1,"2\n' >"$T/q-open.csv"
+refuses_one_line "a quote not closed on its line: refused by file:line" 2 \
+    "q-open.csv:3: cell 2: a quoted cell is not closed on its line" lopfit "$T/q-open.csv"
 done_testing

@@ -79,6 +79,31 @@ refuses_one_line "--write-costs into a directory that is not there: exit 3, stdo
     "$T/wc/none/x.csv: cannot create: No such file or directory" \
     "$B" --alg diss --p 8 $S $M --write-costs "$T/wc/none/x.csv"
 
+# The file grows with P^2 (--topology 256x256 once began some 110 GB without
+# a word): a large one is announced with its size before it is written, one
+# its filesystem has no room for is refused in one line before a byte is
+# written.  Under a 1 MB file size limit, and a timeout, so that a lopredict
+# without the check cannot fill the disk.
+mkdir "$T/big"
+(trap '' XFSZ; ulimit -f 1024; timeout 120 "$B" --alg diss --p 64 $S --topology 64x48 \
+    --level-L 3,0.8 --level-o 0.5,0.3 --write-costs "$T/big/mid.csv") >/dev/null 2>"$T/big.err"
+check "a 144 MB file: said first, with its size, ranks and pairs" \
+    test "$(head -n 1 "$T/big.err")" = "lopredict: note: --write-costs $T/big/mid.csv: about 144 MB (3072 ranks, 9434112 pairs)"
+big="--topology 256x256 --level-L 3.0000001,0.8000001 --level-o 0.5000001,0.3000001"
+free_kb=$(df -Pk "$T/big" | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt 130000000 ]; then
+    (ulimit -f 1024; timeout 120 "$B" --alg diss --p 64 $S $big --write-costs "$T/big/big.csv") \
+        >"$T/big.out" 2>"$T/big.err"
+    rc=$?
+    check "136 GB on a filesystem with less free: refused, exit 3 ($rc)" \
+        grep -q "^lopredict: option --write-costs: $T/big/big.csv: about 136.0 GB, its filesystem has .* free\$" "$T/big.err"
+    check "... in one line, nothing on stdout, nothing written" \
+        test $rc -eq 3 -a "$(wc -l <"$T/big.err")" -eq 1 -a ! -s "$T/big.out" -a -z "$(ls -A "$T/big")"
+else
+    skip "the filesystem of $T has room for 136 GB"
+    skip "the filesystem of $T has room for 136 GB"
+fi
+
 # Equal levels: the homogeneous time (o_r is the level's o, as --o gives it).
 h=$("$B" --alg tour --p 48 --simulate --model logp --L 2 --o 0.5 --g 0 --csv | grep '^tour' | cut -d, -f11)
 e=$("$B" --alg tour --p 48 --simulate --g 0 --csv --topology 4x4x4 \
@@ -184,6 +209,14 @@ check "schedgen's dissemination: a barrier in the order written, diss's 21 us" \
     sh -c "grep -q 'a barrier: P = 8, 48 ops' '$T/sg.txt' && grep -q 'simulated logp: 21 us' '$T/sg.txt'"
 check "... with one warning naming the first send that does not require every earlier receive" \
     grep -qx "lopredict: warning: $T/sg.goal:9: this send and 7 more do not require every receive written before them: lop runs a rank's ops in the order written, so the check and the times are those of that order" "$T/sg.err"
+# An editor's byte order mark and a num_ranks without its count: still GOAL
+# (both were once read as a CSV without a column 'rank').
+printf '\357\273\277' | cat - "$T/d.goal" >"$T/bom.goal"
+check "a GOAL file after a UTF-8 byte order mark reads as GOAL" \
+    sh -c "'$B' --check-schedule '$T/bom.goal' | grep -qx '$T/bom.goal: a barrier: P = 64, 768 ops, 6 steps'"
+printf 'num_ranks\nrank 0 {\n}\n' >"$T/bare.goal"
+refuses_one_line "num_ranks without a count: refused by file:line" 2 \
+    "bare.goal:1: num_ranks: expected a number of ranks" "$B" --check-schedule "$T/bare.goal"
 printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\nl2: calc 100\n}\n' >"$T/calc.goal"
 refuses_one_line "a GOAL calc is refused by file:line" 2 "calc.goal:4: calc (a computation)" \
     "$B" --check-schedule "$T/calc.goal"

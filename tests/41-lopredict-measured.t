@@ -147,6 +147,24 @@ refuses "a deadlocking schedule file on row 3: file, line and schedule named" \
     "bad.csv:3: $T/cyc.csv:3: schedule cyc.csv: deadlock" "$H
 p2p,diss,,4,10,1,2,1,1,2
 p2p,file:cyc.csv,,2,10,1,2,1,1,2"
+# A schedule file's row without a name (it once read as "schedule '' is for 0
+# ranks") or with one lopbench never writes: refused by its line.
+refuses "a file: row without a name" \
+    "bad.csv:2: alg 'file:': the schedule file's name after 'file:' must be" "$H
+p2p,file:,,2,10,1,2,1,1,2"
+refuses "a file: row naming a path" "bad.csv:2: alg 'file:../cyc.csv': the schedule file's name" "$H
+p2p,file:../cyc.csv,,2,10,1,2,1,1,2"
+# Hybrid rows (lopbench --alg hybrid) are not predicted here: each is flagged,
+# and the comment above the table says why (they once came out silently empty).
+printf '%s\np2p,hybrid,,4,10,1,2,1,1,2\np2p,diss,,4,10,1,2,1,1,2\n' "$H" >"$T/hyb.csv"
+"$P" --measured "$T/hyb.csv" --csv >"$T/hyb.out" 2>"$T/hyb.err"
+check "a hybrid row: empty predictions, flagged needs-costs; the diss row not" \
+    awk -F, '$2 == "hybrid" { h++; for (k = 7; k <= 31; k++) if ($k != "") bad = 1
+                                if ($33 != "needs-costs") bad = 1 }
+             $2 == "diss" { d++; if ($33 ~ /needs-costs/) bad = 1 }
+             END { exit bad || h != 1 || d != 1 }' "$T/hyb.out"
+check "... the comment names the flag and what predicts it" \
+    grep -q '^# hybrid rows: not predicted, flagged needs-costs (they need per-pair costs: .*--costs FILE --placement FILE)' "$T/hyb.out"
 "$P" --measured "$T/nosuch.csv" >"$T/out" 2>"$T/err"
 check "missing file: exit 2 naming it" sh -c "[ $? -eq 2 ] && grep -q 'nosuch.csv: cannot open' '$T/err'"
 done_testing

@@ -65,4 +65,20 @@ got=$(grep '^p2p,file:diss2.csv' "$T/m2" | cut -d, -f13,16 | sed 's/$/,/')
 check "... its simulations are lopredict's for the file ($got = $want)" test "$got" = "$want"
 check "... and no closed form (the file names no known algorithm)" \
     test "$(grep '^p2p,file:' "$T/m2" | cut -d, -f7,10)" = ","
+
+# GOAL, as lopredict --check-schedule reads it (it was once read as a CSV
+# without a column 'rank'), an editor's byte order mark included; its rows
+# are named after it and --measured finds it beside barrier.csv.
+printf 'num_ranks\nrank 0 {\n}\n' >"$T/bare.goal"
+mpi_refuses "a GOAL num_ranks without a count" "bare.goal:1: num_ranks: expected a number" \
+    2 "$B" --barrier --schedule "$T/bare.goal" --reps 5 -o "$T/o"
+{ printf '\357\273\277'; "$P" --goal --alg diss --p 2; } >"$T/diss2.goal"
+run_mpi 2 "$B" --barrier --schedule "$T/diss2.goal" --reps 20 --warmup 2 -o "$T/rg" --quiet \
+    >"$T/timed" 2>&1
+check "a GOAL schedule file runs, rows named file:diss2.goal" \
+    test $? -eq 0 -a "$(grep -c '^p2p,send-normal,file:diss2.goal,,2,' "$T/rg/barrier.csv")" -eq 1
+cp "$T/diss2.goal" "$T/rg/"
+"$P" --measured "$T/rg/barrier.csv" --csv >"$T/mg" 2>"$T/mg.err"
+got=$(grep '^p2p,file:diss2.goal' "$T/mg" | cut -d, -f13,16 | sed 's/$/,/')
+check "... --measured simulates it as the CSV ($got = $want)" test "$got" = "$want"
 done_testing

@@ -13,7 +13,7 @@
  *
  * It also interposes mkstemp(): with LOP_PROBE_SIGTERM=1 the process sends
  * itself SIGTERM right after it created lopbench's probe file
- * (.lopbench-probe.XXXXXX, bench/samples.c), the moment a Ctrl-C would
+ * (.lop-probe.XXXXXX, bench/samples.c), the moment a Ctrl-C would
  * leave that file behind unless the signal waits until it is removed.
  *
  * Build: cc -shared -fPIC -o libholdstage.so holdstage.c
@@ -60,7 +60,7 @@ int mkstemp(char *template)
         real = (int (*)(char *))dlsym(RTLD_NEXT, "mkstemp");
     int fd = real(template);
     const char *on = getenv("LOP_PROBE_SIGTERM");
-    if (fd >= 0 && on && strcmp(on, "1") == 0 && strstr(template, "/.lopbench-probe."))
+    if (fd >= 0 && on && strcmp(on, "1") == 0 && strstr(template, "/.lop-probe."))
         raise(SIGTERM);
     return fd;
 }

@@ -1,7 +1,6 @@
 /* lopbench's series files (bench/samples.c, src/fmt_series.h): a sample set
  * written and read back with the project's CSV reader (rows, statistics,
- * metadata, raw samples), and the output directory check.  No MPI_Init
- * needed. */
+ * metadata, raw samples).  No MPI_Init needed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,28 +135,6 @@ static void test_failures(void)
     lop_samples_free(&s);
 }
 
-static void test_outdir(void)
-{
-    char nested[128], file[128], below[160];
-    snprintf(nested, sizeof nested, "%s/a/b//c/", fixture_dir);
-    ok(lop_outdir_prepare(nested) == LOP_OK, "a/b//c/ can be made: %s", lop_errmsg());
-    char a[160];
-    snprintf(a, sizeof a, "%s/a", fixture_dir);
-    ok(access(a, F_OK) != 0, "... and is not made yet (a run stopped before its files, even by "
-       "SIGKILL, leaves no directory)");
-    ok(lop_mkdir_p(nested) == 0 && lop_outdir_prepare(nested) == LOP_OK,
-       "an existing directory is fine");
-    snprintf(file, sizeof file, "%s/file", fixture_dir);
-    fclose(fopen(file, "w"));
-    snprintf(below, sizeof below, "%s/sub", file);
-    ok(lop_outdir_prepare(below) == LOP_ERR_IO &&
-           strstr(lop_errmsg(), "option --output: cannot create directory") &&
-           strstr(lop_errmsg(), "Not a directory"),
-       "below a file: %s", lop_errmsg());
-    ok(lop_outdir_prepare(file) == LOP_ERR_IO && strstr(lop_errmsg(), "is not a directory"),
-       "a file as directory: %s", lop_errmsg());
-}
-
 int main(void)
 {
     if (fixture_dir_make("samples") != 0)
@@ -165,7 +142,6 @@ int main(void)
     test_summary();
     test_no_reference_outside_rtt();
     test_failures();
-    test_outdir();
     fixture_dir_remove();
     return tap_done();
 }

@@ -125,6 +125,33 @@ static void repeats(void)
     lop_csv_free(csv);
 }
 
+/* RFC 4180 quoting, as spreadsheets write a header and lop_out_text a text
+ * cell: a quoted header once gave "no column 'p'". */
+static void quoted(void)
+{
+    lop_csv_t *csv;
+    size_t c;
+    fixture_file_write("q.csv", "\"p\", \"min_us\" ,\"a, \"\"b\"\"\"\n"
+                                "1,\"2.5\",\"\"\n"
+                                "\"3\",4,x\n");
+    lop_status_t st = lop_csv_read(fixture_path("q.csv"), &csv);
+    ok(st == LOP_OK, "a quoted header reads: %s", st ? lop_errmsg() : "");
+    if (st)
+        return;
+    double v;
+    ok(csv->n_columns == 3 && lop_csv_column(csv, "p", &c) == LOP_OK && c == 0 &&
+           lop_csv_column(csv, "min_us", &c) == LOP_OK && c == 1 &&
+           strcmp(csv->columns[2], "a, \"b\"") == 0,
+       "its names unquoted, a comma and doubled quotes inside one: '%s'", csv->columns[2]);
+    ok(csv->n_rows == 2 && lop_csv_number(csv, 0, 1, &v) == LOP_OK && v == 2.5 &&
+           csv->cells[0][2][0] == '\0' && lop_csv_number(csv, 1, 0, &v) == LOP_OK && v == 3,
+       "quoted data cells too: \"2.5\" is 2.5, \"\" is empty");
+    lop_csv_free(csv);
+    expect_error("a quote not closed", "p,v\n1,\"2\n3\"\n",
+                 "bad.csv:2: cell 2: a quoted cell is not closed on its line");
+    expect_error("text after the closing quote", "\"p\"x,v\n", "bad.csv:1: cell 1: text after");
+}
+
 int main(void)
 {
     if (fixture_dir_make("csv") != 0)
@@ -132,6 +159,7 @@ int main(void)
     round_trip();
     malformed();
     repeats();
+    quoted();
     fixture_dir_remove();
     return tap_done();
 }

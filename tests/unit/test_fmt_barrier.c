@@ -104,6 +104,11 @@ static void bad_rows(void)
             "MPI_Barrier row needs a whole p in 1..64 and avg_us > 0");
     refused("MPI_Barrier time not a number", h, "mpi,,MPI_Barrier,,2,10,1,x,1,1,2",
             "column 'avg_us': 'x' is not a number");
+    /* the name a schedule file's rows carry: once "schedule '' is for 0 ranks" */
+    refused("file: without a name", h, "p2p,send-normal,file:,,4,10,1,2,1,1,2",
+            "alg 'file:': the schedule file's name after 'file:' must be");
+    refused("file: with a path", h, "p2p,send-normal,file:../x.csv,,4,10,1,2,1,1,2",
+            "alg 'file:../x.csv': the schedule file's name after 'file:' must be");
     const char *old = "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us";
     refused("old file, unknown executor", old, "tcp,diss,,4,10,1,2,1,1,2",
             "unknown executor 'tcp' (p2p, shm, verbs or mpi) in a file without a series column");

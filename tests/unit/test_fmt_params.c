@@ -210,12 +210,36 @@ static void bad_file(const char *name, const char *lambda, const char *cov, cons
         lop_paramset_free(&set);
 }
 
+/* A covariance column missing from the header is named, on the header's
+ * line (once "1 of the 21 covariance cells are empty"). */
+static void missing_cov_column(void)
+{
+    char head[sizeof header], text[4096], want[600];
+    snprintf(head, sizeof head, "%s", header);
+    char *cov34 = strstr(head, "cov34,");
+    memmove(cov34, cov34 + 6, strlen(cov34 + 6) + 1);
+    snprintf(text, sizeof text, "%s\nt,send-normal,os,min,ov,10,1,10,1,2,0.5,,,,,,,,,,,,,"
+             "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,,none,aicc,4,1,2,3\n", head);
+    fixture_file_write("nocov34.csv", text);
+    lop_paramset_t set;
+    snprintf(want, sizeof want, "%s:1: no column 'cov34' beside the other covariance columns",
+             fixture_path("nocov34.csv"));
+    lop_status_t st = lop_fmt_params_read(fixture_path("nocov34.csv"), &set);
+    ok(st == LOP_ERR_PARSE && strncmp(lop_errmsg(), want, strlen(want)) == 0,
+       "a missing covariance column named: %s", lop_errmsg());
+    if (st == LOP_OK)
+        lop_paramset_free(&set);
+}
+
 static void check_bad(void)
 {
+    missing_cov_column();
     /* upper triangle of an ov fit: cov11..16, 22..26, 33..36, 44..46, 55, 56, 66 */
     const char *good = "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0", *L = "1,2,0.5";
     bad_file("partial.csv", L, "1,0,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,", ",none,aicc,4,1,2,3",
-             "1 of the 21 covariance cells");
+             "cov66 is empty: the 21 covariance cells cov11..cov66 are all filled or all");
+    bad_file("partial2.csv", L, "1,0,0,0,0,0,1,0,0,0,0,1,,0,0,0,0,0,0,0,", ",none,aicc,4,1,2,3",
+             "cov34 and 1 more of the 21 covariance cells cov11..cov66 are empty");
     bad_file("not-psd.csv", L, "1,0,0,0,0,0,1,0,0,0,0,-4,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",
              "not positive semi-definite");
     bad_file("not-psd2.csv", L, "1,5,0,0,0,0,1,0,0,0,0,1,0,0,0,0,0,0,0,0,0", ",none,aicc,4,1,2,3",

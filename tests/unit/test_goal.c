@@ -173,6 +173,40 @@ static void not_regular(void)
     alarm(0);
 }
 
+/* What the tools read (sched_file_read): GOAL is told apart after an
+ * editor's byte order mark, and by a num_ranks line without its count, which
+ * the GOAL reader then refuses by its line (as CSV, it lacked a column). */
+static void file_read(void)
+{
+    sched_t s;
+    goal_notes_t notes;
+    fixture_file_write("bom.goal", "\xef\xbb\xbf" "num_ranks 2\nrank 0 {\nsend 8b to 1\n}\n"
+                                   "rank 1 {\nrecv 8b from 0\n}\n");
+    lop_status_t st = sched_file_read(fixture_path("bom.goal"), &s, &notes);
+    ok(st == LOP_OK && s.p == 2 && s.n_ops == 2 && s.line[1] == 6,
+       "GOAL after a UTF-8 byte order mark: %s", st ? lop_errmsg() : "read");
+    if (st == LOP_OK)
+        sched_free(&s);
+    static const struct {
+        const char *text, *want;
+    } bare[] = {{"num_ranks\nrank 0 {\n}\n", "bare.goal:1: num_ranks: expected a number"},
+                {"// c\nnum_ranks \r\n", "bare.goal:2: num_ranks: expected a number"},
+                {"\xef\xbb\xbf" "num_ranks\n", "bare.goal:1: num_ranks: expected a number"}};
+    for (size_t i = 0; i < COUNT(bare); i++) {
+        fixture_file_write("bare.goal", bare[i].text);
+        st = sched_file_read(fixture_path("bare.goal"), &s, &notes);
+        ok(st == LOP_ERR_PARSE && strstr(lop_errmsg(), bare[i].want),
+           "num_ranks without a count is GOAL, refused by its line: %s", lop_errmsg());
+        if (st == LOP_OK)
+            sched_free(&s);
+    }
+    fixture_file_write("s.csv", "rank,step,op,peer\n0,0,send,1\n1,0,recv,0\n");
+    st = sched_file_read(fixture_path("s.csv"), &s, &notes);
+    ok(st == LOP_OK && s.p == 2 && notes.loose == 0, "a schedule CSV is read as CSV");
+    if (st == LOP_OK)
+        sched_free(&s);
+}
+
 int main(void)
 {
     if (fixture_dir_make("goal") != 0)
@@ -181,6 +215,7 @@ int main(void)
     schedgen_dissemination();
     errors();
     not_regular();
+    file_read();
     fixture_dir_remove();
     return tap_done();
 }

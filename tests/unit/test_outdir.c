@@ -321,6 +321,31 @@ static void test_not_regular(void)
        "the run is refused before its first move: no file, no marker, the FIFO kept");
 }
 
+/* The check of -o DIR before a run's work (lopbench, lopfit). */
+static void test_prepare(void)
+{
+    char nested[128], file[128], below[160];
+    snprintf(nested, sizeof nested, "%s/a/b//c/", fixture_dir);
+    ok(lop_outdir_prepare(nested) == LOP_OK, "a/b//c/ can be made: %s", lop_errmsg());
+    ok(!exists("a"), "... and is not made yet (a run stopped before its files, even by "
+       "SIGKILL, leaves no directory)");
+    ok(lop_mkdir_p(nested) == 0 && lop_outdir_prepare(nested) == LOP_OK,
+       "an existing directory is fine");
+    snprintf(file, sizeof file, "%s/file", fixture_dir);
+    fclose(fopen(file, "w"));
+    snprintf(below, sizeof below, "%s/sub", file);
+    ok(lop_outdir_prepare(below) == LOP_ERR_IO &&
+           strstr(lop_errmsg(), "option --output: cannot create directory") &&
+           strstr(lop_errmsg(), "Not a directory"),
+       "below a file: cannot be made (exit 3): %s", lop_errmsg());
+    ok(lop_outdir_prepare(file) == LOP_ERR_INVALID && strstr(lop_errmsg(), "option --output: ") &&
+           strstr(lop_errmsg(), "/file is not a directory"),
+       "a file as directory: refused (exit 2): %s", lop_errmsg());
+    ok(lop_outdir_prepare("") == LOP_ERR_INVALID &&
+           strcmp(lop_errmsg(), "option --output: empty directory name") == 0,
+       "an empty name: %s", lop_errmsg());
+}
+
 int main(void)
 {
     /* A background job of a non-interactive shell inherits SIGINT ignored,
@@ -338,6 +363,7 @@ int main(void)
     test_stale_stage();
     test_made_dirs();
     test_fit_check();
+    test_prepare();
     fixture_dir_remove();
     return tap_done();
 }

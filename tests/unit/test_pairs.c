@@ -461,6 +461,52 @@ static void fast_levels(void)
         }
 }
 
+/* The bytes of a file's rows: all of it after the header line. */
+static long rows_bytes(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    long after = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (after < 0 && strncmp(line, "i,j,", 4) == 0)
+            after = ftell(f);
+    long end = f ? ftell(f) : 0;
+    if (f)
+        fclose(f);
+    return after < 0 ? -1 : end - after;
+}
+
+/* --write-costs says the file's size before writing it (and refuses one its
+ * filesystem has no room for): the estimate is exact for a machine, whose
+ * levels repeat alike for every rank, and the room check refuses an
+ * exabyte. */
+static void write_size(void)
+{
+    static const struct {
+        const char *spec;
+        pairs_map_t map;
+    } machines[] = {{"2x3", PAIRS_RR}, {"4x2x3", PAIRS_BLOCK}, {"10x11", PAIRS_RR}};
+    double L[3] = {3, 0.75, 0.2}, o[3] = {0.5, 0.125, 0.1};
+    fixture_dir_make("pairs-size");
+    for (size_t k = 0; k < COUNT(machines); k++) {
+        pairs_t c;
+        size_t levels = strchr(machines[k].spec + 3, 'x') ? 3 : 2;
+        if (pairs_machine(&c, machines[k].spec, L, levels, o, levels, machines[k].map) != LOP_OK)
+            continue;
+        ok(pairs_write(&c, c.p, fixture_path("size.csv"), "test") == LOP_OK &&
+               (long)pairs_write_size(&c, c.p) == rows_bytes(fixture_path("size.csv")),
+           "%s: the rows' size said up front is the file's (%llu bytes)", machines[k].spec,
+           (unsigned long long)pairs_write_size(&c, c.p));
+        pairs_free(&c);
+    }
+    ok(lop_csv_writer_room(fixture_path("size.csv"), 1000) == LOP_OK,
+       "a kB fits the fixture's filesystem");
+    ok(lop_csv_writer_room(fixture_path("size.csv"), UINT64_MAX / 2) == LOP_ERR_IO &&
+           strstr(lop_errmsg(), "size.csv: about ") && strstr(lop_errmsg(), "GB free"),
+       "an exabyte does not: %s", lop_errmsg());
+    fixture_dir_remove();
+}
+
 int main(void)
 {
     equal_costs();
@@ -469,6 +515,7 @@ int main(void)
     arrival_ties();
     placement();
     csv_files();
+    write_size();
     paper_figures();
     closure_vs_checker();
     critical_path();

@@ -1,0 +1,32 @@
+#!/bin/sh
+# 73-cluster-usage.t - scripts/cluster.sh called wrongly says how to call it,
+# in one line, exit 1, without root and without making a cluster: node-setup
+# without its arguments once stopped at "2: parameter not set" (set -u).
+. "$(dirname "$0")/lib.sh"
+tmpdir
+T=$_d
+C=$ROOT/scripts/cluster.sh
+
+# usage NAME PATTERN ARGS...: cluster.sh ARGS fails with one line matching PATTERN
+usage() {
+    _name=$1 _pattern=$2
+    shift 2
+    sh "$C" "$@" >"$T/out" 2>"$T/err"
+    _rc=$?
+    if [ $_rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+        grep -q "^cluster.sh: $_pattern" "$T/err"; then
+        pass "$_name"
+    else
+        fail "$_name (exit $_rc)"
+        diag "$(cat "$T/out" "$T/err")"
+    fi
+}
+usage "no command" "usage: cluster.sh up DIR N"
+usage "an unknown command" "usage: cluster.sh up DIR N" start
+usage "up without DIR and N" "usage: cluster.sh up DIR N" up
+usage "down without DIR" "usage: cluster.sh down DIR" down
+usage "node-setup without its arguments" "usage: cluster.sh node-setup NAME DIR CGROUP" node-setup
+usage "node-setup with two of three" "usage: cluster.sh node-setup NAME DIR CGROUP" \
+    node-setup node0 "$T"
+check "... nothing made" test -z "$(ls -A "$T" | grep -v -e '^out$' -e '^err$')"
+done_testing
