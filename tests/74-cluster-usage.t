@@ -1,5 +1,5 @@
 #!/bin/sh
-# 73-cluster-usage.t - scripts/cluster.sh called wrongly says how to call it,
+# 74-cluster-usage.t - scripts/cluster.sh called wrongly says how to call it,
 # in one line, exit 1, without root and without making a cluster: node-setup
 # without its arguments once stopped at "2: parameter not set" (set -u).
 . "$(dirname "$0")/lib.sh"
