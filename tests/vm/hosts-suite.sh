@@ -80,9 +80,8 @@ check "2 hosts: barrier.csv's '# hosts:' names both" \
 FAULT_TIMEOUT=15
 fault() {
     _n=$1 _said=$2; shift 2
-    # 10^5 repetitions of one post after 1 ms idle: minutes of run for a
-    # fault to stop, in sample arrays the emulator fills quickly (10^6 of
-    # 16 posts took it some 20 s before the run began)
+    # 10^5 repetitions of one post after 1 ms idle: minutes of run, longer
+    # than any timeout, for the fault to stop
     timeout 150 $OMPI -np 2 "$B" --transport verbs --scenario 1 --ops rdmaw --post inline \
         --max-post 1 --reps 100000 --timeout $FAULT_TIMEOUT -o "$W/f" >"$W/$_n.out" 2>&1 &
     _bg=$!
