@@ -159,7 +159,7 @@ PROVE = LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':p
 # other tests the one-VM file took 383 s instead of 165 s here).
 VM_TESTS := tests/50-verbs-vm.t tests/51-verbs-hosts.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
-# The longest files first (their times: README "Tests"), so that the two jobs
+# The longest files first (their times: README, "Other targets"), so that the two jobs
 # end together instead of one long file running alone at the end.
 LONG_TESTS := tests/70-cluster.t tests/95-fuzz.t tests/71-cluster-levels.t tests/60-plots.t \
 	tests/91-demo-cluster.t tests/16-spaced-checkout.t tests/52-mpich.t tests/22-output-transaction.t
