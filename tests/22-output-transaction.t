@@ -164,6 +164,9 @@ if mpirun --version 2>/dev/null | grep -q 'Open MPI'; then
             test "$n" -ne 0 -o ! -e "$T/b"
     done
 
+    # The interposer below comes first in the library list; under SANITIZE=1
+    # ASan would otherwise refuse to start.
+    export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
     # Ctrl-C to mpirun while rank 0 writes: mpirun sends the ranks SIGTERM
     # and SIGKILL milliseconds later, which may overtake rank 0's handler
     # (it was seen still removing large raw files).  libholdstage.so holds
