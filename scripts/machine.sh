@@ -8,6 +8,8 @@
 #                         slower than the CPU, thesis 2.3.2; ranks may share
 #                         cores: frame times dwarf their scheduling)
 #   NODES=2        nodes (tcp, lab)
+#   PPN=1          ranks per node (tcp, lab): rank r runs on node r mod NODES,
+#                  so ranks 0..NODES-1 are one a node, the next NODES again
 #   NIC=5mbit      lab: RATE[:BURST[:MTU]] of scripts/cluster.sh --nic
 #   MPI=openmpi    openmpi or mpich, with its default settings (Open MPI on
 #                  an oversubscribed lab adds mpi_yield_when_idle)
@@ -16,6 +18,7 @@
 # called by the script's exit trap, ends it); ranks and bench run on it.
 MACHINE=${MACHINE:-local}
 NODES=${NODES:-2}
+PPN=${PPN:-1}
 NIC=${NIC:-5mbit}
 MPI=${MPI:-openmpi}
 CORES=$(nproc)
@@ -29,7 +32,7 @@ whole() { case $2 in '' | *[!0-9]*) die "$1=$2: expected a whole number" ;; esac
 machine_check() {
     case $MACHINE in local | tcp | lab) ;; *) die "MACHINE=$MACHINE: expected local, tcp or lab" ;; esac
     case $MPI in openmpi | mpich) ;; *) die "MPI=$MPI: expected openmpi or mpich" ;; esac
-    whole NODES "$NODES"; whole NP "$NP"
+    whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"
     if [ "$MACHINE" = local ]; then
         [ "$NP" -ge 2 ] && [ "$NP" -le "$CORES" ] || die "NP=$NP: from 2 to the $CORES cores"
         RANKS=$NP
@@ -37,9 +40,10 @@ machine_check() {
         [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null 2>&1 ||
             die "MACHINE=$MACHINE: the virtual cluster needs root (network namespaces) and nsenter"
         [ "$NODES" -ge 2 ] || die "NODES=$NODES: a cluster needs at least 2 nodes"
-        [ "$MACHINE" = lab ] || [ "$NODES" -le "$CORES" ] ||
-            die "NODES=$NODES: more nodes than the $CORES cores over plain TCP (MACHINE=lab shapes the links so that they may share)"
-        RANKS=$NODES
+        [ "$PPN" -ge 1 ] || die "PPN=$PPN: at least 1 rank per node"
+        RANKS=$((NODES * PPN))
+        [ "$MACHINE" = lab ] || [ "$RANKS" -le "$CORES" ] ||
+            die "NODES=$NODES PPN=$PPN: more ranks than the $CORES cores over plain TCP (MACHINE=lab shapes the links so that they may share)"
     fi
     if [ "$MPI" = mpich ]; then
         BIN=$ROOT/build/mpich/bin
@@ -74,12 +78,12 @@ machine_up() {
         CLUSTER=$(mktemp -d /tmp/lop-machine.XXXXXX) # no spaces: launchers split the agent's path
         if [ "$MACHINE" = lab ]; then
             sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared --nic "$NIC"
-            WHAT="lab: $NODES nodes (network namespaces on one host, $CORES cores), one rank each, TCP over links shaped both ways by tbf $(cat "$CLUSTER/nic") (emulated slow NICs: the lab's times, not a real cluster's)"
+            WHAT="lab: $NODES nodes (network namespaces on one host, $CORES cores), $PPN rank(s) each, TCP over links shaped both ways by tbf $(cat "$CLUSTER/nic") (emulated slow NICs: the lab's times, not a real cluster's)"
             SHORT="lab, $NODES nodes, tbf $(cut -d' ' -f2 "$CLUSTER/nic")"
-            [ "$NODES" -le "$CORES" ] || YIELD="--mca mpi_yield_when_idle 1"
+            [ "$RANKS" -le "$CORES" ] || YIELD="--mca mpi_yield_when_idle 1"
         else
             sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES"
-            WHAT="tcp: $NODES nodes (network namespaces on one host, a core each), one rank each, TCP between them"
+            WHAT="tcp: $NODES nodes (network namespaces on one host, a core a rank), $PPN rank(s) each, TCP between them"
             SHORT="tcp, $NODES nodes"
         fi
     fi
@@ -110,7 +114,7 @@ ranks() {
     for a in "$@"; do cmd="$cmd $(quote "$a")"; done
     if [ "$MPI" = openmpi ]; then
         "$CLUSTER/agent" node0 "timeout 900 mpirun.openmpi --mca plm_rsh_agent $CLUSTER/agent $YIELD $LAUNCH --bind-to none \
-            --host $(echo "$hosts" | sed 's/\(node[0-9]*\)/\1:1/g') -np $RANKS$cmd"
+            --map-by node --host $(echo "$hosts" | sed "s/\(node[0-9]*\)/\1:$PPN/g") -np $RANKS$cmd"
     else
         "$CLUSTER/agent" node0 "timeout 900 mpiexec.hydra -launcher ssh -launcher-exec $CLUSTER/agent \
             -hosts $hosts $LAUNCH -n $RANKS$cmd"
