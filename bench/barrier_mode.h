@@ -40,6 +40,7 @@ typedef struct {
     int measured;             /* every size ran (rows are complete) */
     lop_barrier_row_t *row;   /* rank 0: every run, in order */
     size_t n_row;
+    const char *witness;      /* --check: the witness that ran ("two-sided") */
 } lop_barrier_report_t;
 
 /* Collective over m->comm.  Returns LOP_OK, or an error that every rank
