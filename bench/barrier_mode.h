@@ -51,6 +51,10 @@ typedef struct {
 lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out);
 void lop_barrier_report_free(lop_barrier_report_t *r);
 
+/* LOP_TEST_SCHEDULE_UNCHECKED, --barrier's test hook: unset, empty or 1 (1:
+ * a --schedule file the checker refuses runs anyway, with a warning). */
+lop_status_t lop_barrier_hooks_check(void);
+
 /* "12 multicast, 1 resent, ..." for the summary and barrier.csv. */
 void lop_barrier_mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier_mode.h"
 #include "cli.h"
 #include "ibmcast.h"
 #include "timer.h"
@@ -344,6 +345,7 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
 static lop_status_t check_environment(void)
 {
     lop_status_t st = lop_timer_env_check();
+    st = st ? st : lop_barrier_hooks_check();
     return st ? st : lop_mcast_hooks_check();
 }
 
