@@ -243,101 +243,6 @@ static lop_status_t walker_settle(walker_t *w)
     return st ? st : walker_complete(w);
 }
 
-/* ------------------------------------------------------------- --check */
-
-/* An independent witness: a counter of barrier entries on rank 0, which no
- * executor uses.  On one node it lives in MPI_Win_allocate_shared memory and
- * is reached with CPU atomics; across nodes with MPI RMA atomics.  Not RMA
- * atomics everywhere: MPICH applies them in the target's progress engine,
- * and rank 0 polling shared memory in the shm executor never enters MPI, so
- * the others' witness_enter waited for it forever. */
-typedef struct {
-    MPI_Win win;       /* holds the counter; MPI_WIN_NULL until opened */
-    uint64_t *counter; /* rank 0's (RMA) or its shared address (one node) */
-    int shared;        /* counter is addressable here: CPU atomics */
-    gsl_rng *rng;      /* arrival delays */
-} witness_t;
-
-static void witness_close(witness_t *c);
-
-/* Collective.  Every rank agrees before the collective window creation, so a
- * rank that failed never leaves the others waiting in it. */
-static lop_status_t witness_open(witness_t *c, const lop_barrier_run_t *run, int rank)
-{
-    memset(c, 0, sizeof *c);
-    c->win = MPI_WIN_NULL;
-    c->rng = gsl_rng_alloc(gsl_rng_mt19937);
-    lop_status_t st = c->rng ? LOP_OK
-                             : lop_err(LOP_ERR_NOMEM, "out of memory for the --check generator");
-    st = lop_mpi_agree(run->comm, st);
-    if (st != LOP_OK) {
-        witness_close(c); /* another rank failed: free this one's generator */
-        return st;
-    }
-    gsl_rng_set(c->rng, run->seed * 1000003ul + (unsigned long)rank);
-    c->shared = lop_mpi_single_node(run->comm);
-    MPI_Aint bytes = rank == 0 ? (MPI_Aint)sizeof(uint64_t) : 0;
-    uint64_t *mine;
-    st = lop_mpi_window(run->comm, bytes, c->shared, &mine, &c->win);
-    if (st != LOP_OK) {
-        char why[1024];
-        snprintf(why, sizeof why, "%s", lop_errmsg());
-        witness_close(c);
-        return lop_err(st, "option --check: its witness needs one-sided MPI: %s", why);
-    }
-    if (c->shared) {
-        MPI_Aint len;
-        int unit;
-        MPI_Win_shared_query(c->win, 0, &len, &unit, &c->counter);
-    } else {
-        c->counter = mine;
-    }
-    if (rank == 0)
-        *c->counter = 0;
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
-    MPI_Win_sync(c->win);
-    MPI_Barrier(run->comm);
-    return LOP_OK;
-}
-
-/* Collective when the window was made; closes only what witness_open made. */
-static void witness_close(witness_t *c)
-{
-    if (c->win != MPI_WIN_NULL) {
-        MPI_Win_unlock_all(c->win);
-        MPI_Win_free(&c->win);
-    }
-    if (c->rng)
-        gsl_rng_free(c->rng);
-    memset(c, 0, sizeof *c);
-}
-
-/* Arrive late by a random delay, then count this rank's entry. */
-static void witness_enter(witness_t *c, const lop_barrier_run_t *run, int oversubscribed)
-{
-    uint64_t one = 1, old;
-    lop_mpi_idle(run->timer, gsl_rng_uniform(c->rng) * run->check_delay_us, oversubscribed);
-    if (c->shared) {
-        __atomic_fetch_add(c->counter, 1, __ATOMIC_SEQ_CST);
-        return;
-    }
-    MPI_Fetch_and_op(&one, &old, MPI_UINT64_T, 0, 0, MPI_SUM, c->win);
-    MPI_Win_flush(0, c->win);
-}
-
-/* On leaving barrier 'iter' (0-based) every rank must have entered it. */
-static int witness_left_early(witness_t *c, long iter, int size)
-{
-    uint64_t entered;
-    if (c->shared) {
-        entered = __atomic_load_n(c->counter, __ATOMIC_SEQ_CST);
-    } else {
-        MPI_Fetch_and_op(NULL, &entered, MPI_UINT64_T, 0, 0, MPI_NO_OP, c->win);
-        MPI_Win_flush(0, c->win);
-    }
-    return entered < (uint64_t)(iter + 1) * (uint64_t)size;
-}
-
 /* ------------------------------------------------------------ measuring */
 
 static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
@@ -362,36 +267,66 @@ static lop_status_t run_timed(walker_t *w, uint64_t *end_ticks)
     return st ? st : walker_settle(w);
 }
 
+/* The random arrival delay before an entry.  A witness whose messages need
+ * this rank's MPI to move (the two-sided one: a peer's MPI_Issend completes
+ * only once this rank's MPI matched it) is driven meanwhile: without it each
+ * entry waited for every rank to finish its delay, the witness itself was a
+ * barrier, and a schedule that lets a rank leave early passed. */
+static void check_delay(const lop_barrier_run_t *run, double us, int progress)
+{
+    int oversubscribed = run->poll.yield_every != 0;
+    if (!progress) {
+        lop_mpi_idle(run->timer, us, oversubscribed);
+        return;
+    }
+    uint64_t start = lop_timer_now(run->timer);
+    while (lop_timer_us(run->timer, lop_timer_now(run->timer) - start) < us) {
+        lop_mpi_progress(run->comm);
+        if (oversubscribed)
+            sched_yield();
+    }
+}
+
+/* A random arrival delay before each entry makes ranks reach the barrier in
+ * ever different orders; the witness (witness.h) says whether any left early. */
 static lop_status_t run_checked(walker_t *w, lop_barrier_result_t *res)
 {
     const lop_barrier_run_t *run = w->run;
-    witness_t c;
-    lop_status_t st = witness_open(&c, run, w->rank);
-    if (st != LOP_OK)
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    lop_status_t st = rng ? LOP_OK
+                          : lop_err(LOP_ERR_NOMEM, "out of memory for the --check generator");
+    lop_witness_t c;
+    st = lop_mpi_agree(run->comm, st);
+    st = st ? st : lop_witness_open(&c, run->witness, run->comm, run->reps, &run->poll);
+    if (st != LOP_OK) {
+        if (rng)
+            gsl_rng_free(rng);
         return st;
-    /* Across nodes the witness's counter on rank 0 is reached with MPI RMA,
-     * which (Open MPI's osc ucx over TCP) moves only while rank 0 calls into
-     * MPI: the verbs executor's waits poll the device instead, and rank 1's
-     * witness_enter waited for ever (two Soft-RoCE VMs, 51-verbs-hosts.t). */
-    if (!c.shared && run->tp)
+    }
+    gsl_rng_set(rng, run->seed * 1000003ul + (unsigned long)w->rank);
+    if (c.needs_progress && run->tp)
         run->tp->poll.progress = &run->comm;
     long early = 0;
     for (long i = 0; i < run->reps && !st; i++) {
-        witness_enter(&c, run, run->poll.yield_every != 0);
-        st = walker_barrier(w);
-        early += witness_left_early(&c, i, w->size);
+        int left_early = 0;
+        check_delay(run, gsl_rng_uniform(rng) * run->check_delay_us, c.needs_progress);
+        st = c.ops->enter(&c, i);
+        st = st ? st : walker_barrier(w);
+        st = st ? st : c.ops->left(&c, i, &left_early);
+        early += left_early;
         lop_watchdog_beat();
     }
-    if (st == LOP_OK) /* still driving MPI: a rank's last witness_left_early may be pending */
+    gsl_rng_free(rng);
+    if (st == LOP_OK) /* still driving MPI: a rank's last witness entry may be pending */
         st = walker_settle(w);
     if (run->tp)
         run->tp->poll.progress = NULL;
     lop_poll_t poll = run->poll;
     if (st == LOP_OK)
         st = lop_mpi_barrier(run->comm, &poll);
+    st = st ? st : c.ops->close(&c);
     if (st != LOP_OK)
         return st; /* the caller aborts the job: no collective call may follow */
-    witness_close(&c);
     MPI_Reduce(&early, &res->violations, 1, MPI_LONG, MPI_SUM, 0, run->comm);
     res->checked = run->reps * w->size;
     return st;

@@ -44,6 +44,7 @@
 #include "stats.h"
 #include "timer.h"
 #include "transport.h"
+#include "witness.h"
 
 /* The executors are barrier.csv's (src/fmt_barrier.h lop_barrier_execs, in
  * the order they run): each row's transport and series say how it runs. */
@@ -78,6 +79,7 @@ typedef struct {
     lop_poll_t poll;        /* how waits pause (yield when oversubscribed) */
     double check_delay_us;  /* > 0: --check mode with random delays up to this */
     unsigned long seed;     /* of the --check delays */
+    const lop_witness_ops_t *witness; /* --check's witness (lop_witness_choose) */
 } lop_barrier_run_t;
 
 typedef struct {

@@ -40,6 +40,7 @@ typedef struct {
     int measured;             /* every size ran (rows are complete) */
     lop_barrier_row_t *row;   /* rank 0: every run, in order */
     size_t n_row;
+    const char *witness;      /* --check: the witness that ran ("two-sided") */
 } lop_barrier_report_t;
 
 /* Collective over m->comm.  Returns LOP_OK, or an error that every rank
@@ -49,6 +50,10 @@ typedef struct {
  * Free *out with lop_barrier_report_free() whatever the result. */
 lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out);
 void lop_barrier_report_free(lop_barrier_report_t *r);
+
+/* LOP_TEST_SCHEDULE_UNCHECKED, --barrier's test hook: unset, empty or 1 (1:
+ * a --schedule file the checker refuses runs anyway, with a warning). */
+lop_status_t lop_barrier_hooks_check(void);
 
 /* "12 multicast, 1 resent, ..." for the summary and barrier.csv. */
 void lop_barrier_mcast_counts_str(const lop_mcast_counts_t *c, char *buf, size_t len);

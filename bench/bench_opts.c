@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier_mode.h"
 #include "cli.h"
 #include "ibmcast.h"
 #include "timer.h"
@@ -118,6 +119,10 @@ static const lop_cli_opt_t options[] = {
     {"check-delay-us", 0, "US", "barrier --check: largest random arrival delay (default: 200)",
      LOP_CLI_REAL, AT(check_delay_us), .min = 1, .max = 1e6, .modes = BARRIERS,
      .only_with = "check"},
+    {"check-witness", 0, "KIND", "barrier --check: auto (one-sided on one node, else "
+                                 "two-sided), one-sided (an MPI window) or two-sided "
+                                 "(MPI_Issend) (default: auto)", LOP_CLI_CHOICE,
+     AT(check_witness), .choices = lop_witness_names, .modes = BARRIERS, .only_with = "check"},
     {"seed", 0, "N", "barrier --check: seed of the random delays (default: 1)", LOP_CLI_INT,
      AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS, .only_with = "check"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
@@ -340,6 +345,7 @@ static lop_status_t check_consistent(const lop_bench_opts_t *o)
 static lop_status_t check_environment(void)
 {
     lop_status_t st = lop_timer_env_check();
+    st = st ? st : lop_barrier_hooks_check();
     return st ? st : lop_mcast_hooks_check();
 }
 

@@ -57,6 +57,7 @@ typedef struct {
     int check;                 /* --check: verify instead of timing */
     double check_delay_us;     /* --check: largest random arrival delay */
     unsigned long seed;        /* --check: seed of the delays */
+    int check_witness;         /* --check-witness: lop_witness_kind_t */
     /* --pairs mode (pairs_mode.h) */
     int pairs;                 /* measure o and L of every ordered pair of ranks */
     int pairs_sample;          /* --pairs-sample: one pair per placement class */

@@ -83,7 +83,7 @@ lop_status_t report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier
     if (m->opts->check) {
         checks_print(r);
         if (st == LOP_OK)
-            printf("--check: all %zu runs ok\n", r->n_row);
+            printf("--check: all %zu runs ok (%s witness)\n", r->n_row, r->witness);
     } else {
         printed = times_print(m, r); /* the measurements, even if barrier.csv failed */
         if (st == LOP_OK)

@@ -183,7 +183,8 @@ if [ "$NODES" -ge 2 ]; then
     "$BIN/lopredict" --costs "$D/pairs.csv" --placement "$D/placement.csv" --hybrid-report \
         >"$OUT/hybrid.txt"
     # Four busy ranks on two cores: a correctness run, not a timed one; the
-    # witness of --check needs Open MPI's one-sided component over TCP.
+    # shm executor needs Open MPI's one-sided component over TCP (--check's
+    # witness does not: two-sided across nodes).
     say "[5/9] the hybrid barrier built from those costs, under --check on the $((NODES * 2)) ranks"
     OMPI_MCA_osc=ucx cluster_mpi 2 "$BIN/lopbench" --barrier --check --alg hybrid \
         --pairs-file "$D/pairs.csv" --placement "$D/placement.csv" --reps 20 >"$OUT/hybrid-check.txt"

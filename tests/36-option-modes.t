@@ -46,6 +46,7 @@ value() {
     lopbench:transport) echo mpi ;;
     lopbench:executor) echo p2p ;;
     lopbench:method) echo issend ;;
+    lopbench:check-witness) echo two-sided ;;
     lopbench:rma | lopbench:gid-index | lopfit:model) echo auto ;;
     lopfit:criterion) echo aicc ;;
     lopfit:weight) echo rel ;;
@@ -182,7 +183,8 @@ for o in raw "idle-us 5" "max-post 3" "scenario 1" "post normal"; do
 done
 by "--schedule F --n 3" $B "option --n has no effect with --barrier --schedule" \
     --barrier --schedule "$S" --n 3
-for v in "LOP_TEST_MCAST_NONE=two" "LOP_TEST_MCAST_DROP=1" "LOP_TIMER=bogus"; do
+for v in "LOP_TEST_MCAST_NONE=two" "LOP_TEST_MCAST_DROP=1" "LOP_TEST_SCHEDULE_UNCHECKED=yes" \
+         "LOP_TIMER=bogus"; do
     if refused $B env "$v" "$BIN/lopbench" && grep -q "^lopbench: ${v%%=*}: '${v#*=}'" "$T/err"; then
         pass "$v refused without --barrier: $(cat "$T/err")"
     else

@@ -1,7 +1,8 @@
 #!/bin/sh
 # 40-lopbench-barrier.t - lopbench --barrier: every algorithm passes --check on
-# p2p and shm at -np 2, 3, 4 (oversubscribed here), a broken schedule is
-# caught, a timed run writes barrier.csv, and bad input stops every rank.
+# p2p and shm at -np 2, 3, 4 (oversubscribed here) with each witness, a
+# broken schedule is refused, and run anyway (a test hook) caught by each
+# witness, a timed run writes barrier.csv, and bad input stops every rank.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -22,8 +23,11 @@ matrix_want() { # the runs the executors that ran in $1 must have made
     done
     echo "mpi MPI_Barrier n=-"
 }
+# Each witness (bench/witness.h): the one-sided counter auto takes on one
+# node, and the two-sided one auto takes across nodes, forced here.
+for w in one-sided two-sided; do
 for np in 2 3 4; do
-    run_mpi $np "$B" --barrier --check --n 1..3 --reps 12 --warmup 2 --quiet \
+    run_mpi $np "$B" --barrier --check --check-witness $w --n 1..3 --reps 12 --warmup 2 --quiet \
         >"$T/check$np" 2>&1
     rc=$?
     awk '/^check / { print $2, $3, $4 }' "$T/check$np" | sort >"$T/ran$np"
@@ -35,14 +39,20 @@ for np in 2 3 4; do
     [ -z "$bad" ] || diag "$bad"
     [ $rc -eq 0 ] || diag "$(tail -n 5 "$T/check$np")"
     execs=$(cut -d' ' -f1 "$T/want$np" | uniq | paste -sd ' ')
-    check "-np $np: $runs runs (executors $execs, every algorithm and n), all ok" \
-        sh -c "[ $rc -eq 0 ] && grep -q '^--check: all $runs runs ok' '$T/check$np' &&
+    check "$w witness, -np $np: $runs runs (executors $execs, every algorithm and n), all ok" \
+        sh -c "[ $rc -eq 0 ] && grep -qx -- '--check: all $runs runs ok ($w witness)' '$T/check$np' &&
                cmp -s '$T/want$np' '$T/ran$np' && grep -q '^p2p ' '$T/ran$np' &&
                grep -q '^shm ' '$T/ran$np'"
 done
-run_mpi 3 "$B" --barrier --check --executor shm --alg diss,comb --rma put --reps 12 --quiet \
-    >"$T/put" 2>&1
-check "--rma put (atomic put + flush): --check passes" grep -q '^--check: all 2 runs ok' "$T/put"
+run_mpi 3 "$B" --barrier --check --check-witness $w --executor shm --alg diss,comb --rma put \
+    --reps 12 --quiet >"$T/put" 2>&1
+check "$w witness, --rma put (atomic put + flush): --check passes" \
+    grep -q '^--check: all 2 runs ok' "$T/put"
+done
+run_mpi 2 "$B" --barrier --check --executor p2p --alg diss --reps 4 >"$T/auto" 2>&1
+check "on one node auto takes the one-sided witness, and says so" \
+    sh -c "grep -q '^lopbench: --check.s witness: one-sided (' '$T/auto' &&
+           grep -qx -- '--check: all 1 runs ok (one-sided witness)' '$T/auto'"
 
 # A schedule that is not a barrier: dissemination for 4 ranks without rank
 # 1's round-1 message to rank 3, so rank 3 never hears of ranks 0 and 1.
@@ -56,9 +66,25 @@ for x in p2p shm; do
         "option --schedule: not run: .*broken.csv: schedule diss: not a barrier: rank 3 ends without knowing" 4 \
         "$B" --barrier --check --executor $x --schedule "$T/broken.csv" --reps 40 -o "$T/o"
 done
-run_mpi 4 "$B" --barrier --check --executor p2p --schedule "$T/diss4.csv" --reps 20 --quiet \
-    >"$T/good" 2>&1
-check "the intact schedule file passes --check" grep -q '^--check: all 1 runs ok' "$T/good"
+# Run anyway (the test hook), each witness catches a rank 3 that leaves
+# before rank 0 or 1 entered, on either executor, and passes the intact file.
+for w in one-sided two-sided; do
+    for x in p2p shm; do
+        LOP_TEST_SCHEDULE_UNCHECKED=1 run_mpi 4 "$B" --barrier --check --check-witness $w \
+            --executor $x --schedule "$T/broken.csv" --reps 100 >"$T/caught" 2>&1
+        rc=$?
+        check "$w witness, $x: the broken schedule's early exits caught (exit $rc)" \
+            sh -c "[ $rc -eq 1 ] && grep -q '^check $x  *file:broken.csv .* FAILED ([0-9]* exits, [1-9][0-9]* early)' '$T/caught' &&
+                   grep -q 'lopbench: --check: 1 of 1 runs let a rank leave a barrier before every rank had entered it ($w witness)' '$T/caught'"
+        [ $rc -eq 1 ] || diag "$(tail -n 4 "$T/caught")"
+    done
+    LOP_TEST_SCHEDULE_UNCHECKED=1 run_mpi 4 "$B" --barrier --check --check-witness $w \
+        --executor p2p,shm --schedule "$T/diss4.csv" --reps 20 --quiet >"$T/good" 2>&1
+    check "$w witness: the intact schedule file passes --check on p2p and shm" \
+        grep -qx -- "--check: all 2 runs ok ($w witness)" "$T/good"
+done
+check "the hook says it runs a schedule that is no barrier" \
+    grep -q '^lopbench: warning: LOP_TEST_SCHEDULE_UNCHECKED: running it anyway: .*broken.csv: schedule diss: not a barrier' "$T/caught"
 
 # A timed run: every executor that can run here, every algorithm, one file.
 run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/run" --quiet >"$T/timed" 2>&1
@@ -122,6 +148,12 @@ mpi_refuses "--check without --barrier" "option --check: only with --barrier" 2 
     -o "$T/o"
 mpi_refuses "--mcast-nak-ms without --barrier" "option --mcast-nak-ms: only with --barrier" 2 \
     "$B" --mcast-nak-ms 5 -o "$T/o"
-# the multicast's test hook (bench/README.md), malformed
+# --check-witness's values, and the test hooks (bench/README.md), malformed
+LOP_TEST_SCHEDULE_UNCHECKED=yes refuses "LOP_TEST_SCHEDULE_UNCHECKED=yes" \
+    "LOP_TEST_SCHEDULE_UNCHECKED: 'yes' is not 1" 2
+refuses "--check-witness unknown" "option --check-witness: unknown value 'rma'" 2 --check \
+    --check-witness rma
+refuses "--check-witness without --check" "option --check-witness: only with --check" 2 \
+    --check-witness two-sided
 LOP_TEST_MCAST_DROP=1 refuses "LOP_TEST_MCAST_DROP=1" "LOP_TEST_MCAST_DROP: '1' is not RANK:K" 2
 done_testing

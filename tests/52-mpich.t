@@ -2,7 +2,8 @@
 # 52-mpich.t - lop under MPICH, the second supported MPI: build an MPICH
 # flavor of lopbench apart from bin/ (build/mpich/, `make MPICC=mpicc.mpich
 # BIN=... TESTBIN=...`), then at -np 2 under mpirun.mpich: the scenarios
-# (shared memory and --rma put), --check of every algorithm on p2p and shm, a
+# (shared memory and --rma put), --check of every algorithm on p2p and shm
+# (each witness; a schedule that is no barrier caught by both), a
 # timed run, --pairs, the send-buffer interposer, and the -np 1 error path.  -np 2
 # only: MPICH busy-polls, so oversubscribed runs crawl on small machines.
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +41,20 @@ check "--rma put: rdmaw-normal-rtt.csv" test -s "$T/put/rdmaw-normal-rtt.csv"
 run_mpi 2 "$B" --barrier --check --executor p2p,shm --n 1..3 --reps 12 --warmup 2 --quiet \
     >"$T/check" 2>&1
 check "--check: every algorithm on p2p and shm ($RUNS runs)" grep -q "^--check: all $RUNS runs ok" "$T/check"
+run_mpi 2 "$B" --barrier --check --check-witness two-sided --executor p2p,shm --n 1..3 --reps 12 \
+    --warmup 2 --quiet >"$T/check2" 2>&1
+check "--check, two-sided witness: every algorithm on p2p and shm ($RUNS runs)" \
+    grep -qx -- "--check: all $RUNS runs ok (two-sided witness)" "$T/check2"
+# Half a barrier (rank 0 sends, rank 1 waits): rank 0 leaves before rank 1
+# entered whenever rank 1's delay is the longer; run by the test hook.
+printf '# p: 2\nrank,step,op,peer\n0,0,send,1\n1,0,recv,0\n' >"$T/half.csv"
+for w in one-sided two-sided; do
+    LOP_TEST_SCHEDULE_UNCHECKED=1 run_mpi 2 "$B" --barrier --check --check-witness $w \
+        --executor p2p,shm --schedule "$T/half.csv" --reps 100 >"$T/half.out" 2>&1
+    check "$w witness: half a barrier caught on p2p and shm (exit $?)" grep -q \
+        "^lopbench: --check: 2 of 2 runs let a rank leave a barrier before every rank had entered it ($w witness)" \
+        "$T/half.out"
+done
 run_mpi 2 "$B" --barrier --check --executor shm --rma put --reps 12 --quiet >"$T/check-put" 2>&1
 check "--check: every algorithm on shm --rma put" grep -q "^--check: all $N_SCHED runs ok" "$T/check-put"
 run_mpi 2 "$B" --barrier --reps 20 --warmup 2 -o "$T/b" --quiet >"$T/timed" 2>&1

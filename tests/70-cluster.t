@@ -76,9 +76,17 @@ grep -q '^lopbench: skipping executor shm' "$T/b.out" || diag "$(cat "$T/b.out")
 check "... p2p and MPI_Barrier rows in barrier.csv" \
     sh -c "grep -q '^p2p,' '$T/b/barrier.csv' && grep -q '^mpi,,MPI_Barrier,' '$T/b/barrier.csv'"
 
-"$A" node0 "$ompi2 --barrier --check --executor p2p --reps 3" >"$T/c.out" 2>&1
-check "... --barrier --check refused in one line: its witness needs a window" \
-    test "$(grep -c '^lopbench: option --check: its witness needs one-sided MPI: .*--mca osc ucx' "$T/c.out")" -eq 1
+# --check needs no window: across nodes its witness is two-sided (MPI_Issend).
+"$A" node0 "$ompi2 --barrier --check --alg diss,tour,mcs --reps 4 --timeout 20" >"$T/c.out" 2>&1
+check "... --barrier --check of p2p and MPI_Barrier passes, two-sided witness" \
+    sh -c "grep -Eqx -- '--check: all [0-9]+ runs ok \\(two-sided witness\\)' '$T/c.out' &&
+           test \$(grep -c '^check p2p .* ok (' '$T/c.out') -eq 3"
+check "... the shm executor skipped there too, with its reason" \
+    grep -q '^lopbench: skipping executor shm: no one-sided MPI here' "$T/c.out"
+grep -q '^--check: all' "$T/c.out" || diag "$(grep -v '^lopbench: \[' "$T/c.out" | tail -n 5)"
+"$A" node0 "$ompi2 --barrier --check --check-witness one-sided --executor p2p --reps 3" >"$T/c1.out" 2>&1
+check "... --check-witness one-sided refused in one line: no window" \
+    test "$(grep -c '^lopbench: option --check-witness: one-sided: .*--mca osc ucx' "$T/c1.out")" -eq 1
 
 # With Open MPI's one-sided component over TCP (--mca osc ucx) the rdmaw
 # series and --pairs run across the nodes: a rank polling its window
@@ -103,8 +111,13 @@ check "2 nodes, osc ucx: the shm executor's timed run succeeds ($rc)" ucx_ran "$
 check "... its three rows" test "$(grep -c '^shm,' "$T/bu/barrier.csv" 2>/dev/null)" -eq 3
 "$A" node0 "$ucx2 --barrier --check --executor p2p,shm --alg diss,tour,mcs --reps 4 --timeout 20" \
     >"$T/cu.out" 2>&1
-check "2 nodes, osc ucx: --check of p2p and shm passes" grep -q '^--check: all 6 runs ok' "$T/cu.out"
+check "2 nodes, osc ucx: --check of p2p and shm passes (two-sided witness: auto across nodes)" \
+    grep -qx -- '--check: all 6 runs ok (two-sided witness)' "$T/cu.out"
 grep -q '^--check: all' "$T/cu.out" || diag "$(grep -v '^lopbench: \[' "$T/cu.out" | tail -n 5)"
+"$A" node0 "$ucx2 --barrier --check --check-witness one-sided --executor p2p,shm --alg diss,tour,mcs \
+    --reps 4 --timeout 20" >"$T/cu1.out" 2>&1
+check "2 nodes, osc ucx: --check passes with the one-sided witness (RMA on rank 0)" \
+    grep -qx -- '--check: all 6 runs ok (one-sided witness)' "$T/cu1.out"
 
 # --barrier --check at 3 nodes x 1 rank: every algorithm with p2p, shm
 # (osc ucx) and MPI_Barrier, then the hybrid from the run's own placement.

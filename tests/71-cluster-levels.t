@@ -8,8 +8,9 @@
 # and the hybrid from the run's own placement.  Timed runs keep two busy
 # ranks on the two cores: the ping-pongs run two ranks, and --pairs-sample
 # measures one pair at a time while the others sleep.  Each MPI with its
-# defaults, except Open MPI's one-sided component over TCP (--mca osc ucx)
-# for the shm executor, and --bind-to none where two nodes' single ranks
+# defaults (--check with Open MPI's too, its witness two-sided), except Open
+# MPI's one-sided component over TCP (--mca osc ucx) for the shm executor,
+# and --bind-to none where two nodes' single ranks
 # would both be bound to core 0.
 . "$(dirname "$0")/lib.sh"
 cluster_start 2 shared
@@ -114,6 +115,13 @@ fi
 # MPI_Barrier, then the hybrid from the run's own placement
 ucx4="$ompi --mca osc ucx --host node0:2,node1:2 -np 4 $(shquote "$BIN/lopbench")"
 barrier_checks "Open MPI (osc ucx), 2 x 2" "$ucx4 --barrier --check --reps 2 --timeout 20"
+# Open MPI's defaults (no one-sided component between the nodes): p2p and
+# MPI_Barrier, the shm executor skipped; --check's witness is two-sided.
+"$A" node0 "$ompi --host node0:2,node1:2 -np 4 $(shquote "$BIN/lopbench") --barrier --check \
+    --alg all,hybrid --reps 2 --timeout 20" >"$T/cd.out" 2>&1
+check "Open MPI defaults, 2 x 2: --check of every algorithm and the hybrid on p2p, MPI_Barrier" \
+    grep -qx -- "--check: all $(($(algs schedule=yes | wc -l) + 2)) runs ok (two-sided witness)" "$T/cd.out"
+grep -q '^--check: all' "$T/cd.out" || diag "$(grep -v '^lopbench: \[' "$T/cd.out" | tail -n 6)"
 if [ $have_mpich = 1 ]; then
     barrier_checks "MPICH, 2 x 2" "$mpich -hosts node0:2,node1:2 -n 4 $(shquote "$MPICH_BIN/lopbench") \
         --barrier --check --reps 2 --timeout 5"

@@ -142,6 +142,24 @@ static void test_errors(void)
         "--ops", "mcast", "--scenario", "1");
 }
 
+/* --check-witness: one of the witnesses' table (bench/witness.h), auto by
+ * default, and only with --check. */
+static void test_check_witness(void)
+{
+    lop_bench_opts_t o;
+    char *dflt[] = {"lopbench", "--barrier", "--check", NULL};
+    ok(parse(&o, dflt) == LOP_OK && o.check_witness == LOP_WITNESS_AUTO, "--check-witness: auto");
+    for (int k = 0; k < LOP_WITNESS_KIND_COUNT; k++) {
+        char *argv[] = {"lopbench", "--barrier", "--check", "--check-witness",
+                        (char *)lop_witness_names[k], NULL};
+        ok(parse(&o, argv) == LOP_OK && o.check_witness == k, "--check-witness %s",
+           lop_witness_names[k]);
+    }
+    bad("option --check-witness: unknown value 'rma' (one of: auto, one-sided, two-sided)",
+        "--barrier", "--check", "--check-witness", "rma");
+    bad("option --check-witness: only with --check", "--barrier", "--check-witness", "two-sided");
+}
+
 /* The device and route options, with every transport of the table: taken
  * where its ops table says it has a device, else refused naming the option;
  * auto takes them all. */
@@ -262,6 +280,7 @@ int main(void)
     test_everything();
     test_errors();
     test_device_options();
+    test_check_witness();
     test_help();
     test_tables();
     test_recv_ring();
