@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "congest.h"
 #include "ibmcast.h"
 #include "timer.h"
 
@@ -19,6 +20,7 @@ static const char *transport_names[LOP_TRANSPORT_COUNT + 2] = {"auto"}; /* then 
 static const char *executor_names[LOP_BARRIER_EXEC_COUNT + 1]; /* lop_barrier_execs[] */
 static const char *op_names[LOP_OP_COUNT + 1];        /* lop_op_desc[] */
 static const char *post_names[LOP_POST_COUNT + 1];    /* lop_post_desc[] */
+static const char *congest_names[LOP_CONGEST_PATTERN_COUNT + 1]; /* lop_congest_patterns[] */
 static const char *const rma_names[] = {"auto", "shared", "put", NULL}; /* lop_rma_mode_t */
 _Static_assert(LOP_BARRIER_EXEC_COUNT <= sizeof(unsigned) * CHAR_BIT,
                "--executor's set is a bit per executor in an unsigned");
@@ -52,6 +54,8 @@ static lop_status_t choices_fill(void)
         op_names[i] = lop_op_desc[i].name;
     for (int i = 0; i < LOP_POST_COUNT; i++)
         post_names[i] = lop_post_desc[i].name;
+    for (int i = 0; i < LOP_CONGEST_PATTERN_COUNT; i++)
+        congest_names[i] = lop_congest_patterns[i].name;
     return transport_help_fill();
 }
 
@@ -118,8 +122,26 @@ static const lop_cli_opt_t options[] = {
     {"check-delay-us", 0, "US", "barrier --check: largest random arrival delay (default: 200)",
      LOP_CLI_REAL, AT(check_delay_us), .min = 1, .max = 1e6, .modes = BARRIERS,
      .only_with = "check"},
-    {"seed", 0, "N", "barrier --check: seed of the random delays (default: 1)", LOP_CLI_INT,
-     AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS, .only_with = "check"},
+    {"seed", 0, "N", "barrier --check: seed of the random delays; --congest uniform: of the "
+                     "destinations (default: 1)", LOP_CLI_INT,
+     AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS,
+     .only_with = "check|congest=uniform"},
+    {"congest", 0, "PATTERN", "barrier: time every run isolated and again while the last "
+                              "--congest-ranks ranks send background traffic: {} (bench/README.md)",
+     LOP_CLI_CHOICE, AT(congest), .choices = congest_names, .join = " or ",
+     .given = MARK(congest_on), .modes = BARRIERS},
+    {"congest-ranks", 0, "K", "barrier --congest: the last K ranks congest, the others are "
+                              "timed (default: 80 %, leaving 2 timed)", LOP_CLI_INT,
+     AT(congest_ranks), .min = 1, .max = 1 << 20, .modes = BARRIERS, .only_with = "congest"},
+    {"congest-size", 0, "BYTES", "barrier --congest: bytes a message (default: 4096)",
+     LOP_CLI_INT, AT(congest_size), .min = 1, .max = 1 << 20, .modes = BARRIERS,
+     .only_with = "congest"},
+    {"congest-window", 0, "W", "barrier --congest: messages in flight per congestor "
+                               "(default: 8)", LOP_CLI_INT, AT(congest_window), .min = 1,
+     .max = 256, .modes = BARRIERS, .only_with = "congest"},
+    {"congest-max", 0, "N", "barrier --congest: messages per congestor per congested phase, "
+                            "at most (default: 100000000)", LOP_CLI_INT, AT(congest_max),
+     .min = 1, .max = 1e12, .modes = BARRIERS, .only_with = "congest"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
                               "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
      AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS},
@@ -302,6 +324,9 @@ static void set_defaults(lop_bench_opts_t *o)
         .executors = ~0u,
         .check_delay_us = 200,
         .seed = 1,
+        .congest_size = 4096,
+        .congest_window = 8,
+        .congest_max = 100000000,
         .methods = (1u << LOP_PAIRS_METHOD_COUNT) - 1,
         .pairs_stat = LOP_PAIRS_MEDIAN,
     };
@@ -329,6 +354,9 @@ static lop_status_t check_device_options(const lop_bench_opts_t *o)
  * which option). */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
+    if (o->congest_on && o->check)
+        return lop_err(LOP_ERR_INVALID, "option --congest: not with --check (--check verifies "
+                       "barriers, --congest times them under traffic)");
     if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || !o->scenario[2]))
         return lop_err(LOP_ERR_INVALID, "option --ops: mcast is measured by scenario 2 alone "
                        "(not with %s)", o->pairs ? "--pairs" : "--scenario 1 alone");
