@@ -45,6 +45,7 @@ value() {
     lopbench:post) echo normal ;;
     lopbench:transport) echo mpi ;;
     lopbench:executor) echo p2p ;;
+    lopbench:congest) echo incast ;;
     lopbench:method) echo issend ;;
     lopbench:rma | lopbench:gid-index | lopfit:model) echo auto ;;
     lopfit:criterion) echo aicc ;;
