@@ -415,13 +415,9 @@ static lop_status_t measure(session_t *s, lop_barrier_report_t *out)
         run_size(s, s->p[i]);
     if (lop_congest_stop(s->g) != LOP_OK)
         lop_mpi_fail_abort(PROG);
-    if (s->m->rank == 0) {
+    if (s->m->rank == 0)
         lop_congest_traffic(s->g, out->traffic, sizeof out->traffic);
-        if (s->g->n_capped)
-            fprintf(stderr, "lopbench: warning: %ld congestors reached --congest-max %ld: the "
-                    "traffic did not cover the whole congested phase\n", s->g->n_capped,
-                    s->g->max);
-    }
+    lop_congest_warn(s->g);
     s->condition = NULL;
     return st;
 }
@@ -457,36 +453,32 @@ static lop_status_t mode_run(const lop_barrier_mode_t *m, lop_congest_t *g,
     return st;
 }
 
-/* --congest: the last K ranks congest while the first are timed. */
-static lop_status_t congested_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out)
+/* --congest: the timed ranks' part, over g->timed. */
+typedef struct {
+    const lop_barrier_mode_t *m;
+    lop_barrier_report_t *out;
+} timed_t;
+
+static lop_status_t timed_run(void *ctx, lop_congest_t *g)
 {
-    lop_congest_t g;
-    lop_status_t st = lop_congest_open(&g, m->comm, m->opts, m->oversubscribed);
-    if (st != LOP_OK)
-        return st;
-    st = lop_congest_cores(&g, out->cores, sizeof out->cores);
-    if (st == LOP_OK && g.c >= 0) {
-        st = lop_congest_serve(&g);
-    } else if (st == LOP_OK) {
-        lop_barrier_mode_t timed = *m;
-        timed.comm = g.timed;
-        MPI_Comm_rank(g.timed, &timed.rank);
-        MPI_Comm_size(g.timed, &timed.size);
-        if (m->rank == 0)
-            lop_congest_describe(&g, out->congest, sizeof out->congest);
-        st = mode_run(&timed, &g, out);
-        lop_status_t end = lop_congest_end(&g);
-        st = st ? st : end;
-    }
-    st = lop_mpi_agree(m->comm, st);
-    lop_congest_close(&g);
-    return st;
+    const timed_t *t = ctx;
+    lop_barrier_mode_t timed = *t->m;
+    timed.comm = g->timed;
+    MPI_Comm_rank(g->timed, &timed.rank);
+    MPI_Comm_size(g->timed, &timed.size);
+    if (t->m->rank == 0)
+        lop_congest_describe(g, t->out->congest, sizeof t->out->congest);
+    return mode_run(&timed, g, t->out);
 }
 
 lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out)
 {
     *out = (lop_barrier_report_t){0};
-    return m->opts->congest_on ? congested_run(m, out) : mode_run(m, NULL, out);
+    timed_t t = {m, out};
+    return m->opts->congest_on ? lop_congest_split_run(m->comm, m->opts, m->oversubscribed,
+                                                       out->cores, sizeof out->cores,
+                                                       timed_run, &t)
+                               : mode_run(m, NULL, out);
 }
 
 const lop_barrier_row_t *lop_barrier_isolated_of(const lop_barrier_report_t *r,

@@ -67,6 +67,7 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_gid
 #define IN(m) LOP_CLI_IN(LOP_BENCH_##m)
 #define OVER_TRANSPORT (IN(SCENARIOS) | IN(PAIRS)) /* the scenarios' transport and series */
 #define BARRIERS (IN(BARRIER) | IN(SCHEDULE))
+#define CONGEST_MODES (BARRIERS | IN(SCENARIOS)) /* bench/congest.h */
 
 static const lop_cli_opt_t options[] = {
     {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
@@ -124,24 +125,25 @@ static const lop_cli_opt_t options[] = {
      .only_with = "check"},
     {"seed", 0, "N", "barrier --check: seed of the random delays; --congest uniform: of the "
                      "destinations (default: 1)", LOP_CLI_INT,
-     AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS,
+     AT(seed), .min = 0, .max = 1L << 30, .modes = CONGEST_MODES,
      .only_with = "check|congest=uniform"},
-    {"congest", 0, "PATTERN", "barrier: time every run isolated and again while the last "
-                              "--congest-ranks ranks send background traffic: {} (bench/README.md)",
+    {"congest", 0, "PATTERN", "the last --congest-ranks ranks send background traffic: {}; "
+                              "barrier: every run timed isolated and again under it; scenarios: "
+                              "measured under it (bench/README.md)",
      LOP_CLI_CHOICE, AT(congest), .choices = congest_names, .join = " or ",
-     .given = MARK(congest_on), .modes = BARRIERS},
-    {"congest-ranks", 0, "K", "barrier --congest: the last K ranks congest, the others are "
+     .given = MARK(congest_on), .modes = CONGEST_MODES},
+    {"congest-ranks", 0, "K", "--congest: the last K ranks congest, the others are "
                               "timed (default: 80 %, leaving 2 timed)", LOP_CLI_INT,
-     AT(congest_ranks), .min = 1, .max = 1 << 20, .modes = BARRIERS, .only_with = "congest"},
-    {"congest-size", 0, "BYTES", "barrier --congest: bytes a message (default: 4096)",
-     LOP_CLI_INT, AT(congest_size), .min = 1, .max = 1 << 20, .modes = BARRIERS,
+     AT(congest_ranks), .min = 1, .max = 1 << 20, .modes = CONGEST_MODES, .only_with = "congest"},
+    {"congest-size", 0, "BYTES", "--congest: bytes a message (default: 4096)",
+     LOP_CLI_INT, AT(congest_size), .min = 1, .max = 1 << 20, .modes = CONGEST_MODES,
      .only_with = "congest"},
-    {"congest-window", 0, "W", "barrier --congest: messages in flight per congestor "
+    {"congest-window", 0, "W", "--congest: messages in flight per congestor "
                                "(default: 8)", LOP_CLI_INT, AT(congest_window), .min = 1,
-     .max = 256, .modes = BARRIERS, .only_with = "congest"},
-    {"congest-max", 0, "N", "barrier --congest: messages per congestor per congested phase, "
+     .max = 256, .modes = CONGEST_MODES, .only_with = "congest"},
+    {"congest-max", 0, "N", "--congest: messages per congestor per congested phase, "
                             "at most (default: 100000000)", LOP_CLI_INT, AT(congest_max),
-     .min = 1, .max = 1e12, .modes = BARRIERS, .only_with = "congest"},
+     .min = 1, .max = 1e12, .modes = CONGEST_MODES, .only_with = "congest"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
                               "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
      AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS},

@@ -2,6 +2,7 @@
 #include "congest.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -337,6 +338,28 @@ lop_status_t lop_congest_end(lop_congest_t *g)
     return command(g, &cmd, 1);
 }
 
+lop_status_t lop_congest_split_run(MPI_Comm job, const lop_bench_opts_t *o, int oversubscribed,
+                                   char *cores, size_t len,
+                                   lop_status_t (*timed)(void *ctx, lop_congest_t *g),
+                                   void *ctx)
+{
+    lop_congest_t g;
+    lop_status_t st = lop_congest_open(&g, job, o, oversubscribed);
+    if (st != LOP_OK)
+        return st;
+    st = lop_congest_cores(&g, cores, len);
+    if (st == LOP_OK && g.c >= 0) {
+        st = lop_congest_serve(&g);
+    } else if (st == LOP_OK) {
+        st = timed(ctx, &g);
+        lop_status_t end = lop_congest_end(&g);
+        st = st ? st : end;
+    }
+    st = lop_mpi_agree(job, st);
+    lop_congest_close(&g);
+    return st;
+}
+
 /* ------------------------------------------------------------ metadata */
 
 /* Where the launcher put the congestors: Petrini's layout shares a node
@@ -367,6 +390,13 @@ lop_status_t lop_congest_cores(const lop_congest_t *g, char *buf, size_t len)
     lop_place_rows_free(&rows);
     lop_place_free(&pl);
     return LOP_OK;
+}
+
+void lop_congest_warn(const lop_congest_t *g)
+{
+    if (g->rank == 0 && g->n_capped)
+        fprintf(stderr, "lopbench: warning: %ld congestors reached --congest-max %ld: the "
+                "traffic did not cover the whole congested phase\n", g->n_capped, g->max);
 }
 
 void lop_congest_describe(const lop_congest_t *g, char *buf, size_t len)

@@ -83,6 +83,15 @@ lop_status_t lop_congest_open(lop_congest_t *g, MPI_Comm job, const lop_bench_op
                               int oversubscribed);
 void lop_congest_close(lop_congest_t *g);
 
+/* The whole of a congested run, collective over 'job': open (K checked),
+ * the layout into 'cores' (job rank 0), then the congestors serve while the
+ * timed ranks run 'timed(ctx, g)' over g->timed, starting and stopping the
+ * traffic themselves, and end it; the status agreed over the job. */
+lop_status_t lop_congest_split_run(MPI_Comm job, const lop_bench_opts_t *o, int oversubscribed,
+                                   char *cores, size_t len,
+                                   lop_status_t (*timed)(void *ctx, lop_congest_t *g),
+                                   void *ctx);
+
 /* Congestors: serve phases until the timed ranks end the run.  Aborts the
  * job on a failure in a phase (a timed rank may be waiting). */
 lop_status_t lop_congest_serve(lop_congest_t *g);
@@ -97,6 +106,10 @@ lop_status_t lop_congest_end(lop_congest_t *g);
  * congestor rank 3 on host:cpu h:1, ...)" (barrier.csv's
  * '# congest_cores:', on job rank 0). */
 lop_status_t lop_congest_cores(const lop_congest_t *g, char *buf, size_t len);
+
+/* Job rank 0 after lop_congest_stop: a warning on stderr when congestors
+ * reached --congest-max (the traffic did not cover the whole phase). */
+void lop_congest_warn(const lop_congest_t *g);
 
 /* "uniform, 3 of 5 ranks congest (ranks 2-4), 4096 bytes, window 8, at most
  * 100000000 messages each" (barrier.csv's '# congest:'). */

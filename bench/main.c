@@ -24,6 +24,7 @@
 
 #include "barrier_mode.h"
 #include "bench_opts.h"
+#include "congest.h"
 #include "csv.h"
 #include "fmt_series.h"
 #include "mpisync.h"
@@ -73,6 +74,8 @@ typedef struct {
     int n_tasks;
     summary_t summary[MAX_SUMMARY]; /* rank 0's rows for stdout */
     int n_summary;
+    lop_congest_t *congest;  /* --congest (scenarios): the congestors; NULL: none */
+    char congest_desc[256], cores[512], traffic[256]; /* their metadata (rank 0) */
     int have_send_rtt;    /* send-normal RTT(1) was measured ... */
     lop_stats_t send_rtt; /* ... with these statistics */
 } run_t;
@@ -129,11 +132,12 @@ static void meta_fill(run_t *r)
     lop_mpi_hosts(r->bench.comm, &m->hosts); /* NULL: the files say 'unknown' */
 }
 
-/* Communicators, the oversubscription check and the peer lists. */
-static lop_status_t bench_init(run_t *r)
+/* Communicators over 'base' (the job, or its timed ranks under --congest),
+ * the oversubscription check and the peer lists. */
+static lop_status_t bench_init(run_t *r, MPI_Comm base)
 {
     lop_bench_t *b = &r->bench;
-    MPI_Comm_dup(MPI_COMM_WORLD, &b->comm);
+    MPI_Comm_dup(base, &b->comm);
     MPI_Comm_rank(b->comm, &b->rank);
     MPI_Comm_size(b->comm, &b->size);
     MPI_Comm_split(b->comm, b->rank <= 1 ? 0 : MPI_UNDEFINED, b->rank, &b->pair);
@@ -467,6 +471,9 @@ static lop_status_t summary_print(const run_t *r)
            r->meta.transport, r->meta.ranks, r->meta.oversubscribed ? " (oversubscribed)" : "",
            r->meta.reps, r->meta.timer);
     printf("  device: %s\n", r->meta.device);
+    if (r->meta.congest)
+        printf("  background traffic: %s\n  cores: %s\n  traffic: %s\n", r->meta.congest,
+               r->meta.congest_cores, r->meta.congest_traffic);
     printf("times in us per message, rounded (the files hold every digit):\n");
     lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, summary_cols,
                                     COUNT(summary_cols));
@@ -499,10 +506,22 @@ static lop_status_t measure_all(run_t *r)
     int n_run;
     double units = plan_units(r, &n_run);
     lop_progress_init(b->progress, PROG, units, n_run);
+    if (r->congest && lop_congest_start(r->congest) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
     for (int i = 0; i < r->n_tasks; i++)
         if (!r->task[i].skip)
             task_run(r, &r->task[i]);
     lop_progress_done(b->progress);
+    if (r->congest && lop_congest_stop(r->congest) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
+    if (r->congest && b->rank == 0) { /* every file: measured under this traffic */
+        lop_congest_describe(r->congest, r->congest_desc, sizeof r->congest_desc);
+        lop_congest_traffic(r->congest, r->traffic, sizeof r->traffic);
+        lop_congest_warn(r->congest);
+        r->meta.congest = r->congest_desc;
+        r->meta.congest_cores = r->cores;
+        r->meta.congest_traffic = r->traffic;
+    }
     lop_status_t st = lop_mpi_agree(b->comm, outdir_write(r));
     if (st == LOP_OK && b->rank == 0) /* a failed stdout is reported once, by lop_stdout_close() */
         (void)summary_print(r);
@@ -566,11 +585,11 @@ static const struct {
     [LOP_BENCH_PAIRS] = {run_pairs, 1, "option --pairs: "},
 };
 
-static int run(run_t *r)
+static lop_status_t run_on(run_t *r, MPI_Comm base)
 {
-    lop_status_t st = lop_mpi_agree(MPI_COMM_WORLD, bench_init(r));
+    lop_status_t st = lop_mpi_agree(base, bench_init(r, base));
     if (st != LOP_OK)
-        return fail_agreed(st);
+        return st;
     if (r->bench.size < 2)
         st = lop_err(LOP_ERR_INVALID, "%sneeds at least 2 MPI ranks (mpirun -np N lopbench, "
                      "N >= 2)", modes[r->opts.mode].option);
@@ -583,6 +602,29 @@ static int run(run_t *r)
     st = st ? st : modes[r->opts.mode].run(r);
     lop_transport_close(&r->tp);
     bench_free(r);
+    return st;
+}
+
+/* --congest with the scenarios: the timed ranks measure every series while
+ * the congestors send (the loaded L(p), o(p) of a loaded LoP model). */
+static lop_status_t run_timed(void *ctx, lop_congest_t *g)
+{
+    run_t *r = ctx;
+    r->congest = g;
+    return run_on(r, g->timed);
+}
+
+static int run(run_t *r)
+{
+    lop_status_t st;
+    if (r->opts.congest_on && r->opts.mode == LOP_BENCH_SCENARIOS) {
+        int mine = lop_mpi_oversubscribed(MPI_COMM_WORLD), any;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        st = lop_congest_split_run(MPI_COMM_WORLD, &r->opts, any, r->cores, sizeof r->cores,
+                                   run_timed, r);
+    } else {
+        st = run_on(r, MPI_COMM_WORLD);
+    }
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }
 

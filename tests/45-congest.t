@@ -3,7 +3,8 @@
 # (3 congest, oversubscribed here) and writes barrier.csv,
 # barrier-congested.csv and barrier-hist.csv whole and consistent; the
 # congestors stop and leave no process; --congest-max bounds the traffic and
-# says so; bad values stop every rank with one line and no DIR.
+# says so; the scenarios measured under traffic; bad values stop every rank
+# with one line and no DIR.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -105,6 +106,23 @@ check "--congest-max 1: stderr says the traffic did not cover the phase" \
     grep -q 'reached --congest-max 1: the traffic did not cover the whole congested phase' "$T/max.err"
 check "--congest-max 1: no process left" none_left "$T/max"
 
+# The scenarios under traffic: every series measured by the timed ranks
+# while the congestors send, each file saying so; lopfit fits them as usual.
+run_mpi 5 "$B" --transport mpi --congest incast --congest-ranks 3 --reps 10 --warmup 1 \
+    --max-post 2 --idle-us 10 --timeout 30 -o "$T/scen" --quiet >"$T/scen.out" 2>"$T/scen.err"
+check "scenarios --congest: exits 0" test $? -eq 0
+check "scenarios --congest: every series file says the traffic, 2 timed ranks" sh -c "
+    ls '$T/scen/'*.csv >/dev/null &&
+    for f in '$T/scen/'*.csv; do
+        grep -q '^# congest: incast, 3 of 5 ranks congest' \"\$f\" &&
+        grep -q '^# congest_traffic: [1-9][0-9]* messages' \"\$f\" &&
+        grep -qx '# ranks: 2' \"\$f\" || exit 1
+    done"
+check "scenarios --congest: no process left" none_left "$T/scen"
+"$BIN/lopfit" -o "$T/scenfit" "$T/scen/send-normal-rtt.csv" "$T/scen/send-normal-os.csv" \
+    >"$T/scenfit.out" 2>&1
+check "lopfit fits the loaded series as usual" test -s "$T/scenfit/params.csv"
+
 # Bad values: every rank stops with one line, exit 2, no DIR.
 refuses() {
     name=$1 pattern=$2 np=$3
@@ -130,9 +148,12 @@ refuses "--congest-size 0" "option --congest-size: '0' is not in" 3 --congest in
 refuses "--congest-window 0" "option --congest-window: '0' is not in" 3 --congest incast \
     --congest-window 0
 refuses "--congest with --check" "option --congest: not with --check" 3 --congest incast --check
-mpi_refuses "--congest without --barrier" "option --congest: only with --barrier" 3 "$B" \
-    --congest incast -o "$T/o"
-check "--congest without --barrier: no DIR written" test ! -e "$T/o"
+mpi_refuses "--congest with --pairs" "option --congest has no effect with --pairs" 3 "$B" \
+    --pairs --congest incast -o "$T/o"
+check "--congest with --pairs: no DIR written" test ! -e "$T/o"
+mpi_refuses "scenarios --congest, too many" "option --congest-ranks: 2 of 3 ranks" 3 "$B" \
+    --congest incast --congest-ranks 2 -o "$T/o"
+check "scenarios --congest, too many: no DIR written" test ! -e "$T/o"
 mpi_refuses "--congest-size without --congest" "option --congest-size: only with --congest" 3 \
     "$B" --barrier --congest-size 64 -o "$T/o"
 done_testing
