@@ -1,4 +1,4 @@
-/* report.c - lopbench's stdout for --barrier and --pairs (report.h). */
+/* report.c - lopbench's stdout for the scenarios, --barrier and --pairs (report.h). */
 #include "report.h"
 
 #include <errno.h>
@@ -117,6 +117,50 @@ lop_status_t report_barrier_print(const lop_barrier_mode_t *m, const lop_barrier
     if (fflush(stdout) != 0 && printed == LOP_OK) /* now, while errno says why */
         printed = lop_err(LOP_ERR_IO, "error writing standard output: %s", strerror(errno));
     return printed;
+}
+
+/* -------------------------------------------------------------- scenarios */
+
+static const lop_out_col_t summary_cols[] = {
+    {"series", LOP_OUT_STR, 0},        {"qty", LOP_OUT_STR, 0},
+    {"median_us(1)", LOP_OUT_NUM, 3},  {"min_us(1)", LOP_OUT_NUM, 3},
+    {"p", LOP_OUT_INT, 0},             {"median_us(p)", LOP_OUT_NUM, 3},
+    {"min_us(p)", LOP_OUT_NUM, 3},
+};
+
+lop_status_t report_scenarios_print(const lop_run_meta_t *meta, const report_series_t *rows,
+                                    int n, const lop_stats_t *send_rtt, const char *outdir)
+{
+    lop_out_t t;
+    printf("lopbench %s: %s transport, %d ranks%s, %ld repetitions, timer %s\n", LOP_VERSION,
+           meta->transport, meta->ranks, meta->oversubscribed ? " (oversubscribed)" : "",
+           meta->reps, meta->timer);
+    printf("  device: %s\n", meta->device);
+    if (meta->congest)
+        printf("  background traffic: %s\n  cores: %s\n  traffic: %s\n", meta->congest,
+               meta->congest_cores, meta->congest_traffic);
+    printf("times in us per message, rounded (the files hold every digit):\n");
+    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, summary_cols,
+                                    COUNT(summary_cols));
+    for (int i = 0; i < n && st == LOP_OK; i++) {
+        const report_series_t *row = &rows[i];
+        int more = row->n_p > 1;
+        lop_out_str(&t, row->series);
+        lop_out_str(&t, row->quantity);
+        lop_out_num(&t, row->first.median);
+        lop_out_num(&t, row->first.min);
+        lop_out_int(&t, (long long)row->n_p);
+        lop_out_num(&t, more ? row->last.median : NAN);
+        lop_out_num(&t, more ? row->last.min : NAN);
+        st = lop_out_row(&t);
+    }
+    st = st ? st : lop_out_end(&t);
+    if (send_rtt && meta->have_reference)
+        printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.4g vs "
+               "%.4g us, min %.4g vs %.4g us\n", send_rtt->median, meta->reference.median,
+               send_rtt->min, meta->reference.min);
+    printf("files in %s/\n", outdir);
+    return st;
 }
 
 /* ------------------------------------------------------------------ pairs */
