@@ -355,15 +355,23 @@ static lop_status_t summarise(const lop_barrier_run_t *run, const uint64_t *end_
     res->avg_us = slowest.mean;
     if (rank == slowest.rank)
         st = lop_stats_compute(dur, (size_t)r, &res->iter);
-    free(dur);
-    /* lop_stats_t is plain doubles after its count: ship them to rank 0. */
+    /* lop_stats_t is plain doubles after its count: ship them to rank 0,
+     * and the sorted times themselves for the histogram. */
     enum { N_DOUBLES = (sizeof(lop_stats_t) - offsetof(lop_stats_t, min)) / sizeof(double) };
-    if (slowest.rank != 0 && rank == slowest.rank)
+    if (slowest.rank != 0 && rank == slowest.rank) {
         MPI_Send(&res->iter.min, N_DOUBLES, MPI_DOUBLE, 0, 0, run->comm);
-    if (slowest.rank != 0 && rank == 0)
+        MPI_Send(dur, (int)r, MPI_DOUBLE, 0, 1, run->comm);
+    }
+    if (slowest.rank != 0 && rank == 0) {
         MPI_Recv(&res->iter.min, N_DOUBLES, MPI_DOUBLE, slowest.rank, 0, run->comm,
                  MPI_STATUS_IGNORE);
+        MPI_Recv(dur, (int)r, MPI_DOUBLE, slowest.rank, 1, run->comm, MPI_STATUS_IGNORE);
+    }
     res->iter.n = (size_t)r;
+    if (rank == 0)
+        res->iter_us = dur; /* the caller's now */
+    else
+        free(dur);
     return lop_mpi_agree(run->comm, st);
 }
 

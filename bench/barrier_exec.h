@@ -84,6 +84,9 @@ typedef struct {
 
 typedef struct {
     lop_stats_t iter;       /* per-iteration times of the slowest-mean rank, us (rank 0) */
+    double *iter_us;        /* rank 0: those times, sorted (iter.n of them), for
+                             * barrier-hist.csv; NULL elsewhere and with --check.
+                             * The caller frees it (lop_barrier_report_free) */
     double avg_us;          /* max over ranks of the per-rank mean (thesis 4.3.2) */
     long violations;        /* --check: times a rank left before all had entered */
     long checked;           /* --check: barrier exits verified */

@@ -8,7 +8,9 @@
 #include "barrier.h"
 #include "barrier_exec.h"
 #include "csv.h"
+#include "barrier_files.h"
 #include "barrier_hybrid.h"
+#include "congest.h"
 #include "fmt_barrier.h"
 #include "ibmcast.h"
 #include "mpisync.h"
@@ -35,6 +37,8 @@ typedef struct {
     char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
     lop_barrier_row_t *row;                     /* rank 0's results */
     size_t n_row;
+    lop_congest_t *g;               /* --congest; NULL: none */
+    const char *condition;          /* of the rows being measured */
     char devices[2048];             /* what each transport executor ran on */
     char mcast[2048];               /* how each executor's MCASTs travelled, per P */
     const lop_witness_ops_t *witness; /* --check's */
@@ -266,6 +270,7 @@ static void record(session_t *s, const lop_barrier_run_t *run, const combo_t *c,
              !sched ? LOP_FMT_BARRIER_MPI_ALG : c->alg ? c->alg->name : s->file_alg);
     r->n = sched ? c->n : 0; /* 0: the algorithm takes no n */
     r->p = p;
+    snprintf(r->condition, sizeof r->condition, "%s", s->condition);
     r->res = *res;
 }
 
@@ -378,29 +383,6 @@ static void run_size(session_t *s, uint32_t p)
 
 /* ---------------------------------------------------------------- output */
 
-/* barrier.csv into the staging directory 'stage' (fmt_barrier.h). */
-static lop_status_t write_csv(const session_t *s, const char *stage)
-{
-    char path[4200], executors[sizeof s->devices + sizeof s->mcast + 16];
-    snprintf(path, sizeof path, "%s/" LOP_FMT_BARRIER_NAME, stage);
-    snprintf(executors, sizeof executors, "%s%s%s", s->devices[0] ? s->devices : "mpi",
-             s->mcast[0] ? "; mcast: " : "", s->mcast);
-    lop_fmt_barrier_writer_t bw;
-    lop_status_t st = lop_fmt_barrier_write_begin(&bw, path, executors, s->m->meta);
-    if (st != LOP_OK)
-        return st;
-    for (size_t i = 0; i < s->n_row && st == LOP_OK; i++) {
-        const lop_barrier_row_t *r = &s->row[i];
-        char series[LOP_NAME_SIZE];
-        lop_fmt_barrier_row_t out = {
-            r->exec->name, lop_barrier_exec_series(r->exec, r->post, series, sizeof series),
-            r->alg, r->n, 0, r->p, s->m->opts->reps, r->res.iter.min, r->res.avg_us,
-            r->res.iter.median, r->res.iter.p99, r->res.iter.max, 0};
-        st = lop_fmt_barrier_write_row(&bw, &out);
-    }
-    return lop_fmt_barrier_write_end(&bw, st);
-}
-
 /* --check: LOP_ERR_NO if any rank left a barrier early. */
 static lop_status_t checks_verdict(const session_t *s)
 {
@@ -414,24 +396,56 @@ static lop_status_t checks_verdict(const session_t *s)
     return LOP_OK;
 }
 
-/* Rank 0: the verdict of --check, or barrier.csv (all or nothing, csv.h). */
-static lop_status_t finish(session_t *s)
+/* Rank 0: the verdict of --check, or the files (all or nothing, outdir.h). */
+static lop_status_t finish(session_t *s, lop_barrier_report_t *out)
 {
     lop_status_t st = LOP_OK;
-    lop_outdir_t out = {0};
+    lop_outdir_t od = {0};
     if (s->m->rank == 0 && s->m->opts->check)
         st = checks_verdict(s);
     else if (s->m->rank == 0) {
-        st = lop_outdir_begin(&out, s->m->outdir);
-        st = lop_outdir_end(&out, st ? st : write_csv(s, out.stage));
+        char executors[sizeof s->devices + sizeof s->mcast + 16];
+        snprintf(executors, sizeof executors, "%s%s%s", s->devices[0] ? s->devices : "mpi",
+                 s->mcast[0] ? "; mcast: " : "", s->mcast);
+        out->row = s->row;
+        out->n_row = s->n_row;
+        st = lop_outdir_begin(&od, s->m->outdir);
+        st = lop_outdir_end(&od, st ? st : lop_barrier_files_write(s->m, out, executors,
+                                                                   od.stage));
     }
     return lop_mpi_agree(s->m->comm, st);
 }
 
-lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out)
+/* Every size, isolated; with --congest again under the congestors' traffic. */
+static lop_status_t measure(session_t *s, lop_barrier_report_t *out)
 {
-    session_t s = {.m = m};
-    *out = (lop_barrier_report_t){0};
+    lop_status_t st = LOP_OK;
+    s->condition = LOP_FMT_BARRIER_ISOLATED;
+    for (size_t i = 0; i < s->n_p; i++)
+        run_size(s, s->p[i]);
+    if (!s->g)
+        return LOP_OK;
+    char cond[48];
+    snprintf(cond, sizeof cond, LOP_FMT_BARRIER_CONGESTED "%s", s->g->pattern->name);
+    s->condition = cond;
+    lop_bench_note(s->m->opts, s->m->rank, "background traffic: %s", out->congest);
+    if (lop_congest_start(s->g) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
+    for (size_t i = 0; i < s->n_p; i++)
+        run_size(s, s->p[i]);
+    if (lop_congest_stop(s->g) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
+    if (s->m->rank == 0)
+        lop_congest_traffic(s->g, out->traffic, sizeof out->traffic);
+    lop_congest_warn(s->g);
+    s->condition = NULL;
+    return st;
+}
+
+static lop_status_t mode_run(const lop_barrier_mode_t *m, lop_congest_t *g,
+                             lop_barrier_report_t *out)
+{
+    session_t s = {.m = m, .g = g};
     lop_status_t st = select_combos(&s); /* the tests' hooks: checked with the options */
     st = st ? st : select_sizes(&s);
     st = lop_mpi_agree(m->comm, st);
@@ -440,18 +454,17 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_repor
     size_t walkers = 0; /* executors that walk schedules (all but MPI_Barrier) */
     for (int i = 0; lop_barrier_execs[i].name; i++)
         walkers += (s.execs >> i & 1) && lop_barrier_execs[i].transport;
-    size_t rows = s.n_p * (walkers * s.n_combo + 1);
+    size_t rows = s.n_p * (walkers * s.n_combo + 1) * (g ? 2 : 1);
     if (st == LOP_OK && m->rank == 0 && !(s.row = lop_calloc(rows, sizeof *s.row)))
         st = LOP_ERR_NOMEM;
     st = lop_mpi_agree(m->comm, st);
-    static const char *const files[] = {LOP_FMT_BARRIER_NAME, NULL};
     if (st == LOP_OK && !m->opts->check)
-        st = lop_outdir_agree(m->comm, m->outdir, files);
-    for (size_t i = 0; i < s.n_p && st == LOP_OK; i++)
-        run_size(&s, s.p[i]);
+        st = lop_outdir_agree(m->comm, m->outdir, lop_barrier_files);
+    if (st == LOP_OK)
+        st = measure(&s, out);
     out->measured = st == LOP_OK;
     if (st == LOP_OK)
-        st = finish(&s);
+        st = finish(&s, out);
     sched_free(&s.file_sched);
     lop_place_free(&s.place);
     free(s.combo);
@@ -461,8 +474,50 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_repor
     return st;
 }
 
+/* --congest: the timed ranks' part, over g->timed. */
+typedef struct {
+    const lop_barrier_mode_t *m;
+    lop_barrier_report_t *out;
+} timed_t;
+
+static lop_status_t timed_run(void *ctx, lop_congest_t *g)
+{
+    const timed_t *t = ctx;
+    lop_barrier_mode_t timed = *t->m;
+    timed.comm = g->timed;
+    MPI_Comm_rank(g->timed, &timed.rank);
+    MPI_Comm_size(g->timed, &timed.size);
+    if (t->m->rank == 0)
+        lop_congest_describe(g, t->out->congest, sizeof t->out->congest);
+    return mode_run(&timed, g, t->out);
+}
+
+lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_report_t *out)
+{
+    *out = (lop_barrier_report_t){0};
+    timed_t t = {m, out};
+    return m->opts->congest_on ? lop_congest_split_run(m->comm, m->opts, m->oversubscribed,
+                                                       out->cores, sizeof out->cores,
+                                                       timed_run, &t)
+                               : mode_run(m, NULL, out);
+}
+
+const lop_barrier_row_t *lop_barrier_isolated_of(const lop_barrier_report_t *r,
+                                                 const lop_barrier_row_t *row)
+{
+    for (size_t i = 0; i < r->n_row; i++) {
+        const lop_barrier_row_t *x = &r->row[i];
+        if (x->exec == row->exec && strcmp(x->alg, row->alg) == 0 && x->n == row->n &&
+            x->p == row->p && strcmp(x->condition, LOP_FMT_BARRIER_ISOLATED) == 0)
+            return x;
+    }
+    return NULL;
+}
+
 void lop_barrier_report_free(lop_barrier_report_t *r)
 {
+    for (size_t i = 0; r->row && i < r->n_row; i++)
+        free(r->row[i].res.iter_us);
     free(r->row);
     *r = (lop_barrier_report_t){0};
 }

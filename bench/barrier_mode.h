@@ -1,7 +1,10 @@
 /*
  * barrier_mode.h - lopbench --barrier: every selected algorithm, executor and
  * number of ranks, measured (or, with --check, verified) and written to
- * DIR/barrier.csv.  See barrier_exec.h for how one barrier is executed and timed.
+ * DIR/barrier.csv and DIR/barrier-hist.csv; with --congest (congest.h) every
+ * run twice, isolated and under background traffic, and also
+ * DIR/barrier-congested.csv.  See barrier_exec.h for how one barrier is
+ * executed and timed.
  */
 #ifndef LOP_BARRIER_MODE_H
 #define LOP_BARRIER_MODE_H
@@ -31,6 +34,7 @@ typedef struct {
     lop_post_t post;          /* how its messages were posted */
     char alg[32];             /* algorithm, "file:<name>" or "MPI_Barrier" */
     uint32_t n, p;            /* n 0: the algorithm takes none */
+    char condition[48];       /* "isolated" or "congested:<pattern>" (--congest) */
     lop_barrier_result_t res;
 } lop_barrier_row_t;
 
@@ -38,10 +42,19 @@ typedef struct {
  * nothing on stdout). */
 typedef struct {
     int measured;             /* every size ran (rows are complete) */
-    lop_barrier_row_t *row;   /* rank 0: every run, in order */
+    lop_barrier_row_t *row;   /* rank 0: every run, in order (--congest: the isolated
+                               * ones, then the congested ones) */
     size_t n_row;
     const char *witness;      /* --check: the witness that ran ("two-sided") */
+    char congest[256];        /* --congest, rank 0: '# congest:', else "" */
+    char cores[512];          /* ... '# congest_cores:' */
+    char traffic[256];        /* ... '# congest_traffic:' */
 } lop_barrier_report_t;
+
+/* The isolated row measured like the congested 'row' (same executor, alg,
+ * n, p), or NULL: the denominator of its impact factors. */
+const lop_barrier_row_t *lop_barrier_isolated_of(const lop_barrier_report_t *r,
+                                                 const lop_barrier_row_t *row);
 
 /* Collective over m->comm.  Returns LOP_OK, or an error that every rank
  * agrees on (printed by the caller): before anything was measured, or after

@@ -8,6 +8,7 @@
 
 #include "barrier_mode.h"
 #include "cli.h"
+#include "congest.h"
 #include "ibmcast.h"
 #include "timer.h"
 
@@ -20,6 +21,7 @@ static const char *transport_names[LOP_TRANSPORT_COUNT + 2] = {"auto"}; /* then 
 static const char *executor_names[LOP_BARRIER_EXEC_COUNT + 1]; /* lop_barrier_execs[] */
 static const char *op_names[LOP_OP_COUNT + 1];        /* lop_op_desc[] */
 static const char *post_names[LOP_POST_COUNT + 1];    /* lop_post_desc[] */
+static const char *congest_names[LOP_CONGEST_PATTERN_COUNT + 1]; /* lop_congest_patterns[] */
 static const char *const rma_names[] = {"auto", "shared", "put", NULL}; /* lop_rma_mode_t */
 _Static_assert(LOP_BARRIER_EXEC_COUNT <= sizeof(unsigned) * CHAR_BIT,
                "--executor's set is a bit per executor in an unsigned");
@@ -53,6 +55,8 @@ static lop_status_t choices_fill(void)
         op_names[i] = lop_op_desc[i].name;
     for (int i = 0; i < LOP_POST_COUNT; i++)
         post_names[i] = lop_post_desc[i].name;
+    for (int i = 0; i < LOP_CONGEST_PATTERN_COUNT; i++)
+        congest_names[i] = lop_congest_patterns[i].name;
     return transport_help_fill();
 }
 
@@ -64,6 +68,7 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_gid
 #define IN(m) LOP_CLI_IN(LOP_BENCH_##m)
 #define OVER_TRANSPORT (IN(SCENARIOS) | IN(PAIRS)) /* the scenarios' transport and series */
 #define BARRIERS (IN(BARRIER) | IN(SCHEDULE))
+#define CONGEST_MODES (BARRIERS | IN(SCENARIOS)) /* bench/congest.h */
 
 static const lop_cli_opt_t options[] = {
     {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
@@ -123,8 +128,27 @@ static const lop_cli_opt_t options[] = {
                                  "two-sided), one-sided (an MPI window) or two-sided "
                                  "(MPI_Issend) (default: auto)", LOP_CLI_CHOICE,
      AT(check_witness), .choices = lop_witness_names, .modes = BARRIERS, .only_with = "check"},
-    {"seed", 0, "N", "barrier --check: seed of the random delays (default: 1)", LOP_CLI_INT,
-     AT(seed), .min = 0, .max = 1L << 30, .modes = BARRIERS, .only_with = "check"},
+    {"seed", 0, "N", "barrier --check: seed of the random delays; --congest uniform: of the "
+                     "destinations (default: 1)", LOP_CLI_INT,
+     AT(seed), .min = 0, .max = 1L << 30, .modes = CONGEST_MODES,
+     .only_with = "check|congest=uniform"},
+    {"congest", 0, "PATTERN", "the last --congest-ranks ranks send background traffic: {}; "
+                              "barrier: every run timed isolated and again under it; scenarios: "
+                              "measured under it (bench/README.md)",
+     LOP_CLI_CHOICE, AT(congest), .choices = congest_names, .join = " or ",
+     .given = MARK(congest_on), .modes = CONGEST_MODES},
+    {"congest-ranks", 0, "K", "--congest: the last K ranks congest, the others are "
+                              "timed (default: 80 %, leaving 2 timed)", LOP_CLI_INT,
+     AT(congest_ranks), .min = 1, .max = 1 << 20, .modes = CONGEST_MODES, .only_with = "congest"},
+    {"congest-size", 0, "BYTES", "--congest: bytes a message (default: 4096)",
+     LOP_CLI_INT, AT(congest_size), .min = 1, .max = 1 << 20, .modes = CONGEST_MODES,
+     .only_with = "congest"},
+    {"congest-window", 0, "W", "--congest: messages in flight per congestor "
+                               "(default: 8)", LOP_CLI_INT, AT(congest_window), .min = 1,
+     .max = 256, .modes = CONGEST_MODES, .only_with = "congest"},
+    {"congest-max", 0, "N", "--congest: messages per congestor per congested phase, "
+                            "at most (default: 100000000)", LOP_CLI_INT, AT(congest_max),
+     .min = 1, .max = 1e12, .modes = CONGEST_MODES, .only_with = "congest"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
                               "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
      AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS},
@@ -171,7 +195,10 @@ void lop_bench_opts_usage(FILE *out)
                   "to p peers at once (scenario 2), over InfiniBand verbs or MPI.  One CSV per\n"
                   "series and quantity: DIR/<op>-<post>-<rtt|os|or|oc>.csv.\n"
                   "With --barrier, run lopredict's barrier schedules for real on every executor\n"
-                  "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv.\n"
+                  "and time them against MPI_Barrier (thesis 4.3.2): DIR/barrier.csv, and\n"
+                  "DIR/barrier-hist.csv their per-iteration times binned.  With --congest\n"
+                  "PATTERN, again while the last ranks send background traffic:\n"
+                  "DIR/barrier-congested.csv with each run's impact factor.\n"
                   "With --pairs, measure the send overhead o and latency L of a small message\n"
                   "for every ordered pair of ranks (Meyer and Elster's P x P matrices), in\n"
                   "rounds of disjoint pairs: DIR/pairs.csv (zero-byte MPI_Issend, the paper's\n"
@@ -307,6 +334,9 @@ static void set_defaults(lop_bench_opts_t *o)
         .executors = ~0u,
         .check_delay_us = 200,
         .seed = 1,
+        .congest_size = 4096,
+        .congest_window = 8,
+        .congest_max = 100000000,
         .methods = (1u << LOP_PAIRS_METHOD_COUNT) - 1,
         .pairs_stat = LOP_PAIRS_MEDIAN,
     };
@@ -334,6 +364,9 @@ static lop_status_t check_device_options(const lop_bench_opts_t *o)
  * which option). */
 static lop_status_t check_consistent(const lop_bench_opts_t *o)
 {
+    if (o->congest_on && o->check)
+        return lop_err(LOP_ERR_INVALID, "option --congest: not with --check (--check verifies "
+                       "barriers, --congest times them under traffic)");
     if ((o->ops >> LOP_OP_MCAST & 1) && (o->pairs || !o->scenario[2]))
         return lop_err(LOP_ERR_INVALID, "option --ops: mcast is measured by scenario 2 alone "
                        "(not with %s)", o->pairs ? "--pairs" : "--scenario 1 alone");

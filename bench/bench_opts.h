@@ -56,8 +56,14 @@ typedef struct {
     const char *placement;     /* --placement: the ranks' levels for --alg hybrid */
     int check;                 /* --check: verify instead of timing */
     double check_delay_us;     /* --check: largest random arrival delay */
-    unsigned long seed;        /* --check: seed of the delays */
-    int check_witness;         /* --check-witness: lop_witness_kind_t */
+    unsigned long seed;        /* --check: seed of the delays; --congest uniform: of the
+                                  destinations */
+    int congest;               /* --congest: index into lop_congest_patterns (congest.h) */
+    int congest_on;            /* --congest given */
+    long congest_ranks;        /* --congest-ranks K; 0: lop_congest_default_k */
+    long congest_size;         /* bytes a message */
+    long congest_window;       /* messages in flight per congestor */
+    long congest_max;          /* messages per congestor per congested phase */
     /* --pairs mode (pairs_mode.h) */
     int pairs;                 /* measure o and L of every ordered pair of ranks */
     int pairs_sample;          /* --pairs-sample: one pair per placement class */

@@ -24,6 +24,7 @@
 
 #include "barrier_mode.h"
 #include "bench_opts.h"
+#include "congest.h"
 #include "csv.h"
 #include "fmt_series.h"
 #include "mpisync.h"
@@ -50,14 +51,6 @@ typedef struct {
     const char *why;  /* why not, on this rank (a static string), or NULL */
 } task_t;
 
-/* One series in the summary on stdout. */
-typedef struct {
-    char series[LOP_NAME_SIZE]; /* as in its file */
-    const char *quantity;       /* static string */
-    size_t n_p;                 /* largest p */
-    lop_stats_t first, last;    /* at p = 1 and p = n_p */
-} summary_t;
-
 typedef struct {
     lop_bench_opts_t opts;   /* the command line */
     lop_timer_t timer;       /* this rank's calibrated cycle timer */
@@ -71,8 +64,10 @@ typedef struct {
     int n_done;
     task_t task[MAX_TASKS];  /* the plan: one task per series */
     int n_tasks;
-    summary_t summary[MAX_SUMMARY]; /* rank 0's rows for stdout */
+    report_series_t summary[MAX_SUMMARY]; /* rank 0's rows for stdout */
     int n_summary;
+    lop_congest_t *congest;  /* --congest (scenarios): the congestors; NULL: none */
+    char congest_desc[256], cores[512], traffic[256]; /* their metadata (rank 0) */
     int have_send_rtt;    /* send-normal RTT(1) was measured ... */
     lop_stats_t send_rtt; /* ... with these statistics */
 } run_t;
@@ -129,11 +124,12 @@ static void meta_fill(run_t *r)
     lop_mpi_hosts(r->bench.comm, &m->hosts); /* NULL: the files say 'unknown' */
 }
 
-/* Communicators, the oversubscription check and the peer lists. */
-static lop_status_t bench_init(run_t *r)
+/* Communicators over 'base' (the job, or its timed ranks under --congest),
+ * the oversubscription check and the peer lists. */
+static lop_status_t bench_init(run_t *r, MPI_Comm base)
 {
     lop_bench_t *b = &r->bench;
-    MPI_Comm_dup(MPI_COMM_WORLD, &b->comm);
+    MPI_Comm_dup(base, &b->comm);
     MPI_Comm_rank(b->comm, &b->rank);
     MPI_Comm_size(b->comm, &b->size);
     MPI_Comm_split(b->comm, b->rank <= 1 ? 0 : MPI_UNDEFINED, b->rank, &b->pair);
@@ -392,8 +388,8 @@ static void summary_add(run_t *r, const lop_samples_t *s)
     if (r->n_summary >= MAX_SUMMARY || lop_samples_stats(s, 1, &first) != LOP_OK ||
         lop_samples_stats(s, s->n_p, &last) != LOP_OK)
         return;
-    summary_t *row = &r->summary[r->n_summary++];
-    *row = (summary_t){.quantity = s->quantity, .n_p = s->n_p, .first = first, .last = last};
+    report_series_t *row = &r->summary[r->n_summary++];
+    *row = (report_series_t){.quantity = s->quantity, .n_p = s->n_p, .first = first, .last = last};
     memcpy(row->series, s->series, sizeof row->series);
 }
 
@@ -452,45 +448,6 @@ static void task_run(run_t *r, const task_t *t)
 
 /* -------------------------------------------------------------- the run */
 
-static const lop_out_col_t summary_cols[] = {
-    {"series", LOP_OUT_STR, 0},        {"qty", LOP_OUT_STR, 0},
-    {"median_us(1)", LOP_OUT_NUM, 3},  {"min_us(1)", LOP_OUT_NUM, 3},
-    {"p", LOP_OUT_INT, 0},             {"median_us(p)", LOP_OUT_NUM, 3},
-    {"min_us(p)", LOP_OUT_NUM, 3},
-};
-
-/* Rank 0: the run, then per series the times at p = 1 and at the largest p. */
-static lop_status_t summary_print(const run_t *r)
-{
-    lop_out_t t;
-    printf("lopbench %s: %s transport, %d ranks%s, %ld repetitions, timer %s\n", LOP_VERSION,
-           r->meta.transport, r->meta.ranks, r->meta.oversubscribed ? " (oversubscribed)" : "",
-           r->meta.reps, r->meta.timer);
-    printf("  device: %s\n", r->meta.device);
-    printf("times in us per message, rounded (the files hold every digit):\n");
-    lop_status_t st = lop_out_begin(&t, stdout, "standard output", 0, summary_cols,
-                                    COUNT(summary_cols));
-    for (int i = 0; i < r->n_summary && st == LOP_OK; i++) {
-        const summary_t *row = &r->summary[i];
-        int more = row->n_p > 1;
-        lop_out_str(&t, row->series);
-        lop_out_str(&t, row->quantity);
-        lop_out_num(&t, row->first.median);
-        lop_out_num(&t, row->first.min);
-        lop_out_int(&t, (long long)row->n_p);
-        lop_out_num(&t, more ? row->last.median : NAN);
-        lop_out_num(&t, more ? row->last.min : NAN);
-        st = lop_out_row(&t);
-    }
-    st = st ? st : lop_out_end(&t);
-    if (r->have_send_rtt && r->meta.have_reference)
-        printf("RTT(1) of send-normal vs a plain MPI_Send/MPI_Recv ping-pong: median %.4g vs "
-               "%.4g us, min %.4g vs %.4g us\n", r->send_rtt.median, r->meta.reference.median,
-               r->send_rtt.min, r->meta.reference.min);
-    printf("files in %s/\n", r->outdir);
-    return st;
-}
-
 /* Every task, then rank 0 moves the files into place (all or none). */
 static lop_status_t measure_all(run_t *r)
 {
@@ -499,13 +456,26 @@ static lop_status_t measure_all(run_t *r)
     int n_run;
     double units = plan_units(r, &n_run);
     lop_progress_init(b->progress, PROG, units, n_run);
+    if (r->congest && lop_congest_start(r->congest) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
     for (int i = 0; i < r->n_tasks; i++)
         if (!r->task[i].skip)
             task_run(r, &r->task[i]);
     lop_progress_done(b->progress);
+    if (r->congest && lop_congest_stop(r->congest) != LOP_OK)
+        lop_mpi_fail_abort(PROG);
+    if (r->congest && b->rank == 0) { /* every file: measured under this traffic */
+        lop_congest_describe(r->congest, r->congest_desc, sizeof r->congest_desc);
+        lop_congest_traffic(r->congest, r->traffic, sizeof r->traffic);
+        lop_congest_warn(r->congest);
+        r->meta.congest = r->congest_desc;
+        r->meta.congest_cores = r->cores;
+        r->meta.congest_traffic = r->traffic;
+    }
     lop_status_t st = lop_mpi_agree(b->comm, outdir_write(r));
     if (st == LOP_OK && b->rank == 0) /* a failed stdout is reported once, by lop_stdout_close() */
-        (void)summary_print(r);
+        (void)report_scenarios_print(&r->meta, r->summary, r->n_summary,
+                                     r->have_send_rtt ? &r->send_rtt : NULL, r->outdir);
     return st;
 }
 
@@ -566,11 +536,11 @@ static const struct {
     [LOP_BENCH_PAIRS] = {run_pairs, 1, "option --pairs: "},
 };
 
-static int run(run_t *r)
+static lop_status_t run_on(run_t *r, MPI_Comm base)
 {
-    lop_status_t st = lop_mpi_agree(MPI_COMM_WORLD, bench_init(r));
+    lop_status_t st = lop_mpi_agree(base, bench_init(r, base));
     if (st != LOP_OK)
-        return fail_agreed(st);
+        return st;
     if (r->bench.size < 2)
         st = lop_err(LOP_ERR_INVALID, "%sneeds at least 2 MPI ranks (mpirun -np N lopbench, "
                      "N >= 2)", modes[r->opts.mode].option);
@@ -583,6 +553,29 @@ static int run(run_t *r)
     st = st ? st : modes[r->opts.mode].run(r);
     lop_transport_close(&r->tp);
     bench_free(r);
+    return st;
+}
+
+/* --congest with the scenarios: the timed ranks measure every series while
+ * the congestors send (the loaded L(p), o(p) of a loaded LoP model). */
+static lop_status_t run_timed(void *ctx, lop_congest_t *g)
+{
+    run_t *r = ctx;
+    r->congest = g;
+    return run_on(r, g->timed);
+}
+
+static int run(run_t *r)
+{
+    lop_status_t st;
+    if (r->opts.congest_on && r->opts.mode == LOP_BENCH_SCENARIOS) {
+        int mine = lop_mpi_oversubscribed(MPI_COMM_WORLD), any;
+        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        st = lop_congest_split_run(MPI_COMM_WORLD, &r->opts, any, r->cores, sizeof r->cores,
+                                   run_timed, r);
+    } else {
+        st = run_on(r, MPI_COMM_WORLD);
+    }
     return st == LOP_OK ? EXIT_SUCCESS : fail_agreed(st);
 }
 

@@ -285,6 +285,7 @@ static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run
     double base = mpi_barrier_us(m, (double)p);
     lop_out_num(t, base > 0 ? us / base : NAN);
     lop_out_str(t, f.text);
+    lop_out_str(t, row->condition); /* barrier.csv's isolated, barrier-congested.csv's rows */
     return lop_out_row(t);
 }
 
@@ -323,6 +324,7 @@ static const lop_out_col_t measured_cols[] = {
     {"inside_sim_logp", LOP_OUT_STR, 0}, {"inside_sim_lop", LOP_OUT_STR, 0},
     {"inside_loop", LOP_OUT_STR, 0},
     {"vs_mpi", LOP_OUT_NUM, 3},        ROWS_FLAGS_COL,
+    {"condition", LOP_OUT_STR, 0},
 };
 
 /* Free what mode_measured_run holds. */

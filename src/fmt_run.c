@@ -25,5 +25,10 @@ void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
     lop_csv_meta(w, "timer_calibration_s", "%s", lop_out_format_csv(num, m->timer_calibration_s));
     lop_csv_meta(w, "date", "%s", m->date);
     lop_run_meta_hosts_write(w, m);
+    if (m->congest) { /* measured while the congestors sent: the loaded L(p), o(p) */
+        lop_csv_meta(w, "congest", "%s", m->congest);
+        lop_csv_meta(w, "congest_cores", "%s", m->congest_cores);
+        lop_csv_meta(w, "congest_traffic", "%s", m->congest_traffic);
+    }
     lop_csv_meta(w, "unit", "us");
 }

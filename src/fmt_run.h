@@ -24,6 +24,9 @@ typedef struct {
     char date[40];                /* ISO 8601, local time */
     char host[128];               /* rank 0's host name */
     char *hosts;                  /* rank 0: every node of the run (lop_mpi_hosts) */
+    const char *congest;          /* --congest: '# congest:', '# congest_cores:', */
+    const char *congest_cores;    /* '# congest_traffic:' (bench/congest.h); NULL: */
+    const char *congest_traffic;  /* not written (barrier.csv writes its own) */
     int have_reference;           /* the reference ping-pong was run */
     lop_stats_t reference;        /* its RTT statistics */
 } lop_run_meta_t;

@@ -28,7 +28,9 @@ lop_status_t lop_stats_compute(double *samples, size_t n, lop_stats_t *out)
      * need not, by an ulp, when values tie or are adjacent. */
     out->mean = fmin(fmax(gsl_stats_mean(samples, 1, n), out->min), out->max);
     out->median = lop_stats_quantile_sorted(samples, n, 0.5);
+    out->p90 = lop_stats_quantile_sorted(samples, n, 0.90);
     out->p99 = lop_stats_quantile_sorted(samples, n, 0.99);
+    out->p999 = lop_stats_quantile_sorted(samples, n, 0.999);
     out->stddev = n > 1 ? gsl_stats_sd_m(samples, 1, n, out->mean) : 0.0;
     return LOP_OK;
 }

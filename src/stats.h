@@ -13,7 +13,9 @@ typedef struct {
     double min;    /* smallest sample */
     double mean;   /* arithmetic mean */
     double median; /* 50% quantile */
+    double p90;    /* 90% quantile, interpolated as every quantile here */
     double p99;    /* 99% quantile, linearly interpolated between order statistics */
+    double p999;   /* 99.9% quantile (a tail, Petrini et al.'s barrier distributions) */
     double max;    /* largest sample */
     double stddev; /* sample standard deviation (n-1 denominator); 0 when n == 1 */
 } lop_stats_t;
@@ -24,7 +26,7 @@ typedef struct {
  * whole timer ticks, so ties are common, and a p99 came out above the max
  * (0.042563482704402515 > 0.04256348270440252) and below the median.  The
  * result is kept between its two neighbouring order statistics, so quantiles
- * are ordered as the order statistics are (min <= median <= p99 <= max).
+ * are ordered as the order statistics are (min <= median <= p90 <= p99 <= p999 <= max).
  * Every quantile lop computes goes through here. */
 double lop_stats_quantile_sorted(const double *sorted, size_t n, double f);
 

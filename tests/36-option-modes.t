@@ -45,6 +45,7 @@ value() {
     lopbench:post) echo normal ;;
     lopbench:transport) echo mpi ;;
     lopbench:executor) echo p2p ;;
+    lopbench:congest) echo incast ;;
     lopbench:method) echo issend ;;
     lopbench:check-witness) echo two-sided ;;
     lopbench:rma | lopbench:gid-index | lopfit:model) echo auto ;;
@@ -170,7 +171,8 @@ by "--cnt 1.5: a whole number" $P "option --cnt: '1.5' is not a whole number" --
 check "--cnt 1e6 is a whole number" sh -c "'$BIN/lopredict' --cnt 1e6 --p 4 >/dev/null 2>&1"
 
 B=lopbench
-by "--seed without --barrier --check" $B "option --seed: only with --barrier" --seed 3
+by "--seed without --check or --congest uniform" $B "option --seed: only with --check or --congest uniform" \
+    --seed 3
 by "--check-delay-us without --barrier --check" $B "option --check-delay-us: only with --barrier" \
     --check-delay-us 5
 by "--barrier --seed without --check" $B "option --seed: only with --check" --barrier --seed 3

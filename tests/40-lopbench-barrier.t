@@ -92,7 +92,7 @@ csv=$T/run/barrier.csv
 check "timed run writes barrier.csv" test -s "$csv"
 check "... '# hosts:' names the one node and its ranks" \
     test "$(meta "$csv" hosts)" = "1: $(meta "$csv" host) ($(meta "$csv" ranks) ranks)"
-check "header" grep -qx 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us' "$csv"
+check "header" grep -qx 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p90_us,p99_us,p999_us,max_us,condition,impact_avg,impact_p99' "$csv"
 for key in executors ranks oversubscribed timer repetitions unit; do
     check "metadata '$key'" grep -q "^# $key: " "$csv"
 done
@@ -112,13 +112,15 @@ check "n is empty exactly for algorithms that take none (as in lopredict)" awk -
     ($3 ~ takes_n) != ($4 ~ /^[1-9][0-9]*$/) { bad = 1 }
     $4 != "" && $4 !~ /^[1-9][0-9]*$/ { bad = 1 }
     END { exit bad }' "$csv"
-check "every time is finite, positive and min <= avg <= max" awk -F, '
+check "every time is finite, positive and min <= avg <= max; isolated, no impact" awk -F, '
     /^#/ || $1 == "executor" { next }
-    { for (i = 7; i <= 11; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
-      if ($7 > $8 || $8 > $11) bad = 1 }
+    { for (i = 7; i <= 13; i++) if ($i !~ /^[0-9.]+$/ || $i <= 0) bad = 1
+      if ($7 > $8 || $8 > $13) bad = 1
+      if ($14 != "isolated" || $15 != "" || $16 != "") bad = 1 }
     END { exit bad }' "$csv"
 check "the definition says what summarise computes (the slowest-mean rank's iterations)" \
-    grep -q "^# definition: .*min/median/p99/max over the per-iteration times of that slowest-mean rank" "$csv"
+    grep -q "^# definition: .*min/median/p90/p99/p999/max over the per-iteration times of that slowest-mean rank" "$csv"
+check "barrier-hist.csv beside it (every timed run)" test -s "$T/run/barrier-hist.csv"
 check "the summary compares with MPI_Barrier" grep -q 'avg / MPI_Barrier' "$T/timed"
 
 # Two ranks confined to one CPU (as by a cpuset or a batch system) share it,

@@ -18,7 +18,7 @@ check "joins a small barrier.csv" test $? -eq 0
 check "two algorithm rows, MPI_Barrier only as the reference" \
     test "$(grep -c -e '^p2p,' -e '^shm,' "$T/out.csv"),$(grep -c '^mpi,' "$T/out.csv")" = "2,0"
 check "header" grep -qx \
-    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,loop_us,loop_lo_us,loop_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,err_loop,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,inside_loop,vs_mpi,flags' \
+    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,loop_us,loop_lo_us,loop_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,err_loop,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,inside_loop,vs_mpi,flags,condition' \
     "$T/out.csv"
 row=$(grep '^p2p,diss' "$T/out.csv")
 check "p2p is compared with the send-normal series" test "$(echo "$row" | cut -d, -f5)" = send-normal

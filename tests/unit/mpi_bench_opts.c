@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench_opts.h"
+#include "congest.h"
 #include "tap.h"
 
 static lop_status_t parse(lop_bench_opts_t *o, char **argv)
@@ -274,9 +275,42 @@ static void test_recv_ring(void)
     lop_recv_ring_free(&ring);
 }
 
+/* --congest and its options (bench/congest.h): defaults, values, and the
+ * default split of lop_congest_default_k. */
+static void test_congest(void)
+{
+    char *none[] = {"lopbench", "--barrier", NULL};
+    lop_bench_opts_t o;
+    ok(parse(&o, none) == LOP_OK && !o.congest_on && o.congest_ranks == 0 &&
+           o.congest_size == 4096 && o.congest_window == 8 && o.congest_max == 100000000,
+       "default: no traffic; 4096 bytes (GPCNeT), window 8, at most 10^8 messages");
+    char *all[] = {"lopbench", "--barrier", "--congest", "complement", "--congest-ranks", "4",
+                   "--congest-size", "64", "--congest-window", "2", "--congest-max", "9", NULL};
+    ok(parse(&o, all) == LOP_OK && o.congest_on &&
+           strcmp(lop_congest_patterns[o.congest].name, "complement") == 0 &&
+           o.congest_ranks == 4 && o.congest_size == 64 && o.congest_window == 2 &&
+           o.congest_max == 9,
+       "--congest complement with every option");
+    char *seed[] = {"lopbench", "--congest", "uniform", "--seed", "5", NULL};
+    ok(parse(&o, seed) == LOP_OK && o.seed == 5 && o.mode == LOP_BENCH_SCENARIOS,
+       "the scenarios take --congest, and --seed for uniform's destinations");
+    bad("option --congest: not with --check (--check verifies barriers, --congest times them "
+        "under traffic)", "--barrier", "--check", "--congest", "incast");
+    bad("option --seed: only with --check or --congest uniform", "--barrier", "--congest",
+        "incast", "--seed", "2");
+    bad("option --congest-window: '0' is not in 1..256", "--barrier", "--congest", "incast",
+        "--congest-window", "0");
+    int k[] = {lop_congest_default_k(3), lop_congest_default_k(5), lop_congest_default_k(10),
+               lop_congest_default_k(100)};
+    ok(k[0] == 1 && k[1] == 3 && k[2] == 8 && k[3] == 80,
+       "default K: 80 %% of the ranks, leaving 2 timed (3: %d, 5: %d, 10: %d, 100: %d)", k[0],
+       k[1], k[2], k[3]);
+}
+
 int main(void)
 {
     test_defaults();
+    test_congest();
     test_everything();
     test_errors();
     test_device_options();

@@ -1,6 +1,7 @@
 /* barrier.csv (src/fmt_barrier.h): writer -> reader round trip, old files
  * without the series column, and each bad row refused naming file:line. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fixture.h"
@@ -17,10 +18,12 @@ static lop_run_meta_t run_meta(void)
 }
 
 static const lop_fmt_barrier_row_t rows[] = {
-    {"p2p", "send-normal", "diss", 0, 0, 4, 100, 1.5, 2.25, 2, 3, 4, 0},
-    {"verbs", "rdmaw-inline", "ndiss", 3, 0, 4, 100, 1, 0.1 + 0.2, 1, 1, 1, 0},
-    {"p2p", "send-normal", "file:cyc.csv", 0, 0, 2, 100, 1, 1e-300, 1, 1, 1, 0},
-    {"mpi", NULL, "MPI_Barrier", 0, 0, 4, 100, 1, 7, 1, 1, 1, 0},
+    {"p2p", "send-normal", "diss", 0, 0, 4, 100, 1.5, 2.25, 2, 3, 4, 0, NULL, 2.5, 3.5, 0, 0},
+    {"verbs", "rdmaw-inline", "ndiss", 3, 0, 4, 100, 1, 0.1 + 0.2, 1, 1, 1, 0, "isolated", 1, 1,
+     0, 0},
+    {"p2p", "send-normal", "file:cyc.csv", 0, 0, 2, 100, 1, 1e-300, 1, 1, 1, 0,
+     "congested:uniform", 1, 1, 1.25, 3},
+    {"mpi", NULL, "MPI_Barrier", 0, 0, 4, 100, 1, 7, 1, 1, 1, 0, "congested:incast", 1, 1, 2, 0},
 };
 enum { N_ROWS = COUNT(rows) };
 
@@ -29,15 +32,21 @@ static void round_trip(void)
     lop_run_meta_t m = run_meta();
     lop_fmt_barrier_writer_t bw;
     const char *path = fixture_path("barrier.csv");
-    lop_status_t st = lop_fmt_barrier_write_begin(&bw, path, "p2p: MPI", &m);
+    lop_status_t st = lop_fmt_barrier_write_begin(&bw, path, "p2p: MPI", &m, NULL);
     for (size_t i = 0; i < N_ROWS && st == LOP_OK; i++)
         st = lop_fmt_barrier_write_row(&bw, &rows[i]);
     ok(lop_fmt_barrier_write_end(&bw, st) == LOP_OK, "barrier.csv written");
 
     lop_csv_t *csv;
-    ok(lop_csv_read(path, &csv) == LOP_OK && csv->n_columns == 11 &&
-           strcmp(csv->columns[0], "executor") == 0 && strcmp(csv->columns[10], "max_us") == 0,
-       "11 columns, executor .. max_us");
+    ok(lop_csv_read(path, &csv) == LOP_OK && csv->n_columns == 16 &&
+           strcmp(csv->columns[0], "executor") == 0 && strcmp(csv->columns[12], "max_us") == 0 &&
+           strcmp(csv->columns[9], "p90_us") == 0 && strcmp(csv->columns[11], "p999_us") == 0 &&
+           strcmp(csv->columns[15], "impact_p99") == 0,
+       "16 columns, executor .. max_us, condition, impact_avg, impact_p99");
+    ok(csv && strcmp(csv->cells[0][13], "isolated") == 0 && strcmp(csv->cells[0][14], "") == 0 &&
+           strcmp(csv->cells[2][13], "congested:uniform") == 0 &&
+           strcmp(csv->cells[3][15], "") == 0,
+       "condition NULL written isolated; an impact not > 0 an empty cell");
     const char *q = csv ? lop_csv_meta_get(csv, "quantity") : NULL;
     const char *o = csv ? lop_csv_meta_get(csv, "oversubscribed") : NULL;
     ok(q && strcmp(q, "barrier") == 0 && o && strcmp(o, "yes") == 0 &&
@@ -59,6 +68,11 @@ static void round_trip(void)
         same &= a->series ? strcmp(a->series, b->series) == 0 : b->series == NULL;
     }
     ok(same, "every row's executor, series, alg, n, p, avg_us (bit for bit) and line");
+    ok(f.row[0].p90_us == 2.5 && f.row[0].p999_us == 3.5 && isnan(f.row[0].impact_avg) &&
+           strcmp(f.row[0].condition, "isolated") == 0 && f.row[2].impact_avg == 1.25 &&
+           f.row[2].impact_p99 == 3 && strcmp(f.row[2].condition, "congested:uniform") == 0 &&
+           f.row[3].impact_avg == 2 && isnan(f.row[3].impact_p99),
+       "p90, p999, condition and the impacts read back (empty impacts NaN)");
     ok(f.row[0].n_empty && !f.row[1].n_empty, "an empty n cell is told from a number");
     lop_fmt_barrier_free(&f);
 }
@@ -72,6 +86,9 @@ static void old_file(void)
            strcmp(f.row[0].series, "rdmaw-normal") == 0 &&
            strcmp(f.row[1].series, "rdmaw-inline") == 0,
        "a file without the series column: the executor's old series");
+    ok(strcmp(f.row[0].condition, "isolated") == 0 && isnan(f.row[0].p90_us) &&
+           isnan(f.row[0].impact_avg) && f.row[0].p99_us == 1,
+       "... and without condition, p90, p999, impacts: isolated, NaN where absent");
     lop_fmt_barrier_free(&f);
 }
 
@@ -81,7 +98,9 @@ static void refused(const char *label, const char *header, const char *row, cons
 {
     char text[512];
     lop_fmt_barrier_t f;
-    const char *good = strstr(header, "series") ? "p2p,send-normal,diss,,4,10,1,2,1,1,2"
+    const char *good = strstr(header, "condition")
+                           ? "p2p,send-normal,diss,,4,10,1,2,1,1,1,1,2,isolated,,"
+                       : strstr(header, "series") ? "p2p,send-normal,diss,,4,10,1,2,1,1,2"
                                                 : "p2p,diss,,4,10,1,2,1,1,2";
     snprintf(text, sizeof text, "# lopbench: test\n%s\n%s\n%s\n", header, good, row);
     fixture_file_write("bad.csv", text);
@@ -109,6 +128,16 @@ static void bad_rows(void)
             "alg 'file:': the schedule file's name after 'file:' must be");
     refused("file: with a path", h, "p2p,send-normal,file:../x.csv,,4,10,1,2,1,1,2",
             "alg 'file:../x.csv': the schedule file's name after 'file:' must be");
+    const char *nh = "executor,series,alg,n,p,reps,min_us,avg_us,median_us,p90_us,p99_us,"
+                     "p999_us,max_us,condition,impact_avg,impact_p99";
+    refused("condition unknown", nh, "p2p,send-normal,diss,,4,10,1,2,1,1,1,1,2,loaded,,",
+            "condition 'loaded' is neither isolated nor congested:<pattern>");
+    refused("condition without a pattern", nh,
+            "p2p,send-normal,diss,,4,10,1,2,1,1,1,1,2,congested:,,", "condition 'congested:'");
+    refused("impact 0", nh, "p2p,send-normal,diss,,4,10,1,2,1,1,1,1,2,congested:uniform,0,",
+            "impact_avg must be > 0");
+    refused("p99 not a number", nh, "p2p,send-normal,diss,,4,10,1,2,1,1,x,1,2,isolated,,",
+            "column 'p99_us': 'x' is not a number");
     const char *old = "executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us";
     refused("old file, unknown executor", old, "tcp,diss,,4,10,1,2,1,1,2",
             "unknown executor 'tcp' (p2p, shm, verbs or mpi) in a file without a series column");
@@ -119,11 +148,50 @@ static void bad_rows(void)
        "a missing column named: %s", lop_errmsg());
 }
 
+/* barrier-hist.csv: bins on the fixed grid 10^(k/10) us, empty ones inside
+ * the range written, counts summing to the times given; a time on an edge
+ * falls in the bin it opens. */
+static void histogram(void)
+{
+    lop_run_meta_t m = run_meta();
+    lop_fmt_barrier_hist_writer_t hw;
+    const char *path = fixture_path("barrier-hist.csv");
+    const double us[] = {1, 1.1, 1.3, 3.5, 0.999, 10}; /* bins k = -1, 0, 0, 1, 5, 10 */
+    lop_status_t st = lop_fmt_barrier_hist_begin(&hw, path, "p2p: MPI", &m, NULL);
+    st = st ? st : lop_fmt_barrier_hist_write(&hw, &rows[0], us, COUNT(us));
+    ok(lop_fmt_barrier_hist_end(&hw, st) == LOP_OK, "barrier-hist.csv written");
+    lop_csv_t *csv = NULL;
+    long sum = 0, zeros = 0;
+    int edges = 1;
+    ok(lop_csv_read(path, &csv) == LOP_OK && csv->n_rows == 12 && csv->n_columns == 9 &&
+           strcmp(csv->columns[6], "lo_us") == 0 && strcmp(csv->columns[8], "count") == 0,
+       "12 bins from 10^(-1/10) to 10^(11/10) us, 9 columns");
+    for (size_t r = 0; csv && r < csv->n_rows; r++) {
+        long c = strtol(csv->cells[r][8], NULL, 10);
+        sum += c;
+        zeros += c == 0;
+        edges &= fabs(strtod(csv->cells[r][6], NULL) - pow(10, ((double)r - 1) / 10)) < 1e-12;
+    }
+    ok(sum == COUNT(us) && zeros == 7 && edges, "counts sum to the times (%ld), 7 empty bins "
+       "inside the range, edges 10^(k/10)", sum);
+    ok(csv && strcmp(csv->cells[1][8], "2") == 0 && strcmp(csv->cells[11][8], "1") == 0 &&
+           strcmp(csv->cells[0][5], "isolated") == 0,
+       "1 and 1.1 in [1, 1.26), 10 in [10, 12.6); the condition cell");
+    ok(csv && lop_csv_meta_get(csv, "bins") != NULL, "'# bins:' says the grid");
+    lop_csv_free(csv);
+    const double zero[] = {1, 0};
+    st = lop_fmt_barrier_hist_begin(&hw, path, "p2p: MPI", &m, NULL);
+    st = st ? st : lop_fmt_barrier_hist_write(&hw, &rows[0], zero, 2);
+    ok(lop_fmt_barrier_hist_end(&hw, st) == LOP_ERR_INVALID && strstr(lop_errmsg(), "> 0"),
+       "a time of 0 has no log bin: %s", lop_errmsg());
+}
+
 int main(void)
 {
     if (fixture_dir_make("fmt-barrier") != 0)
         return 1;
     round_trip();
+    histogram();
     old_file();
     bad_rows();
     fixture_dir_remove();

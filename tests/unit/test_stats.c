@@ -20,8 +20,10 @@ static double round_trip(double v)
 static int summary_ordered(const lop_stats_t *s)
 {
     double min = round_trip(s->min), avg = round_trip(s->mean), med = round_trip(s->median),
-           p99 = round_trip(s->p99), max = round_trip(s->max);
-    return min <= med && med <= p99 && p99 <= max && min <= avg && avg <= max;
+           p90 = round_trip(s->p90), p99 = round_trip(s->p99), p999 = round_trip(s->p999),
+           max = round_trip(s->max);
+    return min <= med && med <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max && min <= avg &&
+           avg <= max;
 }
 
 /* Property: samples as lopbench makes them, whole timer ticks times a factor
@@ -50,7 +52,7 @@ static void check_ordered_summaries(void)
         }
         cases++;
     }
-    ok(bad == 0, "min <= median <= p99 <= max, min <= avg <= max in the written cells of %d "
+    ok(bad == 0, "min <= median <= p90 <= p99 <= p999 <= max, min <= avg <= max in the written cells of %d "
        "tied, tiny and constant samples (%d out of order)", cases, bad);
     gsl_rng_free(r);
 }
@@ -67,6 +69,9 @@ int main(void)
     is_num(s.stddev, sqrt(2.5), 1e-12, "sample standard deviation (n-1)");
     /* quantile 0.99 of 1..5: index 0.99*4 = 3.96 -> 4 + 0.96*(5-4) */
     is_num(s.p99, 4.96, 1e-12, "p99 interpolates between order statistics");
+    /* 0.9 * 4 = 3.6 -> 4 + 0.6; 0.999 * 4 = 3.996 -> 4 + 0.996 */
+    is_num(s.p90, 4.6, 1e-12, "p90 likewise");
+    is_num(s.p999, 4.996, 1e-12, "p999 likewise");
     ok(a[0] == 1 && a[4] == 5, "samples are sorted in place");
 
     double b[] = {10, 20, 30, 40};
@@ -78,10 +83,14 @@ int main(void)
         c[i] = 100 - i;
     lop_stats_compute(c, 101, &s);
     is_num(s.p99, 99, 1e-12, "p99 of 0..100 is 99");
+    is_num(s.p90, 90, 1e-12, "p90 of 0..100 is 90");
+    /* index 0.999 * 100 = 99.9 -> 99 + 0.9 * (100 - 99) */
+    is_num(s.p999, 99.9, 1e-12, "p999 of 0..100 interpolates: 99.9");
 
     double one[] = {7.5};
     lop_stats_compute(one, 1, &s);
-    ok(s.n == 1 && s.stddev == 0 && s.median == 7.5 && s.p99 == 7.5, "single sample");
+    ok(s.n == 1 && s.stddev == 0 && s.median == 7.5 && s.p90 == 7.5 && s.p99 == 7.5 &&
+           s.p999 == 7.5, "single sample");
 
     ok(lop_stats_compute(one, 0, &s) == LOP_ERR_INVALID, "empty sample is an error");
     double bad[] = {1, NAN, 2};
