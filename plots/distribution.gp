@@ -23,7 +23,7 @@ do for [f in "barrier.csv barrier-congested.csv"] {
 congest(mode) = "awk -F, -f '" . here . "/congest.awk' -v fig=distribution -v mode=" . mode . \
     (exists("p") ? sprintf(" -v P=%d", p) : "") . " '" . hist . "'" . rowfiles
 # the grid: the panels and one cell for the key, nearly square
-npanel = int(system(congest("count") . " 2>/dev/null"))
+npanel = int(system(congest("count") . " 2>/dev/null || echo 0"))
 gcols = ceil(sqrt(npanel + 1))
 grows = ceil((npanel + 1.0) / gcols)
 if (!exists("width")) width = 40 + 290 * (gcols < 3 ? 3 : gcols)

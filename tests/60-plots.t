@@ -105,7 +105,7 @@ check "plot.sh: a missing directory is one line" one_line "$T/out" "^plot.sh: $T
 
 "$PLOTS/plot.sh" "$T/fitsonly" >"$T/out" 2>&1
 check "plot.sh renders what lopfit's tables alone allow" test $? -eq 0
-check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 7  # rtt overhead predict ndiss measured pairs hybrid
+check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 9  # rtt overhead predict ndiss measured pairs hybrid distribution impact
 check "plot.sh renders latency from the tables alone" is_png "$T/fitsonly/latency.png"
 
 mkdir "$T/bad"
