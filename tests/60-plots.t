@@ -8,13 +8,6 @@ PLOTS=$ROOT/plots
 FIGS="rtt overhead latency predict ndiss measured hybrid"
 . "$FIX/plots-lib.sh"
 
-# gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err.  A UTF-8 locale, as
-# plot.sh uses: under LANG=C gnuplot warns that it cannot convert a degree sign.
-gp() {
-    LC_ALL=C.UTF-8 gnuplot -e "dir='$2'; out='$3'${4:+; $4}" "$PLOTS/$1.gp" 2>"$T/err"
-}
-# one_line FILE PATTERN: FILE is exactly one line and matches PATTERN
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
 
 # ---- every script renders its figure from the fixture data
 for f in $FIGS; do

@@ -10,13 +10,6 @@ FIX=$ROOT/tests/data/congest
 PLOTS=$ROOT/plots
 . "$ROOT/tests/data/plots/plots-lib.sh"
 
-# gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err
-gp() {
-    LC_ALL=C.UTF-8 gnuplot -e "dir='$2'; out='$3'${4:+; $4}" "$PLOTS/$1.gp" 2>"$T/err"
-}
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
-# rows FILE: the data rows of a CSV (no metadata, no header)
-rows() { grep -v '^#' "$1" | tail -n +2; }
 
 # ---- the fixture is what the spec says: counts sum to reps, impacts divide
 sums_ok() {
