@@ -108,7 +108,8 @@ function pick(list, n,   i, f) {
     P = 0
     for (i = 1; i <= n; i++) { split(list[i], f, SUBSEP); if (f[4] + 0 > P) P = f[4] + 0 }
 }
-function dist_end(   i, f, k, pk, c, j, b, np, nc, xl, xh) {
+# every histogram counts something, and as many barriers as its row's reps
+function dist_sums(   i, f, k) {
     for (i = 1; i <= ng; i++) {
         k = group[i]; split(k, f, SUBSEP)
         if (sum[k] == 0) fault(at[k], "no barrier counted in " f[1] " " label(f[2], f[3]) " " f[5])
@@ -116,6 +117,22 @@ function dist_end(   i, f, k, pk, c, j, b, np, nc, xl, xh) {
             fault(at[k], "the counts of " f[1] " " label(f[2], f[3]) " at p = " f[4] " " f[5] " sum to " \
                 sum[k] ", but " repsat[k] " says reps " reps[k])
     }
+}
+# the selected curves sel[1..nsel] ordered by panel, executor, condition
+# (insertion sort on the key "panel executor condition" in ck[])
+function sort_curves(   i, j, f, v, vk) {
+    for (i = 1; i <= nsel; i++) {
+        split(sel[i], f, SUBSEP)
+        ck[i] = sprintf("%04d %04d %04d", pnew[pno[f[2] SUBSEP f[3]]], eno[f[1]], cno[f[5]])
+    }
+    for (i = 2; i <= nsel; i++) {
+        v = ck[i]; vk = sel[i]
+        for (j = i - 1; j >= 1 && ck[j] > v; j--) { ck[j + 1] = ck[j]; sel[j + 1] = sel[j] }
+        ck[j + 1] = v; sel[j + 1] = vk
+    }
+}
+function dist_end(   i, f, k, pk, c, j, b, xl, xh) {
+    dist_sums()
     pick(group, ng)
     for (i = 1; i <= ng; i++) {
         k = group[i]; split(k, f, SUBSEP)
@@ -148,16 +165,8 @@ function dist_end(   i, f, k, pk, c, j, b, np, nc, xl, xh) {
     for (i = 1; i <= np; i++) printf "PTITLE[%d] = %s\n", i, q(plabel[porder[i]])
     for (i = 1; i <= ne; i++) printf "EXE[%d] = %s\n", i, q(exe[i])
     for (c = 1; c <= nc; c++) printf "COND[%d] = %s\n", c, q(cond[c])
-    # curves ordered by panel, executor, condition: each panel's are PFIRST..PLAST
-    for (i = 1; i <= nsel; i++) {
-        split(sel[i], f, SUBSEP)
-        ck[i] = sprintf("%04d %04d %04d", pnew[pno[f[2] SUBSEP f[3]]], eno[f[1]], cno[f[5]])
-    }
-    for (i = 2; i <= nsel; i++) {
-        v = ck[i]; vk = sel[i]
-        for (j = i - 1; j >= 1 && ck[j] > v; j--) { ck[j + 1] = ck[j]; sel[j + 1] = sel[j] }
-        ck[j + 1] = v; sel[j + 1] = vk
-    }
+    # each panel's curves are PFIRST..PLAST
+    sort_curves()
     for (i = 1; i <= nsel; i++) {
         split(ck[i], f, " ")
         if (!(f[1] + 0 in pfirst)) pfirst[f[1] + 0] = i
