@@ -4,8 +4,8 @@
 #   plots/plot.sh DATA_DIR [OUT_DIR [FIGURE...]]   (OUT_DIR defaults to DATA_DIR)
 #   PLOT_FORMAT=svg plots/plot.sh ...              (png, the default, svg or pdf)
 #
-# FIGURE is one of rtt overhead latency predict ndiss measured pairs hybrid; without any,
-# every figure is tried.
+# FIGURE is one of rtt overhead latency predict ndiss measured pairs hybrid
+# distribution impact; without any, every figure is tried.
 # Prints one line per figure: the file written, or why it was skipped.  Exits
 # non-zero when DATA_DIR is missing, when a figure fails to render, or when the
 # data allow no figure at all.  Figures are written atomically (temp + rename).
@@ -18,7 +18,7 @@ fmt=${PLOT_FORMAT:-png}
 
 die() { echo "$prog: $*" >&2; exit 1; }
 
-all="rtt overhead latency predict ndiss measured pairs hybrid"
+all="rtt overhead latency predict ndiss measured pairs hybrid distribution impact"
 [ $# -ge 1 ] || { echo "usage: $prog DATA_DIR [OUT_DIR [FIGURE...]]" >&2; exit 2; }
 data=$1
 out=${2:-$1}
@@ -118,6 +118,12 @@ else skip pairs "no pairs.csv (lopbench --pairs)"; fi
 if ! wanted hybrid; then :
 elif has 'hybrid-*.csv'; then render hybrid "" 'hybrid-*.csv'
 else skip hybrid "no hybrid-block.csv or hybrid-rr.csv (lopredict --alg all,hybrid --simulate --csv)"; fi
+if ! wanted distribution; then :
+elif has barrier-hist.csv; then render distribution "" barrier-hist.csv barrier.csv barrier-congested.csv
+else skip distribution "no barrier-hist.csv (lopbench --barrier)"; fi
+if ! wanted impact; then :
+elif has barrier-congested.csv; then render impact "" barrier-congested.csv
+else skip impact "no barrier-congested.csv (lopbench --barrier --congest)"; fi
 
 [ "$failed" -eq 0 ] || die "$failed figure(s) failed"
 [ "$rendered" -gt 0 ] || die "$data: no data for any figure"

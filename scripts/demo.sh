@@ -1,8 +1,8 @@
 #!/bin/sh
 # demo.sh - the main job end to end on this machine's local ranks (make demo):
 #   lopbench (scenarios 1, 2) -> lopfit (model selection) -> lopredict --verify,
-#   --best -> lopbench --barrier -> lopredict --measured -> final table ->
-#   figures -> summary.txt
+#   --best -> lopbench --barrier (and --barrier --congest where the machine
+#   allows) -> lopredict --measured -> final table -> figures -> summary.txt
 # Settings (environment or make variables):
 #   NP=<cores>  ranks for scenarios 1, 2 and the barriers; at most the number
 #               of cores (nproc): the fits that predict the barriers must come
@@ -115,6 +115,19 @@ start=$(date +%s)
 step 1/9 "dependencies and build"
 sh "$ROOT/scripts/deps.sh" --plots
 make -s -C "$ROOT" -j2 tools
+# Barriers under background traffic (lopbench --barrier --congest incast,
+# Petrini et al. 5.2, GPCNeT): 2 timed ranks and 2 congesting ones, each on a
+# core of its own (4 ranks on fewer cores would time the scheduler, not the
+# traffic); CONGEST_SKIP says why not, else it is empty.
+CONGEST_NP=4
+CONGEST_SKIP=
+if [ "$NODES" -ge 2 ]; then
+    CONGEST_SKIP="not on the virtual cluster: mpirun places the congesting ranks (the last ones) on the last nodes, neither Petrini's layout nor GPCNeT's"
+elif [ "$CORES" -lt "$CONGEST_NP" ]; then
+    CONGEST_SKIP="$CONGEST_NP ranks needed (2 timed, 2 congesting, a core each), this machine has $CORES cores"
+elif ! "$BIN/lopbench" --help 2>&1 | grep -q -e '--congest'; then
+    CONGEST_SKIP="this lopbench has no --congest option"
+fi
 # OUT is made here and removed again unless the demo gets to its end: no
 # half-made OUT.  (Not OUT.partial renamed at the end: the files name the
 # paths they were made from, measured.csv its params.csv.)
@@ -190,6 +203,16 @@ if [ "$NODES" -ge 2 ]; then
         --pairs-file "$D/pairs.csv" --placement "$D/placement.csv" --reps 20 >"$OUT/hybrid-check.txt"
 fi
 
+CG=$OUT/congest
+if [ -z "$CONGEST_SKIP" ]; then
+    say "[5/9] lopbench --barrier --congest incast: 2 timed ranks, 2 congesting ($CONGEST_NP local ranks) -> $CG/data"
+    mkdir -p "$CG/data"
+    run_mpi "$CONGEST_NP" "$BIN/lopbench" --barrier --congest incast --congest-ranks 2 --reps "$REPS" \
+        --warmup $((REPS / 10)) -o "$CG/data" --quiet >"$CG/barrier.txt"
+else
+    say "[5/9] skipped barriers under background traffic: $CONGEST_SKIP"
+fi
+
 step 6/9 "lopredict --measured: measured vs predicted, with 95 % intervals"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat min \
     >"$OUT/measured.txt"
@@ -207,6 +230,13 @@ sh "$ROOT/plots/plot.sh" "$D" "$OUT/figures" 2>"$OUT/plots.txt" || {
     exit 1
 }
 cat "$OUT/plots.txt" >&2
+if [ -z "$CONGEST_SKIP" ]; then
+    sh "$ROOT/plots/plot.sh" "$CG/data" "$CG/figures" distribution impact >"$CG/plots.txt" 2>&1 || {
+        cat "$CG/plots.txt" >&2
+        exit 1
+    }
+    cat "$CG/plots.txt" >&2
+fi
 sh "$ROOT/plots/figures-mozart.sh" "$OUT/figures-mozart" >"$OUT/figures-mozart.txt" 2>&1 || {
     cat "$OUT/figures-mozart.txt" >&2
     exit 1
@@ -266,6 +296,14 @@ secs=$(($(date +%s) - start))
         grep '^--check' "$OUT/hybrid-check.txt"
         echo
     fi
+    echo "== Barriers under background traffic (lopbench --barrier --congest incast) =="
+    if [ -z "$CONGEST_SKIP" ]; then
+        cat "$CG/barrier.txt"
+        cat "$CG/plots.txt"
+    else
+        echo "skipped: $CONGEST_SKIP"
+    fi
+    echo
     echo "== Model errors (lopredict --measured) =="
     grep '^#' "$OUT/measured.txt" | grep -v -e '^# lopredict' -e '^# measured'
     echo
@@ -296,3 +334,5 @@ say "  figures-mozart/  the thesis's figures 2.36, 2.38, 2.39 from its published
 [ -z "$OV" ] || say "  $(basename "$OV")/  the oversubscribed run's data and figures (no predictions)"
 say "  bench.txt fit.txt models.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"
 [ "$NODES" -eq 0 ] || say "  pairs.txt hybrid.txt hybrid-check.txt  the two levels and the hybrid barrier"
+[ -n "$CONGEST_SKIP" ] ||
+    say "  congest/     barriers isolated and under incast traffic: data/, figures/ (distribution.png, impact.png)"

@@ -8,13 +8,6 @@ PLOTS=$ROOT/plots
 FIGS="rtt overhead latency predict ndiss measured hybrid"
 . "$FIX/plots-lib.sh"
 
-# gp FIG DIR OUT [EXTRA]: run one script; stderr in $T/err.  A UTF-8 locale, as
-# plot.sh uses: under LANG=C gnuplot warns that it cannot convert a degree sign.
-gp() {
-    LC_ALL=C.UTF-8 gnuplot -e "dir='$2'; out='$3'${4:+; $4}" "$PLOTS/$1.gp" 2>"$T/err"
-}
-# one_line FILE PATTERN: FILE is exactly one line and matches PATTERN
-one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q "$2" "$1"; }
 
 # ---- every script renders its figure from the fixture data
 for f in $FIGS; do
@@ -105,7 +98,7 @@ check "plot.sh: a missing directory is one line" one_line "$T/out" "^plot.sh: $T
 
 "$PLOTS/plot.sh" "$T/fitsonly" >"$T/out" 2>&1
 check "plot.sh renders what lopfit's tables alone allow" test $? -eq 0
-check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 7  # rtt overhead predict ndiss measured pairs hybrid
+check "plot.sh says why each other figure is skipped" test "$(grep -c '^plot.sh: skipped ' "$T/out")" -eq 9  # rtt overhead predict ndiss measured pairs hybrid distribution impact
 check "plot.sh renders latency from the tables alone" is_png "$T/fitsonly/latency.png"
 
 mkdir "$T/bad"

@@ -8,24 +8,20 @@ FIX=$ROOT/tests/data/pairs
 PLOTS=$ROOT/plots
 . "$ROOT/tests/data/plots/plots-lib.sh"
 
-# gp DIR OUT [EXTRA]: run pairs.gp; stderr in $T/err
-gp() {
-    LC_ALL=C.UTF-8 gnuplot -e "dir='$1'; out='$2'${3:+; $3}" "$PLOTS/pairs.gp" 2>"$T/err"
-}
 
-gp "$FIX" "$T/pairs.png"
+gp pairs "$FIX" "$T/pairs.png"
 check "pairs.gp renders pairs.csv (issend, 4 ranks, the diagonal without L) as a PNG" is_png "$T/pairs.png"
 check "... without gnuplot warnings" test ! -s "$T/err"
 [ -s "$T/err" ] && diag "$(cat "$T/err")"
-gp "$FIX" "$T/series.svg" "term='svg'; file='pairs-send-normal.csv'"
+gp pairs "$FIX" "$T/series.svg" "term='svg'; file='pairs-send-normal.csv'"
 check "file='pairs-send-normal.csv', term='svg': an SVG with both panels" \
     sh -c "grep -q '<svg' '$T/series.svg' && grep -q 'latency L' '$T/series.svg' && grep -q 'send overhead o' '$T/series.svg'"
 check "... whose title names the series" grep -q 'send-normal' "$T/series.svg"
-gp "$FIX" "$T/machine.png" "file='machine-rr.csv'"
+gp pairs "$FIX" "$T/machine.png" "file='machine-rr.csv'"
 check "a 20-rank matrix without # stat: (lopredict --write-costs) renders" is_png "$T/machine.png"
 
 mkdir "$T/empty"
-if gp "$T/empty" "$T/empty/pairs.png"; then fail "pairs.gp fails without pairs.csv"
+if gp pairs "$T/empty" "$T/empty/pairs.png"; then fail "pairs.gp fails without pairs.csv"
 else pass "pairs.gp fails without pairs.csv"; fi
 check "... in one line naming the file" \
     sh -c "test \$(wc -l <'$T/err') -eq 1 && grep -q '^pairs: $T/empty/pairs.csv: no such file' '$T/err'"

@@ -65,6 +65,19 @@ check "... nor made from it" sh -c "! grep -rl 'oversubscribed-np' '$D' | grep -
 
 S="$T/demo out/summary.txt"
 check "summary: the models chosen" grep -q '^== Models chosen' "$S"
+# barriers under background traffic: run where 4 ranks have a core each and
+# lopbench has --congest, else one line saying why not
+check "summary: barriers under background traffic" \
+    grep -q '^== Barriers under background traffic (lopbench --barrier --congest incast)' "$S"
+if grep -q '^skipped: ' "$S"; then
+    check "... skipped, in one line saying why, as the log said" \
+        sh -c "grep -q '^demo: \\[5/9\\] skipped barriers under background traffic: ' '$T/log'"
+else
+    for fig in distribution impact; do
+        check "... and congest/figures/$fig.png" sh -c \
+            "head -c 8 '$T/demo out/congest/figures/$fig.png' | od -An -c | grep -q 'P   N   G'"
+    done
+fi
 check "summary: lopfit could not select a model for RTT from one point, and says so" \
     grep -q '^send-normal rtt min: not enough points to select' "$S"
 check "summary: fitted parameters" grep -q '^rdmaw-normal rtt min' "$S"
