@@ -58,6 +58,7 @@ typedef struct {
     double check_delay_us;     /* --check: largest random arrival delay */
     unsigned long seed;        /* --check: seed of the delays; --congest uniform: of the
                                   destinations */
+    int check_witness;         /* --check-witness: lop_witness_kind_t */
     int congest;               /* --congest: index into lop_congest_patterns (congest.h) */
     int congest_on;            /* --congest given */
     long congest_ranks;        /* --congest-ranks K; 0: lop_congest_default_k */
