@@ -1,7 +1,8 @@
 # machine.sh - the machines lop's whole-machine scripts run on, sourced by
 # scripts/validate.sh and perf/vs-mpi.sh (after `set -eu`, with ROOT the
 # checkout and TOOL the script's name for its messages).
-#   MACHINE=local  local: NP ranks on this host (NP <= cores, default: cores)
+#   MACHINE=local  local: NP ranks on this host (NP <= cores, default: cores;
+#                  OVERSUB=1 lets NP exceed them, ranks then share cores)
 #                  tcp:   NODES nodes of scripts/cluster.sh, one rank each, TCP
 #                         between them (NODES <= cores: each rank a core)
 #                  lab:   the same with every node's link shaped by NIC (a NIC
@@ -34,7 +35,8 @@ machine_check() {
     case $MPI in openmpi | mpich) ;; *) die "MPI=$MPI: expected openmpi or mpich" ;; esac
     whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"
     if [ "$MACHINE" = local ]; then
-        [ "$NP" -ge 2 ] && [ "$NP" -le "$CORES" ] || die "NP=$NP: from 2 to the $CORES cores"
+        [ "$NP" -ge 2 ] && { [ "$NP" -le "$CORES" ] || [ "${OVERSUB:-0}" = 1 ]; } ||
+            die "NP=$NP: from 2 to the $CORES cores (OVERSUB=1: more, sharing cores)"
         RANKS=$NP
     else
         [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null 2>&1 ||
@@ -72,8 +74,9 @@ CLUSTER=
 YIELD=
 machine_up() {
     if [ "$MACHINE" = local ]; then
-        WHAT="local: $RANKS ranks on one host ($CORES cores)"
+        WHAT="local: $RANKS ranks on one host ($CORES cores$([ "$RANKS" -le "$CORES" ] || echo ', ranks sharing them'))"
         SHORT="local, $RANKS ranks"
+        [ "$RANKS" -le "$CORES" ] || [ "$MPI" = mpich ] || YIELD="--mca mpi_yield_when_idle 1"
     else
         CLUSTER=$(mktemp -d /tmp/lop-machine.XXXXXX) # no spaces: launchers split the agent's path
         if [ "$MACHINE" = lab ]; then
@@ -104,7 +107,7 @@ LAUNCH=
 ranks() {
     if [ "$MACHINE" = local ]; then
         # shellcheck disable=SC2086 # LAUNCH is words
-        if [ "$MPI" = openmpi ]; then timeout 900 mpirun.openmpi --oversubscribe $LAUNCH -np "$RANKS" "$@"
+        if [ "$MPI" = openmpi ]; then timeout 900 mpirun.openmpi --oversubscribe $YIELD $LAUNCH -np "$RANKS" "$@"
         else timeout 900 mpirun.mpich -bind-to core $LAUNCH -np "$RANKS" "$@"; fi
         return
     fi
