@@ -353,7 +353,55 @@ static lop_status_t marker_write(const char *marker, char *const *a, size_t n_a,
     return lop_csv_writer_commit(&w);
 }
 
-/* Move the staged files into DIR, the marker around them. */
+void lop_outdir_retire(lop_outdir_t *t, const char *name)
+{
+    if (t->n_retire < COUNT(t->retire))
+        t->retire[t->n_retire++] = name;
+}
+
+static int is_retired(const lop_outdir_t *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_retire; i++)
+        if (strcmp(t->retire[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The retired names the run did not stage after all join the staged ones
+ * (sorted) for the marker; the others are no longer retired. */
+static lop_status_t retired_join(lop_outdir_t *t, char ***names, size_t *n)
+{
+    size_t kept = 0, staged = *n;
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < t->n_retire && st == LOP_OK; i++)
+        if (!names_have(*names, staged, t->retire[i])) {
+            t->retire[kept++] = t->retire[i];
+            st = names_add(names, n, t->retire[i]);
+        }
+    t->n_retire = kept;
+    if (st == LOP_OK && *n > 1)
+        qsort(*names, *n, sizeof **names, names_cmp);
+    return st;
+}
+
+/* Remove DIR's files that the run retires (lop_outdir_retire). */
+static lop_status_t retired_remove(const lop_outdir_t *t)
+{
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < t->n_retire && st == LOP_OK; i++) {
+        char *path = path_join(t->dir, t->retire[i]);
+        if (!path)
+            st = LOP_ERR_NOMEM;
+        else if (unlink(path) != 0 && errno != ENOENT)
+            st = lop_err(LOP_ERR_IO, "%s: cannot remove an earlier run's file: %s (%s marks %s "
+                         "incomplete)", path, strerror(errno), LOP_OUTDIR_MARKER, t->dir);
+        free(path);
+    }
+    return st;
+}
+
+/* Move the staged files into DIR and remove the retired ones, the marker
+ * around them ('names': the staged and the retired, sorted). */
 static lop_status_t stage_commit(const lop_outdir_t *t, char *const *names, size_t n)
 {
     char **old = NULL, **left = NULL;
@@ -369,12 +417,13 @@ static lop_status_t stage_commit(const lop_outdir_t *t, char *const *names, size
         char *from = path_join(t->stage, names[i]), *to = path_join(t->dir, names[i]);
         if (!from || !to)
             st = LOP_ERR_NOMEM;
-        else if (rename(from, to) != 0)
+        else if (rename(from, to) != 0 && !(errno == ENOENT && is_retired(t, names[i])))
             st = lop_err(LOP_ERR_IO, "%s: cannot move into place: %s (%s marks %s incomplete)",
                          to, strerror(errno), LOP_OUTDIR_MARKER, t->dir);
         free(from);
         free(to);
     }
+    st = st ? st : retired_remove(t);
     int fd = st == LOP_OK ? open(t->dir, O_RDONLY | O_DIRECTORY) : -1;
     if (st == LOP_OK && (fd < 0 || fsync(fd) != 0))
         st = lop_err(LOP_ERR_IO, "%s: cannot sync: %s", t->dir, strerror(errno));
@@ -412,6 +461,7 @@ lop_status_t lop_outdir_end(lop_outdir_t *t, lop_status_t status)
     char **names = NULL;
     size_t n = 0;
     lop_status_t st = stage_names(t, &names, &n);
+    st = st ? st : retired_join(t, &names, &n);
     sigset_t old;
     lop_cleanup_signals_block(1, &old); /* the moves run to their end */
     if (status == LOP_OK && st == LOP_OK)

@@ -34,6 +34,8 @@ typedef struct {
     char *dir;   /* the target directory */
     char *stage; /* DIR/.lop-stage.XXXXXX: where the run's files are written */
     int lock;    /* the stage, open and locked while the run lives */
+    const char *retire[4]; /* names removed from DIR when the run commits */
+    size_t n_retire;
 } lop_outdir_t;
 
 /* Check, before a run's work, that 'dir' (-o) can be made (later, by
@@ -50,6 +52,11 @@ lop_status_t lop_outdir_begin(lop_outdir_t *t, const char *dir);
 /* lop_csv_target_check() of DIR/name: a tool checks the files it will write
  * before its work, and lop_outdir_end() checks them all before the first move. */
 lop_status_t lop_outdir_target_check(const char *dir, const char *name);
+/* A file of the run's set that this run does not write (barrier-congested.csv
+ * after a run without --congest): removed from DIR when the staged files
+ * move in, under the same marker, so that DIR never pairs the new files with
+ * an earlier run's.  'name' must outlive 't'; at most four names. */
+void lop_outdir_retire(lop_outdir_t *t, const char *name);
 /* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
  * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
  * way (a zeroed 't' is a no-op) and returns the outcome. */

@@ -106,6 +106,14 @@ check "--congest-max 1: stderr says the traffic did not cover the phase" \
     grep -q 'reached --congest-max 1: the traffic did not cover the whole congested phase' "$T/max.err"
 check "--congest-max 1: no process left" none_left "$T/max"
 
+# A run without --congest into that DIR: its barrier.csv is isolated only,
+# so the earlier run's barrier-congested.csv goes (it would pair with it).
+run_mpi 2 "$B" --barrier --alg diss --executor p2p --reps 5 --warmup 1 -o "$T/max" --quiet \
+    >/dev/null 2>&1
+check "a run without --congest into the DIR: exits 0, no barrier-congested.csv left" \
+    sh -c "[ $? -eq 0 ] && [ -s '$T/max/barrier.csv' ] && [ ! -e '$T/max/barrier-congested.csv' ] &&
+           ! grep -q '^# congest:' '$T/max/barrier.csv' && [ ! -e '$T/max/.lop-incomplete' ]"
+
 # The scenarios under traffic: every series measured by the timed ranks
 # while the congestors send, each file saying so; lopfit fits them as usual.
 run_mpi 5 "$B" --transport mpi --congest incast --congest-ranks 3 --reps 10 --warmup 1 \

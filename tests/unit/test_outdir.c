@@ -87,6 +87,37 @@ static void test_commit_and_abort(void)
     lop_csv_free(csv);
 }
 
+/* A retired file goes when the run commits, stays when it fails, and is
+ * kept when the run staged it after all. */
+static void test_retire(void)
+{
+    lop_outdir_t out;
+    mkdir(fixture_path("r"), 0777);
+    fixture_file_write("r/old.csv", "o\n1");
+    ok(lop_outdir_begin(&out, fixture_path("r")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n1") == LOP_OK,
+       "a run stages a.csv");
+    lop_outdir_retire(&out, "old.csv");
+    ok(lop_outdir_end(&out, lop_err(LOP_ERR_IO, "disk full")) == LOP_ERR_IO &&
+           exists("r/old.csv") && !exists("r/a.csv"),
+       "a failed run retires nothing");
+    ok(lop_outdir_begin(&out, fixture_path("r")) == LOP_OK &&
+           stage_file(&out, "a.csv", "a\n1") == LOP_OK,
+       "another run stages a.csv");
+    lop_outdir_retire(&out, "old.csv");
+    lop_outdir_retire(&out, "never.csv");
+    ok(lop_outdir_end(&out, LOP_OK) == LOP_OK && exists("r/a.csv") && !exists("r/old.csv") &&
+           !exists("r/" LOP_OUTDIR_MARKER),
+       "it commits: a.csv in, old.csv gone, a missing name no error, no marker: %s",
+       lop_errmsg());
+    ok(lop_outdir_begin(&out, fixture_path("r")) == LOP_OK &&
+           stage_file(&out, "old.csv", "o\n2") == LOP_OK,
+       "a run stages the name it also retires");
+    lop_outdir_retire(&out, "old.csv");
+    ok(lop_outdir_end(&out, LOP_OK) == LOP_OK && exists("r/old.csv"),
+       "... and the staged file stays");
+}
+
 /* A marker left by a run that died between two renames. */
 static void test_marker(void)
 {
@@ -358,6 +389,7 @@ int main(void)
     test_names();
     test_commit_and_abort();
     test_marker();
+    test_retire();
     test_not_regular();
     test_signal();
     test_stale_stage();
