@@ -178,25 +178,37 @@ ranks() {
 # the job's time is up (srun forwards timeout's SIGTERM to the step and
 # cancels it; a SIGKILLed srun would leave the step running).  srun -K: a
 # rank that dies ends the step at once, not after the others' --timeout.
+# In the background, waited for: the shell's traps then run as soon as Slurm
+# signals the job (a node failed), not after the launcher ends, which may
+# be after Slurm's SIGKILL.
 slurm_ranks() {
     t=$((LEFT > 40 ? LEFT - 30 : 10))
     # shellcheck disable=SC2086 # LAUNCH is words
     if [ "$LAUNCHER" = srun ]; then
-        timeout -k 10 $t srun --mpi=$plugin -K -N "$NODES" -n "$RANKS" --ntasks-per-node=1 "$@"
+        timeout -k 10 $t srun --mpi=$plugin -K -N "$NODES" -n "$RANKS" --ntasks-per-node=1 "$@" &
     elif [ "$MPI" = openmpi ]; then
-        timeout -k 10 $t mpirun.openmpi $LAUNCH --map-by node -np "$RANKS" "$@"
+        timeout -k 10 $t mpirun.openmpi $LAUNCH --map-by node -np "$RANKS" "$@" &
     else
-        timeout -k 10 $t mpiexec.mpich $LAUNCH -ppn 1 -n "$RANKS" "$@"
+        timeout -k 10 $t mpiexec.mpich $LAUNCH -ppn 1 -n "$RANKS" "$@" &
     fi
+    wait $!
 }
 
 # lost DIR NAME: the node a failed run lost, in one line, from what srun or
 # mpirun said in DIR/NAME.err; nothing when they named none.
 lost() {
-    sed -n -e 's/^srun: error: \([^:]*\): task \([0-9]*\): \(Killed\|Terminated\|.*signal.*\)$/node \1 lost mid-job: rank \2 \3 (srun)/p' \
-        -e 's/^srun: error: Node failure on \(.*\)$/node \1 lost mid-job: node failure (srun)/p' \
-        -e 's/.*process rank \([0-9]*\) with PID [0-9]* on node \([^ ]*\) exited on signal \([0-9]*\).*/node \2 lost mid-job: rank \1 exited on signal \3 (mpirun)/p' \
+    sed -n -e 's/^srun: error: \([^:]*\): task \([0-9]*\): \(Killed\|Terminated\|.*signal.*\)$/\1 lost mid-job: rank \2 \3 (srun)/p' \
+        -e 's/^srun: error: Node failure on \(.*\)$/\1 lost mid-job: node failure (srun)/p' \
+        -e 's/.*process rank \([0-9]*\) with PID [0-9]* on node \([^ ]*\) exited on signal \([0-9]*\).*/\2 lost mid-job: rank \1 exited on signal \3 (mpirun)/p' \
         "$1/$2.err" | head -n 1
+}
+
+# slurm_down: which of the job's nodes Slurm took as lost, in one phrase.
+slurm_down() {
+    down=$(sinfo -h -N -n "$SLURM_JOB_NODELIST" -t down,fail,drain,no_respond -o %N 2>/dev/null |
+        sort -u | tr '\n' ' ')
+    if [ -n "$down" ]; then echo "${down% } lost mid-job (down in sinfo)"
+    else echo "no node of the job is down (a time limit, scancel?)"; fi
 }
 
 # bench DIR NAME ARGS...: lopbench on the machine's ranks, its output in

@@ -59,8 +59,8 @@ SchedulerType=sched/builtin
 SelectType=select/linear
 MpiDefault=none
 ReturnToService=2
-SlurmdTimeout=10
-KillWait=2
+SlurmdTimeout=5
+KillWait=5
 MessageTimeout=5
 NodeName=node[0-$last] CPUs=1 State=UNKNOWN
 PartitionName=lop Nodes=ALL Default=YES MaxTime=INFINITE State=UP
