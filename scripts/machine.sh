@@ -92,7 +92,7 @@ slurm_launcher() {
     *) die "LAUNCHER=$LAUNCHER: expected auto, srun or mpirun" ;;
     esac
     if [ "$LAUNCHER" = srun ]; then
-        [ -n "$has_plugin" ] || die "LAUNCHER=srun: this Slurm has no mpi/$plugin plugin for MPI=$MPI (srun --mpi=list: $(srun --mpi=list 2>&1 | tail -n +2 | tr -d '\t' | tr '\n' ' '))"
+        [ -n "$has_plugin" ] || die "launcher srun: this Slurm has no mpi/$plugin plugin for MPI=$MPI (srun --mpi=list: $(srun --mpi=list 2>&1 | tail -n +2 | tr -d '\t' | tr '\n' ' '))"
         LAUNCHED="srun --mpi=$plugin"
     else
         command -v $mpirun >/dev/null 2>&1 ||

@@ -111,7 +111,10 @@ up() {
         command -v $c >/dev/null 2>&1 || die "$c not installed (scripts/deps.sh installs Slurm and munge)"
     done
     mkdir -p "$dir" && dir=$(cd "$dir" && pwd) # the agent and slurm.conf name it
-    LOP_CLUSTER_PREFIX=lops "$HERE/cluster.sh" up "$dir" "$n" || exit 1
+    # cluster.sh's refusals (DIR's cluster is up ...) as this script's own
+    why=$(LOP_CLUSTER_PREFIX=lops "$HERE/cluster.sh" up "$dir" "$n" 2>&1) ||
+        die "$(echo "$why" | tail -n 1 | sed 's/^cluster\.sh: //; s/cluster\.sh down/slurm-cluster.sh down/')"
+    [ -z "$why" ] || echo "$why" >&2
     why=$(start "$dir" "$n" "$wait" 2>&1) || { down "$dir"; die "$(echo "${why:-start failed}" | tail -n 1)"; }
     echo "SLURM_CONF=$dir/slurm/slurm.conf" >"$dir/slurm/env"
 }
