@@ -187,7 +187,7 @@ demo:
 	sh scripts/demo.sh
 
 # How right are the predictions on a machine: the fidelity table
-# (scripts/validate.sh; MACHINE=local|tcp|lab, NODES, NIC, MPI, REPS, STAT, OUT).
+# (scripts/validate.sh; MACHINE=local|tcp|lab|slurm, NODES, NIC, MPI, REPS, STAT, OUT).
 validate:
 	sh scripts/validate.sh
 
