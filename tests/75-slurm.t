@@ -133,6 +133,8 @@ refused() {
 }
 job "$T/one.log" -N 1 --export=ALL,LOP_OUT=$T/r
 refused "$T/one.log" "job $JOB has 1 node (node0): lop needs at least 2" "one node"
+job "$T/bogus.log" -N 2 --export=ALL,LOP_MPI=bogus,LOP_OUT=$T/r
+refused "$T/bogus.log" "LOP_MPI=bogus: expected openmpi or mpich" "LOP_MPI=bogus"
 mkdir "$T/nopmix" && printf '#!/bin/sh\n[ "$1" = --mpi=list ] && { printf "MPI plugin types are...\\n\\tnone\\n"; exit 0; }\nexec %s "$@"\n' \
     "$(command -v srun)" >"$T/nopmix/srun" && chmod +x "$T/nopmix/srun"
 job "$T/nopmix.log" -N 2 "--export=ALL,PATH=$T/nopmix:$PATH,LOP_LAUNCHER=srun,LOP_OUT=$T/r"
