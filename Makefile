@@ -161,13 +161,13 @@ VM_TESTS := tests/50-verbs-vm.t tests/51-verbs-hosts.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 # The longest files first (their times: README, "Other targets"), so that the two jobs
 # end together instead of one long file running alone at the end.
-LONG_TESTS := tests/70-cluster.t tests/95-fuzz.t tests/71-cluster-levels.t tests/60-plots.t \
+LONG_TESTS := tests/70-cluster.t tests/95-fuzz.t tests/71-cluster-levels.t tests/75-slurm.t tests/60-plots.t \
 	tests/91-demo-cluster.t tests/16-spaced-checkout.t tests/52-mpich.t tests/22-output-transaction.t
 PAR_TESTS := $(LONG_TESTS) $(filter-out $(VM_TESTS) $(LONG_TESTS),$(ALL_TESTS))
 # The edit loop leaves out the Soft-RoCE VM, the virtual cluster, the demos
 # and the fuzzers.
 SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-lab.t \
-	tests/73-cluster-twice.t tests/90-demo.t \
+	tests/73-cluster-twice.t tests/75-slurm.t tests/90-demo.t \
 	tests/91-demo-cluster.t tests/95-fuzz.t
 check: deps
 	@$(MAKE) --no-print-directory tools tests
@@ -187,7 +187,7 @@ demo:
 	sh scripts/demo.sh
 
 # How right are the predictions on a machine: the fidelity table
-# (scripts/validate.sh; MACHINE=local|tcp|lab, NODES, NIC, MPI, REPS, STAT, OUT).
+# (scripts/validate.sh; MACHINE=local|tcp|lab|slurm, NODES, NIC, MPI, REPS, STAT, OUT).
 validate:
 	sh scripts/validate.sh
 

@@ -122,6 +122,7 @@ static void meta_fill(run_t *r)
     gethostname(m->host, sizeof m->host - 1);
     free(m->hosts);
     lop_mpi_hosts(r->bench.comm, &m->hosts); /* NULL: the files say 'unknown' */
+    lop_run_meta_slurm(m);
 }
 
 /* Communicators over 'base' (the job, or its timed ranks under --congest),

@@ -12,6 +12,8 @@
 #   cluster.sh down DIR    remove them (idempotent)
 #   DIR/agent [-x] HOST CMD...   run the command line CMD on HOST, as ssh
 #                          would (Open MPI's plm_rsh_agent, hydra's -launcher-exec)
+#   LOP_CLUSTER_PREFIX     the namespaces' prefix (default lopc; up only):
+#                          scripts/slurm-cluster.sh's are told apart by theirs
 #
 # A node is what a real one is to MPI: its own network namespace (eth0 on a
 # bridge in a "switch" namespace: 10.77.0.<i+1>/24, nothing in the host's own
@@ -95,9 +97,13 @@ up() {
     case $dir in *[!A-Za-z0-9_./-]*) die "$dir: the state directory must have no spaces" ;; esac
     [ "$n" -ge 1 ] 2>/dev/null || die "N must be a whole number >= 1"
     [ -z "$nic" ] || nic_parse "$nic"
+    prefix=${LOP_CLUSTER_PREFIX:-lopc}
+    # veth names (v<tag>-<i>) have 15 characters at most
+    case $prefix in [a-z] | [a-z][a-z] | [a-z][a-z][a-z] | [a-z][a-z][a-z][a-z]) ;;
+    *) die "LOP_CLUSTER_PREFIX '$prefix' is not 1 to 4 lowercase letters" ;; esac
     live_refuse "$dir"
     mkdir -p "$dir"
-    tag=lopc$$
+    tag=$prefix$$
     echo "$tag" >"$dir/tag"
     cores=$(nproc --all)
     cg=

@@ -30,6 +30,13 @@ command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 need libmpich-dev command -v mpicc.mpich
 need mpich command -v mpirun.mpich
 need perl command -v prove
+# tests/75-slurm.t: a Slurm cluster on the virtual nodes (scripts/slurm-cluster.sh),
+# srun --mpi=pmix (its plugin loads libpmix.so at run time: libpmix-dev).
+need slurmctld command -v slurmctld
+need slurmd command -v slurmd
+need slurm-client command -v srun
+need munge command -v munged
+need libpmix-dev sh -c 'ls /usr/lib/*/libpmix.so'
 # tests/50-verbs-vm.t: the Soft-RoCE VM (tests/vm/run.sh).
 need qemu-system-x86 command -v qemu-system-x86_64
 need busybox-static test -x /bin/busybox

@@ -3,6 +3,9 @@
 # checkout and TOOL the script's name for its messages).
 #   MACHINE=local  local: NP ranks on this host (NP <= cores, default: cores;
 #                  OVERSUB=1 lets NP exceed them, ranks then share cores)
+#                  slurm: inside a Slurm job (scripts/lop.sbatch), one rank on
+#                         each of its nodes (SLURM_JOB_NUM_NODES >= 2), started
+#                         by LAUNCHER
 #                  tcp:   NODES nodes of scripts/cluster.sh, one rank each, TCP
 #                         between them (NODES <= cores: each rank a core)
 #                  lab:   the same with every node's link shaped by NIC (a NIC
@@ -14,6 +17,10 @@
 #   NIC=5mbit      lab: RATE[:BURST[:MTU]] of scripts/cluster.sh --nic
 #   MPI=openmpi    openmpi or mpich, with its default settings (Open MPI on
 #                  an oversubscribed lab adds mpi_yield_when_idle)
+#   LAUNCHER=auto  slurm: srun (--mpi=pmix for Open MPI, --mpi=pmi2 for
+#                  MPICH), or the MPI's own mpirun inside the allocation (it
+#                  finds the job's nodes); auto: srun where 'srun --mpi=list'
+#                  has the plugin, else mpirun
 # machine_check checks them before anything is written; machine_build
 # builds that MPI's tools; machine_up starts the machine (machine_down,
 # called by the script's exit trap, ends it); ranks and bench run on it.
@@ -31,10 +38,13 @@ die() { say "$*"; exit 2; }
 whole() { case $2 in '' | *[!0-9]*) die "$1=$2: expected a whole number" ;; esac; }
 
 machine_check() {
-    case $MACHINE in local | tcp | lab) ;; *) die "MACHINE=$MACHINE: expected local, tcp or lab" ;; esac
+    case $MACHINE in local | tcp | lab | slurm) ;; *) die "MACHINE=$MACHINE: expected local, tcp, lab or slurm" ;; esac
     case $MPI in openmpi | mpich) ;; *) die "MPI=$MPI: expected openmpi or mpich" ;; esac
+    [ "$MACHINE" != slurm ] || slurm_job
     whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"
-    if [ "$MACHINE" = local ]; then
+    if [ "$MACHINE" = slurm ]; then
+        RANKS=$NODES
+    elif [ "$MACHINE" = local ]; then
         [ "$NP" -ge 2 ] && { [ "$NP" -le "$CORES" ] || [ "${OVERSUB:-0}" = 1 ]; } ||
             die "NP=$NP: from 2 to the $CORES cores (OVERSUB=1: more, sharing cores)"
         RANKS=$NP
@@ -55,6 +65,46 @@ machine_check() {
         command -v mpicc.openmpi >/dev/null 2>&1 || die "MPI=openmpi: mpicc.openmpi is not installed (scripts/deps.sh)"
         mpicc --showme:version 2>/dev/null | grep -q 'Open MPI' ||
             die "MPI=openmpi: mpicc here is not Open MPI's ($(mpicc --version 2>&1 | head -n 1))"
+    fi
+    [ "$MACHINE" != slurm ] || slurm_launcher
+}
+
+# slurm_job: NODES from the job Slurm runs us in, and the seconds it has
+# left (squeue's %L: [days-]hours:minutes:seconds, or no limit), which bound
+# every launch.
+LEFT=900
+slurm_job() {
+    [ -n "${SLURM_JOB_ID:-}" ] || die "MACHINE=slurm: not inside a Slurm job (SLURM_JOB_ID unset: sbatch -N 2 scripts/lop.sbatch)"
+    NODES=${SLURM_JOB_NUM_NODES:-${SLURM_NNODES:-}}
+    whole SLURM_JOB_NUM_NODES "$NODES"
+    [ "$NODES" -ge 2 ] ||
+        die "job $SLURM_JOB_ID has $NODES node (${SLURM_JOB_NODELIST:-?}): lop needs at least 2 (sbatch -N 2 ...)"
+    left=$(squeue -h -j "$SLURM_JOB_ID" -o %L 2>/dev/null | head -n 1)
+    case $left in
+    *[0-9]:[0-9]*) LEFT=$(echo "$left" | awk -F'[-:]' '{ s = 0; m = split("1 60 3600 86400", u, " ")
+        for (i = NF; i >= 1; i--) s += $i * u[NF - i + 1]; print s }') ;;
+    *) LEFT=86400 ;; # no limit
+    esac
+}
+
+# slurm_launcher: LAUNCHER srun or mpirun, chosen by what the site has.
+slurm_launcher() {
+    if [ "$MPI" = mpich ]; then plugin=pmi2 mpirun=mpiexec.mpich; else plugin=pmix mpirun=mpirun.openmpi; fi
+    has_plugin=
+    srun --mpi=list 2>&1 | grep -qx "[[:space:]]*$plugin" && has_plugin=1
+    case ${LAUNCHER:-auto} in
+    auto) if [ -n "$has_plugin" ]; then LAUNCHER=srun; else LAUNCHER=mpirun; fi ;;
+    srun | mpirun) ;;
+    *) die "LAUNCHER=$LAUNCHER: expected auto, srun or mpirun" ;;
+    esac
+    if [ "$LAUNCHER" = srun ]; then
+        [ -n "$has_plugin" ] || die "launcher srun: this Slurm has no mpi/$plugin plugin for MPI=$MPI (srun --mpi=list: $(srun --mpi=list 2>&1 | tail -n +2 | tr -d '\t' | tr '\n' ' '))"
+        LAUNCHED="srun --mpi=$plugin"
+    else
+        command -v $mpirun >/dev/null 2>&1 ||
+            die "MPI=$MPI: no mpi/$plugin plugin in this Slurm (srun --mpi=list) and no $mpirun to start the ranks"
+        LAUNCHED="$mpirun inside the allocation"
+        [ -n "$has_plugin" ] || LAUNCHED="$LAUNCHED (this Slurm has no mpi/$plugin plugin)"
     fi
 }
 
@@ -77,6 +127,9 @@ machine_up() {
         WHAT="local: $RANKS ranks on one host ($CORES cores$([ "$RANKS" -le "$CORES" ] || echo ', ranks sharing them'))"
         SHORT="local, $RANKS ranks"
         [ "$RANKS" -le "$CORES" ] || [ "$MPI" = mpich ] || YIELD="--mca mpi_yield_when_idle 1"
+    elif [ "$MACHINE" = slurm ]; then
+        WHAT="slurm: job $SLURM_JOB_ID, $NODES nodes ($SLURM_JOB_NODELIST), one rank each, started by $LAUNCHED, $LEFT s left"
+        SHORT="slurm, $NODES nodes"
     else
         CLUSTER=$(mktemp -d /tmp/lop-machine.XXXXXX) # no spaces: launchers split the agent's path
         if [ "$MACHINE" = lab ]; then
@@ -105,6 +158,10 @@ quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 # words) goes to the launcher: Open MPI's --mca pairs, MPICH's -genv pairs.
 LAUNCH=
 ranks() {
+    if [ "$MACHINE" = slurm ]; then
+        slurm_ranks "$@"
+        return
+    fi
     if [ "$MACHINE" = local ]; then
         # shellcheck disable=SC2086 # LAUNCH is words
         if [ "$MPI" = openmpi ]; then timeout 900 mpirun.openmpi --oversubscribe $YIELD $LAUNCH -np "$RANKS" "$@"
@@ -124,6 +181,43 @@ ranks() {
     fi
 }
 
+# slurm_ranks PROG ARGS...: one rank on each of the job's nodes, ended before
+# the job's time is up (srun forwards timeout's SIGTERM to the step and
+# cancels it; a SIGKILLed srun would leave the step running).  srun -K: a
+# rank that dies ends the step at once, not after the others' --timeout.
+# In the background, waited for: the shell's traps then run as soon as Slurm
+# signals the job (a node failed), not after the launcher ends, which may
+# be after Slurm's SIGKILL.
+slurm_ranks() {
+    t=$((LEFT > 40 ? LEFT - 30 : 10))
+    # shellcheck disable=SC2086 # LAUNCH is words
+    if [ "$LAUNCHER" = srun ]; then
+        timeout -k 10 $t srun --mpi=$plugin -K -N "$NODES" -n "$RANKS" --ntasks-per-node=1 "$@" &
+    elif [ "$MPI" = openmpi ]; then
+        timeout -k 10 $t mpirun.openmpi $LAUNCH --map-by node -np "$RANKS" "$@" &
+    else
+        timeout -k 10 $t mpiexec.mpich $LAUNCH -ppn 1 -n "$RANKS" "$@" &
+    fi
+    wait $!
+}
+
+# lost DIR NAME: the node a failed run lost, in one line, from what srun or
+# mpirun said in DIR/NAME.err; nothing when they named none.
+lost() {
+    sed -n -e 's/^srun: error: \([^:]*\): task \([0-9]*\): \(Killed\|Terminated\|.*signal.*\)$/\1 lost mid-job: rank \2 \3 (srun)/p' \
+        -e 's/^srun: error: Node failure on \(.*\)$/\1 lost mid-job: node failure (srun)/p' \
+        -e 's/.*process rank \([0-9]*\) with PID [0-9]* on node \([^ ]*\) exited on signal \([0-9]*\).*/\2 lost mid-job: rank \1 exited on signal \3 (mpirun)/p' \
+        "$1/$2.err" | head -n 1
+}
+
+# slurm_down: which of the job's nodes Slurm took as lost, in one phrase.
+slurm_down() {
+    down=$(sinfo -h -N -n "$SLURM_JOB_NODELIST" -t down,fail,drain,no_respond -o %N 2>/dev/null |
+        sort -u | tr '\n' ' ')
+    if [ -n "$down" ]; then echo "${down% } lost mid-job (down in sinfo)"
+    else echo "no node of the job is down (a time limit, scancel?)"; fi
+}
+
 # bench DIR NAME ARGS...: lopbench on the machine's ranks, its output in
 # DIR/NAME.txt and its stderr in DIR/NAME.err (stdin none: launchers read it).  MPICH over UCX may never
 # return from MPI_Finalize across nodes (README, "Running on a real
@@ -138,6 +232,38 @@ bench() {
         say "$name: hydra reported failure after lopbench's run succeeded (MPICH's finalize across nodes); the output is whole"
         return 0
     fi
+    if [ "$MACHINE" = slurm ] && [ -n "$(lost "$dir" "$name")" ]; then
+        say "$name: $(lost "$dir" "$name")"
+        exit 1
+    fi
     cat "$dir/$name.err" >&2
     exit 1
+}
+
+# fidelity W D STAT REPS SECS: the fidelity table of a run whose barriers are
+# in D/barrier.csv and lopredict --measured --csv in D/measured.csv:
+# W/fidelity.csv, W/fidelity.txt (per executor x algorithm x P the measured
+# time, each model's prediction and error; per model the summary) and
+# W/fidelity.png (where gnuplot is installed).
+fidelity() {
+    fid_meta() {
+        echo "# validate: $(date -u '+%Y-%m-%dT%H:%M:%SZ'), host $(hostname), $5 s"
+        echo "# machine: $WHAT"
+        echo "# machine_short: $SHORT"
+        echo "# mpi_short: $MPI_VERSION"
+        echo "# mpi: $MPI_VERSION ($MPI, default settings${YIELD:+; $YIELD})"
+        grep -h '^# oversubscribed:' "$2/barrier.csv" | head -n 1
+        echo "# reps: $4 barriers and repetitions each"
+        echo "# stat: $3 (fitted, predicted and measured alike)"
+        echo "# intervals: $(sed -n 's/^# intervals: //p' "$2/measured.csv")"
+    }
+    fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$2/barrier.csv" "$2/measured.csv"; }
+    { fid_meta "$@"; fid csv "$2"; } >"$1/fidelity.csv"
+    { fid_meta "$@"; echo; fid text "$2"; echo; fid summary "$2"; } >"$1/fidelity.txt"
+    command -v gnuplot >/dev/null 2>&1 || { say "no fidelity.png: gnuplot is not installed"; return 0; }
+    gnuplot -e "in='$1/fidelity.csv'; out='$1/fidelity.png'" "$ROOT/plots/fidelity.gp" 2>"$1/plot.err" || {
+        cat "$1/plot.err" >&2
+        exit 1
+    }
+    rm -f "$1/plot.err"
 }

@@ -56,30 +56,7 @@ say "[4/4] lopredict --measured --stat $STAT: the fidelity table"
 "$BIN/lopredict" --measured "$D/barrier.csv" --params "$D/params.csv" --stat "$STAT" --csv >"$D/measured.csv"
 
 secs=$(($(date +%s) - start))
-meta() {
-    echo "# validate: $(date -u '+%Y-%m-%dT%H:%M:%SZ'), host $(hostname), $secs s"
-    echo "# machine: $WHAT"
-    echo "# machine_short: $SHORT"
-    echo "# mpi_short: $MPI_VERSION"
-    echo "# mpi: $MPI_VERSION ($MPI, default settings${YIELD:+; $YIELD})"
-    grep -h '^# oversubscribed:' "$D/barrier.csv" | head -n 1
-    echo "# reps: $REPS barriers and repetitions each"
-    echo "# stat: $STAT (fitted, predicted and measured alike)"
-    echo "# intervals: $(sed -n 's/^# intervals: //p' "$D/measured.csv")"
-}
-{ meta; awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode=csv "$D/barrier.csv" "$D/measured.csv"; } >"$W/fidelity.csv"
-{
-    meta
-    echo
-    awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode=text "$D/barrier.csv" "$D/measured.csv"
-    echo
-    awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode=summary "$D/barrier.csv" "$D/measured.csv"
-} >"$W/fidelity.txt"
-gnuplot -e "in='$W/fidelity.csv'; out='$W/fidelity.png'" "$ROOT/plots/fidelity.gp" 2>"$W/plot.err" || {
-    cat "$W/plot.err" >&2
-    exit 1
-}
-rm -f "$W/plot.err"
+fidelity "$W" "$D" "$STAT" "$REPS" "$secs"
 mv "$W" "$OUT"
 cat "$OUT/fidelity.txt"
 say "done in $secs s: $OUT (fidelity.txt, fidelity.csv, fidelity.png, data/)"

@@ -1,12 +1,34 @@
 /* fmt_run.c - the run's metadata lines of every lopbench file (fmt_run.h). */
 #include "fmt_run.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "out.h"
+
+/* getenv, or what the file says when Slurm did not set the variable. */
+static const char *slurm_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : "unknown";
+}
+
+void lop_run_meta_slurm(lop_run_meta_t *m)
+{
+    m->slurm[0] = '\0';
+    if (!getenv("SLURM_JOB_ID"))
+        return;
+    snprintf(m->slurm, sizeof m->slurm, "job %s, nodes %s, partition %s",
+             slurm_env("SLURM_JOB_ID"), slurm_env("SLURM_JOB_NODELIST"),
+             slurm_env("SLURM_JOB_PARTITION"));
+}
 
 void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m)
 {
     lop_csv_meta(w, "host", "%s", m->host);
     lop_csv_meta(w, "hosts", "%s", m->hosts ? m->hosts : "unknown (not gathered)");
+    if (m->slurm[0])
+        lop_csv_meta(w, "slurm", "%s", m->slurm);
 }
 
 void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m)

@@ -27,12 +27,16 @@ typedef struct {
     const char *congest;          /* --congest: '# congest:', '# congest_cores:', */
     const char *congest_cores;    /* '# congest_traffic:' (bench/congest.h); NULL: */
     const char *congest_traffic;  /* not written (barrier.csv writes its own) */
+    char slurm[1024];             /* the Slurm job it ran in (lop_run_meta_slurm), or "" */
     int have_reference;           /* the reference ping-pong was run */
     lop_stats_t reference;        /* its RTT statistics */
 } lop_run_meta_t;
 
-/* '# host:' (rank 0's) and '# hosts:' (every node of the run), which every
- * lopbench file carries. */
+/* m->slurm from the environment Slurm gives a job's tasks: "job <id>, nodes
+ * <nodelist>, partition <p>" when SLURM_JOB_ID is set, else "". */
+void lop_run_meta_slurm(lop_run_meta_t *m);
+/* '# host:' (rank 0's), '# hosts:' (every node of the run) and, in a Slurm
+ * job, '# slurm:', which every lopbench file carries. */
 void lop_run_meta_hosts_write(lop_csv_writer_t *w, const lop_run_meta_t *m);
 /* The run's lines of every lopbench file (transport ... unit), in file order. */
 void lop_run_meta_write(lop_csv_writer_t *w, const lop_run_meta_t *m);

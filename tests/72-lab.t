@@ -43,7 +43,7 @@ refused() { # NAME PATTERN VAR=VALUE...: validate.sh says one line naming the se
     check "$_n (exit $?)" sh -c "[ $? -eq 2 ] && [ ! -s '$T/r.out' ] && [ \$(wc -l <'$T/r.err') -eq 1 ] &&
         grep -q '^validate.sh: $_p' '$T/r.err'"
 }
-refused "validate.sh MACHINE=bogus" "MACHINE=bogus: expected local, tcp or lab" MACHINE=bogus
+refused "validate.sh MACHINE=bogus" "MACHINE=bogus: expected local, tcp, lab or slurm" MACHINE=bogus
 refused "validate.sh REPS=abc" "REPS=abc: expected a whole number" MACHINE=lab REPS=abc
 refused "validate.sh STAT=p99" "STAT=p99: expected min, avg or median" STAT=p99
 check "... no output directory from a refused run" test ! -e "$T/v0"

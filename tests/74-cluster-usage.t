@@ -1,5 +1,5 @@
 #!/bin/sh
-# 74-cluster-usage.t - scripts/cluster.sh called wrongly says how to call it,
+# 74-cluster-usage.t - scripts/cluster.sh (and slurm-cluster.sh) called wrongly says how to call it,
 # in one line, exit 1, without root and without making a cluster: node-setup
 # without its arguments once stopped at "2: parameter not set" (set -u).
 . "$(dirname "$0")/lib.sh"
@@ -11,10 +11,10 @@ C=$ROOT/scripts/cluster.sh
 usage() {
     _name=$1 _pattern=$2
     shift 2
-    sh "$C" "$@" >"$T/out" 2>"$T/err"
+    env ${USAGE_ENV:-} sh "$C" "$@" >"$T/out" 2>"$T/err"
     _rc=$?
     if [ $_rc -eq 1 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-        grep -q "^cluster.sh: $_pattern" "$T/err"; then
+        grep -q "^$(basename "$C"): $_pattern" "$T/err"; then
         pass "$_name"
     else
         fail "$_name (exit $_rc)"
@@ -28,5 +28,16 @@ usage "down without DIR" "usage: cluster.sh down DIR" down
 usage "node-setup without its arguments" "usage: cluster.sh node-setup NAME DIR CGROUP" node-setup
 usage "node-setup with two of three" "usage: cluster.sh node-setup NAME DIR CGROUP" \
     node-setup node0 "$T"
+USAGE_ENV=LOP_CLUSTER_PREFIX=lop-x # USAGE_ENV: the environment cluster.sh runs in
+usage "LOP_CLUSTER_PREFIX not 1 to 4 lowercase letters" "LOP_CLUSTER_PREFIX 'lop-x' is not 1 to 4" up "$T/c" 2
+USAGE_ENV=
+check "... nothing made" test -z "$(ls -A "$T" | grep -v -e '^out$' -e '^err$')"
+# slurm-cluster.sh likewise (its checks before any command is looked for)
+C=$ROOT/scripts/slurm-cluster.sh
+usage "slurm-cluster.sh: no command" "usage: slurm-cluster.sh up DIR N \[--wait S\] | down DIR"
+usage "slurm-cluster.sh: up without N" "usage: slurm-cluster.sh up DIR N" up "$T/s"
+usage "slurm-cluster.sh: --wait not a number" "--wait: S must be a whole number of seconds >= 1" \
+    up "$T/s" 2 --wait soon
+usage "slurm-cluster.sh: down without DIR" "usage: slurm-cluster.sh down DIR" down
 check "... nothing made" test -z "$(ls -A "$T" | grep -v -e '^out$' -e '^err$')"
 done_testing

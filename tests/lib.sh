@@ -20,6 +20,7 @@
 #                                  would run the exit trap at once)
 #   cluster_start N [shared]       the virtual cluster (scripts/cluster.sh):
 #                                  $T a work directory, $A its agent, $C its state
+#   slurm_start N                  the same with Slurm (scripts/slurm-cluster.sh)
 #   barrier_checks NAME CMD        on it, lopbench --barrier --check of every
 #                                  algorithm and the hybrid
 set -u
@@ -347,7 +348,21 @@ mpich_build() {
 # MPI jobs across them run with each MPI's defaults (none of the OMPI_MCA_*
 # variables above, which keep single-host runs on loopback).  Skips the
 # whole file without root or nsenter.  The first test point: the nodes came up.
-cluster_start() {
+cluster_start() { _cluster_start cluster.sh "$@"; }
+# slurm_start N: the same with Slurm on it (scripts/slurm-cluster.sh), the
+# Slurm commands told its configuration (SLURM_CONF); skips the whole file
+# where Slurm or munge is not installed.
+slurm_start() {
+    for _c in slurmctld slurmd srun munged; do
+        command -v $_c >/dev/null 2>&1 ||
+            { echo "1..0 # SKIP $_c is not installed (scripts/deps.sh installs Slurm)"; exit 0; }
+    done
+    _cluster_start slurm-cluster.sh "$@"
+    export SLURM_CONF=$C/slurm/slurm.conf
+}
+_cluster_start() {
+    _script=$1
+    shift
     if [ "$(id -u)" != 0 ] || ! command -v nsenter >/dev/null 2>&1; then
         echo "1..0 # SKIP the cluster needs root (network namespaces) and nsenter"
         exit 0
@@ -356,12 +371,12 @@ cluster_start() {
     T=$(mktemp -d /tmp/lop-test.XXXXXX)
     C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
     A=$C/agent
-    trap '"$ROOT/scripts/cluster.sh" down "$C"; rm -rf "$C" "$T"' EXIT
+    trap '"$ROOT/scripts/$_script" down "$C"; rm -rf "$C" "$T"' EXIT
     exec 9>/tmp/lop-vm.lock
     flock -s 9
     # 9>&-: the nodes' holder processes must not keep the lock (a test killed
     # before its cleanup left them holding it for a day, every VM test waiting)
-    "$ROOT/scripts/cluster.sh" up "$C" "$@" 2>"$T/up.err" 9>&-
+    "$ROOT/scripts/$_script" up "$C" "$@" 2>"$T/up.err" 9>&-
     check "$1 nodes come up${2:+ ($2 cores)}" test -x "$A"
     [ -x "$A" ] || { diag "$(cat "$T/up.err")"; done_testing; exit; }
 }

@@ -63,6 +63,34 @@ static void written_as_lopbench(void)
     free(text);
 }
 
+/* In a Slurm job, '# slurm:' follows '# hosts:' (README "Data formats");
+ * outside one, no line at all; a variable Slurm left unset says so. */
+static void slurm_line(void)
+{
+    lop_run_meta_t m = run_meta();
+    unsetenv("SLURM_JOB_ID");
+    lop_run_meta_slurm(&m);
+    ok(m.slurm[0] == '\0', "no SLURM_JOB_ID: no slurm metadata");
+    setenv("SLURM_JOB_ID", "42", 1);
+    setenv("SLURM_JOB_NODELIST", "node[0-1]", 1);
+    unsetenv("SLURM_JOB_PARTITION");
+    lop_run_meta_slurm(&m);
+    const char *path = fixture_path("slurm-rtt.csv");
+    lop_csv_writer_t w;
+    lop_status_t st = lop_csv_writer_open(&w, path);
+    if (st == LOP_OK) {
+        lop_run_meta_hosts_write(&w, &m);
+        st = lop_csv_writer_end(&w, st);
+    }
+    char *text = fixture_file_text(path);
+    ok(st == LOP_OK && text && strcmp(text, "# host: node1\n# hosts: unknown (not gathered)\n"
+                                            "# slurm: job 42, nodes node[0-1], partition unknown\n") == 0,
+       "SLURM_JOB_ID set: '# slurm:' after '# hosts:':\n%s", text ? text : "");
+    free(text);
+    unsetenv("SLURM_JOB_ID");
+    unsetenv("SLURM_JOB_NODELIST");
+}
+
 static void read_back(void)
 {
     lop_fmt_series_t f;
@@ -160,6 +188,7 @@ int main(void)
 {
     fixture_dir_make("fmt-series");
     written_as_lopbench();
+    slurm_line();
     read_back();
     series_from_name();
     raw_and_synth();
