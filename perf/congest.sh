@@ -13,6 +13,7 @@
 #   SIZE=4096      bytes per background message; WINDOW=8 in flight each
 #   LOADED=1       also the loaded model (0: the barriers only)
 #   EXECUTOR=p2p   the executor timed (with MPI_Barrier beside it)
+#   ALGS=all       the algorithms timed (lopbench --alg)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=congest.sh
@@ -25,6 +26,7 @@ SIZE=${SIZE:-4096}
 WINDOW=${WINDOW:-8}
 LOADED=${LOADED:-1}
 EXECUTOR=${EXECUTOR:-p2p}
+ALGS=${ALGS:-all}
 machine_check
 whole K "$K"; whole REPS "$REPS"; whole SIZE "$SIZE"; whole WINDOW "$WINDOW"
 [ "$REPS" -ge 10 ] || die "REPS=$REPS: at least 10 (a tenth of them warm up)"
@@ -60,7 +62,7 @@ predict() {
     "$BIN/lopredict" --measured "$1" --params "$2" --stat avg --csv >"$3"
 }
 
-perf_title "MACHINE=$MACHINE${CLUSTER:+ NODES=$NODES PPN=$PPN}$([ "$MACHINE" = lab ] && echo " NIC=$NIC") MPI=$MPI K=$K REPS=$REPS sh perf/congest.sh"
+perf_title "MACHINE=$MACHINE${CLUSTER:+ NODES=$NODES PPN=$PPN}$([ "$MACHINE" = lab ] && echo " NIC=$NIC") MPI=$MPI K=$K REPS=$REPS WINDOW=$WINDOW ALGS=$ALGS PATTERNS='$PATTERNS' sh perf/congest.sh"
 echo "$WHAT; $MPI_VERSION; $K of $RANKS ranks congest ($SIZE-byte messages, $WINDOW in flight each); load $(perf_load) at the start."
 if [ "$LOADED" = 1 ]; then
     bench "$W" idle --scenario 1,2 --reps "$REPS" --warmup $((REPS / 10)) --max-post 4 -o "$W/idle" --quiet
@@ -68,7 +70,7 @@ if [ "$LOADED" = 1 ]; then
 fi
 for pattern in $PATTERNS; do
     D=$W/$pattern
-    bench "$W" "$pattern" --barrier --executor "$EXECUTOR,mpi" --congest "$pattern" $TRAFFIC \
+    bench "$W" "$pattern" --barrier --executor "$EXECUTOR,mpi" --alg "$ALGS" --congest "$pattern" $TRAFFIC \
         --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet
     echo
     echo "Pattern $pattern: $(sed -n 's/^# congest_cores: /congestors and timed ranks: /p' "$D/barrier-congested.csv" | head -n 1); $(sed -n 's/^# congest_traffic: //p' "$D/barrier-congested.csv" | head -n 1)."

@@ -15,6 +15,7 @@
 #   PPN=1          ranks per node (tcp, lab): rank r runs on node r mod NODES,
 #                  so ranks 0..NODES-1 are one a node, the next NODES again
 #   NIC=5mbit      lab: RATE[:BURST[:MTU]] of scripts/cluster.sh --nic
+#   LAUNCH_S=900   seconds one launch of the ranks may take (tcp, lab, local)
 #   MPI=openmpi    openmpi or mpich, with its default settings (Open MPI on
 #                  an oversubscribed lab adds mpi_yield_when_idle)
 #   LAUNCHER=auto  slurm: srun (--mpi=pmix for Open MPI, --mpi=pmi2 for
@@ -27,6 +28,7 @@
 MACHINE=${MACHINE:-local}
 NODES=${NODES:-2}
 PPN=${PPN:-1}
+LAUNCH_S=${LAUNCH_S:-900}
 NIC=${NIC:-5mbit}
 MPI=${MPI:-openmpi}
 CORES=$(nproc)
@@ -41,7 +43,7 @@ machine_check() {
     case $MACHINE in local | tcp | lab | slurm) ;; *) die "MACHINE=$MACHINE: expected local, tcp, lab or slurm" ;; esac
     case $MPI in openmpi | mpich) ;; *) die "MPI=$MPI: expected openmpi or mpich" ;; esac
     [ "$MACHINE" != slurm ] || slurm_job
-    whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"
+    whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"; whole LAUNCH_S "$LAUNCH_S"
     if [ "$MACHINE" = slurm ]; then
         RANKS=$NODES
     elif [ "$MACHINE" = local ]; then
@@ -164,8 +166,8 @@ ranks() {
     fi
     if [ "$MACHINE" = local ]; then
         # shellcheck disable=SC2086 # LAUNCH is words
-        if [ "$MPI" = openmpi ]; then timeout 900 mpirun.openmpi --oversubscribe $YIELD $LAUNCH -np "$RANKS" "$@"
-        else timeout 900 mpirun.mpich -bind-to core $LAUNCH -np "$RANKS" "$@"; fi
+        if [ "$MPI" = openmpi ]; then timeout $LAUNCH_S mpirun.openmpi --oversubscribe $YIELD $LAUNCH -np "$RANKS" "$@"
+        else timeout $LAUNCH_S mpirun.mpich -bind-to core $LAUNCH -np "$RANKS" "$@"; fi
         return
     fi
     hosts= cmd=
@@ -173,10 +175,10 @@ ranks() {
     while [ $i -lt "$NODES" ]; do hosts=$hosts${hosts:+,}node$i; i=$((i + 1)); done
     for a in "$@"; do cmd="$cmd $(quote "$a")"; done
     if [ "$MPI" = openmpi ]; then
-        "$CLUSTER/agent" node0 "timeout 900 mpirun.openmpi --mca plm_rsh_agent $CLUSTER/agent $YIELD $LAUNCH --bind-to none \
+        "$CLUSTER/agent" node0 "timeout $LAUNCH_S mpirun.openmpi --mca plm_rsh_agent $CLUSTER/agent $YIELD $LAUNCH --bind-to none \
             --map-by node --host $(echo "$hosts" | sed "s/\(node[0-9]*\)/\1:$PPN/g") -np $RANKS$cmd"
     else
-        "$CLUSTER/agent" node0 "timeout 900 mpiexec.hydra -launcher ssh -launcher-exec $CLUSTER/agent \
+        "$CLUSTER/agent" node0 "timeout $LAUNCH_S mpiexec.hydra -launcher ssh -launcher-exec $CLUSTER/agent \
             -hosts $hosts $LAUNCH -n $RANKS$cmd"
     fi
 }
@@ -227,7 +229,13 @@ slurm_down() {
 bench() {
     dir=$1 name=$2
     shift 2
-    ranks "$BIN/lopbench" "$@" </dev/null 2>"$dir/$name.err" >"$dir/$name.txt" && return 0
+    rc=0
+    ranks "$BIN/lopbench" "$@" </dev/null 2>"$dir/$name.err" >"$dir/$name.txt" || rc=$?
+    [ $rc -ne 0 ] || return 0
+    [ $rc -ne 124 ] || [ "$MACHINE" = slurm ] || {
+        say "$name: stopped after $LAUNCH_S s, the limit of one launch (LAUNCH_S sets it)"
+        exit 1
+    }
     if [ "$MPI" = mpich ] && grep -q 'after the run succeeded (its output is written' "$dir/$name.err"; then
         say "$name: hydra reported failure after lopbench's run succeeded (MPICH's finalize across nodes); the output is whole"
         return 0
