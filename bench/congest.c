@@ -144,7 +144,13 @@ void lop_congest_close(lop_congest_t *g)
 
 /* ------------------------------------------------------------ traffic */
 
-/* Post the next send into slot i, if the pattern sends and the bound allows. */
+/* Post the next send into slot i, if the pattern sends and the bound allows.
+ * Synchronous: a send completes once its receiver has matched it, so the
+ * window bounds what is queued in the network at W messages a congestor.
+ * An eager MPI_Isend completes when copied to the socket, and over TCP the
+ * kernel then queued megabytes in front of the barrier's messages (a 2 s
+ * token-bucket queue on the lab's 5 Mbit/s links: a congested barrier took
+ * seconds and a run of six algorithms did not end in 15 minutes). */
 static void send_next(lop_congest_t *g, long i)
 {
     if ((long long)g->sent >= g->max) {
@@ -154,7 +160,7 @@ static void send_next(lop_congest_t *g, long i)
     int d = g->pattern->dest(g->c, g->k, g->rng);
     if (d < 0)
         return;
-    MPI_Isend(g->sbuf, (int)g->bytes, MPI_BYTE, d, TAG, g->cong, &g->sreq[i]);
+    MPI_Issend(g->sbuf, (int)g->bytes, MPI_BYTE, d, TAG, g->cong, &g->sreq[i]);
     g->sent_to[d]++;
     g->sent++;
 }
