@@ -14,6 +14,8 @@
 #   LOADED=1       also the loaded model (0: the barriers only)
 #   EXECUTOR=p2p   the executor timed (with MPI_Barrier beside it)
 #   ALGS=all       the algorithms timed (lopbench --alg)
+#   FIGURES=       a directory: each pattern's distribution and impact
+#                  figures (plots/plot.sh) go into FIGURES/<pattern>
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=congest.sh
@@ -27,6 +29,7 @@ WINDOW=${WINDOW:-8}
 LOADED=${LOADED:-1}
 EXECUTOR=${EXECUTOR:-p2p}
 ALGS=${ALGS:-all}
+FIGURES=${FIGURES:-}
 machine_check
 whole K "$K"; whole REPS "$REPS"; whole SIZE "$SIZE"; whole WINDOW "$WINDOW"
 [ "$REPS" -ge 10 ] || die "REPS=$REPS: at least 10 (a tenth of them warm up)"
@@ -89,6 +92,8 @@ for pattern in $PATTERNS; do
                   printf "%d|%s|%.1f|%.1f|%.2f|%.1f|%.1f|%.2f|%d -> %d\n", ri[k], name[k], im[k], cm[k], ia[k], iqq[k], cq[k], iq[k], ri[k], rc[k] } }' \
         "$D/barrier.csv" "$D/barrier-congested.csv" | sort -t'|' -k1,1n | cut -d'|' -f2- |
         while IFS='|' read -r a b c d e f g h; do perf_row "$a" "$b" "$c" "$d" "$e" "$f" "$g" "$h"; done
+    [ -z "$FIGURES" ] || { mkdir -p "$FIGURES/$pattern" &&
+        sh "$ROOT/plots/plot.sh" "$D" "$FIGURES/$pattern" distribution impact >&2; }
     if [ "$LOADED" = 1 ]; then
         bench "$W" "$pattern-scen" --scenario 1,2 --congest "$pattern" $TRAFFIC --reps "$REPS" \
             --warmup $((REPS / 10)) --max-post 4 -o "$D-loaded" --quiet
