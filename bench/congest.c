@@ -370,7 +370,10 @@ lop_status_t lop_congest_split_run(MPI_Comm job, const lop_bench_opts_t *o, int 
 
 /* Where the launcher put the congestors: Petrini's layout shares a node
  * (and its NIC) with the timed ranks, GPCNeT's keeps them apart; a shared
- * core would time the CPU's sharing rather than the network's. */
+ * core would time the CPU's sharing rather than the network's.  Where a
+ * machine has more ranks than CPUs (the nodes of an emulated cluster share
+ * one kernel's cores) no rank keeps a CPU of its own, whatever CPU each
+ * was on when the placement was taken. */
 lop_status_t lop_congest_cores(const lop_congest_t *g, char *buf, size_t len)
 {
     lop_place_t pl;
@@ -387,7 +390,10 @@ lop_status_t lop_congest_cores(const lop_congest_t *g, char *buf, size_t len)
                 first_c = c;
             }
         }
-    if (shared)
+    if (!shared && g->poll.yield_every)
+        snprintf(buf, len, "shared (more ranks than CPUs on a machine: timed ranks and "
+                 "congestors take turns on its cores)");
+    else if (shared)
         snprintf(buf, len, "shared (%d pairs of a timed rank and a congestor on one host:cpu, "
                  "e.g. timed rank %d and congestor rank %d on %s:%d)", shared, first_t,
                  first_c, rows.row[first_t].host, rows.row[first_t].core);
