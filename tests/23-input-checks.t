@@ -90,7 +90,7 @@ else
     timeout 120 "$P" --measured "$T/barrier1m.csv" --csv >"$T/m1m" 2>/dev/null
     check "lopredict --measured joins 10^6 rows" test $? -eq 0
     check "... every row against the MPI_Barrier row at the end of the file" \
-        test "$(grep -c '^p2p,diss,,2,.*,1.25,$' "$T/m1m")" -eq 999999
+        test "$(grep -c '^p2p,diss,,2,.*,1.25,,isolated$' "$T/m1m")" -eq 999999
 fi
 
 # ---- defect 8: one-line errors instead of silence
