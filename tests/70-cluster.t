@@ -132,7 +132,7 @@ barrier_checks "3 x 1, Open MPI (osc ucx)" "$ucx3"
 # the nodes through the agent (Open MPI's OMPI_MCA_plm_rsh_agent, hydra's
 # HYDRA_LAUNCHER_EXEC), as through ssh.
 readme_cmds() { # the command lines of the section's sh blocks, for 2 nodes
-    sed -n '/^## Running on a real cluster/,/^## Figures/p' "$ROOT/README.md" |
+    awk '/^## / { in_section = $0 ~ /^## Running on a real cluster/ } in_section' "$ROOT/README.md" |
         sed -n '/^```sh/,/^```/p' | grep -v '^```\|^#' | sed 's/ 64 / 2 /; s/rdmaw-inline/send-normal/'
 }
 mkdir -p "$T/rc"
