@@ -86,12 +86,13 @@ const lop_witness_ops_t lop_witness_one_sided = {
 enum { TAG_ENTERED = 1 };
 static char no_data; /* the buffer of the zero-byte messages */
 
-/* The receives of barrier iter's entries from every other rank.  One tag
- * suffices: MPI does not let messages of one sender overtake each other,
- * so the k-th entry from a peer matches the k-th receive posted for it. */
+/* The receives of barrier iter's entries from every other rank, in row
+ * iter % ahead.  One tag suffices: MPI does not let messages of one sender
+ * overtake each other, so the k-th entry from a peer matches the k-th
+ * receive posted for it. */
 static void two_post(lop_witness_t *w, long iter)
 {
-    MPI_Request *row = w->recv + (size_t)(iter % 2) * (size_t)w->size;
+    MPI_Request *row = w->recv + (size_t)(iter % w->ahead) * (size_t)w->size;
     for (int peer = 0; peer < w->size; peer++)
         if (peer != w->rank)
             MPI_Irecv(&no_data, 0, MPI_BYTE, peer, TAG_ENTERED, w->dup, &row[peer]);
@@ -100,7 +101,8 @@ static void two_post(lop_witness_t *w, long iter)
 static lop_status_t two_open(lop_witness_t *w)
 {
     size_t n = (size_t)w->size;
-    w->recv = lop_calloc(2 * n, sizeof *w->recv);
+    w->ahead = w->reps < LOP_WITNESS_AHEAD ? (w->reps > 0 ? w->reps : 1) : LOP_WITNESS_AHEAD;
+    w->recv = lop_calloc((size_t)w->ahead * n, sizeof *w->recv);
     w->send = lop_calloc(n, sizeof *w->send);
     lop_status_t st = w->recv && w->send ? LOP_OK : lop_err(LOP_ERR_NOMEM, "out of memory "
                                                              "for --check's witness");
@@ -110,29 +112,38 @@ static lop_status_t two_open(lop_witness_t *w)
         free(w->send);
         return st;
     }
+    for (size_t i = 0; i < (size_t)w->ahead * n; i++)
+        w->recv[i] = MPI_REQUEST_NULL;
     for (size_t i = 0; i < n; i++)
-        w->recv[i] = w->recv[n + i] = w->send[i] = MPI_REQUEST_NULL;
+        w->send[i] = MPI_REQUEST_NULL;
     MPI_Comm_dup(w->comm, &w->dup);
     /* A rank waiting in the verbs or shm executor polls memory: its MPI must
      * still match the peers' synchronous sends, or they wait for ever. */
     w->needs_progress = 1;
-    if (w->reps > 0)
-        two_post(w, 0);
+    for (w->posted = 0; w->posted < w->reps && w->posted < w->ahead; w->posted++)
+        two_post(w, w->posted);
     return LOP_OK;
+}
+
+/* Repost the rows whose barrier every peer has entered, without waiting,
+ * never past barrier iter + ahead - 1 (row iter % ahead is still tested on
+ * leaving iter). */
+static void two_advance(lop_witness_t *w, long iter)
+{
+    while (w->posted < w->reps && w->posted < iter + w->ahead) {
+        int all;
+        MPI_Request *row = w->recv + (size_t)(w->posted % w->ahead) * (size_t)w->size;
+        MPI_Testall(w->size, row, &all, MPI_STATUSES_IGNORE);
+        if (!all)
+            return;
+        two_post(w, w->posted++);
+    }
 }
 
 static lop_status_t two_enter(lop_witness_t *w, long iter)
 {
-    /* Row (iter + 1) % 2 held barrier iter-1's receives: one left open by an
-     * early exit completes once its sender enters (its MPI_Issend waits). */
-    MPI_Request *next = w->recv + (size_t)((iter + 1) % 2) * (size_t)w->size;
     char what[96];
-    snprintf(what, sizeof what, "every rank's entry into barrier %ld (--check's witness)", iter);
-    lop_status_t st = lop_mpi_wait_all(w->size, next, &w->poll, what);
-    if (st != LOP_OK)
-        return st;
-    if (iter + 1 < w->reps) /* before this rank's sends: a peer ahead may wait for them */
-        two_post(w, iter + 1);
+    two_advance(w, iter); /* before this rank's sends: a peer ahead may wait for them */
     for (int peer = 0; peer < w->size; peer++)
         if (peer != w->rank)
             MPI_Issend(&no_data, 0, MPI_BYTE, peer, TAG_ENTERED, w->dup, &w->send[peer]);
@@ -144,18 +155,26 @@ static lop_status_t two_enter(lop_witness_t *w, long iter)
 static lop_status_t two_left(lop_witness_t *w, long iter, int *early)
 {
     int all;
-    MPI_Request *row = w->recv + (size_t)(iter % 2) * (size_t)w->size;
+    MPI_Request *row = w->recv + (size_t)(iter % w->ahead) * (size_t)w->size;
     MPI_Testall(w->size, row, &all, MPI_STATUSES_IGNORE); /* none freed unless all done */
     *early = !all;
     return LOP_OK;
 }
 
-/* Every rank has entered every barrier: every receive completes, none is
- * left behind. */
+/* Every rank has entered every barrier: the rest are posted as rows free
+ * up, every receive completes, none is left behind. */
 static lop_status_t two_close(lop_witness_t *w)
 {
-    lop_status_t st = lop_mpi_wait_all(2 * w->size, w->recv, &w->poll,
-                                       "the last entries (--check's witness)");
+    lop_status_t st = LOP_OK;
+    while (st == LOP_OK && w->posted < w->reps) {
+        MPI_Request *row = w->recv + (size_t)(w->posted % w->ahead) * (size_t)w->size;
+        st = lop_mpi_wait_all(w->size, row, &w->poll, "the last entries (--check's witness)");
+        if (st == LOP_OK)
+            two_post(w, w->posted++);
+    }
+    if (st == LOP_OK)
+        st = lop_mpi_wait_all((int)w->ahead * w->size, w->recv, &w->poll,
+                              "the last entries (--check's witness)");
     if (w->dup != MPI_COMM_NULL)
         MPI_Comm_free(&w->dup);
     free(w->recv);

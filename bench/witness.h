@@ -11,18 +11,22 @@
  *              operations move only while rank 0 calls into MPI.
  *   two-sided  point-to-point on a duplicate of the communicator, which
  *              every MPI has under its defaults.  Each rank keeps zero-byte
- *              receives for "entered barrier i+1" from every other rank
- *              posted one barrier ahead; entering barrier i it sends
- *              "entered i" to every other rank with MPI_Issend and waits for
- *              those sends (a synchronous send completes only once the
- *              receiver matched it) before it starts the barrier; leaving
- *              barrier i it tests its receives for i.  In a barrier every
- *              entry precedes every exit, so each was matched before this
- *              exit; one still open means its sender had not entered.  A
- *              broken barrier cannot deadlock it: a rank that left early
- *              and entered i+1 waits in MPI_Issend until the late rank
- *              enters i and posts the receives for i+1.  O(P^2) messages a
- *              barrier, for a check mode.
+ *              receives for "entered barrier j" from every other rank
+ *              posted for the next LOP_WITNESS_AHEAD barriers, reposting a
+ *              barrier's row once all its entries came, without waiting;
+ *              entering barrier i it sends "entered i" to every other rank
+ *              with MPI_Issend and waits for those sends (a synchronous send
+ *              completes only once the receiver matched it) before it starts
+ *              the barrier; leaving barrier i it tests its receives for i.
+ *              In a barrier every entry precedes every exit, so each was
+ *              matched before this exit; one still open means its sender had
+ *              not entered.  The receives posted far ahead keep the witness
+ *              from being a barrier itself (with one barrier ahead, entering
+ *              i waited for every entry into i-1, and a broken schedule's
+ *              early exits were caught 2 times in 400).  A broken barrier
+ *              cannot deadlock it: a rank that runs LOP_WITNESS_AHEAD
+ *              barriers ahead waits in MPI_Issend until the late rank posts
+ *              more.  O(P^2) messages a barrier, for a check mode.
  * --check-witness auto takes one-sided where all ranks share a node (and a
  * shared window can be made), two-sided everywhere else.
  */
@@ -62,6 +66,8 @@ typedef struct lop_witness_ops {
 
 extern const lop_witness_ops_t lop_witness_one_sided, lop_witness_two_sided;
 
+#define LOP_WITNESS_AHEAD 64 /* two-sided: barriers whose entries are awaited at once */
+
 struct lop_witness {
     const lop_witness_ops_t *ops;
     MPI_Comm comm;      /* the ranks of the barrier */
@@ -75,7 +81,9 @@ struct lop_witness {
     int shared;         /* counter is addressable here: CPU atomics */
     /* two-sided */
     MPI_Comm dup;       /* comm's duplicate: no executor's message can match */
-    MPI_Request *recv;  /* [2][size]: barrier i's entries in row i % 2 */
+    MPI_Request *recv;  /* [ahead][size]: barrier i's entries in row i % ahead */
+    long ahead;         /* rows: min(reps, LOP_WITNESS_AHEAD) */
+    long posted;        /* barriers whose receives were posted (0..posted-1) */
     MPI_Request *send;  /* [size] this rank's entry to each peer */
 };
 
