@@ -34,7 +34,7 @@ typedef struct {
     unsigned execs;                 /* bit i: lop_barrier_execs[i] runs */
     sched_t file_sched;             /* --schedule FILE, read and checked on every rank */
     lop_place_t place;              /* --alg hybrid: the ranks' levels */
-    char file_alg[32];              /* its rows' alg: "file:<name>" (lopredict --measured) */
+    char file_alg[LOP_FMT_BARRIER_ALG_SIZE]; /* its rows' alg: "file:<name>" (lopredict --measured) */
     lop_barrier_row_t *row;                     /* rank 0's results */
     size_t n_row;
     lop_congest_t *g;               /* --congest; NULL: none */

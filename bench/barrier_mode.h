@@ -32,7 +32,7 @@ typedef struct {
 typedef struct {
     const lop_barrier_exec_t *exec;
     lop_post_t post;          /* how its messages were posted */
-    char alg[32];             /* algorithm, "file:<name>" or "MPI_Barrier" */
+    char alg[LOP_FMT_BARRIER_ALG_SIZE]; /* algorithm, "file:<name>" or "MPI_Barrier" */
     uint32_t n, p;            /* n 0: the algorithm takes none */
     char condition[48];       /* "isolated" or "congested:<pattern>" (--congest) */
     lop_barrier_result_t res;

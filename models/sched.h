@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "csv.h"
 #include "lop.h"
 
 typedef enum {
@@ -91,7 +92,7 @@ typedef struct {
     uint32_t per_rank;  /* generated: ops of every rank (SCHED_DIGIT: main ranks' exchanges) */
     uint32_t radix;     /* SCHED_DIGIT: R */
     uint32_t main;      /* SCHED_DIGIT: M, the main group's size */
-    char alg[32];       /* algorithm name (read from a file without one: the file's name) */
+    char alg[LOP_NAME_SIZE]; /* algorithm name (read from a file without one: the file's name) */
     char *path;         /* read from a file (sched_csv.h, goal.h): its name, else NULL */
     uint32_t *line;     /* ... and line[i], the line op i came from */
     lop_status_t error; /* builder: first failure of sched_push (NOMEM or RANGE) */

@@ -41,6 +41,9 @@
 #define LOP_FMT_BARRIER_MPI_EXEC "mpi"         /* MPI_Barrier's executor */
 #define LOP_FMT_BARRIER_MPI_ALG "MPI_Barrier"  /* ... and its alg cell */
 #define LOP_FMT_BARRIER_FILE_PREFIX "file:"    /* alg of a schedule file's rows */
+/* A buffer for any alg cell lopbench writes: "file:" and a name of the name
+ * rule (csv.h) whole, so lopredict --measured finds the file it names. */
+#define LOP_FMT_BARRIER_ALG_SIZE (sizeof LOP_FMT_BARRIER_FILE_PREFIX - 1 + LOP_NAME_SIZE)
 /* The one executor whose MCASTs may travel as hardware multicast; every
  * other one sends an MCAST as P - 1 messages (bench/README.md, "Multicast"). */
 #define LOP_FMT_BARRIER_MCAST_EXEC "verbs"

@@ -81,4 +81,17 @@ cp "$T/diss2.goal" "$T/rg/"
 "$P" --measured "$T/rg/barrier.csv" --csv >"$T/mg" 2>"$T/mg.err"
 got=$(grep '^p2p,file:diss2.goal' "$T/mg" | cut -d, -f13,16 | sed 's/$/,/')
 check "... --measured simulates it as the CSV ($got = $want)" test "$got" = "$want"
+
+# The longest name the name rule allows (63 characters): its rows name it
+# whole, so --measured finds the file beside barrier.csv.
+long=$(printf 'x%.0s' $(seq 59)).csv
+cp "$T/diss2.csv" "$T/$long"
+run_mpi 2 "$B" --barrier --executor p2p --schedule "$T/$long" --reps 5 --warmup 1 -o "$T/rl" \
+    --quiet >"$T/timed" 2>&1
+check "a 63-character file name: its rows are file:<the whole name>" \
+    test $? -eq 0 -a "$(grep -c "^p2p,send-normal,file:$long,,2," "$T/rl/barrier.csv")" -eq 1
+cp "$T/$long" "$T/rl/"
+"$P" --measured "$T/rl/barrier.csv" --csv >"$T/ml" 2>"$T/ml.err"
+check "... --measured finds it: exit 0, no warning, a simulated time" \
+    test $? -eq 0 -a ! -s "$T/ml.err" -a -n "$(grep "^p2p,file:$long," "$T/ml" | cut -d, -f13)"
 done_testing
