@@ -510,7 +510,7 @@ static lop_status_t write_outputs(const opts_t *o, const lop_outdir_t *out, cons
     for (size_t i = 0; i < n; i++)
         if (res[i].has_line)
             fits[n_fits++] = res[i].line;
-    snprintf(path, sizeof path, "%s/params.csv", out->dir);
+    snprintf(path, sizeof path, "%s/" LOP_FMT_PARAMS_NAME, out->dir);
     lop_paramset_t set = {path, fits, n_fits};
     lop_status_t st = LOP_OK;
     for (size_t i = 0; i < n_fits && st == LOP_OK; i++) /* what lopredict could not read */
@@ -531,7 +531,7 @@ static lop_status_t run_fits(const opts_t *o, int n_files, char **files)
     /* DIR and params.csv first, before the work (lop_outdir_end checks every
      * file again) */
     lop_status_t st = o->out_dir ? lop_outdir_prepare(o->out_dir) : LOP_OK;
-    st = st || !o->out_dir ? st : lop_outdir_target_check(o->out_dir, "params.csv");
+    st = st || !o->out_dir ? st : lop_outdir_target_check(o->out_dir, LOP_FMT_PARAMS_NAME);
     st = st ? st : read_all(o, n_files, files, &data);
     if (st == LOP_OK) {
         res = lop_calloc(data.n, sizeof *res);
