@@ -8,6 +8,7 @@
 
 #include "csv.h"
 #include "fmt_pairs.h"
+#include "fmt_placement.h"
 #include "mpisync.h"
 #include "pairs_method.h"
 #include "place_gather.h"
@@ -369,19 +370,17 @@ static lop_fmt_pairs_meta_t file_meta(const session_t *s, const pfile_t *f, char
         s->pl_file.note, run};
 }
 
-/* pairs.csv for the MPI method (the paper's matrices), pairs-<op>-<post>.csv for a series. */
-static void file_name(const pfile_t *f, char *name, size_t len)
+/* pairs.csv for the MPI method (the paper's matrices), pairs-<op>-<post>.csv
+ * for a series: 'name' of LOP_FMT_PAIRS_NAME_LEN. */
+static void file_name(const pfile_t *f, char *name)
 {
-    if (methods[f->method]->mpi_only)
-        snprintf(name, len, LOP_FMT_PAIRS_NAME);
-    else
-        snprintf(name, len, "pairs-%s.csv", f->series);
+    lop_fmt_pairs_file_name(name, methods[f->method]->mpi_only ? NULL : f->series);
 }
 
 static lop_status_t file_write(const session_t *s, const pfile_t *f, const char *dir)
 {
-    char path[4200], name[64], sampled[1400];
-    file_name(f, name, sizeof name);
+    char path[4200], name[LOP_FMT_PAIRS_NAME_LEN], sampled[1400];
+    file_name(f, name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
     lop_run_meta_t run;
     lop_fmt_pairs_meta_t meta = file_meta(s, f, sampled, sizeof sampled, &run);
@@ -402,14 +401,14 @@ static lop_status_t file_write(const session_t *s, const pfile_t *f, const char 
  * before the rounds (collective). */
 static lop_status_t outdir_agree(const session_t *s)
 {
-    char name[MAX_FILES][64];
+    char name[MAX_FILES][LOP_FMT_PAIRS_NAME_LEN];
     const char *names[MAX_FILES + 2];
     int n = 0;
     for (int f = 0; f < s->n_file; f++) {
-        file_name(&s->file[f], name[f], sizeof name[f]);
+        file_name(&s->file[f], name[f]);
         names[n++] = name[f];
     }
-    names[n++] = "placement.csv";
+    names[n++] = LOP_FMT_PLACEMENT_NAME;
     names[n] = NULL;
     return lop_outdir_agree(s->b->comm, s->m->outdir, names);
 }
@@ -436,7 +435,7 @@ static lop_status_t report_fill(const session_t *s, lop_pairs_report_t *out)
     for (int f = 0; f < s->n_file; f++) {
         const pfile_t *pf = &s->file[f];
         lop_pairs_costs_t *c = &out->file[out->n_file++];
-        file_name(pf, c->name, sizeof c->name);
+        file_name(pf, c->name);
         snprintf(c->series, sizeof c->series, "%s", pf->series);
         c->o_us = lop_calloc(P * P, sizeof *c->o_us);
         c->L_us = lop_calloc(P * P, sizeof *c->L_us);

@@ -35,6 +35,7 @@
 #define LOP_PAIRS_MODE_H
 
 #include "bench_opts.h"
+#include "fmt_pairs.h"
 #include "lop.h"
 #include "samples.h"
 #include "scenario.h"
@@ -52,7 +53,7 @@ typedef struct {
 
 /* One file's costs at the chosen statistic (--pairs-stat), for the report. */
 typedef struct {
-    char name[64];        /* "pairs.csv" or "pairs-<op>-<post>.csv" */
+    char name[LOP_FMT_PAIRS_NAME_LEN]; /* "pairs.csv" or "pairs-<op>-<post>.csv" */
     char series[LOP_NAME_SIZE]; /* "issend" or "<op>-<post>" */
     double *o_us, *L_us;  /* [i * P + j], i sending to j; NaN where none */
 } lop_pairs_costs_t;

@@ -2,8 +2,17 @@
 #include "fmt_pairs.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void lop_fmt_pairs_file_name(char *name, const char *series)
+{
+    if (series)
+        snprintf(name, LOP_FMT_PAIRS_NAME_LEN, "pairs-%s.csv", series);
+    else
+        snprintf(name, LOP_FMT_PAIRS_NAME_LEN, "%s", LOP_FMT_PAIRS_NAME);
+}
 
 /* ----------------------------------------------------- lopbench --pairs */
 

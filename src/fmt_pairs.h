@@ -28,6 +28,11 @@
 #include "out.h"
 
 #define LOP_FMT_PAIRS_NAME "pairs.csv"
+/* "pairs.csv" for 'series' NULL (the MPI_Issend method's matrices), else
+ * "pairs-<series>.csv" (one of lop's series), into 'name' of
+ * LOP_FMT_PAIRS_NAME_LEN: the one place the names are made. */
+#define LOP_FMT_PAIRS_NAME_LEN (LOP_NAME_SIZE + 16)
+void lop_fmt_pairs_file_name(char *name, const char *series);
 #define LOP_FMT_PAIRS_STATS 3 /* min, avg, median: o[], L[], rtt[] of a row */
 
 /* One row as lopbench --pairs writes it. */

@@ -103,6 +103,22 @@ static void bad_rows(void)
     refused("no L column", "i,j,o_us\n0,1,1\n", "bad.csv:1: no column 'L_us'");
 }
 
+/* The file names lopbench --pairs writes, a series of the name rule's
+ * longest whole. */
+static void file_names(void)
+{
+    char name[LOP_FMT_PAIRS_NAME_LEN], series[LOP_NAME_SIZE];
+    lop_fmt_pairs_file_name(name, NULL);
+    ok(strcmp(name, "pairs.csv") == 0, "the MPI_Issend method's: pairs.csv");
+    lop_fmt_pairs_file_name(name, "send-normal");
+    ok(strcmp(name, "pairs-send-normal.csv") == 0, "a series': pairs-send-normal.csv");
+    memset(series, 'x', LOP_NAME_MAX);
+    series[LOP_NAME_MAX] = '\0';
+    lop_fmt_pairs_file_name(name, series);
+    ok(strlen(name) == LOP_NAME_MAX + strlen("pairs-.csv") && strcmp(name + strlen(name) - 4,
+       ".csv") == 0, "a series of %d characters: its name whole", LOP_NAME_MAX);
+}
+
 int main(void)
 {
     if (fixture_dir_make("fmt-pairs") != 0)
@@ -110,6 +126,7 @@ int main(void)
     bench_form();
     costs_form();
     bad_rows();
+    file_names();
     fixture_dir_remove();
     return tap_done();
 }
