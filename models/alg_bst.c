@@ -47,13 +47,6 @@ static double bst_lop_us(barrier_cost_t *c, uint32_t p, uint32_t n)
     return tree_gather_lop(c, rounds, fan) + tree_bcast_lop(c, p);
 }
 
-/* The broadcast's bound; rank 0 starts it after its gather, at 0 or later. */
-static double bst_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
-{
-    (void)n;
-    return tree_bcast_bound(b, p, 0);
-}
-
 const barrier_alg_t barrier_alg_bst = {
     .name = "bst",
     .title = "binomial spanning tree",
@@ -63,7 +56,7 @@ const barrier_alg_t barrier_alg_bst = {
     .n_ops = tree_n_ops,
     .logp_us = bst_logp_us,
     .lop_us = bst_lop_us,
-    .flat_bound = bst_flat_bound,
+    .flat_bound = tree_bcast_flat_bound, /* rank 0 starts the broadcast at 0 or later */
     .logp_note = "exact when P is a power of 2 and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style; not exact",
     .logp_exact = barrier_exact_p_power_of_two,

@@ -60,13 +60,6 @@ static int mcs_logp_exact(uint32_t p, uint32_t n)
     return n == 1 && barrier_power_of_two(p);
 }
 
-/* The broadcast's bound; rank 0 starts it after its gather, at 0 or later. */
-static double mcs_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
-{
-    (void)n;
-    return tree_bcast_bound(b, p, 0);
-}
-
 const barrier_alg_t barrier_alg_mcs = {
     .name = "mcs",
     .title = "MCS tree",
@@ -79,7 +72,7 @@ const barrier_alg_t barrier_alg_mcs = {
     .n_ops = tree_n_ops,
     .logp_us = mcs_logp_us,
     .lop_us = mcs_lop_us,
-    .flat_bound = mcs_flat_bound,
+    .flat_bound = tree_bcast_flat_bound, /* rank 0 starts the broadcast at 0 or later */
     .logp_note = "exact when the heap is complete and P is a power of 2 (e.g. n = 1) "
                  "and g <= o_s+L+o_r",
     .lop_note = "derived in the thesis's style (n:1 per level at the stream of D levels); "

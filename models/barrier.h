@@ -218,6 +218,9 @@ double tree_bcast_lop(barrier_cost_t *c, uint32_t p);
  * 'start'. */
 double tree_knomial_bound(const barrier_least_t *b, uint32_t p, uint64_t k);
 double tree_bcast_bound(const barrier_least_t *b, uint32_t p, double start);
+/* The flat_bound of a tree whose gather ends at rank 0 no sooner than 0
+ * (bst, mcs): the broadcast's bound from 0. */
+double tree_bcast_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n);
 
 /* ---- algorithms whose functions other descriptors reuse ---- */
 

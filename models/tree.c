@@ -121,3 +121,9 @@ double tree_bcast_lop(barrier_cost_t *c, uint32_t p)
     double rounds = barrier_ceil_log(p, 2);
     return rounds * barrier_lop_o(c, rounds) + rounds * barrier_lop_L(c, rounds);
 }
+
+double tree_bcast_flat_bound(const barrier_least_t *b, uint32_t p, uint32_t n)
+{
+    (void)n;
+    return tree_bcast_bound(b, p, 0);
+}
