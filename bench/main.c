@@ -408,7 +408,7 @@ static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, i
         r->have_send_rtt = lop_samples_stats(&set[0], 1, &r->send_rtt) == LOP_OK;
     for (int i = 0; i < n_sets && r->n_done < MAX_SUMMARY; i++) {
         summary_add(r, &set[i]);
-        r->done[r->n_done++] = set[i]; /* kept for outdir_write, no longer freed here */
+        r->done[r->n_done++] = set[i]; /* outdir_write writes it, then frees it */
         set[i].us = NULL;
     }
     return LOP_OK;

@@ -165,7 +165,7 @@ void lop_cli_list_options(FILE *out, const lop_cli_opt_t *opts, const lop_cli_mo
 
 /* A CUSTOM row's parser of a directory to write into (-o DIR): its const
  * char * field, refused when empty ("option --output: empty directory
- * name"; it once became "": cannot create directory). */
+ * name", rather than a later "cannot create directory ''"). */
 lop_cli_parse_fn lop_cli_dir;
 
 /* Typed arguments; 'opt' is the option's long name, for the message. */

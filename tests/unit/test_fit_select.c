@@ -394,7 +394,7 @@ static void check_select_rules(void)
        "2 points: no member eligible under AICc, an error: %s", lop_errmsg());
 }
 
-/* Issue 17 item 8: ten points all 5 us are fitted exactly by every member
+/* Ten points all 5 us are fitted exactly by every member
  * (SSR 0, AICc and BIC -inf): the tie goes to the simplest, const. */
 static void check_select_tie(void)
 {
