@@ -43,8 +43,7 @@ const lop_congest_pattern_t lop_congest_patterns[] = {
     {"incast", "every congestor to congestor 0, which only receives (GPCNeT)", 1, dest_incast},
     {NULL, NULL, 0, NULL},
 };
-_Static_assert(sizeof lop_congest_patterns / sizeof lop_congest_patterns[0] ==
-                   LOP_CONGEST_PATTERN_COUNT + 1,
+_Static_assert(COUNT(lop_congest_patterns) == LOP_CONGEST_PATTERN_COUNT + 1,
                "LOP_CONGEST_PATTERN_COUNT counts lop_congest_patterns[]");
 
 int lop_congest_default_k(int n)
