@@ -129,8 +129,19 @@ mode_pairs() {
     check "$tool: each of the $n pairs of modes no mode combines is refused" test "$n" -gt 0 -a "$bad" -eq 0
 }
 
+# dict_has TOOL: every option of TOOL's table is a word of the option
+# fuzzers' dictionary (fuzz/README.md: getopt compares option names in
+# uninstrumented libc, so the fuzzer cannot find one the dictionary lacks).
+dict_has() {
+    _miss=$(cut -d, -f1 "$T/$1.opts" | while read -r o; do
+        grep -qx "\"--$o\"" "$ROOT/fuzz/dict/opts.dict" || printf ' --%s' "$o"; done)
+    [ -z "$_miss" ] || diag "not in fuzz/dict/opts.dict:$_miss"
+    [ -z "$_miss" ]
+}
+
 for tool in lopredict lopfit lopbench; do
     check "$tool --list-options: the modes and the options" tables "$tool"
+    check "$tool: every option in fuzz/dict/opts.dict" dict_has "$tool"
     words "$tool"
     option_cases "$tool"
     mode_pairs "$tool"
