@@ -23,6 +23,8 @@ seed_files() {
     fuzz_measured) ls tests/data/plots/barrier.csv ;;
     fuzz_fitdata) ls tests/data/plots/send-*-*.csv tests/data/plots/rdmaw-*-*.csv ;;
     fuzz_sched) ls tests/data/goal/*.goal ;;
+    fuzz_pairs) ls tests/data/pairs/pairs*.csv tests/data/pairs/machine-rr.csv ;;
+    fuzz_placement) ls tests/data/pairs/placement.csv ;;
     esac
 }
 
