@@ -38,11 +38,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 # ("Tracer caught signal 11") in a process whose UCX installed its memory
 # event hooks (Open MPI's osc ucx): not under the sanitizers.
 [ -z "${LOP_SANITIZE:-}" ] || export UCX_MEM_EVENTS=no
-# Open MPI refuses root without these; harmless elsewhere.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# No RDMA device here: keep Open MPI from probing for one noisily.
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 OMPI_MCA_btl_tcp_if_include=lo
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$ROOT/tests/mpi-env.sh"
 
 _tap_n=0
 _tap_failed=0

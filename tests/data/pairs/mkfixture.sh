@@ -13,9 +13,7 @@ set -eu
 FIX=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$FIX/../../.." && pwd)
 BIN=${BIN:-$ROOT/bin}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 OMPI_MCA_btl_tcp_if_include=lo
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$ROOT/tests/mpi-env.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cd "$ROOT"

@@ -1,0 +1,8 @@
+# mpi-env.sh - the environment every local MPI run of the tests has, sourced
+# by tests/lib.sh and by the fixture scripts under tests/data/ that run the
+# tools: Open MPI as root, no RDMA device probed, more ranks than cores.
+# Open MPI refuses root without these; harmless elsewhere.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# No RDMA device here: keep Open MPI from probing for one noisily.
+export OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 OMPI_MCA_btl_tcp_if_include=lo
+export OMPI_MCA_rmaps_base_oversubscribe=1
