@@ -529,12 +529,14 @@ static lop_status_t run_barriers(run_t *r)
 static const struct {
     lop_status_t (*run)(run_t *r);
     int transport;      /* over --transport's (the barrier executors open their own) */
+    int congest_split;  /* --congest: the mode runs on the timed ranks while the
+                           others congest (else it splits the ranks itself, per run) */
     const char *option; /* what chose it, for the message on one rank */
 } modes[LOP_BENCH_MODE_COUNT] = {
-    [LOP_BENCH_SCENARIOS] = {run_scenarios, 1, ""},
-    [LOP_BENCH_BARRIER] = {run_barriers, 0, "option --barrier: "},
-    [LOP_BENCH_SCHEDULE] = {run_barriers, 0, "option --barrier: "},
-    [LOP_BENCH_PAIRS] = {run_pairs, 1, "option --pairs: "},
+    [LOP_BENCH_SCENARIOS] = {run_scenarios, 1, 1, ""},
+    [LOP_BENCH_BARRIER] = {run_barriers, 0, 0, "option --barrier: "},
+    [LOP_BENCH_SCHEDULE] = {run_barriers, 0, 0, "option --barrier: "},
+    [LOP_BENCH_PAIRS] = {run_pairs, 1, 0, "option --pairs: "},
 };
 
 static lop_status_t run_on(run_t *r, MPI_Comm base)
@@ -557,8 +559,9 @@ static lop_status_t run_on(run_t *r, MPI_Comm base)
     return st;
 }
 
-/* --congest with the scenarios: the timed ranks measure every series while
- * the congestors send (the loaded L(p), o(p) of a loaded LoP model). */
+/* --congest with a mode that splits (the scenarios): the timed ranks measure
+ * every series while the congestors send (the loaded L(p), o(p) of a loaded
+ * LoP model). */
 static lop_status_t run_timed(void *ctx, lop_congest_t *g)
 {
     run_t *r = ctx;
@@ -569,7 +572,7 @@ static lop_status_t run_timed(void *ctx, lop_congest_t *g)
 static int run(run_t *r)
 {
     lop_status_t st;
-    if (r->opts.congest_on && r->opts.mode == LOP_BENCH_SCENARIOS) {
+    if (r->opts.congest_on && modes[r->opts.mode].congest_split) {
         int mine = lop_mpi_oversubscribed(MPI_COMM_WORLD), any;
         MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         st = lop_congest_split_run(MPI_COMM_WORLD, &r->opts, any, r->cores, sizeof r->cores,
