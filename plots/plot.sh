@@ -46,22 +46,41 @@ has() {
     return 1
 }
 
-# unplottable GLOB...: "FILE: why" of the first file of DATA_DIR matching a
-# GLOB that holds nothing to plot (datacheck.awk), or nothing
+# unplottable GLOB[:COLUMNS]...: "FILE: why" of the first file of DATA_DIR
+# matching a GLOB that holds nothing to plot, or lacks one of the COLUMNS
+# (comma-separated) its figure plots (datacheck.awk); else nothing
 unplottable() {
     for _g in "$@"; do
-        for _f in "$data"/$_g; do
+        for _f in "$data"/${_g%%:*}; do
             [ -f "$_f" ] || continue
-            _why=$(awk -F, -f "$here/datacheck.awk" "$_f" 2>&1)
+            _need=
+            case $_g in *:*) _need=${_g#*:} ;; esac
+            _why=$(awk -F, -v need="$_need" -f "$here/datacheck.awk" "$_f" 2>&1)
             [ -z "$_why" ] || { echo "$_f: $_why"; return; }
         done
     done
 }
 
+# inputs GLOB[:COLUMNS]...: the files of DATA_DIR a figure reads, the first
+# three and how many more, for a failure no one file explains
+inputs() {
+    _n=0 _list=
+    for _g in "$@"; do
+        for _f in "$data"/${_g%%:*}; do
+            [ -f "$_f" ] || continue
+            _n=$((_n + 1))
+            [ $_n -gt 3 ] || _list="$_list${_list:+, }$_f"
+        done
+    done
+    [ $_n -le 3 ] || _list="$_list and $((_n - 3)) more"
+    echo "$_list"
+}
+
 rendered=0
 failed=0
-# render FIG NOTE GLOB...: run plots/FIG.gp on DATA_DIR into OUT_DIR/FIG.FMT;
-# the GLOBs are the files it reads, named when it fails on one of them
+# render FIG NOTE GLOB[:COLUMNS]...: run plots/FIG.gp on DATA_DIR into
+# OUT_DIR/FIG.FMT; the GLOBs are the files it reads (with the columns it
+# plots), named when it fails: the one at fault, else all of them
 render() {
     _fig=$1 _note=$2
     shift 2
@@ -77,8 +96,13 @@ render() {
     else
         rm -f "$_tmp"
         _why=$(unplottable "$@")
-        [ -n "$_why" ] || _why=$(grep -v '^[[:space:]]*$' "$_err" | tail -n 1)
-        [ -n "$_why" ] || _why="gnuplot drew nothing and said nothing"
+        if [ -z "$_why" ]; then # the .gp's own message names its file
+            _why=$(grep -v '^[[:space:]]*$' "$_err" | tail -n 1)
+            case $_why in
+            *"$data/"*) ;;
+            *) _why="reading $(inputs "$@"): ${_why:-gnuplot drew nothing and said nothing}" ;;
+            esac
+        fi
         echo "$prog: $_fig failed: $_why" >&2
         failed=$((failed + 1))
     fi
@@ -93,30 +117,30 @@ fits=
 has 'curve-*.csv' || has 'lop-*.csv' || fits="no curve-*.csv or lop-*.csv (lopfit -o): fitted curves not drawn"
 
 if ! wanted rtt; then :
-elif has '*-rtt.csv'; then render rtt "$fits" '*-rtt.csv' 'curve-*-rtt-*.csv' 'lop-*.csv'
+elif has '*-rtt.csv'; then render rtt "$fits" '*-rtt.csv:p,min_us,avg_us' 'curve-*-rtt-*.csv:p,fit_us' 'lop-*.csv:p'
 else skip rtt "no *-rtt.csv (lopbench)"; fi
 if ! wanted overhead; then :
 elif has '*-os.csv' || has '*-or.csv'; then
-    render overhead "$fits" '*-os.csv' '*-or.csv' 'curve-*-o[sr]-*.csv' 'lop-*.csv'
+    render overhead "$fits" '*-os.csv:p' '*-or.csv:p' 'curve-*-o[sr]-*.csv:p,fit_us' 'lop-*.csv:p'
 else skip overhead "no *-os.csv or *-or.csv (lopbench)"; fi
 if ! wanted latency; then :
-elif has 'lop-*.csv'; then render latency "" 'lop-*.csv'
+elif has 'lop-*.csv'; then render latency "" 'lop-*.csv:p'
 else skip latency "no lop-*.csv (lopfit -o, or lopfit --from-params FILE -o DIR)"; fi
 if ! wanted predict; then :
-elif has 'predict-cnt*.csv'; then render predict "" 'predict-cnt*.csv'
+elif has 'predict-cnt*.csv'; then render predict "" 'predict-cnt*.csv:alg,n,p'
 else skip predict "no predict-cnt<C>.csv (lopredict --alg all --cnt C --csv)"; fi
 if ! wanted ndiss; then :
-elif has ndiss.csv; then render ndiss "" ndiss.csv
+elif has ndiss.csv; then render ndiss "" ndiss.csv:alg,n,p
 else skip ndiss "no ndiss.csv (lopredict --alg ndiss --n 1..10 --csv)"; fi
 if ! wanted measured; then :
 elif ! has barrier.csv; then skip measured "no barrier.csv (lopbench --barrier)"
-elif has measured.csv; then render measured "" barrier.csv measured.csv
-else render measured "no measured.csv: predictions not drawn" barrier.csv; fi
+elif has measured.csv; then render measured "" barrier.csv:alg,n,p measured.csv:alg,n,p
+else render measured "no measured.csv: predictions not drawn" barrier.csv:alg,n,p; fi
 if ! wanted pairs; then :
 elif has pairs.csv; then render pairs "" pairs.csv
 else skip pairs "no pairs.csv (lopbench --pairs)"; fi
 if ! wanted hybrid; then :
-elif has 'hybrid-*.csv'; then render hybrid "" 'hybrid-*.csv'
+elif has 'hybrid-*.csv'; then render hybrid "" 'hybrid-*.csv:alg,p'
 else skip hybrid "no hybrid-block.csv or hybrid-rr.csv (lopredict --alg all,hybrid --simulate --csv)"; fi
 if ! wanted distribution; then :
 elif has barrier-hist.csv; then render distribution "" barrier-hist.csv barrier.csv barrier-congested.csv

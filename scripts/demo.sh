@@ -80,7 +80,19 @@ ranks() { # PROG ARGS...: on the timed runs' ranks
 # oversubscribed DIR: did lopbench record more ranks than cores in DIR?
 oversubscribed() { grep -qx '# oversubscribed: yes' "$1"/*.csv 2>/dev/null; }
 
-case $NODES in '' | *[!0-9]*) die "NODES=$NODES: expected a number of nodes (0: local ranks)" ;; esac
+# whole NAME VALUE WHAT: VALUE is a whole number the shell's arithmetic reads
+# as written: no leading zero (dash reads 010 as 8 and refuses 08), at most
+# 8 digits (a longer one is "Illegal number" in the first test).
+whole() {
+    case $2 in
+    '' | *[!0-9]*) die "$1=$2: expected a whole number of $3" ;;
+    0?*) die "$1=$2: a whole number of $3 without a leading zero (the shell reads 010 as 8)" ;;
+    esac
+    [ ${#2} -le 8 ] || die "$1=$2: expected a whole number of $3, at most 8 digits"
+}
+whole NODES "$NODES" "nodes (0: local ranks)"
+whole NP "$NP" ranks
+whole OVER_NP "$OVER_NP" "ranks (0: none)"
 if [ "$NODES" -ge 1 ]; then
     [ "$NODES" -ge 2 ] || die "NODES=1: a cluster needs at least 2 nodes (NODES=0: local ranks)"
     [ "$(id -u)" = 0 ] && command -v nsenter >/dev/null 2>&1 ||
@@ -96,14 +108,13 @@ if [ "$NODES" -ge 1 ]; then
 elif [ -n "$NIC" ]; then
     die "NIC=$NIC: shapes the links of a virtual cluster; give NODES too (e.g. NODES=8 NIC=5mbit)"
 fi
-case $NP in '' | *[!0-9]*) die "NP=$NP: expected a number of ranks" ;; esac
-case $OVER_NP in '' | *[!0-9]*) die "OVER_NP=$OVER_NP: expected a number of ranks (0: none)" ;; esac
 case $MODEL in logp | lop | sim_logp | sim_lop | loop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp or loop" ;; esac
-case $REPS in '' | *[!0-9]* | 0?*) die "REPS=$REPS: expected a whole number of repetitions" ;; esac
-[ ${#REPS} -le 8 ] && [ "$REPS" -ge 10 ] && [ "$REPS" -le 10000000 ] ||
+whole REPS "$REPS" repetitions
+[ "$REPS" -ge 10 ] && [ "$REPS" -le 10000000 ] ||
     die "REPS=$REPS: from 10 (a tenth of them warm up) to 10000000 (lopbench --reps)"
+# A newline in OUT is shown as \x0a, as lop's tools show one: a message is one line.
 case $OUT in *'
-'* | *"'"*) die "OUT=$OUT: a directory name with a newline or a single quote (gnuplot's strings)" ;; esac
+'* | *"'"*) die "OUT=$(printf '%s' "$OUT" | awk 'NR > 1 { printf "\\x0a" } { printf "%s", $0 }'): a directory name with a newline or a single quote (gnuplot's strings)" ;; esac
 [ ! -e "$OUT" ] || die "OUT=$OUT exists: the demo goes into a new directory"
 [ "$CORES" -ge 2 ] || die "this machine has $CORES core: lopbench needs 2 ranks, each with a core of its own"
 [ "$NP" -ge 2 ] || die "NP=$NP: lopbench needs at least 2 ranks"
@@ -134,13 +145,23 @@ fi
 mkdir -p "$(dirname "$OUT")"
 OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
 COMPLETE=
+# Every step of it runs even where one fails or its stderr is a pipe whose
+# reader is gone (make demo | head): SIGPIPE ignored, no set -e.
 cleanup() {
+    trap '' PIPE
+    set +e
     [ -z "$CLUSTER" ] || { sh "$ROOT/scripts/cluster.sh" down "$CLUSTER"; rm -rf "$CLUSTER"; }
     [ -n "$COMPLETE" ] || rm -rf "$OUT"
 }
 mkdir "$OUT"
 trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
+# A signal ends the demo as it ends lop's tools, with 128 + its number; SIGPIPE
+# too (a reader of its messages gone), which would otherwise kill the shell
+# without the EXIT trap and leave OUT half made.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 D=$OUT/data
 mkdir "$D"
 if [ "$NODES" -ge 2 ]; then
