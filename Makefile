@@ -157,7 +157,7 @@ PROVE = LANG=C LC_ALL=C LSAN_OPTIONS="suppressions='$(CURDIR)/tests/lsan.supp':p
 # make check runs two files at a time, then the Soft-RoCE VMs alone, one
 # after the other: the emulator's busy-polling ranks need both cores (beside
 # other tests the one-VM file took 383 s instead of 165 s here).
-VM_TESTS := tests/50-verbs-vm.t
+VM_TESTS := tests/50-verbs-vm.t tests/51-verbs-hosts.t
 ALL_TESTS := $(UNIT_BINS:%=./%) $(sort $(wildcard tests/*.t))
 # The longest files first (their times: README, "Other targets"), so that the two jobs
 # end together instead of one long file running alone at the end.

@@ -33,7 +33,7 @@ static lop_status_t one_open(lop_witness_t *w)
     /* Across nodes the counter on rank 0 is reached with MPI RMA, which (Open
      * MPI's osc ucx over TCP) moves only while rank 0 calls into MPI: the
      * verbs executor's waits poll the device instead, and rank 1's entry
-     * waited for ever (two Soft-RoCE VMs, 50-verbs-vm.t). */
+     * waited for ever (two Soft-RoCE VMs, 51-verbs-hosts.t). */
     w->needs_progress = !w->shared;
     MPI_Win_lock_all(MPI_MODE_NOCHECK, w->win);
     MPI_Win_sync(w->win);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# hosts-suite.sh W - the hosts checks of tests/50-verbs-vm.t, run on lopvm0 of
+# hosts-suite.sh W - the checks of tests/51-verbs-hosts.t, run on lopvm0 of
 # a set of two Soft-RoCE VMs on one wire (tests/vm/run.sh --hosts 2 --share
 # W): lopbench's verbs code between hosts, each rank on its own VM and rxe
 # device, RoCE v2 packets crossing the wire.  As in verbs-suite.sh, only

@@ -24,8 +24,7 @@
 #
 # One VM (the default): host lopvm, rxe0 over dummy0 with 10.78.0.1/24 (GID
 # 0 IPv6 link-local, GID 1 IPv4-mapped, both RoCE v2).
-# --hosts 2: two VMs lopvm0 and lopvm1 (lopvm0 with two vCPUs, for suites of
-# several ranks on one host, lopvm1 with one), each with its own virtio
+# --hosts 2: two VMs lopvm0 and lopvm1, each with one vCPU, its own virtio
 # NIC eth0 (10.78.0.<i+1>/24) and rxe0 over it, on one virtual wire (a qemu
 # socket stream between them), multicast routed to eth0.  (Three would need
 # a switch, qemu's stream being point to point, and a third emulated host:
@@ -45,13 +44,12 @@
 #
 # Times inside are emulated (no invariant TSC): use the VMs for correctness,
 # never for LoP parameters.  Environment: LOP_VM_CACHE (default
-# ~/.cache/lop-vm, or $XDG_CACHE_HOME/lop-vm), LOP_VM_SMP (vCPUs of every VM,
-# default 2; with --hosts 2 for lopvm0 and 1 for the others: busy polling
-# ranks on more vCPUs than host cores make TCG crawl), LOP_VM_MEM (default
-# 2G; with --hosts 2G for lopvm0 and 1G for the others).  The
+# ~/.cache/lop-vm, or $XDG_CACHE_HOME/lop-vm), LOP_VM_SMP (vCPUs of one VM,
+# default 2; 1 each with --hosts: never more than host cores, busy polling
+# ranks make TCG crawl), LOP_VM_MEM (default 2G, 1G each with --hosts).  The
 # first run prepares kernel and initramfs (about 10 s, a 70 MB package);
 # later runs reuse them.  One VM set at a time on a machine: callers hold
-# /tmp/lop-vm.lock (tests/50-verbs-vm.t).
+# /tmp/lop-vm.lock (tests/50-verbs-vm.t, 51-verbs-hosts.t).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TIMEOUT=600
@@ -75,14 +73,7 @@ done
 # the kernel again); run.sh is called under 50-verbs-vm.t's lock, so one
 # prepares it at a time.
 CACHE=${LOP_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-$ROOT/build}/.cache}/lop-vm}
-# vm_size I: VM I's vCPUs and memory, as qemu's options
-vm_size() {
-    if [ "$HOSTS" -gt 0 ] && [ "$1" -gt 0 ]; then
-        echo "-smp ${LOP_VM_SMP:-1} -m ${LOP_VM_MEM:-1G}"
-    else
-        echo "-smp ${LOP_VM_SMP:-2} -m ${LOP_VM_MEM:-2G}"
-    fi
-}
+if [ "$HOSTS" -gt 0 ]; then SMP=${LOP_VM_SMP:-1} MEM=${LOP_VM_MEM:-1G}; else SMP=${LOP_VM_SMP:-2} MEM=${LOP_VM_MEM:-2G}; fi
 # Loaded in this order; crc32_generic before rdma_rxe, or `rdma link add`
 # fails with "No such file or directory" (rxe computes its ICRC with it);
 # rdma_ucm for librdmacm's multicast joins (on RoCE they join the IP group,
@@ -257,9 +248,9 @@ serve_links() {
 vm_boot() {
     host_args=
     [ "$HOSTS" -eq 0 ] || host_args=" lop_host=$1"
-    # shellcheck disable=SC2046 # vm_size's and vm_nic's words
+    # shellcheck disable=SC2046 # vm_nic's words
     { timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-        -accel tcg,thread=multi -cpu max $(vm_size "$1") \
+        -accel tcg,thread=multi -cpu max -smp "$SMP" -m "$MEM" \
         -nographic -no-reboot $(vm_nic "$1") \
         -kernel "$KERNEL" -initrd "$INITRD" \
         -append "console=ttyS0 quiet panic=-1 lop_ctl=$CTL$host_args" \

@@ -1,7 +1,7 @@
 # suite-lib.sh - what the VM suites (verbs-suite.sh, hosts-suite.sh) share:
 # their checks are recorded in $W/checks.sh, with arguments expanded now,
-# and run on the host once the VMs have stopped (50-verbs-vm.t), at native
-# speed.  Sourced after tests/lib.sh, with W
+# and run on the host once the VMs have stopped (50-verbs-vm.t,
+# 51-verbs-hosts.t), at native speed.  Sourced after tests/lib.sh, with W
 # (the shared work directory) and B (lopbench) set.
 
 record() { { shquote "$@" && echo; } >>"$W/checks.sh"; }

@@ -1,7 +1,6 @@
 #!/bin/sh
-# verbs-suite.sh W - the one-host verbs checks of tests/50-verbs-vm.t, run
-# on lopvm0 (tests/vm/run.sh --hosts 2 --share W): lopbench over rxe0 for
-# real, every rank on that one host.
+# verbs-suite.sh W - the verbs checks of tests/50-verbs-vm.t, run inside the
+# Soft-RoCE VM (tests/vm/run.sh --share W): lopbench over rxe0 for real.
 # Only the runs happen here: every check is recorded in W/checks.sh, with
 # its arguments expanded now (an exit status, a count), and 50-verbs-vm.t
 # runs them on the host once the VM has stopped, at native speed (an awk or
@@ -18,7 +17,7 @@ exec >"$W/log" 2>&1
 _d=$W # mpi_refuses keeps its scratch files in $_d
 . "$LOP_ROOT/tests/vm/suite-lib.sh"
 
-# What hosts-suite.sh runs between the two VMs (scenarios at 2 x 1 rank,
+# What 51-verbs-hosts.t runs between its two VMs (scenarios at 2 x 1 rank,
 # the IPv4-mapped GID chosen, --check of every algorithm at P = 2, a timed
 # barrier, a rank stopped) is not repeated here: this file runs what needs
 # one host with several ranks.
@@ -58,7 +57,7 @@ check "np $np: 18 files, no temporary ones" test "$(ls "$dir" | wc -l)" -eq 18
 # back to the two other ranks' QPs on rxe0)
 mcast_series mcast3 3 "mcast np 3" run_mpi 3
 
-# ---- barriers on the verbs executor (every algorithm at P = 2: hosts-suite.sh)
+# ---- barriers on the verbs executor (every algorithm at P = 2: 51-verbs-hosts.t)
 # P = 3 and 4 in one run on 4 ranks (one MPI start-up less in the emulator).
 # rgm's release by hardware multicast (bench/README.md, "Multicast") rides
 # along with the test hooks: at P = 3 rank 1 drops its 2nd release, so the
