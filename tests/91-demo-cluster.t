@@ -19,7 +19,7 @@ flock -s 9
 # refused before anything runs, in one line, nothing written
 for bad in "NODES=1:NODES=1: a cluster needs at least 2 nodes" \
     "NODES=2 NP=1:NP=1 with NODES=2: on the cluster the timed runs put one rank on each node" \
-    "NODES=x:NODES=x: expected a number of nodes" \
+    "NODES=x:NODES=x: expected a whole number of nodes" \
     "NIC=5mbit:NIC=5mbit: shapes the links of a virtual cluster; give NODES too"; do
     env ${bad%%:*} make -s -C "$ROOT" demo OUT="$T/bad" >"$T/log" 2>&1 &&
         fail "make demo ${bad%%:*} fails" || pass "make demo ${bad%%:*} fails"
