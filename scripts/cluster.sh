@@ -168,10 +168,12 @@ down() {
     tag=$(cat "$dir/tag")
     for f in "$dir"/pid.*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; rm -f "$f"; done
     # Every process still on a node (a job a test stopped or cut off: its
-    # ranks, its daemons) ends with it, stopped ones too.
+    # ranks, its daemons) ends with it, stopped ones too.  One may end by
+    # itself between the listing and the kill: under set -e that kill's
+    # failure would end down here, leaving the namespaces and the cgroup.
     for ns in $(ip netns list | sed -n "s/^\($tag-[^ ]*\).*/\1/p"); do
-        pids=$(ip netns pids "$ns")
-        [ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+        pids=$(ip netns pids "$ns" 2>/dev/null || :)
+        [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || :
         ip netns del "$ns"
     done
     cg=$(cat "$dir/cgroup" 2>/dev/null || :)

@@ -40,4 +40,27 @@ usage "slurm-cluster.sh: --wait not a number" "--wait: S must be a whole number 
     up "$T/s" 2 --wait soon
 usage "slurm-cluster.sh: down without DIR" "usage: slurm-cluster.sh down DIR" down
 check "... nothing made" test -z "$(ls -A "$T" | grep -v -e '^out$' -e '^err$')"
+
+# down when a node's process ends by itself between the listing of the
+# node's processes and the kill: down still removes every namespace.  An
+# ip on PATH plays the nodes (no namespace is made): it lists one that
+# holds a process that is gone, and records the deletions.
+mkdir -p "$T/down/bin"
+cat >"$T/down/bin/ip" <<EOS
+#!/bin/sh
+case "\$*" in
+"netns list") printf 'lopzz1-0\nlopzz1-sw\n' ;;
+"netns pids lopzz1-0") echo 2147483646 ;;
+"netns pids "*) ;;
+"netns del "*) echo "\$3" >>"$T/down/deleted" ;;
+*) exit 1 ;;
+esac
+EOS
+chmod +x "$T/down/bin/ip"
+echo lopzz1 >"$T/down/tag"
+PATH="$T/down/bin:$PATH" sh "$ROOT/scripts/cluster.sh" down "$T/down" >"$T/out" 2>&1
+rc=$?
+check "down with a node's process gone before its kill: exit 0 ($rc)" test $rc -eq 0
+check "... both namespaces deleted" test "$(cat "$T/down/deleted" 2>/dev/null | tr '\n' ' ')" = "lopzz1-0 lopzz1-sw "
+check "... and the tag removed" test ! -e "$T/down/tag"
 done_testing
