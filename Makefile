@@ -170,17 +170,18 @@ SLOW_TESTS := $(VM_TESTS) tests/70-cluster.t tests/71-cluster-levels.t tests/72-
 	tests/73-cluster-twice.t tests/75-slurm.t tests/90-demo.t \
 	tests/91-demo-cluster.t tests/95-fuzz.t
 # The build before the tests uses every core: on a fresh clone it is part
-# of the suite's time.
+# of the suite's time.  A make -jN of the caller's is kept (its jobserver).
 BUILD_JOBS := $(shell nproc 2>/dev/null || echo 2)
+BUILD_J = $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
 check: deps
-	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) tools tests
+	@$(MAKE) --no-print-directory $(BUILD_J) tools tests
 ifneq ($(TESTS),)
 	$(PROVE) $(TESTS)
 else
 	@rc=0; $(PROVE) -j2 $(PAR_TESTS) || rc=1; $(PROVE) $(VM_TESTS) || rc=1; exit $$rc
 endif
 check-quick: deps
-	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) tools tests
+	@$(MAKE) --no-print-directory $(BUILD_J) tools tests
 	$(PROVE) -j2 $(filter-out $(SLOW_TESTS),$(ALL_TESTS))
 
 # The main job end to end on local ranks, or on a virtual cluster of NODES
