@@ -10,6 +10,6 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # ranks spinning in MPI keep the other file's ranks from the core they wait
 # for.  Six MPI test files two at a time took 51 and 48 s busy-polling, 48
 # and 47 s yielding on a quiet machine; with another job running, 72 s
-# against 53 s.  Nothing here is a measurement; the cluster tests keep Open
-# MPI's defaults.
+# against 53 s.  No test asserts a time measured under it; the cluster
+# tests keep Open MPI's defaults.
 export OMPI_MCA_mpi_yield_when_idle=1
