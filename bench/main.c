@@ -67,6 +67,7 @@ typedef struct {
     report_series_t summary[MAX_SUMMARY]; /* rank 0's rows for stdout */
     int n_summary;
     lop_congest_t *congest;  /* --congest (scenarios): the congestors; NULL: none */
+    int job_oversubscribed;  /* --congest: the whole job's ranks, congestors included */
     char congest_desc[256], cores[512], traffic[256]; /* their metadata (rank 0) */
     int have_send_rtt;    /* send-normal RTT(1) was measured ... */
     lop_stats_t send_rtt; /* ... with these statistics */
@@ -134,7 +135,9 @@ static lop_status_t bench_init(run_t *r, MPI_Comm base)
     MPI_Comm_rank(b->comm, &b->rank);
     MPI_Comm_size(b->comm, &b->size);
     MPI_Comm_split(b->comm, b->rank <= 1 ? 0 : MPI_UNDEFINED, b->rank, &b->pair);
-    int mine = lop_mpi_oversubscribed(b->comm);
+    /* Under --congest the congestors share the machines too: the job's count
+     * (run), not only the timed ranks'. */
+    int mine = lop_mpi_oversubscribed(b->comm) || r->job_oversubscribed;
     MPI_Allreduce(&mine, &b->oversubscribed, 1, MPI_INT, MPI_MAX, b->comm);
     b->tp = &r->tp;
     b->timer = &r->timer;
@@ -573,10 +576,10 @@ static int run(run_t *r)
 {
     lop_status_t st;
     if (r->opts.congest_on && modes[r->opts.mode].congest_split) {
-        int mine = lop_mpi_oversubscribed(MPI_COMM_WORLD), any;
-        MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        st = lop_congest_split_run(MPI_COMM_WORLD, &r->opts, any, r->cores, sizeof r->cores,
-                                   run_timed, r);
+        int mine = lop_mpi_oversubscribed(MPI_COMM_WORLD);
+        MPI_Allreduce(&mine, &r->job_oversubscribed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        st = lop_congest_split_run(MPI_COMM_WORLD, &r->opts, r->job_oversubscribed, r->cores,
+                                   sizeof r->cores, run_timed, r);
     } else {
         st = run_on(r, MPI_COMM_WORLD);
     }

@@ -130,6 +130,12 @@ check "scenarios --congest: every series file says the traffic, 2 timed ranks" s
         grep -qx '# ranks: 2' \"\$f\" || exit 1
     done"
 check "scenarios --congest: no process left" none_left "$T/scen"
+# 2 timed ranks fit this machine's cores, but with the congestors the job's
+# 5 ranks share them: the timed ranks yield and the files say so.
+if [ "$(nproc)" -lt 5 ]; then
+    check "scenarios --congest: oversubscribed counts the congestors ($(nproc) cores, 5 ranks)" \
+        test "$(meta "$T/scen/send-normal-rtt.csv" oversubscribed)" = yes
+fi
 "$BIN/lopfit" -o "$T/scenfit" "$T/scen/send-normal-rtt.csv" "$T/scen/send-normal-os.csv" \
     >"$T/scenfit.out" 2>&1
 check "lopfit fits the loaded series as usual" test -s "$T/scenfit/params.csv"
@@ -152,7 +158,7 @@ refuses "--congest on 2 ranks" "option --congest-ranks: 0 of 2 ranks congesting"
     --congest incast
 refuses "uniform with 1 congestor" "option --congest: uniform needs 2 congesting ranks" 3 \
     --congest uniform --congest-ranks 1
-refuses "--p beyond the timed ranks" "option --p: 3 needs more than the 2 timed ranks" 4 \
+refuses "--p beyond the timed ranks" "option --p: 3 is more than the 2 timed ranks" 4 \
     --congest incast --congest-ranks 2 --p 3
 refuses "--congest-size 0" "option --congest-size: '0' is not in" 3 --congest incast \
     --congest-size 0
@@ -167,4 +173,5 @@ mpi_refuses "scenarios --congest, too many" "option --congest-ranks: 2 of 3 rank
 check "scenarios --congest, too many: no DIR written" test ! -e "$T/o"
 mpi_refuses "--congest-size without --congest" "option --congest-size: only with --congest" 3 \
     "$B" --barrier --congest-size 64 -o "$T/o"
+check "--congest-size without --congest: no DIR written" test ! -e "$T/o"
 done_testing
