@@ -166,11 +166,12 @@ down() {
     dir=$1
     [ -f "$dir/tag" ] || return 0
     tag=$(cat "$dir/tag")
-    for f in "$dir"/pid.*; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null; rm -f "$f"; done
+    # A process may end by itself before down kills it: under set -e that
+    # kill's failure would end down here, leaving the namespaces, the cgroup
+    # and the tag; so would a cgroup that keeps a task.
+    for f in "$dir"/pid.*; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || :; }; rm -f "$f"; done
     # Every process still on a node (a job a test stopped or cut off: its
-    # ranks, its daemons) ends with it, stopped ones too.  One may end by
-    # itself between the listing and the kill: under set -e that kill's
-    # failure would end down here, leaving the namespaces and the cgroup.
+    # ranks, its daemons) ends with it, stopped ones too.
     for ns in $(ip netns list | sed -n "s/^\($tag-[^ ]*\).*/\1/p"); do
         pids=$(ip netns pids "$ns" 2>/dev/null || :)
         [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || :
@@ -180,7 +181,7 @@ down() {
     if [ -n "$cg" ] && [ -d "$cg" ]; then
         i=0 # the killed leave the cgroup when they are reaped
         while [ $i -lt 100 ] && [ -n "$(cat "$cg"/node*/tasks 2>/dev/null)" ]; do sleep 0.05; i=$((i + 1)); done
-        for d in "$cg"/node*; do [ -d "$d" ] && rmdir "$d" 2>/dev/null; done
+        for d in "$cg"/node*; do [ -d "$d" ] && { rmdir "$d" 2>/dev/null || :; }; done
         rmdir "$cg" 2>/dev/null || :
     fi
     rm -f "$dir/tag"
