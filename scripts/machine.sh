@@ -1,5 +1,6 @@
 # machine.sh - the machines lop's whole-machine scripts run on, sourced by
-# scripts/validate.sh and perf/vs-mpi.sh (after `set -eu`, with ROOT the
+# scripts/validate.sh, scripts/lop.sbatch, perf/vs-mpi.sh and perf/congest.sh
+# (after `set -eu`, with ROOT the
 # checkout and TOOL the script's name for its messages).
 #   MACHINE=local  local: NP ranks on this host (NP <= cores, default: cores;
 #                  OVERSUB=1 lets NP exceed them, ranks then share cores)
@@ -37,13 +38,22 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and contai
 
 say() { printf '%s: %s\n' "$TOOL" "$*" >&2; }
 die() { say "$*"; exit 2; }
-whole() { case $2 in '' | *[!0-9]*) die "$1=$2: expected a whole number" ;; esac; }
+# whole NAME VALUE: a decimal the shell reads as written (no leading zero:
+# dash reads 010 as 8), at most 8 digits.
+whole() {
+    case $2 in
+    '' | *[!0-9]*) die "$1=$2: expected a whole number" ;;
+    0?*) die "$1=$2: a whole number without a leading zero (the shell reads 010 as 8)" ;;
+    esac
+    [ ${#2} -le 8 ] || die "$1=$2: expected a whole number, at most 8 digits"
+}
 
 machine_check() {
     case $MACHINE in local | tcp | lab | slurm) ;; *) die "MACHINE=$MACHINE: expected local, tcp, lab or slurm" ;; esac
     case $MPI in openmpi | mpich) ;; *) die "MPI=$MPI: expected openmpi or mpich" ;; esac
     [ "$MACHINE" != slurm ] || slurm_job
     whole NODES "$NODES"; whole NP "$NP"; whole PPN "$PPN"; whole LAUNCH_S "$LAUNCH_S"
+    [ "$LAUNCH_S" -ge 1 ] || die "LAUNCH_S=$LAUNCH_S: at least 1 (timeout 0 would wait for ever)"
     if [ "$MACHINE" = slurm ]; then
         RANKS=$NODES
     elif [ "$MACHINE" = local ]; then

@@ -46,6 +46,9 @@ refused() { # NAME PATTERN VAR=VALUE...: validate.sh says one line naming the se
 refused "validate.sh MACHINE=bogus" "MACHINE=bogus: expected local, tcp, lab or slurm" MACHINE=bogus
 refused "validate.sh REPS=abc" "REPS=abc: expected a whole number" MACHINE=lab REPS=abc
 refused "validate.sh STAT=p99" "STAT=p99: expected min, avg or median" STAT=p99
+refused "validate.sh PPN=08 (the shell reads 010 as 8)" "PPN=08: a whole number without a leading zero" \
+    MACHINE=lab PPN=08
+refused "validate.sh LAUNCH_S=0 (timeout 0 waits for ever)" "LAUNCH_S=0: at least 1" MACHINE=lab LAUNCH_S=0
 check "... no output directory from a refused run" test ! -e "$T/v0"
 
 # ---- the fidelity table on the lab: 4 nodes, 4 ranks on this machine's cores
