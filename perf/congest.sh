@@ -46,8 +46,8 @@ trap 'exit 130' INT TERM
 machine_up
 TRAFFIC="--congest-ranks $K --congest-size $SIZE --congest-window $WINDOW"
 
-# an awk prefix: skips metadata, maps the header's names to c[NAME]
-cols='/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }'
+# an awk prefix: skips metadata, maps each file's header's names to c[NAME]
+cols='FNR == 1 { h = 0 } /^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }'
 # median |err_lop| (per cent) and rows of lopredict --measured --csv FILE
 lop_error() {
     awk -F, "$cols"' $c["executor"] != "mpi" && $c["err_lop"] != "" {
@@ -83,7 +83,6 @@ for pattern in $PATTERNS; do
     awk -F, "$cols"' { k = $c["executor"] "," $c["alg"] "," $c["n"]; f = FILENAME ~ /congested/
             if (f) { cm[k] = $c["avg_us"]; cq[k] = $c["p99_us"]; ia[k] = $c["impact_avg"]; iq[k] = $c["impact_p99"] }
             else { im[k] = $c["avg_us"]; iqq[k] = $c["p99_us"]; name[k] = ($c["executor"] == "mpi" ? "MPI_Barrier" : $c["alg"] ($c["n"] != "" ? " n=" $c["n"] : "")) } }
-        FNR == 1 { h = 0 }
         END { for (k in im) { ki[++n] = k }
               # ranks by mean in each condition
               for (i = 1; i <= n; i++) { ri[ki[i]] = 1; rc[ki[i]] = 1
