@@ -410,8 +410,8 @@ static lop_status_t finish(session_t *s, lop_barrier_report_t *out)
         out->row = s->row;
         out->n_row = s->n_row;
         st = lop_outdir_begin(&od, s->m->outdir);
-        if (!s->m->opts->congest_on) /* an earlier run's would pair with this one's */
-            lop_outdir_retire(&od, LOP_FMT_BARRIER_CONGESTED_NAME);
+        if (!st && !s->m->opts->congest_on) /* an earlier run's would pair with this one's */
+            st = lop_outdir_retire(&od, LOP_FMT_BARRIER_CONGESTED_NAME);
         st = lop_outdir_end(&od, st ? st : lop_barrier_files_write(s->m, out, executors,
                                                                    od.stage));
     }

@@ -353,10 +353,13 @@ static lop_status_t marker_write(const char *marker, char *const *a, size_t n_a,
     return lop_csv_writer_commit(&w);
 }
 
-void lop_outdir_retire(lop_outdir_t *t, const char *name)
+lop_status_t lop_outdir_retire(lop_outdir_t *t, const char *name)
 {
-    if (t->n_retire < COUNT(t->retire))
-        t->retire[t->n_retire++] = name;
+    if (t->n_retire == COUNT(t->retire))
+        return lop_err(LOP_ERR_RANGE, "%s: more than %zu files to retire", name,
+                       COUNT(t->retire));
+    t->retire[t->n_retire++] = name;
+    return LOP_OK;
 }
 
 static int is_retired(const lop_outdir_t *t, const char *name)

@@ -55,8 +55,9 @@ lop_status_t lop_outdir_target_check(const char *dir, const char *name);
 /* A file of the run's set that this run does not write (barrier-congested.csv
  * after a run without --congest): removed from DIR when the staged files
  * move in, under the same marker, so that DIR never pairs the new files with
- * an earlier run's.  'name' must outlive 't'; at most four names. */
-void lop_outdir_retire(lop_outdir_t *t, const char *name);
+ * an earlier run's.  'name' must outlive 't'; at most four names, a fifth
+ * is LOP_ERR_RANGE (never dropped: it would stay beside the new set). */
+lop_status_t lop_outdir_retire(lop_outdir_t *t, const char *name);
 /* When 'status' is LOP_OK, move every file of the stage into DIR (see above);
  * otherwise remove the stage, leaving DIR as it was.  Releases 't' either
  * way (a zeroed 't' is a no-op) and returns the outcome. */

@@ -116,6 +116,14 @@ static void test_retire(void)
     lop_outdir_retire(&out, "old.csv");
     ok(lop_outdir_end(&out, LOP_OK) == LOP_OK && exists("r/old.csv"),
        "... and the staged file stays");
+    ok(lop_outdir_begin(&out, fixture_path("r")) == LOP_OK, "a run retires five names");
+    int took = 0;
+    for (int i = 0; i < 4; i++)
+        took += lop_outdir_retire(&out, "x.csv") == LOP_OK;
+    ok(took == 4 && lop_outdir_retire(&out, "fifth.csv") == LOP_ERR_RANGE &&
+           strstr(lop_errmsg(), "fifth.csv") != NULL,
+       "... four taken, the fifth refused by name, never dropped: %s", lop_errmsg());
+    lop_outdir_end(&out, LOP_ERR_RANGE);
 }
 
 /* A marker left by a run that died between two renames. */
