@@ -69,7 +69,7 @@ static lop_status_t check_k(const lop_congest_t *g, const lop_bench_opts_t *o)
                        "--congest-ranks gives %d", g->pattern->name, g->pattern->min_k, g->k);
     for (size_t i = 0; i < o->n_p; i++)
         if (o->p_value[i] > g->size - g->k)
-            return lop_err(LOP_ERR_INVALID, "option --p: %ld needs more than the %d timed "
+            return lop_err(LOP_ERR_INVALID, "option --p: %ld is more than the %d timed "
                            "ranks (%d of %d congest)", o->p_value[i], g->size - g->k, g->k,
                            g->size);
     return LOP_OK;
