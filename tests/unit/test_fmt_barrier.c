@@ -156,7 +156,7 @@ static void histogram(void)
     lop_run_meta_t m = run_meta();
     lop_fmt_barrier_hist_writer_t hw;
     const char *path = fixture_path("barrier-hist.csv");
-    const double us[] = {1, 1.1, 1.3, 3.5, 0.999, 10}; /* bins k = -1, 0, 0, 1, 5, 10 */
+    const double us[] = {1, 1.1, 1.3, 3.5, 0.999, 10}; /* bins k = 0, 0, 1, 5, -1, 10 */
     lop_status_t st = lop_fmt_barrier_hist_begin(&hw, path, "p2p: MPI", &m, NULL);
     st = st ? st : lop_fmt_barrier_hist_write(&hw, &rows[0], us, COUNT(us));
     ok(lop_fmt_barrier_hist_end(&hw, st) == LOP_OK, "barrier-hist.csv written");
