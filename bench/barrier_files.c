@@ -21,12 +21,7 @@ static lop_fmt_barrier_row_t row_out(const lop_barrier_mode_t *m, const lop_barr
         x->exec->name, lop_barrier_exec_series(x->exec, x->post, series, len), x->alg, x->n, 0,
         x->p, m->opts->reps, res->iter.min, res->avg_us, res->iter.median, res->iter.p99,
         res->iter.max, 0, x->condition, res->iter.p90, res->iter.p999, NAN, NAN};
-    const lop_barrier_row_t *iso = strcmp(x->condition, LOP_FMT_BARRIER_ISOLATED) != 0
-                                       ? lop_barrier_isolated_of(r, x) : NULL;
-    if (iso) {
-        out.impact_avg = res->avg_us / iso->res.avg_us;
-        out.impact_p99 = res->iter.p99 / iso->res.iter.p99;
-    }
+    lop_barrier_impact(r, x, &out.impact_avg, &out.impact_p99);
     return out;
 }
 

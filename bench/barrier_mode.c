@@ -1,6 +1,7 @@
 /* barrier_mode.c - lopbench --barrier: sizes x executors x algorithms (barrier_mode.h). */
 #include "barrier_mode.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,16 +505,26 @@ lop_status_t lop_barrier_mode_run(const lop_barrier_mode_t *m, lop_barrier_repor
                                : mode_run(m, NULL, out);
 }
 
-const lop_barrier_row_t *lop_barrier_isolated_of(const lop_barrier_report_t *r,
-                                                 const lop_barrier_row_t *row)
+static int is_isolated(const lop_barrier_row_t *row)
 {
+    return strcmp(row->condition, LOP_FMT_BARRIER_ISOLATED) == 0;
+}
+
+void lop_barrier_impact(const lop_barrier_report_t *r, const lop_barrier_row_t *row,
+                        double *avg, double *p99)
+{
+    *avg = *p99 = NAN;
+    if (is_isolated(row))
+        return;
     for (size_t i = 0; i < r->n_row; i++) {
         const lop_barrier_row_t *x = &r->row[i];
         if (x->exec == row->exec && strcmp(x->alg, row->alg) == 0 && x->n == row->n &&
-            x->p == row->p && strcmp(x->condition, LOP_FMT_BARRIER_ISOLATED) == 0)
-            return x;
+            x->p == row->p && is_isolated(x)) {
+            *avg = row->res.avg_us / x->res.avg_us;
+            *p99 = row->res.iter.p99 / x->res.iter.p99;
+            return;
+        }
     }
-    return NULL;
 }
 
 void lop_barrier_report_free(lop_barrier_report_t *r)

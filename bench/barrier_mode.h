@@ -51,10 +51,12 @@ typedef struct {
     char traffic[256];        /* ... '# congest_traffic:' */
 } lop_barrier_report_t;
 
-/* The isolated row measured like the congested 'row' (same executor, alg,
- * n, p), or NULL: the denominator of its impact factors. */
-const lop_barrier_row_t *lop_barrier_isolated_of(const lop_barrier_report_t *r,
-                                                 const lop_barrier_row_t *row);
+/* The impact factors of a congested 'row' (GPCNeT's congestion impact): its
+ * mean and p99 over those of the isolated row measured like it (same
+ * executor, alg, n, p); NAN for an isolated row or one without that twin.
+ * The one computation for barrier*.csv and the summary. */
+void lop_barrier_impact(const lop_barrier_report_t *r, const lop_barrier_row_t *row,
+                        double *avg, double *p99);
 
 /* Collective over m->comm.  Returns LOP_OK, or an error that every rank
  * agrees on (printed by the caller): before anything was measured, or after

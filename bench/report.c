@@ -35,11 +35,11 @@ enum { CONGEST_COLS = 3 };
 static void congest_cells(lop_out_t *t, const lop_barrier_report_t *r,
                           const lop_barrier_row_t *row)
 {
-    const lop_barrier_row_t *iso = lop_barrier_isolated_of(r, row);
-    int congested = iso && iso != row;
+    double avg, p99;
+    lop_barrier_impact(r, row, &avg, &p99);
     lop_out_str(t, row->condition);
-    lop_out_num(t, congested ? row->res.avg_us / iso->res.avg_us : NAN);
-    lop_out_num(t, congested ? row->res.iter.p99 / iso->res.iter.p99 : NAN);
+    lop_out_num(t, avg);
+    lop_out_num(t, p99);
 }
 
 static lop_status_t times_print(const lop_barrier_mode_t *m, const lop_barrier_report_t *r)
