@@ -80,16 +80,7 @@ ranks() { # PROG ARGS...: on the timed runs' ranks
 # oversubscribed DIR: did lopbench record more ranks than cores in DIR?
 oversubscribed() { grep -qx '# oversubscribed: yes' "$1"/*.csv 2>/dev/null; }
 
-# whole NAME VALUE WHAT: VALUE is a whole number the shell's arithmetic reads
-# as written: no leading zero (dash reads 010 as 8 and refuses 08), at most
-# 8 digits (a longer one is "Illegal number" in the first test).
-whole() {
-    case $2 in
-    '' | *[!0-9]*) die "$1=$2: expected a whole number of $3" ;;
-    0?*) die "$1=$2: a whole number of $3 without a leading zero (the shell reads 010 as 8)" ;;
-    esac
-    [ ${#2} -le 8 ] || die "$1=$2: expected a whole number of $3, at most 8 digits"
-}
+. "$ROOT/scripts/whole.sh"
 whole NODES "$NODES" "nodes (0: local ranks)"
 whole NP "$NP" ranks
 whole OVER_NP "$OVER_NP" "ranks (0: none)"

@@ -38,15 +38,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 # CI and contai
 
 say() { printf '%s: %s\n' "$TOOL" "$*" >&2; }
 die() { say "$*"; exit 2; }
-# whole NAME VALUE: a decimal the shell reads as written (no leading zero:
-# dash reads 010 as 8), at most 8 digits.
-whole() {
-    case $2 in
-    '' | *[!0-9]*) die "$1=$2: expected a whole number" ;;
-    0?*) die "$1=$2: a whole number without a leading zero (the shell reads 010 as 8)" ;;
-    esac
-    [ ${#2} -le 8 ] || die "$1=$2: expected a whole number, at most 8 digits"
-}
+. "$ROOT/scripts/whole.sh"
 
 machine_check() {
     case $MACHINE in local | tcp | lab | slurm) ;; *) die "MACHINE=$MACHINE: expected local, tcp, lab or slurm" ;; esac
