@@ -87,7 +87,8 @@ static const lop_cli_opt_t options[] = {
      .min = 1, .max = 10000000, .given = MARK(reps_named)},
     {"warmup", 0, "W", "discarded repetitions before them (default: 100; --pairs: 10)",
      LOP_CLI_INT, AT(warmup), .min = 0, .max = 10000000, .given = MARK(warmup_named)},
-    {"idle-us", 0, "US", "idle gap before each repetition (default: 1000, thesis 2.3.5)",
+    {"idle-us", 0, "US", "idle gap before each repetition, scenario 2: each round (default: 1000, "
+     "thesis 2.3.5)",
      LOP_CLI_REAL, AT(idle_us), .min = 0, .max = 1e7, .modes = OVER_TRANSPORT},
     {"output", 'o', "DIR", "output directory (default: data/<host>-<date>)", LOP_CLI_CUSTOM,
      AT(outdir), .parse = lop_cli_dir},

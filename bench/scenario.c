@@ -5,18 +5,19 @@
 
 enum {
     SIT_OUT_SLEEP_US = 5000, /* how often a sitting-out rank checks (once per task) */
-    ROUND_GUESS_US = 5      /* a round's cost, for the first progress estimate */
+    ROUND_GUESS_US = 5,     /* a round's cost, for the first progress estimate */
+    RELEASE_NAP_US = 200    /* how often a rank sharing a core checks for the release */
 };
 
 double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
 {
-    return b->idle_us + (double)n_p * ROUND_GUESS_US;
+    return b->idle_us * (b->idle_each_round ? (double)n_p : 1) + (double)n_p * ROUND_GUESS_US;
 }
 
-lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
+static lop_status_t nap_wait(MPI_Request *req, long nap_us, double timeout_s, const char *what)
 {
     int done = 0;
-    const struct timespec nap = {0, SIT_OUT_SLEEP_US * 1000L};
+    const struct timespec nap = {0, nap_us * 1000L};
     double deadline = lop_timer_clock_s() + timeout_s;
     for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) {
         nanosleep(&nap, NULL);
@@ -27,6 +28,26 @@ lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *
         }
     }
     return LOP_OK;
+}
+
+lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
+{
+    return nap_wait(req, SIT_OUT_SLEEP_US, timeout_s, what);
+}
+
+void lop_bench_cool(const lop_bench_t *b)
+{
+    lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
+}
+
+lop_status_t lop_bench_release(lop_bench_t *b)
+{
+    char token = 0;
+    MPI_Request req;
+    MPI_Ibcast(&token, 1, MPI_CHAR, 0, b->comm, &req);
+    if (b->rank == 0 || !b->oversubscribed)
+        return lop_mpi_wait_all(1, &req, &b->tp->poll, "rank 0's end of the round");
+    return nap_wait(&req, RELEASE_NAP_US, b->tp->poll.timeout_s, "rank 0's end of the round");
 }
 
 /* A rank with nothing to measure waits for the others in a barrier it polls
@@ -49,7 +70,8 @@ lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_ro
         sit_out(b);
     } else {
         for (long rep = -b->warmup; rep < b->reps && st == LOP_OK; rep++) {
-            lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
+            if (!b->idle_each_round)
+                lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
             for (size_t p = 1; p <= n_p && st == LOP_OK; p++)
                 st = round(b, ctx, p, rep, ++seq);
             lop_watchdog_beat();

@@ -34,7 +34,9 @@ typedef struct {
     MPI_Comm pair;           /* ranks 0 and 1 of comm; MPI_COMM_NULL on the others */
     int rank, size;          /* in comm */
     long reps, warmup;       /* measured and discarded repetitions */
-    double idle_us;          /* idle gap before each repetition */
+    double idle_us;          /* idle gap before each repetition (or round) */
+    int idle_each_round;     /* the gap after each round's barrier instead
+                                (lop_bench_cool), rounds apart (lop_bench_release) */
     int oversubscribed;      /* sleep rather than spin when idle */
     size_t max_post;         /* K */
     lop_progress_t *progress; /* rank 0's; NULL elsewhere */
@@ -79,6 +81,17 @@ lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_ro
  * their own); with one, LOP_ERR_TIMEOUT "timed out after S s waiting for
  * <what>" once timeout_s have passed. */
 lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what);
+
+/* Scenario 2's rhythm, and the reference's: each round's messages alone on
+ * the wire.  After the round's barrier every rank idles (b->idle_us), so the
+ * adapters cool down from the barrier's own messages, which on a NIC slower
+ * than the CPU still drain when the barrier returns (thesis 2.3.2, 2.3.5);
+ * at its end every rank waits for rank 0's release, so that no rank's next
+ * barrier sends while rank 0 still times this round.  Loops of such rounds
+ * run with a copy of b whose idle_each_round is set (lop_bench_repeat then
+ * adds no gap per repetition). */
+void lop_bench_cool(const lop_bench_t *b);
+lop_status_t lop_bench_release(lop_bench_t *b);
 
 /* Work units of one repetition with n_p rows, for the progress estimate:
  * the idle gap plus a guess of a few microseconds per round, in us. */

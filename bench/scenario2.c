@@ -2,11 +2,17 @@
  * scenario2.c - LoP benchmark scenario 2 (thesis 2.3.4-2.3.5, listing 2.12):
  * rank 0 and p peers (ranks 1..p), one message each way, p = 1..N-1.
  *   rank 0, peers 1..p: post the receives for this round (send/recv only)
- *   all:    barrier
+ *   all:    barrier; idle gap (lop_bench_cool)
  *   rank 0: t1; post one request to each of ranks 1..p; wait for their
  *           completions; wait for the p replies; t4   RTT(p) = (t4 - t1)/p
  *   peer:   wait for rank 0's message; reply; wait for the completion
- * Ranks above p take part in the barrier only, as in the listing.
+ *   all:    wait for rank 0's release (lop_bench_release)
+ * Ranks above p take part in the barrier only, as in the listing.  The idle
+ * gap follows the barrier, each round, and the release keeps the next
+ * round's barrier off the wire until rank 0 has timed this one: RTT(p) is
+ * the round trip after idle the thesis's L(p) takes it for (2.3.4, 2.3.5),
+ * which on a NIC slower than the CPU the barrier's own messages would
+ * otherwise still be queued in front of.
  *
  * "mcast" (Kini et al. 3.3; rgm's release): rank 0 posts one hardware multicast to
  * the group of every other rank instead of p requests, and times the post
@@ -76,16 +82,23 @@ static lop_status_t s2_round(lop_bench_t *b, void *ctx, size_t p, long rep, uint
         st = t->ops->post_recv(t, b->star, b->rank == 0 ? p : 1, LOP_POST_NORMAL);
     if (st == LOP_OK)
         st = lop_mpi_barrier(b->comm, &t->poll);
-    if (st == LOP_OK && !in_round && lop_op_desc[c->op].multicast)
-        return t->ops->wait_mcast(t, 0, seq); /* taken, not answered */
-    if (st != LOP_OK || !in_round)
+    if (st != LOP_OK)
         return st;
-    return b->rank == 0 ? root_round(b, c, p, rep, seq) : peer_round(b, c, seq);
+    lop_bench_cool(b);
+    if (!in_round && lop_op_desc[c->op].multicast)
+        st = t->ops->wait_mcast(t, 0, seq); /* taken, not answered */
+    else if (in_round)
+        st = b->rank == 0 ? root_round(b, c, p, rep, seq) : peer_round(b, c, seq);
+    return st ? st : lop_bench_release(b);
 }
 
 lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
                                lop_samples_t *os)
 {
     s2_ctx_t c = {op, post, rtt, os, lop_op_desc[op].multicast ? LOP_OP_RDMAW : op};
-    return lop_bench_repeat(b, 1, (size_t)b->size - 1, s2_round, &c);
+    lop_bench_t apart = *b;
+    apart.idle_each_round = 1;
+    lop_status_t st = lop_bench_repeat(&apart, 1, (size_t)b->size - 1, s2_round, &c);
+    b->seq = apart.seq;
+    return st;
 }
