@@ -32,6 +32,7 @@ int fit_shape_of(const lop_model_t *model, fit_shape_t *s)
             break;
         case LOP_PARAM_POLE:
         case LOP_PARAM_RATE:
+        case LOP_PARAM_KNOT:
             if (s->n_search == MAX_SEARCH)
                 return 0;
             s->search[s->n_search++] = (search_param_t){j, model->role[j]};

@@ -39,6 +39,15 @@ static double eval_linear(const double *l, double p)
     return l[0] + l[1] * p;
 }
 
+/* The round of scenario 2 through an adapter that passes a burst of
+ * messages at once and then one per gap (a token bucket, thesis 2.3.2's NIC
+ * slower than the CPU): T(p) = p RTT(p) grows by l2 a peer up to the knot
+ * l4 (the burst B) and by l3 (the gap g) a peer beyond it. */
+static double eval_bucket(const double *l, double p)
+{
+    return l[0] + l[1] * ((p < l[3] ? p : l[3]) - 1) + l[2] * (p > l[3] ? p - l[3] : 0);
+}
+
 #define L_NAMES {"l1", "l2", "l3", "l4", "l5", "l6"}
 
 const lop_model_t lop_model_rtt = {
@@ -59,9 +68,15 @@ const lop_model_t lop_model_ov = {
 const lop_model_t lop_model_linear = {
     "linear", 2, "l1 + l2*p", eval_linear, L_NAMES, {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR},
     "LogP's L + g*p (thesis 2.3.3)", "l1 + l2*x"};
+const lop_model_t lop_model_bucket = {
+    "bucket", 4, "l1 + l2*(min(p,l4)-1) + l3*max(0,p-l4)", eval_bucket, L_NAMES,
+    {LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_LINEAR, LOP_PARAM_KNOT},
+    "a token-bucket adapter: a burst of l4 messages, then one per l3 (thesis 2.3.2)",
+    "l1 + l2*((x<l4 ? x : l4)-1) + l3*(x>l4 ? x-l4 : 0)"};
 
 const lop_model_t *const lop_models[] = {&lop_model_rtt, &lop_model_rtt_nosat, &lop_model_const,
-                                         &lop_model_ov,  &lop_model_linear,    NULL};
+                                         &lop_model_ov,  &lop_model_linear,    &lop_model_bucket,
+                                         NULL};
 
 /* A family from its members, richest first: n_members counted from the list
  * (more than LOP_FAMILY_MAX is a compile error: excess initializers). */
@@ -73,6 +88,9 @@ const lop_family_t lop_family_rtt = FAMILY("rtt", &lop_model_rtt, &lop_model_rtt
 const lop_family_t lop_family_ov = FAMILY("ov", &lop_model_ov, &lop_model_const);
 /* PRTT(k) of lopbench's scenario 3: LogP's line, its slope the gap g. */
 const lop_family_t lop_family_prtt = FAMILY("prtt", &lop_model_linear, &lop_model_const);
+/* p RTT(p), the time of scenario 2's round: a burst, then a gap a peer; or
+ * LogP's line (a gap from the first peer). */
+const lop_family_t lop_family_round = FAMILY("round", &lop_model_bucket, &lop_model_linear);
 
 const lop_model_t *lop_model_find(const char *name)
 {
@@ -89,7 +107,7 @@ static const struct {
     const lop_family_t *family;
 } quantity_families[] = {
     {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov},
-    {"prtt", &lop_family_prtt}};
+    {"prtt", &lop_family_prtt}, {"round", &lop_family_round}};
 enum { N_QUANTITY_FAMILIES = COUNT(quantity_families) };
 
 const lop_family_t *lop_family_for_quantity(const char *quantity)

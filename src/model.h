@@ -8,13 +8,17 @@
  *   rtt     t_rtt(p) = l1/(l2+p) + l3 + l4*(1 - exp(l5*(p-l6)))   (2.3.6.1.1)
  *   ov      t_ov(p)  = l1 + l2/(l3+p)                              (2.3.6.1.2)
  *   linear  t(p)     = l1 + l2*p       (the traditional LogP shape, 2.3.3)
+ *   bucket  t(p)     = l1 + l2*(min(p,l4)-1) + l3*max(0,p-l4)
+ *                      (scenario 2's round, p RTT(p), through a token-bucket
+ *                      adapter: a burst of l4 messages, then one per l3)
  * and the simpler members of their nested families (model selection):
  *   rtt-nosat  t(p)  = l1/(l2+p) + l3  (rtt without saturation, l4 = 0)
  *   const      t(p)  = l1              (LogP's constant; rtt with l1 = l4 = 0,
  *                                       ov with l2 = 0)
  * Each model is one const descriptor below: its function, parameter names,
  * the role of each parameter in a fit, and lop_family_t lists the nested
- * families (rtt: rtt ⊃ rtt-nosat ⊃ const; ov: ov ⊃ const).
+ * families (rtt: rtt ⊃ rtt-nosat ⊃ const; ov: ov ⊃ const; round: bucket ⊃
+ * linear, l3 = l2).
  */
 #ifndef LOP_MODEL_H
 #define LOP_MODEL_H
@@ -42,7 +46,8 @@ typedef enum {
     LOP_PARAM_LINEAR, /* the model is linear in it: solved exactly given the others */
     LOP_PARAM_POLE,   /* searched (Nelder-Mead); its pole -l stays left of pmin */
     LOP_PARAM_RATE,   /* searched; an exponent rate, bounded on the data (above) */
-    LOP_PARAM_GAUGE   /* fixed to pmin: not identifiable (the p offset l6 of rtt) */
+    LOP_PARAM_GAUGE,  /* fixed to pmin: not identifiable (the p offset l6 of rtt) */
+    LOP_PARAM_KNOT    /* searched; a breakpoint in p, kept within pmin..pmax */
 } lop_param_role_t;
 
 typedef struct {
@@ -59,7 +64,7 @@ typedef struct {
 } lop_model_t;
 
 extern const lop_model_t lop_model_rtt, lop_model_rtt_nosat, lop_model_const, lop_model_ov,
-    lop_model_linear;
+    lop_model_linear, lop_model_bucket;
 
 /* Every model, NULL-terminated (for --help and error messages). */
 extern const lop_model_t *const lop_models[];
@@ -83,7 +88,7 @@ typedef struct {
     const lop_model_t *member[LOP_FAMILY_MAX];
 } lop_family_t;
 
-extern const lop_family_t lop_family_rtt, lop_family_ov, lop_family_prtt;
+extern const lop_family_t lop_family_rtt, lop_family_ov, lop_family_prtt, lop_family_round;
 
 /* The family a quantity is selected from (rtt -> rtt, os/or -> ov), or the
  * family whose richest member is 'model'; NULL if none. */
