@@ -28,8 +28,11 @@
  *            log-scaled beyond, and stays within EXP_MIN..EXP_MAX on the data
  *            (R = EXP_MAX/(pmax−pmin) for λ5 > 0, −EXP_MIN/(pmax−pmin) below),
  *            so e^{...} never overflows.
+ *      knot  λ = pmin + (pmax−pmin)/(1 + e^−z): the breakpoint of the bucket
+ *            (scenario 2's round) stays within the data's p range.
  * 4. Start points: the profile SSR is scanned on a grid over pole distances
- *    (scaled by pmin, pmax) and exponent changes over the data's p range;
+ *    (scaled by pmin, pmax), exponent changes over the data's p range and
+ *    knots across it;
  *    its local minima, best first, are the first half of the starts, random
  *    points from a seeded GSL generator the rest.  Afterwards the simplex is
  *    restarted from the best point until it stops improving.
@@ -52,7 +55,10 @@
  *    condition number for the weak flags).  A parameter with a component in
  *    an exactly singular direction (or no effect at all) gets NaN and the
  *    covariance is unknown; a nearly singular one gets its honest, huge value
- *    and the ILLCOND flag.
+ *    and the ILLCOND flag.  The knot is an ordinary parameter here: the
+ *    model's derivative in it, (λ2 − λ3) at every p beyond it, is a step
+ *    in p, but between two data points (where a fitted knot lies unless
+ *    the data put it exactly on one) the fit is smooth in it.
  * 7. Model selection: every member of a nested family fitted as above,
  *    ranked by AICc or BIC (fitter.h gives the formulas and conventions).
  *

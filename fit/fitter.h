@@ -72,9 +72,10 @@ lop_status_t lop_fitter_run(const lop_model_t *model, const double *p, const dou
                             const lop_fitter_opts_t *opts, lop_fit_t *fit,
                             lop_fitter_stats_t *stats);
 
-/* Is the pole of λ1/(λ2+p) (rtt) or λ2/(λ3+p) (ov) left of 'pmin', and does
+/* Is the pole of λ1/(λ2+p) (rtt) or λ2/(λ3+p) (ov) left of 'pmin', does
  * the exponent of the rtt model stay within the overflow guard on
- * [pmin, pmax]?  The constraints every fit result satisfies. */
+ * [pmin, pmax], and the bucket's knot within [pmin, pmax]?  The
+ * constraints every fit result satisfies. */
 int lop_fitter_feasible(const lop_model_t *model, const double *lambda, double pmin,
                         double pmax);
 

@@ -63,6 +63,8 @@ int fit_feasible(const fit_shape_t *s, const double *lambda, double pmin, double
             !(fmax(e1, e2) <= LOP_MODEL_EXP_MAX * (1 + 1e-9) &&
               fmin(e1, e2) >= LOP_MODEL_EXP_MIN * (1 + 1e-9)))
             return 0;
+        if (s->search[k].kind == LOP_PARAM_KNOT && !(l >= pmin && l <= pmax))
+            return 0;
     }
     return 1;
 }
@@ -127,10 +129,14 @@ double fit_ssr_of(const fit_work_t *w, const double *lambda)
 
 /* ------------------------------------------------- separable least squares */
 
+/* The knot's coordinate is the logistic map of pmin..pmax: any z is a
+ * breakpoint within the data, and the ends are approached, never passed. */
 static double coord_to_lambda(const fit_work_t *w, lop_param_role_t kind, double z)
 {
     if (kind == LOP_PARAM_POLE)
         return -w->pmin + LOP_MODEL_POLE_MIN + w->pole_max / (1 + exp(-fmax(z, -700.0)));
+    if (kind == LOP_PARAM_KNOT)
+        return w->pmin + (w->pmax - w->pmin) / (1 + exp(-fmax(z, -700.0)));
     double x = sinh(fmax(fmin(z, 700.0), -700.0)) / (w->pmax - w->pmin);
     double r = x > 0 ? w->rate_max : w->rate_min;
     return r * tanh(x / r);
@@ -142,6 +148,8 @@ double fit_coord_of(const fit_work_t *w, lop_param_role_t kind, double lambda)
         double d = lambda + w->pmin - LOP_MODEL_POLE_MIN;
         return log(d / (w->pole_max - d));
     }
+    if (kind == LOP_PARAM_KNOT)
+        return log((lambda - w->pmin) / (w->pmax - lambda));
     double r = lambda > 0 ? w->rate_max : w->rate_min;
     return asinh(r * atanh(lambda / r) * (w->pmax - w->pmin));
 }

@@ -40,7 +40,7 @@ lop_status_t fit_polish_and_errors(fit_work_t *w, double ssr_rtol, double *lambd
 
 typedef struct {
     int index;              /* which λ (0-based) */
-    lop_param_role_t kind;  /* LOP_PARAM_POLE or LOP_PARAM_RATE: how it maps to z */
+    lop_param_role_t kind;  /* LOP_PARAM_POLE, _RATE or _KNOT: how it maps to z */
 } search_param_t;
 
 /* How a model splits for separable least squares, from its descriptor. */

@@ -21,6 +21,7 @@
 #define NM_MAX_RESTARTS 20
 #define SCAN_SIDE_1D 60      /* grid points of the start scan in 1-D */
 #define SCAN_SIDE_2D 20      /* ... per dimension in 2-D */
+#define KNOT_EDGE 0.01       /* the knot scan's margin from pmin and pmax, of the range */
 
 static double nm_objective(const gsl_vector *z, void *params)
 {
@@ -52,13 +53,17 @@ static double nm_run(fit_work_t *w, gsl_multimin_fminimizer *nm, double *z, doub
 
 /* The scanned range of a searched λ in search coordinates: pole distances
  * 0.003·pmin .. 1e4·pmax left of pmin, exponent changes −200 .. 40 over the
- * data. */
+ * data, knots within KNOT_EDGE of the range's ends (a knot at an end is the
+ * line the family's simpler member fits; the search can still reach it). */
 static void scan_range(const fit_work_t *w, lop_param_role_t kind, double *lo, double *hi)
 {
     double span = w->pmax - w->pmin;
     if (kind == LOP_PARAM_POLE) {
         *lo = fit_coord_of(w, kind, w->pmin * (3e-3 - 1));
         *hi = fit_coord_of(w, kind, 1e4 * w->pmax - w->pmin);
+    } else if (kind == LOP_PARAM_KNOT) {
+        *lo = fit_coord_of(w, kind, w->pmin + KNOT_EDGE * span);
+        *hi = fit_coord_of(w, kind, w->pmax - KNOT_EDGE * span);
     } else {
         *lo = fit_coord_of(w, kind, -200 / span);
         *hi = fit_coord_of(w, kind, 40 / span);
@@ -137,7 +142,7 @@ static lop_status_t scan_starts(fit_work_t *w, int max, double *starts, int *n)
 }
 
 /* A random start: pole distance pmin·10^[-2.5,2) left of pmin, rate
- * ±10^[-1.5,1.3)/(pmax−pmin). */
+ * ±10^[-1.5,1.3)/(pmax−pmin), knot uniform in the scanned range of p. */
 static void random_start(const fit_work_t *w, gsl_rng *rng, double *z)
 {
     for (int d = 0; d < w->shape->n_search; d++) {
@@ -145,6 +150,9 @@ static void random_start(const fit_work_t *w, gsl_rng *rng, double *z)
         double lambda;
         if (kind == LOP_PARAM_POLE) {
             lambda = w->pmin * (pow(10.0, gsl_rng_uniform(rng) * 4.5 - 2.5) - 1.0);
+        } else if (kind == LOP_PARAM_KNOT) {
+            double edge = KNOT_EDGE * (w->pmax - w->pmin);
+            lambda = w->pmin + edge + gsl_rng_uniform(rng) * (w->pmax - w->pmin - 2 * edge);
         } else {
             lambda = pow(10.0, gsl_rng_uniform(rng) * 2.8 - 1.5) / (w->pmax - w->pmin);
             if (gsl_rng_uniform(rng) < 0.5)

@@ -85,7 +85,9 @@ out:
  * (uncert.h): a rate λr and the linear λa that scales its term become
  * (λa·λr, λr), the term's slope at λ6 and its rate; a pole λq and its λa
  * become (λa/(λq + pmin), ln(λq + pmin)), the term at pmin and the log of
- * the pole's distance left of pmin.  The other λ stay as they are. */
+ * the pole's distance left of pmin.  The other λ stay as they are, the
+ * bucket's knot among them: the fit's covariance is already in it (the
+ * model is piecewise linear in the knot between data points). */
 
 #define MAX_PAIRS 2
 

@@ -43,6 +43,10 @@ static const truth_t truths[] = {
     {"ov rr send-n", &lop_model_ov, {0.5042, 0.0871, -0.9037}, 16, 1},
     {"ov rdmaw-l", &lop_model_ov, {0.1803, 0.5726, -0.5746}, 16, 1},
     {"linear", &lop_model_linear, {2.0, 0.5}, 20, 1},
+    /* scenario 2's round on the lab's token bucket (fit/README.md): a burst
+     * of 4 at 40 us a peer, then the 150 us gap; and a knot between points */
+    {"bucket lab", &lop_model_bucket, {150.0, 40.0, 150.0, 4.0}, 7, 1},
+    {"bucket knot 4.6", &lop_model_bucket, {100.0, 20.0, 120.0, 4.6}, 10, 1},
 };
 
 static const double noise_levels[] = {0.0, 0.01}; /* relative Gaussian noise */
