@@ -161,14 +161,18 @@ int lop_model_fits_quantity(const lop_model_t *model, const char *quantity)
     return 0;
 }
 
-/* The i-th model lop_model_names lists: 'family's members, then linear, or
- * every model when 'family' is NULL; NULL past the last. */
+/* The i-th model lop_model_names lists: 'family's members, then linear
+ * unless it is one of them (prtt, round), or every model when 'family' is
+ * NULL; NULL past the last. */
 static const lop_model_t *listed_model(const lop_family_t *family, int i)
 {
     if (!family)
         return lop_models[i];
     if (i < family->n_members)
         return family->member[i];
+    for (int m = 0; m < family->n_members; m++)
+        if (family->member[m] == &lop_model_linear)
+            return NULL;
     return i == family->n_members ? &lop_model_linear : NULL;
 }
 
