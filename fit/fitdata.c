@@ -34,15 +34,25 @@ static int model_name_ok(const char *name)
     return strcmp(name, "auto") == 0 || lop_model_find(name);
 }
 
-/* The quantities joined "rtt, os, ... or prtt", for messages. */
-static const char *quantity_names(char *buf, size_t len)
+/* The q-th quantity --model takes: a series file's, then the derived ones
+ * (fmt_series.h); NULL past the last. */
+static const char *quantity_at(int q)
+{
+    if (q < LOP_FMT_SERIES_QUANTITIES)
+        return lop_fmt_series_quantities[q];
+    q -= LOP_FMT_SERIES_QUANTITIES;
+    return q < LOP_FMT_SERIES_DERIVED ? lop_fmt_series_derived[q].quantity : NULL;
+}
+
+/* The first n quantities joined "rtt, os, ... or prtt", for messages. */
+static const char *quantity_names(int n, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int q = 0; lop_fmt_series_quantities[q] && used < len; q++)
+    for (int q = 0; q < n && quantity_at(q) && used < len; q++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", q == 0 ? ""
-                                 : lop_fmt_series_quantities[q + 1] ? ", " : " or ",
-                                 lop_fmt_series_quantities[q]);
+                                 : q + 1 < n && quantity_at(q + 1) ? ", " : " or ",
+                                 quantity_at(q));
     return buf;
 }
 
@@ -50,14 +60,13 @@ static const char *quantity_names(char *buf, size_t len)
  * which quantities were given. */
 typedef struct {
     const char *models;
-    int given[LOP_FMT_SERIES_QUANTITIES];
+    int given[LOP_FMT_SERIES_QUANTITIES + LOP_FMT_SERIES_DERIVED];
 } model_items_t;
 
 static lop_status_t model_item(void *ctx, char *item)
 {
     /* A typo (rt=) or a second model for a quantity would be ignored by
      * spec_for (which takes the first): refuse both. */
-    const char *const *quantities = lop_fmt_series_quantities;
     model_items_t *m = ctx;
     char names[64];
     char *eq = strchr(item, '=');
@@ -65,12 +74,12 @@ static lop_status_t model_item(void *ctx, char *item)
         return lop_err(LOP_ERR_INVALID, "option --model: '%s' is not QUANTITY=MODEL "
                        "with MODEL auto, %s", item, m->models);
     *eq = '\0';
-    size_t q = 0;
-    while (quantities[q] && strcmp(item, quantities[q]) != 0)
+    int q = 0;
+    while (quantity_at(q) && strcmp(item, quantity_at(q)) != 0)
         q++;
-    if (!quantities[q])
+    if (!quantity_at(q))
         return lop_err(LOP_ERR_INVALID, "option --model: unknown quantity '%s' (%s)", item,
-                       quantity_names(names, sizeof names));
+                       quantity_names((int)COUNT(m->given), names, sizeof names));
     if (m->given[q]++)
         return lop_err(LOP_ERR_INVALID, "option --model: quantity '%s' given twice", item);
     return LOP_OK;
@@ -120,7 +129,20 @@ static lop_status_t no_model(const char *path, const char *quantity)
             return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' has no model, skipped "
                            "(--model %s=MODEL fits it)", path, quantity, quantity);
     return lop_err(LOP_ERR_UNSUPPORTED, "%s: quantity '%s' is none of a series' (%s), "
-                   "skipped", path, quantity, quantity_names(names, sizeof names));
+                   "skipped", path, quantity,
+                   quantity_names(LOP_FMT_SERIES_QUANTITIES, names, sizeof names));
+}
+
+/* Does --model give the data set a model of its quantity? */
+static lop_status_t check_model(const char *path, const lop_fitdata_t *proto)
+{
+    if (lop_model_fits_quantity(proto->model, proto->quantity))
+        return LOP_OK;
+    char names[LOP_MODEL_NAMES_LEN];
+    lop_status_t st = lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names,
+                                      sizeof names);
+    return st ? st : lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
+                             path, proto->quantity, names, proto->model->name);
 }
 
 /* File-level fields of every data set of 'f': model, quantity, series. */
@@ -136,12 +158,7 @@ static lop_status_t read_header(const lop_fmt_series_t *f, const char *models, l
         return no_model(csv->path, quantity);
     lop_status_t st = lop_fmt_series_names(f, quantity ? quantity : "unknown", proto->quantity,
                                            sizeof proto->quantity, proto->series);
-    if (st != LOP_OK || lop_model_fits_quantity(proto->model, proto->quantity))
-        return st;
-    char names[LOP_MODEL_NAMES_LEN];
-    st = lop_model_names(lop_family_for_quantity(proto->quantity), " or ", names, sizeof names);
-    return st ? st : lop_err(LOP_ERR_INVALID, "%s: quantity '%s' takes model %s, not %s (--model)",
-                             csv->path, proto->quantity, names, proto->model->name);
+    return st ? st : check_model(csv->path, proto);
 }
 
 static lop_status_t append(lop_fitdata_list_t *list, const lop_fitdata_t *set)
@@ -154,10 +171,11 @@ static lop_status_t append(lop_fitdata_list_t *list, const lop_fitdata_t *set)
     return LOP_OK;
 }
 
-/* One data set: 'proto' with points p and the column 'col' as y. */
+/* One data set: 'proto' with points p and the column 'col' as y, or with
+ * the quantity 'derived' of it. */
 static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *proto,
-                             const char *stat, size_t col, const double *p, int positive,
-                             lop_fitdata_list_t *list)
+                             const lop_fmt_series_derived_t *derived, const char *stat,
+                             size_t col, const double *p, int positive, lop_fitdata_list_t *list)
 {
     lop_fitdata_t set = *proto;
     snprintf(set.stat, sizeof set.stat, "%s", stat);
@@ -168,6 +186,8 @@ static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *pro
     if (st == LOP_OK)
         memcpy(set.p, p, set.n * sizeof *set.p);
     st = st ? st : lop_fmt_series_times(f, col, set.y);
+    for (size_t r = 0; r < set.n && st == LOP_OK && derived; r++)
+        set.y[r] = derived->value(set.p[r], set.y[r]);
     for (size_t r = 0; r < set.n && st == LOP_OK && positive; r++)
         if (!(set.y[r] > 0))
             st = lop_err(LOP_ERR_PARSE, "%s:%zu: column '%s': time %g, relative weights 1/y^2 "
@@ -181,9 +201,11 @@ static lop_status_t read_set(const lop_fmt_series_t *f, const lop_fitdata_t *pro
     return st;
 }
 
-/* Columns and points of a checked header; appends a set per statistic. */
+/* Columns and points of a checked header; appends a set per statistic (of
+ * the quantity 'derived' of the file's, unless NULL). */
 static lop_status_t read_sets(const lop_fmt_series_t *f, const lop_fitdata_t *proto,
-                              const char *stats, int positive, lop_fitdata_list_t *list)
+                              const lop_fmt_series_derived_t *derived, const char *stats,
+                              int positive, lop_fitdata_list_t *list)
 {
     const lop_csv_t *csv = f->csv;
     lop_fmt_series_cols_t cols;
@@ -203,8 +225,37 @@ static lop_status_t read_sets(const lop_fmt_series_t *f, const lop_fitdata_t *pr
     st = p ? lop_fmt_series_p(f, cols.p, p) : LOP_ERR_NOMEM;
     for (int s = 0; lop_fmt_series_stats[s] && st == LOP_OK; s++)
         if (lop_cli_list_has(stats, lop_fmt_series_stats[s]))
-            st = read_set(f, proto, lop_fmt_series_stats[s], cols.us[s], p, positive, list);
+            st = read_set(f, proto, derived, lop_fmt_series_stats[s], cols.us[s], p, positive,
+                          list);
     free(p);
+    return st;
+}
+
+/* The sets of the quantities derived from the file's (fmt_series.h): with
+ * the model --model gives them, or selected from their family, also when a
+ * plain --model MODEL names one of another family (it is for the files' own
+ * quantities).  Selected with too few rows for any member (a 2-rank run's
+ * one RTT), a derived quantity is not fitted: the file's own fits stand. */
+static lop_status_t read_derived(const lop_fmt_series_t *f, const lop_fitdata_t *proto,
+                                 const char *models, const char *stats, int positive,
+                                 lop_fitdata_list_t *list)
+{
+    lop_status_t st = LOP_OK;
+    for (size_t i = 0; i < COUNT(lop_fmt_series_derived) && st == LOP_OK; i++) {
+        const lop_fmt_series_derived_t *d = &lop_fmt_series_derived[i];
+        lop_fitdata_t set = *proto;
+        if (strcmp(proto->quantity, d->from) != 0)
+            continue;
+        snprintf(set.quantity, sizeof set.quantity, "%s", d->quantity);
+        model_of(models, d->quantity, &set);
+        if (models && !strchr(models, '=') && !lop_model_fits_quantity(set.model, d->quantity))
+            model_of(NULL, d->quantity, &set);
+        if (set.family &&
+            f->csv->n_rows < (size_t)set.family->member[set.family->n_members - 1]->n_params)
+            continue;
+        st = check_model(f->csv->path, &set);
+        st = st ? st : read_sets(f, &set, d, stats, positive, list);
+    }
     return st;
 }
 
@@ -220,7 +271,8 @@ lop_status_t lop_fitdata_read(const char *path, const char *models, const char *
     size_t before = list->n;
     proto.file = path; /* checked as a params.csv cell only where it is written (lopfit -o) */
     st = read_header(&f, models, &proto);
-    st = st ? st : read_sets(&f, &proto, stats, positive, list);
+    st = st ? st : read_sets(&f, &proto, NULL, stats, positive, list);
+    st = st ? st : read_derived(&f, &proto, models, stats, positive, list);
     while (st && list->n > before) { /* all of a file or nothing */
         list->n--;
         free(list->set[list->n].p);

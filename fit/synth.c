@@ -150,8 +150,10 @@ lop_status_t lop_fitout_synth(lop_fitout_batch_t *b, const char *dir, const lop_
         return lop_err(LOP_ERR_NOMEM, "out of memory for a random generator");
     gsl_rng_set(rng, seed);
     lop_status_t st = LOP_OK;
+    /* a derived quantity (a round) has no file: lopfit derives it again */
     for (size_t i = 0; i < set->n && st == LOP_OK; i++)
-        if (first_of_series(set, &set->fit[i]))
+        if (first_of_series(set, &set->fit[i]) &&
+            !lop_fmt_series_derived_find(set->fit[i].quantity))
             st = synth_file(b, dir, set, &set->fit[i], noise, seed, rng);
     gsl_rng_free(rng);
     return st;

@@ -14,6 +14,23 @@ enum { RTT, OS, OR, OC, PRTT };
 const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1] = {"rtt", "os", "or", "oc", "prtt", NULL};
 const char *const lop_fmt_series_stats[LOP_FMT_SERIES_STATS + 1] = {"min", "avg", "median", NULL};
 
+/* RTT(p) = T(p)/p (the rtt definition below): the round is p times it. */
+static double round_of_rtt(double p, double rtt)
+{
+    return p * rtt;
+}
+
+const lop_fmt_series_derived_t lop_fmt_series_derived[LOP_FMT_SERIES_DERIVED] = {
+    {"round", "rtt", round_of_rtt}};
+
+const lop_fmt_series_derived_t *lop_fmt_series_derived_find(const char *quantity)
+{
+    for (size_t i = 0; i < COUNT(lop_fmt_series_derived); i++)
+        if (strcmp(quantity, lop_fmt_series_derived[i].quantity) == 0)
+            return &lop_fmt_series_derived[i];
+    return NULL;
+}
+
 /* What each quantity is, for the "# definition:" and "# p:" lines: of a
  * series whose op is 'op', or (op NULL) of any other. */
 static const struct {

@@ -31,6 +31,21 @@
  * formats"): "rtt", "os", "or", "oc", "prtt", then NULL. */
 #define LOP_FMT_SERIES_QUANTITIES 5
 extern const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1];
+/* Quantities derived from a series file's, one row each: lopfit fits them
+ * from every file of quantity 'from' and writes their fits to params.csv,
+ * but no series file has them.  "round" = p·rtt: the time T(p) of scenario
+ * 2's whole round (each sample of RTT(p) is T/p, so the min, avg and median
+ * of p·RTT(p) are T(p)'s), which a token bucket shapes (model bucket). */
+typedef struct {
+    const char *quantity;                /* "round" */
+    const char *from;                    /* the file's quantity: "rtt" */
+    double (*value)(double p, double y); /* its value at p from the file's y there */
+} lop_fmt_series_derived_t;
+#define LOP_FMT_SERIES_DERIVED 1
+extern const lop_fmt_series_derived_t lop_fmt_series_derived[LOP_FMT_SERIES_DERIVED];
+/* The derived quantity named 'quantity', or NULL. */
+const lop_fmt_series_derived_t *lop_fmt_series_derived_find(const char *quantity);
+
 /* The statistics lopfit fits, the first of a row's: "min", "avg",
  * "median", then NULL; the column of each is "<stat>_us". */
 extern const char *const lop_fmt_series_stats[];

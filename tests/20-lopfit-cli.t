@@ -37,10 +37,11 @@ check "fit the synthetic files with -o" \
 # cells COLS of the table rows matching WHERE (plots/csvsel.awk)
 cells() { awk -F, -f "$ROOT/plots/csvsel.awk" -v cols="$2" -v where="${3:-}" "$1" | tail -n +2; }
 # series,quantity,stat of the rows of params.csv FILE with the LogP line (KIND
-# linear) or another model (KIND model), sorted
+# linear) or another model (KIND model), sorted; the rounds lopfit derives
+# from rtt files (quantity round) left out unless the third argument is "round"
 fit_keys() {
     cells "$1" series,quantity,stat,model |
-        awk -F, -v kind="$2" '($4 == "linear") == (kind == "linear") { print $1 "," $2 "," $3 }' | sort
+        awk -F, -v kind="$2" -v round="${3:-}" '($2 != "round" || round) && ($4 == "linear") == (kind == "linear") { print $1 "," $2 "," $3 }' | sort
 }
 # params.csv FILE: the header, and for each row of the truth (whichever
 # model selection chose) a model row and a LogP line
@@ -51,6 +52,9 @@ params_rows_ok() {
 }
 check "params.csv: header, a model row for each row of the truth, and a LogP line for each" \
     params_rows_ok "$T/out/params.csv"
+check "params.csv: a round row (bucket or linear) for each rtt row of the truth" \
+    test "$(cells "$T/out/params.csv" series,stat,model quantity=round | sed 's/,bucket$//; s/,linear$//' | sort -u)" = \
+         "$(cells "$T/truth.csv" series,stat quantity=rtt | sort)"
 TABLE=p,rtt_us,rtt_lo_us,rtt_hi_us,os_us,os_lo_us,os_hi_us,or_us,or_lo_us,or_hi_us,L_us,L_lo_us,L_hi_us,Llist_us,Llist_lo_us,Llist_hi_us,extrapolated,notes
 check "tables for min and avg, p = 1..16 (the os range)" \
     sh -c "for s in min avg; do f='$T/out/lop-send-normal-'\$s.csv
@@ -75,7 +79,7 @@ curves_ok() {
     test -n "$_want" && test "$(cd "$1" && ls curve-*.csv | sort)" = "$_want"
 }
 check "curves: one per fit of params.csv but the LogP lines" \
-    curves_ok "$T/out" "$(fit_keys "$T/out/params.csv" model)"
+    curves_ok "$T/out" "$(fit_keys "$T/out/params.csv" model round)"
 check "curves: 256 points over pmin..pmax" \
     sh -c "test \$(grep -c '^[0-9]' '$T/out/curve-send-normal-rtt-min.csv') = 256 &&
            grep -qx '# model: rtt' '$T/out/curve-send-normal-rtt-min.csv' &&
@@ -126,10 +130,11 @@ check "same seed, identical params.csv" \
     sh -c "'$LOPFIT' --compare '$T'/data/*.csv -o '$T/out2' >/dev/null 2>&1 &&
            cmp -s '$T/out/params.csv' '$T/out2/params.csv'"
 "$LOPFIT" --csv "$T/data/send-normal-rtt.csv" >"$T/rows.csv"
-check "--csv: params.csv header plus fit_ms, one row per stat" \
-    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER_NEW,fit_ms' && test \$(wc -l <'$T/rows.csv') = 3"
+check "--csv: params.csv header plus fit_ms, one row per stat of rtt and of its round" \
+    sh -c "head -n 1 '$T/rows.csv' | grep -qx '$HEADER_NEW,fit_ms' && test \$(wc -l <'$T/rows.csv') = 5 &&
+           test \$(grep -c ',send-normal,round,' '$T/rows.csv') = 2"
 check "--csv rows are the params.csv rows" \
-    sh -c "tail -n 2 '$T/rows.csv' | sed 's/,[^,]*\$//' >'$T/r1'; grep ',send-normal,rtt,' '$T/out/params.csv' | grep -v linear >'$T/r2'; cmp -s '$T/r1' '$T/r2'"
+    sh -c "grep ',send-normal,rtt,' '$T/rows.csv' | sed 's/,[^,]*\$//' >'$T/r1'; grep ',send-normal,rtt,' '$T/out/params.csv' | grep -v linear >'$T/r2'; cmp -s '$T/r1' '$T/r2'"
 check "--stat median needs a median column" \
     sh -c "! '$LOPFIT' --stat median '$T/data/send-normal-rtt.csv' 2>'$T/e' >/dev/null &&
            grep -q \"send-normal-rtt.csv:[0-9]*: column 'median_us'\" '$T/e'"
@@ -159,10 +164,86 @@ check "auto on an RTT file with 3 points: not enough points to select, const (rt
 check "... and its params.csv row has a covariance" \
     sh -c "'$LOPFIT' --stat min --csv '$T/rtt3.csv' >'$T/o' &&
            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } /^#/ { next }
-                    { ok = \$c[\"model\"] == \"const\" && \$c[\"cov11\"] > 0 } END { exit !ok }' '$T/o'"
+                    \$c[\"quantity\"] == \"rtt\" { ok = \$c[\"model\"] == \"const\" && \$c[\"cov11\"] > 0 } END { exit !ok }' '$T/o'"
 check "--model rtt on 3 points: an error; --model rtt=linear fits them" \
     sh -c "! '$LOPFIT' --model rtt '$T/rtt3.csv' 2>'$T/e' >/dev/null && grep -q 'model needs 6 (--model rtt=linear needs 2)' '$T/e' &&
            '$LOPFIT' --model rtt=linear '$T/rtt3.csv' >/dev/null"
+
+# ---- the round of scenario 2 (quantity round = p * rtt) from every rtt file
+# rtt_file FILE AWK-EXPR: a lopbench-format rtt file whose round T(p) over
+# p = 1..12 is AWK-EXPR (p in p), the median T/p with a fixed +-0.5 % wobble
+rtt_file() {
+    { printf '# lopbench: 0.1.0\n# quantity: rtt\n# series: send-normal\n# post: normal\n'
+      printf '# op: send\n# p: peers addressed at once\n'
+      printf 'p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us\n'
+      awk "BEGIN { for (p = 1; p <= 12; p++) { t = ($2) * (1 + 0.005 * (p % 3 - 1))
+                   printf \"%d,100,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n\", p, 0.97 * t / p,
+                          1.02 * t / p, t / p, 1.2 * t / p, 1.5 * t / p, 0.05 * t / p } }"
+    } >"$1"
+}
+# the lab's token bucket (fit/README.md): 4 messages at once, then 150 us each
+rtt_file "$T/bucket-rtt.csv" '150 + 40 * ((p < 4 ? p : 4) - 1) + 150 * (p > 4 ? p - 4 : 0)'
+rtt_file "$T/straight-rtt.csv" '20 + 10 * p'
+round_cell() { # FILE COLS: params.csv's COLS of the send-normal round median row
+    cells "$1" "$2" quantity=round,stat=median
+}
+"$LOPFIT" --stat median -o "$T/bucket" "$T/bucket-rtt.csv" >"$T/bucket.txt" 2>&1
+check "round of a bucket-shaped rtt file: params.csv row with model bucket" \
+    test "$(cells "$T/bucket/params.csv" series,quantity,stat,model,criterion quantity=round)" = \
+         send-normal,round,median,bucket,aicc
+check "... its knot l4 (the burst) near 4" \
+    awk -v k="$(round_cell "$T/bucket/params.csv" l4)" 'BEGIN { exit !(k > 3.9 && k < 4.1) }' 
+check "... its l1..l3 are T(1), the slope within the burst and the gap" \
+    awk -v v="$(round_cell "$T/bucket/params.csv" l1,l2,l3)" 'BEGIN { split(v, l, ",")
+        exit !(l[1] > 145 && l[1] < 155 && l[2] > 37 && l[2] < 43 && l[3] > 145 && l[3] < 155) }'
+check "... the report shows it with the candidates, the rtt fit beside it" \
+    sh -c "grep -q '^send-normal round median' '$T/bucket.txt' && grep -q '^    \* bucket ' '$T/bucket.txt' &&
+           grep -q '^send-normal rtt median' '$T/bucket.txt'"
+check "... and its curve" test -f "$T/bucket/curve-send-normal-round-median.csv"
+"$LOPFIT" --stat median --csv "$T/straight-rtt.csv" >"$T/straight.csv"
+check "round of straight data: linear" \
+    test "$(cells "$T/straight.csv" model quantity=round)" = linear
+"$LOPFIT" --stat median --csv --criterion bic "$T/straight-rtt.csv" >"$T/straight-bic.csv"
+check "... also by BIC" test "$(cells "$T/straight-bic.csv" model quantity=round)" = linear
+# the lab's 8 nodes: 7 points, where AICc's small-sample term (60 for the
+# bucket's k = 5) keeps the line however well the bucket fits
+awk -F, 'BEGIN { split("147 201 235 270 413 565 737", t, " ") }
+         /^[0-9]/ { $3 = $4 = $5 = t[$1] / $1 } /^[0-9]/ && $1 > 7 { next } { print }' OFS=, \
+    "$T/bucket-rtt.csv" >"$T/lab-rtt.csv"
+"$LOPFIT" --stat median "$T/lab-rtt.csv" >"$T/lab.txt"
+check "7 points: linear by AICc, the bucket eligible but behind" \
+    sh -c "grep -q '^    \* linear ' '$T/lab.txt' && grep -q '^      bucket .* eligible\$' '$T/lab.txt'"
+"$LOPFIT" --stat median --csv --model round=bucket "$T/lab-rtt.csv" >"$T/lab.csv"
+check "--model round=bucket on them: the burst B (l4) about 4.2, forced" \
+    awk -v v="$(cells "$T/lab.csv" l4,criterion quantity=round)" \
+        'BEGIN { split(v, c, ","); exit !(c[1] > 4 && c[1] < 4.4 && c[2] == "forced") }'
+"$LOPFIT" --stat median --csv --model linear "$T/bucket-rtt.csv" >"$T/o"
+check "--model linear (every file): the round is linear too" \
+    test "$(cells "$T/o" model quantity=round)" = linear
+"$LOPFIT" --stat median --csv --model rtt-nosat "$T/bucket-rtt.csv" >"$T/o"
+check "--model rtt-nosat (every file): rtt forced, the round selected" \
+    test "$(cells "$T/o" quantity,model,criterion | tr '\n' ' ')" = "rtt,rtt-nosat,forced round,bucket,aicc "
+head -n 8 "$T/bucket-rtt.csv" >"$T/one-rtt.csv"
+"$LOPFIT" --stat median --csv "$T/one-rtt.csv" >"$T/o"
+check "one rtt row (2 ranks): the rtt fit, no round" test "$(cells "$T/o" quantity)" = rtt
+refuses_one_line "--model round=bucket on 3 rows: the file:line and what it needs" 2 \
+    "rtt3.csv:[0-9]*: 3 data rows, the 4-parameter bucket model needs 4 (--model round=linear needs 2)" \
+    "$LOPFIT" --model round=bucket "$T/rtt3.csv"
+refuses_one_line "--model round=rtt: the round's models" 2 \
+    "bucket-rtt.csv: quantity 'round' takes model bucket or linear, not rtt (--model)" \
+    "$LOPFIT" --model round=rtt "$T/bucket-rtt.csv"
+# every reader of params.csv takes round rows: lopfit's tables, lopredict
+{ cat "$T/out/params.csv"; grep ',send-normal,round,median,bucket,' "$T/bucket/params.csv" |
+    sed 's/,send-normal,round,/,send-bucket,round,/'; } >"$T/with-round.csv"
+check "--from-params reads round rows (a bucket among them): tables and their curves" \
+    sh -c "'$LOPFIT' --from-params '$T/with-round.csv' -o '$T/round-tab' 2>/dev/null &&
+           test -f '$T/round-tab/lop-send-normal-min.csv' -a -f '$T/round-tab/curve-send-bucket-round-median.csv'"
+check "lopredict reads a parameter set with round rows" \
+    sh -c "'$BIN/lopredict' --params '$T/with-round.csv' --series send-normal --stat min >'$T/o' 2>/dev/null &&
+           grep -q '^# series: send-normal' '$T/o'"
+check "--synth writes no round file (lopfit derives it again from the rtt one)" \
+    sh -c "'$LOPFIT' --synth '$T/bucket/params.csv' -o '$T/bucket-syn' 2>/dev/null &&
+           test \"\$(cd '$T/bucket-syn' && ls)\" = send-normal-rtt.csv"
 
 # ---- model selection (--model auto, the default) on the thesis's parameters, 1 % noise
 "$LOPFIT" --synth "$ROOT/data/mozart-2005/params.csv" --noise 0.01 -o "$T/moz" 2>/dev/null
@@ -440,7 +521,7 @@ done
 tq=$(printf '%s/t\tq"-rtt.csv' "$T")
 cp "$D" "$tq"
 "$LOPFIT" --stat min --csv "$T/a,b-rtt.csv" "$nl" "$tq" >"$T/pathcsv.csv" 2>/dev/null
-check "--csv: the three paths' rows are one line each" test "$(wc -l <"$T/pathcsv.csv")" -eq 4
+check "--csv: the three paths' rows (rtt and round) are one line each" test "$(wc -l <"$T/pathcsv.csv")" -eq 7
 check "... a comma in the path: the cell quoted" grep -qF "\"$T/a,b-rtt.csv\",send-normal," "$T/pathcsv.csv"
 check "... a newline: \\x0a" grep -qF "$T/new\\x0aline-rtt.csv,send-normal," "$T/pathcsv.csv"
 check "... a tab and a quote: \\x09, the quote doubled in a quoted cell" \
