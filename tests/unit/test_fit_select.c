@@ -46,7 +46,11 @@ static void join_names(const lop_model_t *const *list, size_t n, char *buf, size
 }
 
 /* lop_model_names against the tables: every model, and each family's
- * members then linear, in table order; too small a buffer is refused. */
+ * members then linear (once: prtt and round have it as a member), in table
+ * order; too small a buffer is refused. */
+static const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov,
+                                               &lop_family_prtt, &lop_family_round};
+
 static void check_model_names(size_t n_models)
 {
     char want[1024], got[LOP_MODEL_NAMES_LEN];
@@ -54,13 +58,15 @@ static void check_model_names(size_t n_models)
     size_t all = strlen(want);
     ok(lop_model_names(NULL, " or ", got, sizeof got) == LOP_OK && strcmp(got, want) == 0,
        "every model's name in LOP_MODEL_NAMES_LEN: %s", got);
-    const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
     for (size_t f = 0; f < COUNT(families); f++) {
         const lop_model_t *list[LOP_FAMILY_MAX + 1];
         size_t n = 0;
+        int has_line = 0;
         while ((int)n < families[f]->n_members && families[f]->member[n])
-            list[n] = families[f]->member[n], n++;
-        list[n++] = &lop_model_linear;
+            has_line |= families[f]->member[n] == &lop_model_linear,
+                list[n] = families[f]->member[n], n++;
+        if (!has_line)
+            list[n++] = &lop_model_linear;
         join_names(list, n, want, sizeof want);
         ok(lop_model_names(families[f], " or ", got, sizeof got) == LOP_OK &&
                strcmp(got, want) == 0,
@@ -81,7 +87,6 @@ static void check_descriptors(void)
     ok(n_models > 0 && found == n_models,
        "each of the %zu models of lop_models is found by its name (no two alike), with "
        "parameter names and a citation", n_models);
-    const lop_family_t *const families[] = {&lop_family_rtt, &lop_family_ov};
     for (size_t f = 0; f < COUNT(families); f++) {
         const lop_family_t *fam = families[f];
         int nested = fam->n_members >= 2 && in_models(fam->member[0]);
@@ -104,6 +109,16 @@ static void check_descriptors(void)
            lop_family_for_quantity("prtt") == &lop_family_prtt &&
            lop_family_of(&lop_model_linear) == &lop_family_prtt && !lop_family_of(&lop_model_const),
        "families by quantity and by richest member (prtt: LogP's line, its slope the gap)");
+    ok(lop_family_for_quantity("round") == &lop_family_round &&
+           lop_family_of(&lop_model_bucket) == &lop_family_round &&
+           lop_model_fits_quantity(&lop_model_bucket, "round") &&
+           lop_model_fits_quantity(&lop_model_linear, "round") &&
+           !lop_model_fits_quantity(&lop_model_bucket, "rtt") &&
+           !lop_model_fits_quantity(&lop_model_rtt, "round"),
+       "round (p RTT(p), scenario 2's round): bucket or linear, bucket no rtt model");
+    ok(lop_model_n_free(&lop_model_bucket) == 4 && lop_model_gauge(&lop_model_bucket) == -1 &&
+           lop_model_bucket.role[3] == LOP_PARAM_KNOT,
+       "free parameters: bucket 4, l4 the knot");
     ok(lop_model_n_free(&lop_model_rtt) == 5 && lop_model_gauge(&lop_model_rtt) == 5 &&
            lop_model_n_free(&lop_model_rtt_nosat) == 3 && lop_model_n_free(&lop_model_const) == 1 &&
            lop_model_gauge(&lop_model_ov) == -1,
@@ -119,6 +134,13 @@ static void check_descriptors(void)
         dev = fmax(dev, fabs(lop_model_ov.eval(ov, p) - lop_model_const.eval(ov, p)));
     }
     ok(dev == 0, "nested: rtt with l4 = 0 is rtt-nosat, l1 = l4 = 0 is const, ov with l2 = 0 is const");
+    /* the bucket with l3 = l2 is the line l1 - l2 + l2 p, wherever the knot */
+    double bucket[2][4] = {{150, 40, 40, 4}, {150, 40, 40, 6.3}}, line[2] = {110, 40};
+    dev = 0;
+    for (int b = 0; b < 2; b++)
+        for (double p = 1; p <= 64; p += 0.5)
+            dev = fmax(dev, fabs(lop_model_bucket.eval(bucket[b], p) - lop_model_linear.eval(line, p)));
+    ok(dev < 1e-12, "nested: bucket with l3 = l2 is linear (dev %g)", dev);
 }
 
 /* ------------------------------------------------------------- covariance */
@@ -348,6 +370,10 @@ static const select_case_t select_cases[] = {
     {"rtt constant", &lop_family_rtt, &lop_model_const, {9.0}, 15, 0.1, 18},
     {"ov", &lop_family_ov, &lop_model_ov, {0.5557, 0.2103, -0.7728}, 15, 0.01, 18},
     {"ov constant", &lop_family_ov, &lop_model_const, {0.55}, 15, 0.01, 18},
+    /* the lab's token bucket (fit/README.md), about 1 % noise; straight rounds */
+    {"round bucket", &lop_family_round, &lop_model_bucket, {150, 40, 150, 4}, 12, 3.0, 18},
+    {"round knot 5.5", &lop_family_round, &lop_model_bucket, {150, 40, 150, 5.5}, 12, 3.0, 18},
+    {"round linear", &lop_family_round, &lop_model_linear, {110, 40}, 12, 3.0, 18},
 };
 
 static void check_select_case(const select_case_t *c)
@@ -394,6 +420,30 @@ static void check_select_rules(void)
        "2 points: no member eligible under AICc, an error: %s", lop_errmsg());
 }
 
+/* The bucket (k = 4 + 1) needs n >= 7 under AICc, so the lab's 8 nodes
+ * (p = 1..7) are the fewest that can choose it; fewer points fall back to
+ * the line, as lopfit reports. */
+static void check_select_round(void)
+{
+    double p[MAX_POINTS], y[MAX_POINTS], l[4] = {150, 40, 150, 4};
+    lop_selection_t sel;
+    noisy(&lop_model_bucket, l, 1.0, 1, 7, p, y);
+    ok(lop_fitter_select(&lop_family_round, LOP_CRIT_AICC, p, y, 6, &lop_fitter_defaults, &sel) ==
+               LOP_OK &&
+           sel.cand[0].fitted && !sel.cand[0].eligible && sel.cand[0].k == 5 &&
+           sel.cand[sel.best].fit.model == &lop_model_linear,
+       "round, 6 points: the bucket is fitted, not eligible under AICc; the line chosen");
+    ok(lop_fitter_select(&lop_family_round, LOP_CRIT_AICC, p, y, 7, &lop_fitter_defaults, &sel) ==
+               LOP_OK &&
+           sel.cand[0].eligible && isfinite(sel.cand[0].aicc),
+       "round, 7 points: the bucket is eligible");
+    ok(lop_fitter_select(&lop_family_round, LOP_CRIT_BIC, p, y, 7, &lop_fitter_defaults, &sel) ==
+               LOP_OK &&
+           sel.cand[sel.best].fit.model == &lop_model_bucket &&
+           fabs(sel.cand[sel.best].fit.lambda[3] - 4) < 0.3,
+       "round, 7 points, BIC: the bucket, its knot %g near 4", sel.cand[0].fit.lambda[3]);
+}
+
 /* Ten points all 5 us are fitted exactly by every member
  * (SSR 0, AICc and BIC -inf): the tie goes to the simplest, const. */
 static void check_select_tie(void)
@@ -416,6 +466,7 @@ int main(void)
 {
     check_descriptors();
     check_select_tie();
+    check_select_round();
     check_covariance_const();
     check_covariance_linear();
     double rtt[6] = {16.7937, 0.0058, 4.4642, 4.4751, -0.0642, 12.9209};

@@ -184,6 +184,21 @@ static void refused(void)
     lop_fmt_series_free(&f);
 }
 
+/* The round of scenario 2 is derived from the rtt file, p times its value:
+ * no series file of its own, so neither a series quantity nor measured. */
+static void derived(void)
+{
+    const lop_fmt_series_derived_t *d = lop_fmt_series_derived_find("round");
+    ok(d && strcmp(d->from, "rtt") == 0 && d->value(4, 67.5) == 270,
+       "round: from rtt, p * RTT(p) (4 * 67.5 = 270)");
+    int in_series = 0;
+    for (int q = 0; lop_fmt_series_quantities[q]; q++)
+        in_series |= strcmp(lop_fmt_series_quantities[q], "round") == 0;
+    ok(!in_series && !lop_fmt_series_measured("send-normal", "round") &&
+           !lop_fmt_series_derived_find("rtt"),
+       "round is no series file's quantity, rtt no derived one");
+}
+
 int main(void)
 {
     fixture_dir_make("fmt-series");
@@ -193,6 +208,7 @@ int main(void)
     series_from_name();
     raw_and_synth();
     refused();
+    derived();
     fixture_dir_remove();
     return tap_done();
 }

@@ -224,6 +224,36 @@ static void check_coordinates(void)
        "a pole 0.1 +- 0.1 left of pmin: drawn left of pmin (distance %.3g..%.3g)", iv.lo, iv.hi);
 }
 
+/* the bucket's knot l4 */
+static double knot(const lop_fit_t *const *fits, void *ctx)
+{
+    (void)ctx;
+    return fits[0]->lambda[3];
+}
+
+/* The bucket's knot is drawn as it is (no coordinates of its own): its
+ * interval is the fitted knot +- t·se, symmetric, with t of n − 4 = 8
+ * degrees of freedom (2.306), and the round before the knot has the delta
+ * method's width. */
+static void check_knot(void)
+{
+    lop_fit_t b = {.model = &lop_model_bucket, .n = 12, .pmin = 1, .pmax = 12, .has_cov = 1,
+                   .lambda = {150, 40, 150, 4.2}};
+    const double sd[] = {1.0, 0.5, 0.8, 0.1};
+    for (int i = 0; i < 4; i++)
+        b.cov[i][i] = sd[i] * sd[i];
+    b.cov[0][1] = b.cov[1][0] = -0.5 * sd[0] * sd[1];
+    const lop_fit_t *one[] = {&b};
+    lop_interval_t iv;
+    ok(interval(one, 1, knot, NULL, &lop_uncert_defaults, &iv), "bucket: the knot's interval");
+    is_num(iv.hi - iv.lo, 2 * 2.306 * sd[3], 0.1 * sd[3], "bucket: knot 4.2 +- 0.1, width of "
+           "t(8) (%.4f..%.4f)", iv.lo, iv.hi);
+    is_num(iv.hi + iv.lo, 2 * 4.2, 0.1 * sd[3], "bucket: ... symmetric about the fitted knot");
+    double at = 2, width = 2 * 2.306 * delta_sd(b, at);
+    interval(one, 1, curve_at, &at, &lop_uncert_defaults, &iv);
+    is_num(iv.hi - iv.lo, width, 0.1 * width, "bucket at p = 2: the delta method's width");
+}
+
 /* The saturation of an rtt fit to 15 points (the thesis's rdmaw-inline RTT,
  * 2 % noise, seed 3) barely shows: l4 and l5 trade off along a hyperbola
  * (l4 = 397 +- 25700, l5 = -0.0007 +- 0.048).  Drawn in λ, 95 % of the
@@ -304,5 +334,6 @@ int main(void)
     check_coverage();
     check_coordinates();
     check_ridge();
+    check_knot();
     return tap_done();
 }
