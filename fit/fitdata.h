@@ -13,6 +13,11 @@
  * rtt, rtt-nosat, const; os, or: ov, const; fit/fitter.h) unless a --model
  * spec forces one: "MODEL" fits MODEL to every file, "QUANTITY=MODEL,..."
  * to files of those quantities (e.g. "rtt=linear"); MODEL may be "auto".
+ *
+ * A file also gives the sets of the quantities derived from its own
+ * (fmt_series.h: round = p·rtt), after its own, with the model
+ * "round=MODEL" names or selected from their family (a plain "MODEL" only
+ * where it is one of theirs); none where too few rows for any member.
  */
 #ifndef LOP_FITDATA_H
 #define LOP_FITDATA_H
