@@ -175,10 +175,10 @@ step 3/9 "lopfit: model selection for RTT and the overheads"
 awk -F, '
     /^#/ { next }
     !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1
-         printf "%-14s %-4s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", "series", "qty", "stat", "model", "n", "p", "criterion", "margin", "weak", "hint"; next }
+         printf "%-14s %-5s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", "series", "qty", "stat", "model", "n", "p", "criterion", "margin", "weak", "hint"; next }
     function g(k) { return (k in c) ? $c[k] : "" }
     function d(v) { return v == "" ? "-" : v }
-    { printf "%-14s %-4s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", g("series"), g("quantity"), g("stat"), g("model"),
+    { printf "%-14s %-5s %-4s %-10s %3s %-7s %-9s %-8s %-12s %s\n", g("series"), g("quantity"), g("stat"), g("model"),
           g("n"), g("pmin") ".." g("pmax"), d(g("criterion")), d(g("margin")), d(g("weak")), d(g("hint")) }
 ' "$D/params.csv" >"$OUT/models.txt"
 
