@@ -3,10 +3,12 @@
  * to back (sched_repeat), a multicast as the executors without one send it
  * (sched_unicast), the gap held on the adapter (sched_sim_t
  * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
- * the set it was calibrated on.
+ * the set it was calibrated on; token-bucket adapters
+ * (sched_sim_t.adapter_burst).
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fixture.h"
 #include "predict.h"
@@ -106,6 +108,127 @@ static void adapter_gap(void)
     sched_free(&s);
 }
 
+/* Rank 0 sends to 1..5 (1:n), then ranks 1..5 send to rank 0 (n:1), with
+ * o_s = o_r = 1, L = 5, g = 10 on the adapters: B = 3 lets the first three
+ * of each pass at once (generic cell rate algorithm), then one per g. */
+static void bucket_fan(void)
+{
+    sched_t s;
+    sched_init(&s, 6);
+    for (int32_t q = 1; q < 6; q++)
+        sched_push(&s, SCHED_SEND, q, 0);
+    for (int32_t q = 1; q < 6; q++)
+        sched_push(&s, SCHED_RECV, q, 1);
+    sched_end_rank(&s, 0);
+    for (uint32_t r = 1; r < 6; r++) {
+        sched_push(&s, SCHED_RECV, 0, 0);
+        sched_push(&s, SCHED_SEND, 0, 1);
+        sched_end_rank(&s, r);
+    }
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 5, .os_us = 1, .or_us = 1, .g_us = 10};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = 3};
+    sched_sim_result_t b3, b1;
+    ok(sched_sim_run(&s, &par, 1, &b3) == LOP_OK, "B = 3: runs");
+    par.adapter_burst = 1;
+    ok(sched_sim_run(&s, &par, 1, &b1) == LOP_OK, "B = 1: runs");
+    /* posts end 1..5: B = 3 leaves at 1, 2, 3, then 11, 21 (paced from the
+     * first: 1 + 10, 1 + 20); B = 1 at 1, 11, 21, 31, 41; each taken L + o_r
+     * later and sent back by o_s */
+    const double want3[] = {8, 9, 10, 18, 28}, want1[] = {8, 18, 28, 38, 48};
+    int same3 = 1, same1 = 1;
+    for (int q = 1; q < 6; q++) {
+        same3 &= b3.rank_us[q] == want3[q - 1];
+        same1 &= b1.rank_us[q] == want1[q - 1];
+    }
+    ok(same3, "1:n with B = 3: the first 3 leave at their posts (1, 2, 3), then one per g "
+       "(11, 21): ranks done at 8 9 10 18 28");
+    ok(same1, "1:n with B = 1: one per g (1, 11, 21, 31, 41): ranks done at 8 18 28 38 48");
+    /* n:1: the replies leave when posted and arrive at 13, 14, 15, 23, 33
+     * (B = 3); rank 0's adapter delivers the first three at once, then
+     * paced from 13: 23, 33; taken by 14, 15, 16, 24, 34 */
+    is_num(b3.rank_us[0], 34, 1e-12, "n:1 with B = 3: deliveries 13 14 15 23 33, rank 0 done 34");
+    /* B = 1: arrivals 13, 23, 33, 43, 53 are already g apart */
+    is_num(b1.rank_us[0], 54, 1e-12, "n:1 with B = 1: rank 0 done 54");
+    free(b3.rank_us);
+    free(b1.rank_us);
+    sched_free(&s);
+}
+
+/* Rank 0 sends 3 messages to rank 1, takes its reply after a long L, and
+ * sends 2 more: with B = 2 the bucket refills while the reply travels, and
+ * the last two pass at once again. */
+static void bucket_refill(void)
+{
+    sched_t s;
+    sched_init(&s, 2);
+    for (int k = 0; k < 3; k++)
+        sched_push(&s, SCHED_SEND, 1, 0);
+    sched_push(&s, SCHED_RECV, 1, 1);
+    for (int k = 0; k < 2; k++)
+        sched_push(&s, SCHED_SEND, 1, 2);
+    sched_end_rank(&s, 0);
+    for (int k = 0; k < 3; k++)
+        sched_push(&s, SCHED_RECV, 0, 0);
+    sched_push(&s, SCHED_SEND, 0, 1);
+    for (int k = 0; k < 2; k++)
+        sched_push(&s, SCHED_RECV, 0, 2);
+    sched_end_rank(&s, 1);
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 50, .os_us = 1, .or_us = 1, .g_us = 10};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = 2};
+    sched_sim_result_t b2, b1;
+    ok(sched_sim_run(&s, &par, 1, &b2) == LOP_OK, "refill, B = 2: runs");
+    par.adapter_burst = 1;
+    ok(sched_sim_run(&s, &par, 1, &b1) == LOP_OK, "refill, B = 1: runs");
+    /* B = 2: leave 1, 2, 11; rank 1 takes them by 52, 53, 62, replies at 63,
+     * rank 0 takes it at 114 and posts by 115, 116: both leave at once */
+    ok(b2.rank_us[0] == 116 && b2.rank_us[1] == 167,
+       "B = 2: after idle the bucket is full again, the last two leave at 115, 116 "
+       "(ranks done %g, %g; want 116, 167)", b2.rank_us[0], b2.rank_us[1]);
+    /* B = 1: leave 1, 11, 21; reply at 73, taken 124; leave 125, 135 */
+    ok(b1.rank_us[0] == 126 && b1.rank_us[1] == 186,
+       "B = 1: the last two g apart (ranks done %g, %g; want 126, 186)", b1.rank_us[0],
+       b1.rank_us[1]);
+    free(b2.rank_us);
+    free(b1.rank_us);
+    sched_free(&s);
+}
+
+/* B <= 1 is the adapter gap without a bucket, bit for bit: every rank of
+ * diss, rgm (as P - 1 sends) and tour at P = 13 with B = 1 and 0.5 against
+ * B = 0. */
+static void bucket_none(void)
+{
+    const char *algs[] = {"diss", "rgm", "tour"};
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 3.3, .os_us = 0.7, .or_us = 1.1, .g_us = 2.9};
+    int same = 1;
+    for (int i = 0; i < 3; i++) {
+        sched_t s, u;
+        sched_build(barrier_alg_find(algs[i]), 13, 2, &s);
+        sched_unicast(&s, &u);
+        sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1};
+        sched_sim_result_t r0, r;
+        same &= sched_sim_run(&u, &par, 1, &r0) == LOP_OK;
+        for (int k = 0; k < 2 && same; k++) {
+            par.adapter_burst = k ? 0.5 : 1;
+            same &= sched_sim_run(&u, &par, 1, &r) == LOP_OK &&
+                    memcmp(r.rank_us, r0.rank_us, 13 * sizeof *r.rank_us) == 0;
+            free(r.rank_us);
+        }
+        free(r0.rank_us);
+        sched_free(&u);
+        sched_free(&s);
+    }
+    ok(same, "B = 1 and B = 0.5 give B = 0's times bit for bit (diss, rgm, tour at P = 13)");
+}
+
 /* RTT(1) = 20 after idle, PRTT(k) = 30 + 4 k back to back, o_s = 1,
  * o_r = 0.5: the loop takes PRTT(1) = 34, L = 15.5, g = 4; without the
  * prtt fit RTT(1), L = 8.5, g = 0. */
@@ -160,6 +283,9 @@ int main(void)
     repeat();
     unicast();
     adapter_gap();
+    bucket_fan();
+    bucket_refill();
+    bucket_none();
     calibration();
     return tap_done();
 }
