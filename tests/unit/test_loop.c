@@ -3,8 +3,8 @@
  * to back (sched_repeat), a multicast as the executors without one send it
  * (sched_unicast), the gap held on the adapter (sched_sim_t
  * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
- * the set it was calibrated on; token-bucket adapters
- * (sched_sim_t.adapter_burst).
+ * the set it was calibrated on; the bucket (PREDICT_BUCKET): token-bucket
+ * adapters (sched_sim_t.adapter_burst) and its parameters from the round fit.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -278,6 +278,82 @@ static void calibration(void)
     lop_paramset_free(&set);
 }
 
+/* The bucket's parameters from the round fit: T(1) = 40 (l1 of model
+ * bucket), g = l3 = 6, B = l4 = 3; o_s = 1, o_r = 0.5 as the loop's. */
+static const char round_rows[] = "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                                 "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                                 "x,t-inline,or,min,const,9,1,63,0.5,,,,,\n"
+                                 "x,t-inline,prtt,min,linear,9,1,8,30,4,,,,\n"
+                                 "x,t-inline,round,min,bucket,9,1,16,40,2,6,3,,\n";
+
+/* The period of cc at P = 6 looped under 'm' with bucket B, simulated here. */
+static double cc_period(const logp_t *m, double burst)
+{
+    sched_t s, loop[2];
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = *m;
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = burst};
+    sched_sim_result_t r[2] = {{0}};
+    sched_build(barrier_alg_find("cc"), 6, 0, &s);
+    for (int k = 0; k < 2; k++) {
+        sched_repeat(&s, (k + 1) * PREDICT_LOOP_ROUNDS, &loop[k]);
+        sched_sim_run(&loop[k], &par, 0, &r[k]);
+        sched_free(&loop[k]);
+    }
+    sched_free(&s);
+    return (r[1].max_us - r[0].max_us) / PREDICT_LOOP_ROUNDS;
+}
+
+static void bucket_predict(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    fixture_lop_load(round_rows, &set, &lop);
+    logp_t m;
+    double burst = 0;
+    ok(predict_bucket_logp(&lop, &m, &burst) && m.os_us == 1 && m.or_us == 0.5 &&
+           m.L_us == 18.5 && m.g_us == 6 && burst == 3,
+       "bucket: o_s, o_r the loop's, L = T(1)/2 - o_s - o_r = 18.5, g = l3, B = l4");
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.lop = &lop;
+    predict_logp(&lop, NAN, NAN, NAN, NAN, &c.logp);
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c};
+    lop_uncert_opts_t uo = lop_uncert_defaults;
+    predict_t pr;
+    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK &&
+           predict_available(&pr, PREDICT_BUCKET), "a predictor with a round fit: the bucket");
+    sched_t s;
+    predict_time_t v;
+    sched_build(barrier_alg_find("cc"), 2, 0, &s);
+    ok(predict_time(&pr, PREDICT_BUCKET, NULL, 0, 2, &s, &v) == LOP_OK, "the bucket of cc, P = 2");
+    is_num(v.us, 40, 1e-9, "... a report and a release a barrier: T(1), the round trip");
+    sched_free(&s);
+    sched_build(barrier_alg_find("cc"), 6, 0, &s);
+    ok(predict_time(&pr, PREDICT_BUCKET, NULL, 0, 6, &s, &v) == LOP_OK, "the bucket of cc, P = 6");
+    double b3 = cc_period(&m, 3), b1 = cc_period(&m, 1);
+    ok(v.us == b3 && b3 != b1, "... the loop of cc with those parameters and B = 3 (%g us; "
+       "B = 1: %g us)", b3, b1);
+    sched_free(&s);
+    predict_free(&pr);
+    lop.round = NULL;
+    ok(!predict_bucket_logp(&lop, &m, &burst), "without a round fit: no bucket parameters");
+    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK &&
+           !predict_available(&pr, PREDICT_BUCKET) && predict_available(&pr, PREDICT_LOOP),
+       "... and no bucket prediction (the loop is there)");
+    predict_free(&pr);
+    lop_paramset_free(&set);
+    /* a linear round fit, LogP's line: g = l2, no burst, T(1) = l1 + l2 */
+    fixture_lop_load("x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                     "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                     "x,t-inline,round,min,linear,9,1,16,30,5,,,,\n", &set, &lop);
+    ok(predict_bucket_logp(&lop, &m, &burst) && m.g_us == 5 && burst == 1 && m.L_us == 15.5,
+       "linear round fit: g = l2 = 5, B = 1, L = (l1 + l2)/2 - 2 o_s = 15.5");
+    lop_paramset_free(&set);
+}
+
 int main(void)
 {
     repeat();
@@ -287,5 +363,6 @@ int main(void)
     bucket_refill();
     bucket_none();
     calibration();
+    bucket_predict();
     return tap_done();
 }
