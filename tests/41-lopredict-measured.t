@@ -154,6 +154,31 @@ check "... '# bucket:' names the round fit it used" grep -q \
     "$T/bucket.out"
 check "... and the summary compares it" grep -q '^# mean |error| of the bucket .*: 10.0% over 2 rows' \
     "$T/bucket.out"
+# The fidelity table (scripts/fidelity.awk), its figure (plots/fidelity.gp)
+# and the demo's table take the models from lopredict's columns: the bucket
+# among them.
+printf 'executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\nverbs,cc,,2,10,40,40,40,41,60\nverbs,diss,,8,10,50,50,50,52,60\n' \
+    >"$T/bar.csv"
+fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$T/bar.csv" "$T/bucket.out"; }
+fid summary >"$T/fid.txt"
+check "fidelity.awk: a summary row of the bucket (2 rows, |error| 0 and 20 %, cc inside)" \
+    grep -Eq '^bucket +2 +10\.0% +20\.0% +2/2 +1/2$' "$T/fid.txt"
+fid csv >"$T/fid.csv"
+check "... and its columns in fidelity.csv, after the loop's" \
+    grep -q ',inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags$' "$T/fid.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+    LC_ALL=C.UTF-8 gnuplot -e "in='$T/fid.csv'; out='$T/fid.svg'; term='svg'" \
+        "$ROOT/plots/fidelity.gp" 2>"$T/gp.err" || diag "$(cat "$T/gp.err")"
+    check "fidelity.gp plots every model of fidelity.csv, the bucket among them, without warnings" \
+        test "$(grep -o -e '>LoP closed form<' -e '>LogP closed form<' -e '>LoP simulation<' \
+            -e '>LogP simulation<' -e ">loop (RTT(1), PRTT's gap)<" \
+            -e '>bucket (the loop, token-bucket adapters)<' "$T/fid.svg" | sort -u | wc -l),$(wc -c <"$T/gp.err")" = "6,0"
+else
+    skip "gnuplot is not installed"
+fi
+check "demo-table.awk -v model=bucket: the bucket's times and errors" test \
+    "$(awk -F, -f "$ROOT/scripts/demo-table.awk" -v model=bucket -v mode=csv "$T/bucket.out" |
+        cut -d, -f2,7,10 | tr '\n' ' ')" = "alg,predicted_us,err_pct cc,40,+0 diss,60,+20 "
 # A linear round row is LogP's line: g = l2 from the first peer, no burst,
 # T(1) = l1 + l2 = 40.  cc at P = 6 with g = 30: rank 0's adapter sends its
 # 5 releases g apart; the last reaches rank 5, whose report comes back a
