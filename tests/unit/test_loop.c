@@ -108,6 +108,21 @@ static void adapter_gap(void)
     sched_free(&s);
 }
 
+/* 's' under LogP with o_s = o_r = 1, L = 'L', g = 10 on the adapters, with
+ * bucket B = 'burst' into *bb and with B = 1 into *b1 (per-rank times). */
+static int run_bursts(const sched_t *s, double L, double burst, sched_sim_result_t *bb,
+                      sched_sim_result_t *b1)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = L, .os_us = 1, .or_us = 1, .g_us = 10};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = burst};
+    lop_status_t st = sched_sim_run(s, &par, 1, bb);
+    par.adapter_burst = 1;
+    return st == LOP_OK && sched_sim_run(s, &par, 1, b1) == LOP_OK;
+}
+
 /* Rank 0 sends to 1..5 (1:n), then ranks 1..5 send to rank 0 (n:1), with
  * o_s = o_r = 1, L = 5, g = 10 on the adapters: B = 3 lets the first three
  * of each pass at once (generic cell rate algorithm), then one per g. */
@@ -125,15 +140,8 @@ static void bucket_fan(void)
         sched_push(&s, SCHED_SEND, 0, 1);
         sched_end_rank(&s, r);
     }
-    barrier_cost_t c;
-    barrier_cost_init(&c);
-    c.logp = (logp_t){.L_us = 5, .os_us = 1, .or_us = 1, .g_us = 10};
-    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
-                       .adapter_burst = 3};
     sched_sim_result_t b3, b1;
-    ok(sched_sim_run(&s, &par, 1, &b3) == LOP_OK, "B = 3: runs");
-    par.adapter_burst = 1;
-    ok(sched_sim_run(&s, &par, 1, &b1) == LOP_OK, "B = 1: runs");
+    ok(run_bursts(&s, 5, 3, &b3, &b1), "B = 3 and B = 1: run");
     /* posts end 1..5: B = 3 leaves at 1, 2, 3, then 11, 21 (paced from the
      * first: 1 + 10, 1 + 20); B = 1 at 1, 11, 21, 31, 41; each taken L + o_r
      * later and sent back by o_s */
@@ -176,15 +184,8 @@ static void bucket_refill(void)
     for (int k = 0; k < 2; k++)
         sched_push(&s, SCHED_RECV, 0, 2);
     sched_end_rank(&s, 1);
-    barrier_cost_t c;
-    barrier_cost_init(&c);
-    c.logp = (logp_t){.L_us = 50, .os_us = 1, .or_us = 1, .g_us = 10};
-    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
-                       .adapter_burst = 2};
     sched_sim_result_t b2, b1;
-    ok(sched_sim_run(&s, &par, 1, &b2) == LOP_OK, "refill, B = 2: runs");
-    par.adapter_burst = 1;
-    ok(sched_sim_run(&s, &par, 1, &b1) == LOP_OK, "refill, B = 1: runs");
+    ok(run_bursts(&s, 50, 2, &b2, &b1), "refill, B = 2 and B = 1: run");
     /* B = 2: leave 1, 2, 11; rank 1 takes them by 52, 53, 62, replies at 63,
      * rank 0 takes it at 114 and posts by 115, 116: both leave at once */
     ok(b2.rank_us[0] == 116 && b2.rank_us[1] == 167,
@@ -229,6 +230,27 @@ static void bucket_none(void)
     ok(same, "B = 1 and B = 0.5 give B = 0's times bit for bit (diss, rgm, tour at P = 13)");
 }
 
+/* A predictor over the fits of 'lop', LogP from them ('c' outlives it). */
+static int predictor(lop_view_t *lop, barrier_cost_t *c, predict_t *pr)
+{
+    barrier_cost_init(c);
+    c->lop = lop;
+    predict_logp(lop, NAN, NAN, NAN, NAN, &c->logp);
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = c};
+    lop_uncert_opts_t uo = lop_uncert_defaults;
+    return predict_init(pr, c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK;
+}
+
+/* 'kind' (the loop or the bucket) of cc at P into *v. */
+static int cc_time(predict_t *pr, predict_kind_t kind, uint32_t p, predict_time_t *v)
+{
+    sched_t s;
+    sched_build(barrier_alg_find("cc"), p, 0, &s);
+    lop_status_t st = predict_time(pr, kind, NULL, 0, p, &s, v);
+    sched_free(&s);
+    return st == LOP_OK;
+}
+
 /* RTT(1) = 20 after idle, PRTT(k) = 30 + 4 k back to back, o_s = 1,
  * o_r = 0.5: the loop takes PRTT(1) = 34, L = 15.5, g = 4; without the
  * prtt fit RTT(1), L = 8.5, g = 0. */
@@ -253,27 +275,17 @@ static void calibration(void)
     ok(m.os_us + m.L_us + m.or_us == 10 && m.g_us == 0,
        "without PRTT: RTT(1)/2 after idle, and no gap");
     barrier_cost_t c;
-    barrier_cost_init(&c);
-    c.lop = &lop;
-    predict_logp(&lop, NAN, NAN, NAN, NAN, &c.logp);
-    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c};
-    lop_uncert_opts_t uo = lop_uncert_defaults;
     predict_t pr;
-    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK, "a predictor");
-    sched_t s;
+    ok(predictor(&lop, &c, &pr), "a predictor");
     predict_time_t v;
-    sched_build(barrier_alg_find("cc"), 2, 0, &s);
-    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v) == LOP_OK, "the loop of cc at P = 2");
+    ok(cc_time(&pr, PREDICT_LOOP, 2, &v), "the loop of cc at P = 2");
     is_num(v.us, 34, 1e-9, "... a report and a release back to back: PRTT(1) a barrier");
-    sched_free(&s);
-    sched_build(barrier_alg_find("cc"), 6, 0, &s);
-    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 6, &s, &v) == LOP_OK, "the loop of cc at P = 6");
+    ok(cc_time(&pr, PREDICT_LOOP, 6, &v), "the loop of cc at P = 6");
     /* rank 0 takes 5 reports and posts 5 releases per round; its adapter
      * passes one message per g = 4 each way, its CPU 5 (o_s + o_r) = 7.5:
      * the period is bounded by neither alone but never below them */
     ok(v.us >= 5 * 1.5 && v.us >= 5 * 4, "... no faster than rank 0's CPU or adapter (%g us)",
        v.us);
-    sched_free(&s);
     predict_free(&pr);
     lop_paramset_free(&set);
 }
@@ -317,30 +329,20 @@ static void bucket_predict(void)
            m.L_us == 18.5 && m.g_us == 6 && burst == 3,
        "bucket: o_s, o_r the loop's, L = T(1)/2 - o_s - o_r = 18.5, g = l3, B = l4");
     barrier_cost_t c;
-    barrier_cost_init(&c);
-    c.lop = &lop;
-    predict_logp(&lop, NAN, NAN, NAN, NAN, &c.logp);
-    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c};
-    lop_uncert_opts_t uo = lop_uncert_defaults;
     predict_t pr;
-    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK &&
-           predict_available(&pr, PREDICT_BUCKET), "a predictor with a round fit: the bucket");
-    sched_t s;
+    ok(predictor(&lop, &c, &pr) && predict_available(&pr, PREDICT_BUCKET),
+       "a predictor with a round fit: the bucket");
     predict_time_t v;
-    sched_build(barrier_alg_find("cc"), 2, 0, &s);
-    ok(predict_time(&pr, PREDICT_BUCKET, NULL, 0, 2, &s, &v) == LOP_OK, "the bucket of cc, P = 2");
+    ok(cc_time(&pr, PREDICT_BUCKET, 2, &v), "the bucket of cc, P = 2");
     is_num(v.us, 40, 1e-9, "... a report and a release a barrier: T(1), the round trip");
-    sched_free(&s);
-    sched_build(barrier_alg_find("cc"), 6, 0, &s);
-    ok(predict_time(&pr, PREDICT_BUCKET, NULL, 0, 6, &s, &v) == LOP_OK, "the bucket of cc, P = 6");
+    ok(cc_time(&pr, PREDICT_BUCKET, 6, &v), "the bucket of cc, P = 6");
     double b3 = cc_period(&m, 3), b1 = cc_period(&m, 1);
     ok(v.us == b3 && b3 != b1, "... the loop of cc with those parameters and B = 3 (%g us; "
        "B = 1: %g us)", b3, b1);
-    sched_free(&s);
     predict_free(&pr);
     lop.round = NULL;
     ok(!predict_bucket_logp(&lop, &m, &burst), "without a round fit: no bucket parameters");
-    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK &&
+    ok(predictor(&lop, &c, &pr) &&
            !predict_available(&pr, PREDICT_BUCKET) && predict_available(&pr, PREDICT_LOOP),
        "... and no bucket prediction (the loop is there)");
     predict_free(&pr);
