@@ -30,6 +30,26 @@ void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
     out->g_us = isnan(g) ? 0 : g;
 }
 
+int predict_bucket_logp(const lop_view_t *lop, logp_t *out, double *burst)
+{
+    double g, B, t1;
+    if (!lop || !lop_view_bucket(lop, &g, &B, &t1))
+        return 0;
+    logp_t given = {0};
+    predict_loop_logp(lop, &given, out);
+    out->L_us = t1 / 2 - out->os_us - out->or_us;
+    out->g_us = g;
+    *burst = B;
+    return 1;
+}
+
+int predict_available(const predict_t *pr, predict_kind_t kind)
+{
+    logp_t m;
+    double burst;
+    return kind != PREDICT_BUCKET || predict_bucket_logp(pr->cost->lop, &m, &burst);
+}
+
 int predict_logp_negative(const logp_t *m)
 {
     return m->L_us < 0 || m->os_us < 0 || m->or_us < 0 || m->g_us < 0;
@@ -38,9 +58,9 @@ int predict_logp_negative(const logp_t *m)
 /* The fits of a lop_view_t, in the order predictors draw them. */
 static const lop_fit_t **lop_slot(lop_view_t *lop, int i)
 {
-    const lop_fit_t **slot[PREDICT_MAX_FITS] = {&lop->rtt,    &lop->os,     &lop->os_list,
-                                                &lop->orecv,  &lop->prtt,   &lop->mc_rtt,
-                                                &lop->mc_os,  &lop->ans_rtt, &lop->ans_os};
+    const lop_fit_t **slot[PREDICT_MAX_FITS] = {
+        &lop->rtt,    &lop->os,    &lop->os_list, &lop->orecv,   &lop->prtt,
+        &lop->round,  &lop->mc_rtt, &lop->mc_os,  &lop->ans_rtt, &lop->ans_os};
     return slot[i];
 }
 
@@ -102,7 +122,7 @@ int predict_has_interval(const predict_t *pr, predict_kind_t kind)
     if (kind == PREDICT_SIM_LOGP && pr->sim.pairs) /* per-pair costs replace the fits' */
         return 0;
     return kind == PREDICT_LOP || kind == PREDICT_SIM_LOP || kind == PREDICT_LOOP ||
-           logp_from_fits(pr);
+           kind == PREDICT_BUCKET || logp_from_fits(pr);
 }
 
 const char *predict_invalid(double us)
@@ -121,13 +141,18 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
  * barriers back to back, simulated under LogP with the loop's parameters and
  * the gap on the adapter; the time of a barrier of a long loop is the period
  * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
- * (thesis 4.3.2) add up to. */
-static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c,
+ * (thesis 4.3.2) add up to.  The bucket (PREDICT_BUCKET, "The bucket") runs
+ * the same loop with its own parameters and token-bucket adapters. */
+static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
                               const sched_t *loop, double *us, sched_sim_result_t *res)
 {
     barrier_cost_t lc = *c;
-    predict_loop_logp(c->lop, &c->logp, &lc.logp);
     sched_sim_t par = pr->sim;
+    par.adapter_burst = 0;
+    if (kind != PREDICT_BUCKET)
+        predict_loop_logp(c->lop, &c->logp, &lc.logp);
+    else if (!predict_bucket_logp(c->lop, &lc.logp, &par.adapter_burst))
+        return lop_err(LOP_ERR_INVALID, "the bucket needs a round fit of the series");
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
     par.cost = &lc;
@@ -143,8 +168,8 @@ static lop_status_t evaluate(const predict_t *pr, barrier_cost_t *c, predict_kin
                              const barrier_alg_t *a, uint32_t n, uint32_t p, const sched_t *s,
                              const sched_t *loop, double *us, sched_sim_result_t *res)
 {
-    if (kind == PREDICT_LOOP)
-        return loop_time(pr, c, loop, us, res);
+    if (kind == PREDICT_LOOP || kind == PREDICT_BUCKET)
+        return loop_time(pr, c, kind, loop, us, res);
     if (kind == PREDICT_LOGP || kind == PREDICT_LOP) {
         *us = kind == PREDICT_LOGP ? a->logp_us(c, p, n) : a->lop_us(c, p, n);
         return LOP_OK;
@@ -164,7 +189,7 @@ typedef struct {
     const barrier_alg_t *a;
     uint32_t n, p;
     const sched_t *s;
-    const sched_t *loop; /* PREDICT_LOOP: its two schedules */
+    const sched_t *loop; /* PREDICT_LOOP, PREDICT_BUCKET: the loop's two schedules */
     lop_status_t st;     /* the first failure of a simulation */
 } draw_ctx_t;
 
@@ -194,6 +219,8 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     if (!c->lop)
         return 0;
+    if (kind == PREDICT_BUCKET) /* T(1) of the round fit, the rest as the loop's */
+        return c->lop->round->pmin > 1 || !lop_view_in_range(c->lop, 1);
     if (kind == PREDICT_LOGP || kind == PREDICT_LOOP ||
         (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
         return logp_from_fits(pr) && !lop_view_in_range(c->lop, 1);
@@ -205,8 +232,11 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
 static int negative_logp(const predict_t *pr, predict_kind_t kind)
 {
     const barrier_cost_t *c = pr->cost;
+    logp_t m;
+    double burst;
+    if (kind == PREDICT_BUCKET)
+        return predict_bucket_logp(c->lop, &m, &burst) && predict_logp_negative(&m);
     if (kind == PREDICT_LOOP) {
-        logp_t m;
         predict_loop_logp(c->lop, &c->logp, &m);
         return predict_logp_negative(&m);
     }
@@ -257,7 +287,9 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
 {
     if (predict_kind_sim(kind) && !s)
         return lop_err(LOP_ERR_INVALID, "predict_time: a simulation needs a schedule");
-    if (kind != PREDICT_LOOP)
+    if (!predict_available(pr, kind))
+        return lop_err(LOP_ERR_INVALID, "predict_time: the bucket needs a round fit");
+    if (kind != PREDICT_LOOP && kind != PREDICT_BUCKET)
         return time_of(pr, kind, a, n, p, s, NULL, NULL, out);
     sched_t loop[2];
     lop_status_t st = sched_repeat(s, PREDICT_LOOP_ROUNDS, &loop[0]);

@@ -38,8 +38,12 @@ typedef struct {
     const sched_sim_t *par;
     /* per rank, an array each (a sweep streams through the two it needs) */
     double *cpu;          /* when the CPU is free */
-    double *tx;           /* LogP: start of the last send; LoP: when the last message left */
-    double *rx;           /* LogP: start of the last receive; LoP: the last delivery */
+    double *tx;           /* LogP: start of the last send; with adapter_gap the theoretical
+                             time of the next paced message (bucket_pass); LoP: when the
+                             last message left */
+    double *rx;           /* LogP: start of the last receive; with adapter_gap the
+                             theoretical time of the next paced delivery (bucket_pass);
+                             LoP: the last delivery */
     const pairs_t *pairs; /* par->pairs (LogP): NULL when every pair costs the same */
     logp_t logp;          /* par->cost->logp, at hand */
     int gap;              /* LogP: can the gap g hold a rank back (else tx, rx unused)? */
@@ -127,16 +131,31 @@ HOT double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_
     return L;
 }
 
+/* When a message that reaches an adapter at 'at' passes it, the adapter a
+ * token bucket of B = adapter_burst messages refilled one per g (the generic
+ * cell rate algorithm, ITU-T I.371): *next is the theoretical time of the
+ * next message when paced, when the bucket is full again; a message may
+ * pass up to (B - 1) g before it, so after idle B pass at once and then one
+ * per g.  B <= 1 is one message per g, max{at, previous leave + g}. */
+HOT double bucket_pass(const sim_t *sim, double *next, double at)
+{
+    double g = sim->logp.g_us, burst = sim->par->adapter_burst;
+    double leave = max2(at, *next - (burst > 1 ? (burst - 1) * g : 0));
+    *next = max2(leave, *next) + g;
+    return leave;
+}
+
 /* A send starts at max{CPU free, previous send start + g}; the message
  * carries the time its send overhead ends, the receiver adds L.  With the
  * gap on the adapter the CPU posts and goes on, and the message leaves at
- * max{post's end, previous message's leave + g}. */
+ * max{post's end, previous message's leave + g}, or with a burst when the
+ * adapter's bucket lets it (bucket_pass). */
 HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs)
 {
     double start = sim->cpu[rank];
     if (gap && sim->par->adapter_gap) {
         double end = sim->cpu[rank] = start + send_overhead(sim, rank, o, pairs);
-        return sim->tx[rank] = max2(end, sim->tx[rank] + sim->logp.g_us);
+        return bucket_pass(sim, &sim->tx[rank], end);
     }
     if (gap) {
         start = max2(start, sim->tx[rank] + sim->logp.g_us);
@@ -147,14 +166,13 @@ HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs
 
 /* A receive starts at max{CPU free, arrival, previous receive start + g}.
  * With the gap on the adapter, the adapter delivers at max{arrival, previous
- * delivery + g}, whatever the CPU does, and the receive starts at max{CPU
- * free, delivery}. */
+ * delivery + g} (or with a burst, bucket_pass), whatever the CPU does, and
+ * the receive starts at max{CPU free, delivery}. */
 HOT void logp_charge(sim_t *sim, uint32_t rank, const logp_arrival_t *a, int gap)
 {
     double start = max2(sim->cpu[rank], a->at_us);
     if (gap && sim->par->adapter_gap) {
-        sim->rx[rank] = max2(a->at_us, sim->rx[rank] + sim->logp.g_us);
-        start = max2(sim->cpu[rank], sim->rx[rank]);
+        start = max2(sim->cpu[rank], bucket_pass(sim, &sim->rx[rank], a->at_us));
     } else if (gap) {
         start = max2(start, sim->rx[rank] + sim->logp.g_us);
         sim->rx[rank] = start;

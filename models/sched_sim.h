@@ -13,7 +13,9 @@
  *   for o_s, and arrives at start + o_s + L (a multicast at every rank);
  *   a receive starts at max{CPU free, arrival, previous receive start + g}
  *   and occupies the CPU for o_r.  With adapter_gap the gap holds back the
- *   messages on the adapter instead of the CPU (sched_sim_t).  This gives 1:n in o_s + (n-1) f_s, the
+ *   messages on the adapter instead of the CPU (sched_sim_t), with
+ *   adapter_burst through a token bucket (the generic cell rate algorithm:
+ *   a message may pass up to (B - 1) g before its paced time).  This gives 1:n in o_s + (n-1) f_s, the
  *   receiver's enqueueing f_r of 2.2.5.1, and t_r = max{g, o_s + L + o_r}.
  *   With per-pair costs (sched_sim_t.pairs, pairs.h) o_s and L are those of
  *   the message's sender and receiver (Meyer and Elster's O and L; an MCAST
@@ -78,6 +80,9 @@ typedef struct {
                                       post's end, the previous leave + g}; a message is
                                       delivered at max{arrival, the previous delivery
                                       + g} (a NIC slower than the CPU, thesis 2.3.2) */
+    double adapter_burst;          /* with adapter_gap: messages an adapter passes at
+                                      once after idle (a token bucket of this many
+                                      messages refilled one per g; <= 1: none) */
     double give_up_us;             /* > 0: the run may stop once a rank's time passes
                                       this (sched_sim_result_t.gave_up; the plain sweep
                                       of a generated schedule never does) */

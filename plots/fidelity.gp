@@ -11,7 +11,12 @@ if (!exists("in")) { print "fidelity: set in='FILE' (scripts/validate.sh's fidel
 dir = system("dirname '" . in . "'")
 load here . "/common.gp"
 if (!readable(in)) { print sprintf("fidelity: %s: no such file", in); exit status 1 }
-r = range_of(sh(in), "measured_us,logp_us,lop_us,sim_logp_us,sim_lop_us,loop_us")
+# the models: every err_M column of the file (fidelity.awk keeps lopredict's)
+models = system("awk -F, '!/^#/ { for (i = 1; i <= NF; i++) if ($i ~ /^err_/) " . \
+    "printf \"%s \", substr($i, 5); exit }' " . sh(in))
+us_cols = ""
+do for [k = 1:words(models)] { us_cols = us_cols . "," . word(models, k) . "_us" }
+r = range_of(sh(in), "measured_us" . us_cols)
 if (words(r) < 2) { print sprintf("fidelity: %s: no positive times in its rows", in); exit status 1 }
 lo = real(word(r, 1)) / 1.5; hi = real(word(r, 2)) * 1.5
 
@@ -27,10 +32,18 @@ set grid
 set key top left box opaque
 set size square
 m(c) = csvsel(in, "measured_us," . c, "")
+# each known model's look; another one gets the next of the cycle and its name
+KNOWN = "logp lop sim_logp sim_lop loop bucket"
+PTS = "6 4 7 5 9 11"; PSZ = "1.2 1.2 0.8 0.8 1.6 1.4"
+COLS = "#1f77b4 #d62728 #2ca02c #ff7f0e #9467bd #8c564b"
+known(s) = sum [i = 1:words(KNOWN)] (word(KNOWN, i) eq s ? i : 0)
+look(k) = known(word(models, k)) ? known(word(models, k)) : (k - 1) % words(KNOWN) + 1
+title_of(s) = s eq "logp" ? "LogP closed form" : s eq "lop" ? "LoP closed form" : \
+    s eq "sim_logp" ? "LogP simulation" : s eq "sim_lop" ? "LoP simulation" : \
+    s eq "loop" ? "loop (RTT(1), PRTT's gap)" : \
+    s eq "bucket" ? "bucket (the loop, token-bucket adapters)" : s
+name(k) = title_of(word(models, k))
 plot x with lines lc rgb "#000000" title "predicted = measured", \
      1.2 * x with lines dt 2 lc rgb "#888888" title "±20 %", 0.8 * x with lines dt 2 lc rgb "#888888" notitle, \
-     m("logp_us") using 1:2 with points pt 6 ps 1.2 lc rgb "#1f77b4" title "LogP closed form", \
-     m("lop_us") using 1:2 with points pt 4 ps 1.2 lc rgb "#d62728" title "LoP closed form", \
-     m("sim_logp_us") using 1:2 with points pt 7 ps 0.8 lc rgb "#2ca02c" title "LogP simulation", \
-     m("sim_lop_us") using 1:2 with points pt 5 ps 0.8 lc rgb "#ff7f0e" title "LoP simulation", \
-     m("loop_us") using 1:2 with points pt 9 ps 1.6 lc rgb "#9467bd" title "loop (RTT(1), PRTT's gap)"
+     for [k = 1:words(models)] m(word(models, k) . "_us") using 1:2 with points \
+         pt int(word(PTS, look(k))) ps real(word(PSZ, look(k))) lc rgb word(COLS, look(k)) title name(k)

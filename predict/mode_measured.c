@@ -21,7 +21,8 @@
 enum { M_COUNT = PREDICT_KINDS }; /* the predictions compared, predict_kind_t's order */
 static const char *const m_label[M_COUNT] = {"LogP closed form", "LoP closed form",
                                              "LogP simulation", "LoP simulation",
-                                             "loop (LogP on PRTT, back to back)"};
+                                             "loop (LogP on PRTT, back to back)",
+                                             "bucket (the loop, token-bucket adapters)"};
 
 /* A measured row's time in the statistic the predictions are made in (like
  * with like: a fit of minima predicts a minimum, of medians a median). */
@@ -91,7 +92,7 @@ static double mpi_barrier_us(const measured_t *m, double p)
     return t ? t->us : 0;
 }
 
-/* The four predictions of one algorithm, n and P, or of schedule 's' (no
+/* The predictions of one algorithm, n and P, or of schedule 's' (no
  * closed forms); pred[k] NULL where none. */
 static lop_status_t predict_all(const lopredict_opts_t *o, lopredict_run_t *run,
                                 const barrier_alg_t *a, uint32_t n, long p, const sched_t *s,
@@ -244,7 +245,7 @@ static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run
                                  const lop_fmt_barrier_row_t *row, measured_t *m, lop_out_t *t)
 {
     static const char *const col[M_COUNT] = {"logp_us", "lop_us", "sim_logp_us", "sim_lop_us",
-                                             "loop_us"};
+                                             "loop_us", "bucket_us"};
     const barrier_alg_t *a;
     const predict_time_t *pred[M_COUNT];
     predict_time_t v[M_COUNT];
@@ -316,13 +317,13 @@ static const lop_out_col_t measured_cols[] = {
     {"series", LOP_OUT_STR, 0},        {"measured_us", LOP_OUT_NUM, 0},
     ROWS_TIME_COLS("logp"),            ROWS_TIME_COLS("lop"),
     ROWS_TIME_COLS("sim_logp"),        ROWS_TIME_COLS("sim_lop"),
-    ROWS_TIME_COLS("loop"),
+    ROWS_TIME_COLS("loop"),            ROWS_TIME_COLS("bucket"),
     {"err_logp", LOP_OUT_PCT, 0},      {"err_lop", LOP_OUT_PCT, 0},
     {"err_sim_logp", LOP_OUT_PCT, 0},  {"err_sim_lop", LOP_OUT_PCT, 0},
-    {"err_loop", LOP_OUT_PCT, 0},
+    {"err_loop", LOP_OUT_PCT, 0},      {"err_bucket", LOP_OUT_PCT, 0},
     {"inside_logp", LOP_OUT_STR, 0},   {"inside_lop", LOP_OUT_STR, 0},
     {"inside_sim_logp", LOP_OUT_STR, 0}, {"inside_sim_lop", LOP_OUT_STR, 0},
-    {"inside_loop", LOP_OUT_STR, 0},
+    {"inside_loop", LOP_OUT_STR, 0},   {"inside_bucket", LOP_OUT_STR, 0},
     {"vs_mpi", LOP_OUT_NUM, 3},        ROWS_FLAGS_COL,
     {"condition", LOP_OUT_STR, 0},
 };
@@ -373,6 +374,31 @@ static lop_status_t measured_precheck(const lopredict_opts_t *o, const lopredict
     return st;
 }
 
+/* '# bucket:' - the model, and the round fits it prices each series with
+ * (the one lop_paramset_find takes of a series). */
+static void bucket_header(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# bucket: the loop with a token bucket of B messages refilled one per g on each "
+           "adapter (models/README.md \"The bucket\"): o_s, o_r as the loop's, g and B from "
+           "each row's series' round fit T(p) = p RTT(p) (model bucket: g = l3, B = l4; "
+           "linear: g = l2, B = 1), L = T(1)/2 - o_s - o_r (a round trip after idle, the "
+           "bucket full); empty where the series has no round fit (lopfit's quantity round)");
+    const char *sep = "; round fits:";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = &run->set.fit[i];
+        lop_view_t v = {.round = f};
+        double g, B, t1;
+        if (strcmp(f->quantity, "round") != 0 || strcmp(f->stat, o->stat) != 0 ||
+            lop_paramset_find(&run->set, f->series, "round", o->stat) != f ||
+            !lop_view_bucket(&v, &g, &B, &t1))
+            continue;
+        printf("%s %s %s (T(1) = %.4g us, g = %.4g us, B = %.4g)", sep, f->series,
+               f->model->name, t1, g, B);
+        sep = ",";
+    }
+    printf("%s\n", *sep == ';' ? "; the set has none" : "");
+}
+
 /* The comments above the table. */
 static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *run,
                             int hybrid_rows)
@@ -394,6 +420,7 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "PRTT(k) (lopbench --scenario 3; else 0), the gap on the adapter; a barrier's time "
            "is the period of a loop, (T(2R) - T(R))/R for R = %d (models/README.md \"The "
            "loop\"); without a set, --L and --o as given\n", PREDICT_LOOP_ROUNDS);
+    bucket_header(o, run);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

@@ -224,8 +224,10 @@ lop_status_t work_sched_check(const lopredict_opts_t *o, const sched_t *s)
 
 int work_kind_model(predict_kind_t kind)
 {
-    return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP || kind == PREDICT_LOOP ? MODEL_LOGP
-                                                                                     : MODEL_LOP;
+    return kind == PREDICT_LOGP || kind == PREDICT_SIM_LOGP || kind == PREDICT_LOOP ||
+                   kind == PREDICT_BUCKET
+               ? MODEL_LOGP
+               : MODEL_LOP;
 }
 
 /* Is s the hybrid schedule the last search built, whose LogP time it has?
@@ -243,7 +245,7 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
 {
     int sim = predict_kind_sim(kind);
     *out = NULL;
-    if (!(o->models & work_kind_model(kind)) || (sim && !s))
+    if (!(o->models & work_kind_model(kind)) || (sim && !s) || !predict_available(&r->pred, kind))
         return LOP_OK;
     lop_status_t st = work_predict_time(r, kind, a, n, p, s, v);
     if (st == LOP_OK && sim && !hybrid_known(r, kind, a, s))

@@ -6,7 +6,7 @@
 # columns executor,alg,n,p,series,measured_us,predicted_us,predicted_lo_us,
 # predicted_hi_us,err_pct,inside,notes (lopredict's flags of the row and of
 # that model's column).
-# model is lopredict's column stem: logp, lop, sim_logp, sim_lop, loop (X_us,
+# model is lopredict's column stem: logp, lop, sim_logp, sim_lop, loop, bucket (X_us,
 # X_lo_us, X_hi_us, err_X, inside_X).  The error and 'inside' are lopredict's
 # as it wrote them (err_X a fraction, shown here in percent; inside_X empty,
 # shown "-", when there is no interval): this table computes nothing.  An

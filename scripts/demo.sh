@@ -15,7 +15,8 @@
 #   OUT=out/demo-<date>   where everything goes: a new directory, complete
 #               or not there (a failed or interrupted demo removes it)
 #   REPS=1000   repetitions of every measurement (at least 10: a tenth warm up)
-#   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp, loop
+#   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp, loop,
+#               bucket (empty where the fits have no round fit)
 #   NODES=0     0: local ranks.  N >= 2: a virtual cluster of N nodes on this
 #               machine (scripts/cluster.sh: network namespaces, TCP between
 #               nodes, shared memory inside one; root): the timed runs put one
@@ -99,7 +100,7 @@ if [ "$NODES" -ge 1 ]; then
 elif [ -n "$NIC" ]; then
     die "NIC=$NIC: shapes the links of a virtual cluster; give NODES too (e.g. NODES=8 NIC=5mbit)"
 fi
-case $MODEL in logp | lop | sim_logp | sim_lop | loop) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp or loop" ;; esac
+case $MODEL in logp | lop | sim_logp | sim_lop | loop | bucket) ;; *) die "MODEL=$MODEL: expected lop, logp, sim_lop, sim_logp, loop or bucket" ;; esac
 whole REPS "$REPS" repetitions
 [ "$REPS" -ge 10 ] && [ "$REPS" -le 10000000 ] ||
     die "REPS=$REPS: from 10 (a tenth of them warm up) to 10000000 (lopbench --reps)"

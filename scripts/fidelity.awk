@@ -3,7 +3,8 @@
 # executor x algorithm x P, and a summary per model.
 #   awk -F, -f fidelity.awk -v mode=csv|text|summary barrier.csv measured.csv
 # mode=csv: the columns executor,alg,n,p,measured_us,p99_us, then for each
-#   model M of lopredict (logp, lop, sim_logp, sim_lop, loop) M_us,M_lo_us,M_hi_us,
+#   model M of lopredict (each err_M column of measured.csv, in its order:
+#   logp, lop, sim_logp, sim_lop, loop, bucket) M_us,M_lo_us,M_hi_us,
 #   err_M,inside_M, as lopredict wrote them (errors are fractions, inside
 #   yes/no/empty), then flags.  measured_us is lopredict's (the statistic of
 #   its --stat); p99_us is barrier.csv's.
@@ -19,12 +20,13 @@ function csvq(s) { return s ~ /[",\n]/ ? "\"" s "\"" : s }
 function pct(v) { return num(v) ? sprintf("%+.0f%%", 100 * v) : "-" }
 function t(v) { return num(v) ? sprintf("%.4g", v) : "-" }
 function abs(v) { return v < 0 ? -v : v }
-BEGIN { nm = split("logp lop sim_logp sim_lop loop", M, " ") }
 /^#/ || /^[ \t]*$/ { next }
 !hdr[FILENAME] {
     hdr[FILENAME] = 1; file++
     split("", col)
     for (i = 1; i <= NF; i++) col[$i] = i
+    for (i = 1; i <= NF && file == 2; i++) # the models: lopredict's err_M columns
+        if ($i ~ /^err_/) M[++nm] = substr($i, 5)
     need = file == 1 ? "executor alg n p p99_us" : "executor alg n p measured_us err_lop inside_lop flags"
     k = split(need, cs, " ")
     for (i = 1; i <= k; i++)

@@ -31,6 +31,7 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
     view->os_list = lop_paramset_find(set, list, "os", stat);
     view->orecv = lop_paramset_find(set, series, "or", stat);
     view->prtt = lop_paramset_find(set, series, "prtt", stat);
+    view->round = lop_paramset_find(set, series, "round", stat);
     view->pmin = fmax(view->rtt->pmin, view->os->pmin);
     view->pmax = fmin(view->rtt->pmax, view->os->pmax);
     return LOP_OK;
@@ -102,6 +103,18 @@ double lop_view_gap(const lop_view_t *view)
     if (!f || !(f->pmax > f->pmin))
         return NAN;
     return (lop_fit_eval(f, f->pmax) - lop_fit_eval(f, f->pmin)) / (f->pmax - f->pmin);
+}
+
+int lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us)
+{
+    const lop_fit_t *f = view->round;
+    if (!f || (f->model != &lop_model_bucket && f->model != &lop_model_linear))
+        return 0;
+    int bucket = f->model == &lop_model_bucket;
+    *g_us = f->lambda[bucket ? 2 : 1];
+    *burst = bucket ? f->lambda[3] : 1;
+    *t1_us = lop_fit_eval(f, 1);
+    return 1;
 }
 
 int lop_view_in_range(const lop_view_t *view, double p)

@@ -22,6 +22,9 @@ typedef struct {
     const lop_fit_t *prtt;    /* PRTT(k) of the series (lopbench --scenario 3: k messages
                                  back to back, one reply); may be NULL.  Its k is not a
                                  count of peers: it leaves pmin, pmax alone */
+    const lop_fit_t *round;   /* T(p) = p RTT(p) of the series, scenario 2's round
+                                 (models bucket, linear); may be NULL.  Like prtt it
+                                 leaves pmin, pmax alone */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast):
      * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
      * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
@@ -62,6 +65,12 @@ double lop_view_Lmcast(const lop_view_t *view, double p);
 /* LogP's gap g: the slope of PRTT(k) over the fitted k (lopbench's scenario
  * 3, netgauge's PRTT(n, 0, s)); NaN without a prtt fit or with one k. */
 double lop_view_gap(const lop_view_t *view);
+/* The adapter of the round fit (models/README.md "The bucket"): a token
+ * bucket of *burst messages refilled one per *g_us, and *t1_us = T(1), a
+ * round trip after idle (the bucket full).  Model bucket: g = l3, B = l4;
+ * linear (LogP's line, a gap from the first peer): g = l2, B = 1.  0
+ * without a round fit or with one of another model. */
+int lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);
 

@@ -18,7 +18,7 @@ check "joins a small barrier.csv" test $? -eq 0
 check "two algorithm rows, MPI_Barrier only as the reference" \
     test "$(grep -c -e '^p2p,' -e '^shm,' "$T/out.csv"),$(grep -c '^mpi,' "$T/out.csv")" = "2,0"
 check "header" grep -qx \
-    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,loop_us,loop_lo_us,loop_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,err_loop,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,inside_loop,vs_mpi,flags,condition' \
+    'executor,alg,n,p,series,measured_us,logp_us,logp_lo_us,logp_hi_us,lop_us,lop_lo_us,lop_hi_us,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,loop_us,loop_lo_us,loop_hi_us,bucket_us,bucket_lo_us,bucket_hi_us,err_logp,err_lop,err_sim_logp,err_sim_lop,err_loop,err_bucket,inside_logp,inside_lop,inside_sim_logp,inside_sim_lop,inside_loop,inside_bucket,vs_mpi,flags,condition' \
     "$T/out.csv"
 row=$(grep '^p2p,diss' "$T/out.csv")
 check "p2p is compared with the send-normal series" test "$(echo "$row" | cut -d, -f5)" = send-normal
@@ -29,18 +29,18 @@ want=$("$P" --alg diss --p 4 --series send-normal --simulate --csv | grep '^diss
 got=$(echo "$row" | cut -d, -f7,10,13,16)
 check "logp, lop and simulated times equal lopredict's predictions ($got)" test "$got" = "$want"
 check "relative errors are (predicted - measured) / measured, measured the --stat's (min)" awk -F, '
-    $1 == "p2p" { for (i = 0; i < 5; i++) { k = 7 + 3 * i; e = ($k - $6) / $6 - $(22 + i)
+    $1 == "p2p" { for (i = 0; i < 5; i++) { k = 7 + 3 * i; e = ($k - $6) / $6 - $(25 + i)
                                             if (e > 1e-4 || e < -1e-4) bad = 1 }
-                  if ($32 != 2 || $6 != 10) bad = 1 }
+                  if ($37 != 2 || $6 != 10) bad = 1 }
     END { exit bad }' "$T/out.csv"
 check "ndiss at p = 9 has no MPI_Barrier reference" \
-    awk -F, '$1 == "shm" { n++; if ($32 != "") bad = 1 } END { exit bad || n != 1 }' "$T/out.csv"
+    awk -F, '$1 == "shm" { n++; if ($37 != "") bad = 1 } END { exit bad || n != 1 }' "$T/out.csv"
 check "no intervals for the shipped set: inside_* empty" \
-    awk -F, '$1 == "p2p" || $1 == "shm" { for (k = 27; k <= 31; k++) if ($k != "") bad = 1 }
+    awk -F, '$1 == "p2p" || $1 == "shm" { for (k = 31; k <= 36; k++) if ($k != "") bad = 1 }
              END { exit bad }' "$T/out.csv"
 "$P" --measured "$T/barrier.csv" --stat median --model logp --L 5 --o 1 --csv >"$T/median.csv" 2>/dev/null
 check "--stat median: measured_us is barrier.csv's median_us, vs_mpi against MPI_Barrier's median" \
-    awk -F, '$1 == "p2p" { ok = $6 == 10.5 && $32 + 0 > 1.909 && $32 + 0 < 1.91 } END { exit !ok }' \
+    awk -F, '$1 == "p2p" { ok = $6 == 10.5 && $37 + 0 > 1.909 && $37 + 0 < 1.91 } END { exit !ok }' \
     "$T/median.csv"
 check "... and '# measured_stat:' says so" grep -q '^# measured_stat: median ' "$T/median.csv"
 check "the verdict names the closest model" grep -q '^# closest to the measurements: the ' \
@@ -106,15 +106,98 @@ check "... every prediction has an interval around it" awk -F, '
     $1 == "verbs" { n++; for (k = 7; k <= 19; k += 3) if (!($(k + 1) <= $k && $k <= $(k + 2))) bad = 1 }
     END { exit bad || n != 2 }' "$T/inside.out"
 check "... a measurement at the prediction is inside the LoP intervals" \
-    awk -F, '$1 == "verbs" && $6 == 54 { ok = $28 == "yes" && $30 == "yes" } END { exit !ok }' \
+    awk -F, '$1 == "verbs" && $6 == 54 { ok = $32 == "yes" && $34 == "yes" } END { exit !ok }' \
     "$T/inside.out"
 check "... one 10 times off is outside every interval" \
-    awk -F, '$1 == "verbs" && $6 == 500 { ok = $27 $28 $29 $30 $31 == "nonononono" } END { exit !ok }' \
+    awk -F, '$1 == "verbs" && $6 == 500 { ok = $31 $32 $33 $34 $35 == "nonononono" } END { exit !ok }' \
     "$T/inside.out"
 check "... inside is yes exactly when lo <= measured <= hi" awk -F, '
     $1 == "verbs" { for (i = 0; i < 5; i++) { k = 7 + 3 * i
-        if (($(27 + i) == "yes") != ($(k + 1) <= $6 && $6 <= $(k + 2))) bad = 1 } }
+        if (($(31 + i) == "yes") != ($(k + 1) <= $6 && $6 <= $(k + 2))) bad = 1 } }
     END { exit bad }' "$T/inside.out"
+
+# The bucket (models/README.md "The bucket"): priced on the series' round
+# fit T(p) = p RTT(p).  A bucket row T(1) = 40, g = l3 = 6, B = l4 = 3, with
+# o_s = o_r = 1 (cov.csv's os; no or fit): L = 40/2 - 2 = 18.  cc at P = 2
+# is a report and a release back to back, 2 (o_s + L + o_r) = T(1) = 40; diss
+# at P = 8 three such rounds, 60; one message per rank and round never
+# waits for g.  The loop on RTT(1) = 20 is half of that.
+round_row() { # MODEL L1 L2 L3 L4 VAR_L1
+    printf 'x,rdmaw-inline,round,min,%s,1000,1,16,%s,%s,%s,%s,,,1,1,1,,,,,,,%s' "$@"
+    printf ',0%.0s' $(seq 20)
+    printf ',,none,forced,5,,,\n'
+}
+{ cat "$T/cov.csv"; round_row bucket 40 2 6 3 4; } >"$T/round.csv"
+cat >"$T/bucket.csv" <<'CSV'
+executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
+verbs,rdmaw-inline,cc,,2,10,40,40,40,40,60
+verbs,rdmaw-inline,diss,,8,10,50,50,50,50,60
+CSV
+# column NAME FILE: the rows' values of one column, by the header's name
+column() { awk -F, -v want="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    { printf "%s ", $c[want] }' "$2"; }
+"$P" --measured "$T/bucket.csv" --params "$T/round.csv" --csv >"$T/bucket.out" 2>"$T/bucket.err"
+check "a round fit: exit 0" test $? -eq 0
+check "... bucket_us is T(1) for cc at P = 2 and 3 T(1)/2 for diss at P = 8 (40, 60)" \
+    test "$(column bucket_us "$T/bucket.out")" = "40 60 "
+check "... the loop beside it is on RTT(1) (20, 30)" test "$(column loop_us "$T/bucket.out")" = "20 30 "
+check "... err_bucket is (bucket - measured) / measured (0, 0.2)" \
+    test "$(column err_bucket "$T/bucket.out")" = "0 0.2 "
+check "... the round row's covariance gives an interval around it, inside_bucket as for the others" \
+    awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+        { n++; if (!($c["bucket_lo_us"] < $c["bucket_us"] && $c["bucket_us"] < $c["bucket_hi_us"])) bad = 1
+          in_ = $c["bucket_lo_us"] <= $6 && $6 <= $c["bucket_hi_us"] ? "yes" : "no"
+          if ($c["inside_bucket"] != in_) bad = 1 }
+        END { exit bad || n != 2 }' "$T/bucket.out"
+check "... '# bucket:' names the round fit it used" grep -q \
+    '^# bucket: the loop .*; round fits: rdmaw-inline bucket (T(1) = 40 us, g = 6 us, B = 3)$' \
+    "$T/bucket.out"
+check "... and the summary compares it" grep -q '^# mean |error| of the bucket .*: 10.0% over 2 rows' \
+    "$T/bucket.out"
+# The fidelity table (scripts/fidelity.awk), its figure (plots/fidelity.gp)
+# and the demo's table take the models from lopredict's columns: the bucket
+# among them.
+printf 'executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\nverbs,cc,,2,10,40,40,40,41,60\nverbs,diss,,8,10,50,50,50,52,60\n' \
+    >"$T/bar.csv"
+fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$T/bar.csv" "$T/bucket.out"; }
+fid summary >"$T/fid.txt"
+check "fidelity.awk: a summary row of the bucket (2 rows, |error| 0 and 20 %, cc inside)" \
+    grep -Eq '^bucket +2 +10\.0% +20\.0% +2/2 +1/2$' "$T/fid.txt"
+fid csv >"$T/fid.csv"
+check "... and its columns in fidelity.csv, after the loop's" \
+    grep -q ',inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags$' "$T/fid.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+    LC_ALL=C.UTF-8 gnuplot -e "in='$T/fid.csv'; out='$T/fid.svg'; term='svg'" \
+        "$ROOT/plots/fidelity.gp" 2>"$T/gp.err" || diag "$(cat "$T/gp.err")"
+    check "fidelity.gp plots every model of fidelity.csv, the bucket among them, without warnings" \
+        test "$(grep -o -e '>LoP closed form<' -e '>LogP closed form<' -e '>LoP simulation<' \
+            -e '>LogP simulation<' -e ">loop (RTT(1), PRTT's gap)<" \
+            -e '>bucket (the loop, token-bucket adapters)<' "$T/fid.svg" | sort -u | wc -l),$(wc -c <"$T/gp.err")" = "6,0"
+else
+    skip "gnuplot is not installed"
+fi
+check "demo-table.awk -v model=bucket: the bucket's times and errors" test \
+    "$(awk -F, -f "$ROOT/scripts/demo-table.awk" -v model=bucket -v mode=csv "$T/bucket.out" |
+        cut -d, -f2,7,10 | tr '\n' ' ')" = "alg,predicted_us,err_pct cc,40,+0 diss,60,+20 "
+# A linear round row is LogP's line: g = l2 from the first peer, no burst,
+# T(1) = l1 + l2 = 40.  cc at P = 6 with g = 30: rank 0's adapter sends its
+# 5 releases g apart; the last reaches rank 5, whose report comes back a
+# round trip T(1) after it left (o_s + L + o_r each way), and rank 0 posts
+# the next first release: (P - 2) g + T(1) = 160 us a barrier (the reports
+# arrive g apart already, so its receiving side never waits).
+{ cat "$T/cov.csv"; round_row linear 10 30 '' '' 4; } >"$T/linear.csv"
+printf 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\nverbs,rdmaw-inline,cc,,6,10,300,300,300,300,300\n' \
+    >"$T/cc6.csv"
+"$P" --measured "$T/cc6.csv" --params "$T/linear.csv" --csv >"$T/linear.out" 2>/dev/null
+check "a linear round row: no burst, cc at P = 6 is 4 g + T(1) = 160 us" \
+    test "$(column bucket_us "$T/linear.out")" = "160 "
+check "... '# bucket:' says B = 1" grep -q 'round fits: rdmaw-inline linear (T(1) = 40 us, g = 30 us, B = 1)$' \
+    "$T/linear.out"
+# Without a round fit the bucket is absent: empty cells, no error.
+check "no round fit (the shipped set, cov.csv): bucket_* empty" sh -c "
+    test \"\$(awk -F, '\$1 == \"p2p\" || \$1 == \"shm\" || \$1 == \"verbs\" { printf \"%s%s%s%s%s\", \$22, \$23, \$24, \$30, \$36 }' \
+        '$T/out.csv' '$T/inside.out')\" = ''"
+check "... and '# bucket:' says the set has none" grep -q '^# bucket: .*; the set has none$' "$T/out.csv"
 
 # Bad input: one line naming file and line, exit 2, nothing on stdout.
 refuses() { # NAME PATTERN CSV-TEXT
@@ -159,9 +242,9 @@ p2p,file:../cyc.csv,,2,10,1,2,1,1,2"
 printf '%s\np2p,hybrid,,4,10,1,2,1,1,2\np2p,diss,,4,10,1,2,1,1,2\n' "$H" >"$T/hyb.csv"
 "$P" --measured "$T/hyb.csv" --csv >"$T/hyb.out" 2>"$T/hyb.err"
 check "a hybrid row: empty predictions, flagged needs-costs; the diss row not" \
-    awk -F, '$2 == "hybrid" { h++; for (k = 7; k <= 31; k++) if ($k != "") bad = 1
-                                if ($33 != "needs-costs") bad = 1 }
-             $2 == "diss" { d++; if ($33 ~ /needs-costs/) bad = 1 }
+    awk -F, '$2 == "hybrid" { h++; for (k = 7; k <= 36; k++) if ($k != "") bad = 1
+                                if ($38 != "needs-costs") bad = 1 }
+             $2 == "diss" { d++; if ($38 ~ /needs-costs/) bad = 1 }
              END { exit bad || h != 1 || d != 1 }' "$T/hyb.out"
 check "... the comment names the flag and what predicts it" \
     grep -q '^# hybrid rows: not predicted, flagged needs-costs (they need per-pair costs: .*--costs FILE --placement FILE)' "$T/hyb.out"

@@ -67,7 +67,7 @@ check "... the machine named: 4 nodes, the shaping, emulated" \
 check "... the MPI named, and 4 ranks on $(nproc) cores said oversubscribed or not" sh -c \
     "grep -q '^# mpi: Open MPI ' '$F' && grep -qx '# oversubscribed: $([ "$(nproc)" -lt 4 ] && echo yes || echo no)' '$F'"
 check "... the statistic: median, fitted, predicted and measured alike" grep -q '^# stat: median (' "$F"
-check "... the columns" grep -qx 'executor,alg,n,p,measured_us,p99_us,logp_us,logp_lo_us,logp_hi_us,err_logp,inside_logp,lop_us,lop_lo_us,lop_hi_us,err_lop,inside_lop,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,err_sim_logp,inside_sim_logp,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_sim_lop,inside_sim_lop,loop_us,loop_lo_us,loop_hi_us,err_loop,inside_loop,flags' "$F"
+check "... the columns" grep -qx 'executor,alg,n,p,measured_us,p99_us,logp_us,logp_lo_us,logp_hi_us,err_logp,inside_logp,lop_us,lop_lo_us,lop_hi_us,err_lop,inside_lop,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,err_sim_logp,inside_sim_logp,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_sim_lop,inside_sim_lop,loop_us,loop_lo_us,loop_hi_us,err_loop,inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags' "$F"
 # one row per executor and algorithm lopbench ran (MPI_Barrier is no prediction)
 want=$(grep -v '^#' "$V/data/barrier.csv" | awk -F, 'NR > 1 && $1 != "mpi" { n++ } END { print n + 0 }')
 got=$(grep -v '^#' "$F" | awk 'NR > 1 { n++ } END { print n + 0 }')
@@ -79,10 +79,10 @@ check "... every row at P = 4 with a measured time and p99 >= it" awk -F, '
     END { exit bad || !n }' "$F"
 check "... errors are lopredict's: (predicted - measured) / measured, for every model" awk -F, '
     /^#/ || /^executor/ { next }
-    { for (k = 7; k <= 27; k += 5) if ($k != "") { e = ($k - $5) / $5 - $(k + 3); if (e > 1e-6 || e < -1e-6) bad = 1 } }
+    { for (k = 7; k <= 32; k += 5) if ($k != "") { e = ($k - $5) / $5 - $(k + 3); if (e > 1e-6 || e < -1e-6) bad = 1 } }
     END { exit bad }' "$F"
-check "... the summary: five models with median |error| and share inside" sh -c \
-    "grep -A6 '^model ' '$V/fidelity.txt' | grep -c -e '^logp ' -e '^lop ' -e '^sim_logp ' -e '^sim_lop ' -e '^loop ' | grep -qx 5"
+check "... the summary: six models with median |error| and share inside" sh -c \
+    "grep -A6 '^model ' '$V/fidelity.txt' | grep -c -e '^logp ' -e '^lop ' -e '^sim_logp ' -e '^sim_lop ' -e '^loop ' -e '^bucket ' | grep -qx 6"
 
 # ---- the calibration identity on the lab's fits: the loop predicts a
 # report and a release at P = 2 as PRTT(1), the round trip back to back (one

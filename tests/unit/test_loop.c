@@ -3,10 +3,12 @@
  * to back (sched_repeat), a multicast as the executors without one send it
  * (sched_unicast), the gap held on the adapter (sched_sim_t
  * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
- * the set it was calibrated on.
+ * the set it was calibrated on; the bucket (PREDICT_BUCKET): token-bucket
+ * adapters (sched_sim_t.adapter_burst) and its parameters from the round fit.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fixture.h"
 #include "predict.h"
@@ -106,6 +108,149 @@ static void adapter_gap(void)
     sched_free(&s);
 }
 
+/* 's' under LogP with o_s = o_r = 1, L = 'L', g = 10 on the adapters, with
+ * bucket B = 'burst' into *bb and with B = 1 into *b1 (per-rank times). */
+static int run_bursts(const sched_t *s, double L, double burst, sched_sim_result_t *bb,
+                      sched_sim_result_t *b1)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = L, .os_us = 1, .or_us = 1, .g_us = 10};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = burst};
+    lop_status_t st = sched_sim_run(s, &par, 1, bb);
+    par.adapter_burst = 1;
+    return st == LOP_OK && sched_sim_run(s, &par, 1, b1) == LOP_OK;
+}
+
+/* Rank 0 sends to 1..5 (1:n), then ranks 1..5 send to rank 0 (n:1), with
+ * o_s = o_r = 1, L = 5, g = 10 on the adapters: B = 3 lets the first three
+ * of each pass at once (generic cell rate algorithm), then one per g. */
+static void bucket_fan(void)
+{
+    sched_t s;
+    sched_init(&s, 6);
+    for (int32_t q = 1; q < 6; q++)
+        sched_push(&s, SCHED_SEND, q, 0);
+    for (int32_t q = 1; q < 6; q++)
+        sched_push(&s, SCHED_RECV, q, 1);
+    sched_end_rank(&s, 0);
+    for (uint32_t r = 1; r < 6; r++) {
+        sched_push(&s, SCHED_RECV, 0, 0);
+        sched_push(&s, SCHED_SEND, 0, 1);
+        sched_end_rank(&s, r);
+    }
+    sched_sim_result_t b3, b1;
+    ok(run_bursts(&s, 5, 3, &b3, &b1), "B = 3 and B = 1: run");
+    /* posts end 1..5: B = 3 leaves at 1, 2, 3, then 11, 21 (paced from the
+     * first: 1 + 10, 1 + 20); B = 1 at 1, 11, 21, 31, 41; each taken L + o_r
+     * later and sent back by o_s */
+    const double want3[] = {8, 9, 10, 18, 28}, want1[] = {8, 18, 28, 38, 48};
+    int same3 = 1, same1 = 1;
+    for (int q = 1; q < 6; q++) {
+        same3 &= b3.rank_us[q] == want3[q - 1];
+        same1 &= b1.rank_us[q] == want1[q - 1];
+    }
+    ok(same3, "1:n with B = 3: the first 3 leave at their posts (1, 2, 3), then one per g "
+       "(11, 21): ranks done at 8 9 10 18 28");
+    ok(same1, "1:n with B = 1: one per g (1, 11, 21, 31, 41): ranks done at 8 18 28 38 48");
+    /* n:1: the replies leave when posted and arrive at 13, 14, 15, 23, 33
+     * (B = 3); rank 0's adapter delivers the first three at once, then
+     * paced from 13: 23, 33; taken by 14, 15, 16, 24, 34 */
+    is_num(b3.rank_us[0], 34, 1e-12, "n:1 with B = 3: deliveries 13 14 15 23 33, rank 0 done 34");
+    /* B = 1: arrivals 13, 23, 33, 43, 53 are already g apart */
+    is_num(b1.rank_us[0], 54, 1e-12, "n:1 with B = 1: rank 0 done 54");
+    free(b3.rank_us);
+    free(b1.rank_us);
+    sched_free(&s);
+}
+
+/* Rank 0 sends 3 messages to rank 1, takes its reply after a long L, and
+ * sends 2 more: with B = 2 the bucket refills while the reply travels, and
+ * the last two pass at once again. */
+static void bucket_refill(void)
+{
+    sched_t s;
+    sched_init(&s, 2);
+    for (int k = 0; k < 3; k++)
+        sched_push(&s, SCHED_SEND, 1, 0);
+    sched_push(&s, SCHED_RECV, 1, 1);
+    for (int k = 0; k < 2; k++)
+        sched_push(&s, SCHED_SEND, 1, 2);
+    sched_end_rank(&s, 0);
+    for (int k = 0; k < 3; k++)
+        sched_push(&s, SCHED_RECV, 0, 0);
+    sched_push(&s, SCHED_SEND, 0, 1);
+    for (int k = 0; k < 2; k++)
+        sched_push(&s, SCHED_RECV, 0, 2);
+    sched_end_rank(&s, 1);
+    sched_sim_result_t b2, b1;
+    ok(run_bursts(&s, 50, 2, &b2, &b1), "refill, B = 2 and B = 1: run");
+    /* B = 2: leave 1, 2, 11; rank 1 takes them by 52, 53, 62, replies at 63,
+     * rank 0 takes it at 114 and posts by 115, 116: both leave at once */
+    ok(b2.rank_us[0] == 116 && b2.rank_us[1] == 167,
+       "B = 2: after idle the bucket is full again, the last two leave at 115, 116 "
+       "(ranks done %g, %g; want 116, 167)", b2.rank_us[0], b2.rank_us[1]);
+    /* B = 1: leave 1, 11, 21; reply at 73, taken 124; leave 125, 135 */
+    ok(b1.rank_us[0] == 126 && b1.rank_us[1] == 186,
+       "B = 1: the last two g apart (ranks done %g, %g; want 126, 186)", b1.rank_us[0],
+       b1.rank_us[1]);
+    free(b2.rank_us);
+    free(b1.rank_us);
+    sched_free(&s);
+}
+
+/* B <= 1 is the adapter gap without a bucket, bit for bit: every rank of
+ * diss, rgm (as P - 1 sends) and tour at P = 13 with B = 1 and 0.5 against
+ * B = 0. */
+static void bucket_none(void)
+{
+    const char *algs[] = {"diss", "rgm", "tour"};
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 3.3, .os_us = 0.7, .or_us = 1.1, .g_us = 2.9};
+    int same = 1;
+    for (int i = 0; i < 3; i++) {
+        sched_t s, u;
+        sched_build(barrier_alg_find(algs[i]), 13, 2, &s);
+        sched_unicast(&s, &u);
+        sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1};
+        sched_sim_result_t r0, r;
+        same &= sched_sim_run(&u, &par, 1, &r0) == LOP_OK;
+        for (int k = 0; k < 2 && same; k++) {
+            par.adapter_burst = k ? 0.5 : 1;
+            same &= sched_sim_run(&u, &par, 1, &r) == LOP_OK &&
+                    memcmp(r.rank_us, r0.rank_us, 13 * sizeof *r.rank_us) == 0;
+            free(r.rank_us);
+        }
+        free(r0.rank_us);
+        sched_free(&u);
+        sched_free(&s);
+    }
+    ok(same, "B = 1 and B = 0.5 give B = 0's times bit for bit (diss, rgm, tour at P = 13)");
+}
+
+/* A predictor over the fits of 'lop', LogP from them ('c' outlives it). */
+static int predictor(lop_view_t *lop, barrier_cost_t *c, predict_t *pr)
+{
+    barrier_cost_init(c);
+    c->lop = lop;
+    predict_logp(lop, NAN, NAN, NAN, NAN, &c->logp);
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = c};
+    lop_uncert_opts_t uo = lop_uncert_defaults;
+    return predict_init(pr, c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK;
+}
+
+/* 'kind' (the loop or the bucket) of cc at P into *v. */
+static int cc_time(predict_t *pr, predict_kind_t kind, uint32_t p, predict_time_t *v)
+{
+    sched_t s;
+    sched_build(barrier_alg_find("cc"), p, 0, &s);
+    lop_status_t st = predict_time(pr, kind, NULL, 0, p, &s, v);
+    sched_free(&s);
+    return st == LOP_OK;
+}
+
 /* RTT(1) = 20 after idle, PRTT(k) = 30 + 4 k back to back, o_s = 1,
  * o_r = 0.5: the loop takes PRTT(1) = 34, L = 15.5, g = 4; without the
  * prtt fit RTT(1), L = 8.5, g = 0. */
@@ -130,28 +275,84 @@ static void calibration(void)
     ok(m.os_us + m.L_us + m.or_us == 10 && m.g_us == 0,
        "without PRTT: RTT(1)/2 after idle, and no gap");
     barrier_cost_t c;
-    barrier_cost_init(&c);
-    c.lop = &lop;
-    predict_logp(&lop, NAN, NAN, NAN, NAN, &c.logp);
-    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c};
-    lop_uncert_opts_t uo = lop_uncert_defaults;
     predict_t pr;
-    ok(predict_init(&pr, &c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK, "a predictor");
-    sched_t s;
+    ok(predictor(&lop, &c, &pr), "a predictor");
     predict_time_t v;
-    sched_build(barrier_alg_find("cc"), 2, 0, &s);
-    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v) == LOP_OK, "the loop of cc at P = 2");
+    ok(cc_time(&pr, PREDICT_LOOP, 2, &v), "the loop of cc at P = 2");
     is_num(v.us, 34, 1e-9, "... a report and a release back to back: PRTT(1) a barrier");
-    sched_free(&s);
-    sched_build(barrier_alg_find("cc"), 6, 0, &s);
-    ok(predict_time(&pr, PREDICT_LOOP, NULL, 0, 6, &s, &v) == LOP_OK, "the loop of cc at P = 6");
+    ok(cc_time(&pr, PREDICT_LOOP, 6, &v), "the loop of cc at P = 6");
     /* rank 0 takes 5 reports and posts 5 releases per round; its adapter
      * passes one message per g = 4 each way, its CPU 5 (o_s + o_r) = 7.5:
      * the period is bounded by neither alone but never below them */
     ok(v.us >= 5 * 1.5 && v.us >= 5 * 4, "... no faster than rank 0's CPU or adapter (%g us)",
        v.us);
-    sched_free(&s);
     predict_free(&pr);
+    lop_paramset_free(&set);
+}
+
+/* The bucket's parameters from the round fit: T(1) = 40 (l1 of model
+ * bucket), g = l3 = 6, B = l4 = 3; o_s = 1, o_r = 0.5 as the loop's. */
+static const char round_rows[] = "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                                 "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                                 "x,t-inline,or,min,const,9,1,63,0.5,,,,,\n"
+                                 "x,t-inline,prtt,min,linear,9,1,8,30,4,,,,\n"
+                                 "x,t-inline,round,min,bucket,9,1,16,40,2,6,3,,\n";
+
+/* The period of cc at P = 6 looped under 'm' with bucket B, simulated here. */
+static double cc_period(const logp_t *m, double burst)
+{
+    sched_t s, loop[2];
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = *m;
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1,
+                       .adapter_burst = burst};
+    sched_sim_result_t r[2] = {{0}};
+    sched_build(barrier_alg_find("cc"), 6, 0, &s);
+    for (int k = 0; k < 2; k++) {
+        sched_repeat(&s, (k + 1) * PREDICT_LOOP_ROUNDS, &loop[k]);
+        sched_sim_run(&loop[k], &par, 0, &r[k]);
+        sched_free(&loop[k]);
+    }
+    sched_free(&s);
+    return (r[1].max_us - r[0].max_us) / PREDICT_LOOP_ROUNDS;
+}
+
+static void bucket_predict(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    fixture_lop_load(round_rows, &set, &lop);
+    logp_t m;
+    double burst = 0;
+    ok(predict_bucket_logp(&lop, &m, &burst) && m.os_us == 1 && m.or_us == 0.5 &&
+           m.L_us == 18.5 && m.g_us == 6 && burst == 3,
+       "bucket: o_s, o_r the loop's, L = T(1)/2 - o_s - o_r = 18.5, g = l3, B = l4");
+    barrier_cost_t c;
+    predict_t pr;
+    ok(predictor(&lop, &c, &pr) && predict_available(&pr, PREDICT_BUCKET),
+       "a predictor with a round fit: the bucket");
+    predict_time_t v;
+    ok(cc_time(&pr, PREDICT_BUCKET, 2, &v), "the bucket of cc, P = 2");
+    is_num(v.us, 40, 1e-9, "... a report and a release a barrier: T(1), the round trip");
+    ok(cc_time(&pr, PREDICT_BUCKET, 6, &v), "the bucket of cc, P = 6");
+    double b3 = cc_period(&m, 3), b1 = cc_period(&m, 1);
+    ok(v.us == b3 && b3 != b1, "... the loop of cc with those parameters and B = 3 (%g us; "
+       "B = 1: %g us)", b3, b1);
+    predict_free(&pr);
+    lop.round = NULL;
+    ok(!predict_bucket_logp(&lop, &m, &burst), "without a round fit: no bucket parameters");
+    ok(predictor(&lop, &c, &pr) &&
+           !predict_available(&pr, PREDICT_BUCKET) && predict_available(&pr, PREDICT_LOOP),
+       "... and no bucket prediction (the loop is there)");
+    predict_free(&pr);
+    lop_paramset_free(&set);
+    /* a linear round fit, LogP's line: g = l2, no burst, T(1) = l1 + l2 */
+    fixture_lop_load("x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                     "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                     "x,t-inline,round,min,linear,9,1,16,30,5,,,,\n", &set, &lop);
+    ok(predict_bucket_logp(&lop, &m, &burst) && m.g_us == 5 && burst == 1 && m.L_us == 15.5,
+       "linear round fit: g = l2 = 5, B = 1, L = (l1 + l2)/2 - 2 o_s = 15.5");
     lop_paramset_free(&set);
 }
 
@@ -160,6 +361,10 @@ int main(void)
     repeat();
     unicast();
     adapter_gap();
+    bucket_fan();
+    bucket_refill();
+    bucket_none();
     calibration();
+    bucket_predict();
     return tap_done();
 }
