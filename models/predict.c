@@ -30,24 +30,16 @@ void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out)
     out->g_us = isnan(g) ? 0 : g;
 }
 
-int predict_bucket_logp(const lop_view_t *lop, logp_t *out, double *burst)
+void predict_bucket_logp(const lop_view_t *shown, const lop_view_t *lop, const logp_t *given,
+                         logp_t *out, double *burst)
 {
-    double g, B, t1;
-    if (!lop || !lop_view_bucket(lop, &g, &B, &t1))
-        return 0;
-    logp_t given = {0};
-    predict_loop_logp(lop, &given, out);
+    predict_loop_logp(lop, given, out);
+    *burst = 0;
+    if (!shown || lop_view_no_burst(shown))
+        return;
+    double t1;
+    lop_view_bucket(lop, &out->g_us, burst, &t1);
     out->L_us = t1 / 2 - out->os_us - out->or_us;
-    out->g_us = g;
-    *burst = B;
-    return 1;
-}
-
-int predict_available(const predict_t *pr, predict_kind_t kind)
-{
-    logp_t m;
-    double burst;
-    return kind != PREDICT_BUCKET || predict_bucket_logp(pr->cost->lop, &m, &burst);
 }
 
 int predict_logp_negative(const logp_t *m)
@@ -151,8 +143,8 @@ static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, pred
     par.adapter_burst = 0;
     if (kind != PREDICT_BUCKET)
         predict_loop_logp(c->lop, &c->logp, &lc.logp);
-    else if (!predict_bucket_logp(c->lop, &lc.logp, &par.adapter_burst))
-        return lop_err(LOP_ERR_INVALID, "the bucket needs a round fit of the series");
+    else /* a burst the point fit shows, priced with this draw's fits */
+        predict_bucket_logp(pr->cost->lop, c->lop, &c->logp, &lc.logp, &par.adapter_burst);
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
     par.cost = &lc;
@@ -219,9 +211,9 @@ static int extrapolated(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     if (!c->lop)
         return 0;
-    if (kind == PREDICT_BUCKET) /* T(1) of the round fit, the rest as the loop's */
+    if (kind == PREDICT_BUCKET && !lop_view_no_burst(c->lop)) /* T(1) of the round fit */
         return c->lop->round->pmin > 1 || !lop_view_in_range(c->lop, 1);
-    if (kind == PREDICT_LOGP || kind == PREDICT_LOOP ||
+    if (kind == PREDICT_LOGP || kind == PREDICT_LOOP || kind == PREDICT_BUCKET ||
         (kind == PREDICT_SIM_LOGP && !pr->sim.pairs))
         return logp_from_fits(pr) && !lop_view_in_range(c->lop, 1);
     return c->lop_pmin <= c->lop_pmax &&
@@ -234,8 +226,10 @@ static int negative_logp(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     logp_t m;
     double burst;
-    if (kind == PREDICT_BUCKET)
-        return predict_bucket_logp(c->lop, &m, &burst) && predict_logp_negative(&m);
+    if (kind == PREDICT_BUCKET) {
+        predict_bucket_logp(c->lop, c->lop, &c->logp, &m, &burst);
+        return predict_logp_negative(&m);
+    }
     if (kind == PREDICT_LOOP) {
         predict_loop_logp(c->lop, &c->logp, &m);
         return predict_logp_negative(&m);
@@ -287,8 +281,6 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
 {
     if (predict_kind_sim(kind) && !s)
         return lop_err(LOP_ERR_INVALID, "predict_time: a simulation needs a schedule");
-    if (!predict_available(pr, kind))
-        return lop_err(LOP_ERR_INVALID, "predict_time: the bucket needs a round fit");
     if (kind != PREDICT_LOOP && kind != PREDICT_BUCKET)
         return time_of(pr, kind, a, n, p, s, NULL, NULL, out);
     sched_t loop[2];

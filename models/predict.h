@@ -39,8 +39,8 @@ typedef enum {
     PREDICT_SIM_LOP,  /* LoP simulation of the schedule */
     PREDICT_LOOP,     /* the loop: LogP calibrated on RTT(1), the gap on the adapter,
                          barriers back to back (models/README.md "The loop") */
-    PREDICT_BUCKET,   /* the loop through token-bucket adapters, priced on the round
-                         fit (models/README.md "The bucket"); needs a round fit */
+    PREDICT_BUCKET,   /* the loop through token-bucket adapters where the round fit
+                         shows them (models/README.md "The bucket"), else the loop */
     PREDICT_KINDS
 } predict_kind_t;
 
@@ -112,16 +112,15 @@ double predict_loop_rtt(const lop_view_t *lop);
  * set, 'given' as it is. */
 void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out);
 
-/* The bucket's LogP parameters and burst (models/README.md "The bucket"):
- * o_s, o_r as the loop's (predict_loop_logp), g and *burst from the round
- * fit (lop_view_bucket), L such that a round trip after idle costs T(1) of
- * the round fit (o_s + L + o_r = T(1)/2).  0, 'out' untouched, without a set
- * or a round fit: then there is no bucket prediction. */
-int predict_bucket_logp(const lop_view_t *lop, logp_t *out, double *burst);
-
-/* Can 'kind' be predicted with pr's parameters at all?  The bucket needs a
- * round fit (predict_bucket_logp); every other kind can. */
-int predict_available(const predict_t *pr, predict_kind_t kind);
+/* The bucket's LogP parameters and burst (models/README.md "The bucket").
+ * Where the round fit of 'shown' (the point set) shows a token bucket
+ * (lop_view_no_burst NULL): o_s, o_r as the loop's, g and *burst from the
+ * round fit of 'lop' (a draw of it, or the same), L such that a round trip
+ * after idle costs T(1) (o_s + L + o_r = T(1)/2).  Elsewhere the loop's
+ * parameters (predict_loop_logp of lop and 'given') and *burst = 0: the
+ * bucket is then the loop. */
+void predict_bucket_logp(const lop_view_t *shown, const lop_view_t *lop, const logp_t *given,
+                         logp_t *out, double *burst);
 
 /* Is a LogP parameter of 'm' below 0 (e.g. L = l1 + ... at p = 1 of a set)? */
 int predict_logp_negative(const logp_t *m);
@@ -138,7 +137,7 @@ void predict_free(predict_t *pr);
 int predict_has_interval(const predict_t *pr, predict_kind_t kind);
 
 /* The time of algorithm 'a' (closed forms) or of schedule 's' (simulations)
- * at p ranks, and its interval ('kind' not predict_available: refused).  The point evaluation records the p range of
+ * at p ranks, and its interval.  The point evaluation records the p range of
  * o() and L() in pr->cost as before.  Errors: the simulator's. */
 lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_t *a, uint32_t n,
                           uint32_t p, const sched_t *s, predict_time_t *out);

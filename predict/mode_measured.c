@@ -379,24 +379,29 @@ static lop_status_t measured_precheck(const lopredict_opts_t *o, const lopredict
 static void bucket_header(const lopredict_opts_t *o, const lopredict_run_t *run)
 {
     printf("# bucket: the loop with a token bucket of B messages refilled one per g on each "
-           "adapter (models/README.md \"The bucket\"): o_s, o_r as the loop's, g and B from "
-           "each row's series' round fit T(p) = p RTT(p) (model bucket: g = l3, B = l4; "
-           "linear: g = l2, B = 1), L = T(1)/2 - o_s - o_r (a round trip after idle, the "
-           "bucket full); empty where the series has no round fit (lopfit's quantity round)");
+           "adapter where the series' round fit T(p) = p RTT(p) shows one (models/README.md "
+           "\"The bucket\"): o_s, o_r as the loop's, g = l3 and B = l4 of the round's bucket "
+           "fit, L = T(1)/2 - o_s - o_r (a round trip after idle, the bucket full); elsewhere "
+           "the loop");
     const char *sep = "; round fits:";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
         const lop_fit_t *f = &run->set.fit[i];
         lop_view_t v = {.round = f};
         double g, B, t1;
         if (strcmp(f->quantity, "round") != 0 || strcmp(f->stat, o->stat) != 0 ||
-            lop_paramset_find(&run->set, f->series, "round", o->stat) != f ||
-            !lop_view_bucket(&v, &g, &B, &t1))
+            lop_paramset_find(&run->set, f->series, "round", o->stat) != f)
             continue;
-        printf("%s %s %s (T(1) = %.4g us, g = %.4g us, B = %.4g)", sep, f->series,
-               f->model->name, t1, g, B);
+        const char *none = lop_view_no_burst(&v);
+        printf("%s %s %s ", sep, f->series, f->model->name);
+        if (none) {
+            printf("(the loop: %s)", none);
+        } else {
+            lop_view_bucket(&v, &g, &B, &t1);
+            printf("(T(1) = %.4g us, g = %.4g us, B = %.4g)", t1, g, B);
+        }
         sep = ",";
     }
-    printf("%s\n", *sep == ';' ? "; the set has none" : "");
+    printf("%s\n", *sep == ';' ? "; the set has none: the loop" : "");
 }
 
 /* The comments above the table. */

@@ -245,7 +245,7 @@ lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
 {
     int sim = predict_kind_sim(kind);
     *out = NULL;
-    if (!(o->models & work_kind_model(kind)) || (sim && !s) || !predict_available(&r->pred, kind))
+    if (!(o->models & work_kind_model(kind)) || (sim && !s))
         return LOP_OK;
     lop_status_t st = work_predict_time(r, kind, a, n, p, s, v);
     if (st == LOP_OK && sim && !hybrid_known(r, kind, a, s))

@@ -44,9 +44,7 @@ lop_status_t work_sched_check(const lopredict_opts_t *o, const sched_t *s);
 int work_kind_model(predict_kind_t kind);
 
 /* One predicted time with its interval; NULL *out when not predicted: the
- * model is not selected, a simulation without a schedule (cost-only), or
- * a kind the parameters cannot price (predict_available: the bucket
- * without a round fit). */
+ * model is not selected or a simulation without a schedule (cost-only). */
 lop_status_t work_time_predict(const lopredict_opts_t *o, lopredict_run_t *r,
                                predict_kind_t kind, const barrier_alg_t *a, uint32_t n, long p,
                                const sched_t *s, predict_time_t *v, const predict_time_t **out);

@@ -16,7 +16,7 @@
 #               or not there (a failed or interrupted demo removes it)
 #   REPS=1000   repetitions of every measurement (at least 10: a tenth warm up)
 #   MODEL=lop   the prediction in the final table: lop, logp, sim_lop, sim_logp, loop,
-#               bucket (empty where the fits have no round fit)
+#               bucket (the loop where the round shows no token bucket)
 #   NODES=0     0: local ranks.  N >= 2: a virtual cluster of N nodes on this
 #               machine (scripts/cluster.sh: network namespaces, TCP between
 #               nodes, shared memory inside one; root): the timed runs put one

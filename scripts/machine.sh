@@ -265,6 +265,8 @@ fidelity() {
         grep -h '^# oversubscribed:' "$2/barrier.csv" | head -n 1
         echo "# reps: $4 barriers and repetitions each"
         echo "# stat: $3 (fitted, predicted and measured alike)"
+        if [ -n "${ROUND:-}" ]; then echo "# round: lopfit $ROUND (6 or more points: the knot fitted)"
+        else echo "# round: lopfit's selection (AICc)"; fi
         echo "# intervals: $(sed -n 's/^# intervals: //p' "$2/measured.csv")"
     }
     fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$2/barrier.csv" "$2/measured.csv"; }

@@ -105,16 +105,26 @@ double lop_view_gap(const lop_view_t *view)
     return (lop_fit_eval(f, f->pmax) - lop_fit_eval(f, f->pmin)) / (f->pmax - f->pmin);
 }
 
-int lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us)
+const char *lop_view_no_burst(const lop_view_t *view)
 {
     const lop_fit_t *f = view->round;
-    if (!f || (f->model != &lop_model_bucket && f->model != &lop_model_linear))
-        return 0;
-    int bucket = f->model == &lop_model_bucket;
-    *g_us = f->lambda[bucket ? 2 : 1];
-    *burst = bucket ? f->lambda[3] : 1;
+    if (!f)
+        return "no round fit";
+    if (f->model != &lop_model_bucket)
+        return "the round is a line";
+    if (!(f->lambda[2] > f->lambda[1]))
+        return "no slower peers beyond the knot (l3 <= l2)";
+    if (!(f->lambda[3] <= f->pmax - 1))
+        return "no measured peer beyond the knot";
+    return NULL;
+}
+
+void lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us)
+{
+    const lop_fit_t *f = view->round;
+    *g_us = f->lambda[2];
+    *burst = f->lambda[3];
     *t1_us = lop_fit_eval(f, 1);
-    return 1;
 }
 
 int lop_view_in_range(const lop_view_t *view, double p)

@@ -65,12 +65,15 @@ double lop_view_Lmcast(const lop_view_t *view, double p);
 /* LogP's gap g: the slope of PRTT(k) over the fitted k (lopbench's scenario
  * 3, netgauge's PRTT(n, 0, s)); NaN without a prtt fit or with one k. */
 double lop_view_gap(const lop_view_t *view);
-/* The adapter of the round fit (models/README.md "The bucket"): a token
- * bucket of *burst messages refilled one per *g_us, and *t1_us = T(1), a
- * round trip after idle (the bucket full).  Model bucket: g = l3, B = l4;
- * linear (LogP's line, a gap from the first peer): g = l2, B = 1.  0
- * without a round fit or with one of another model. */
-int lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us);
+/* Why the round fit shows no token bucket (models/README.md "The
+ * bucket"), or NULL when it does: model bucket, peers beyond the knot
+ * slower than within the burst (l3 > l2), and a measured peer beyond the
+ * knot (l4 <= pmax - 1), so that g is measured. */
+const char *lop_view_no_burst(const lop_view_t *view);
+/* The adapter of a bucket round fit: a token bucket of *burst = l4
+ * messages refilled one per *g_us = l3, and *t1_us = T(1), a round trip
+ * after idle (the bucket full). */
+void lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);
 

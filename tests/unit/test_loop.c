@@ -323,15 +323,16 @@ static void bucket_predict(void)
     lop_paramset_t set;
     lop_view_t lop;
     fixture_lop_load(round_rows, &set, &lop);
-    logp_t m;
+    logp_t m, loop;
+    const logp_t given = {0};
     double burst = 0;
-    ok(predict_bucket_logp(&lop, &m, &burst) && m.os_us == 1 && m.or_us == 0.5 &&
-           m.L_us == 18.5 && m.g_us == 6 && burst == 3,
+    ok(lop_view_no_burst(&lop) == NULL, "l3 > l2 and a peer beyond the knot: a bucket shown");
+    predict_bucket_logp(&lop, &lop, &given, &m, &burst);
+    ok(m.os_us == 1 && m.or_us == 0.5 && m.L_us == 18.5 && m.g_us == 6 && burst == 3,
        "bucket: o_s, o_r the loop's, L = T(1)/2 - o_s - o_r = 18.5, g = l3, B = l4");
     barrier_cost_t c;
     predict_t pr;
-    ok(predictor(&lop, &c, &pr) && predict_available(&pr, PREDICT_BUCKET),
-       "a predictor with a round fit: the bucket");
+    ok(predictor(&lop, &c, &pr), "a predictor with a round fit");
     predict_time_t v;
     ok(cc_time(&pr, PREDICT_BUCKET, 2, &v), "the bucket of cc, P = 2");
     is_num(v.us, 40, 1e-9, "... a report and a release a barrier: T(1), the round trip");
@@ -341,19 +342,41 @@ static void bucket_predict(void)
        "B = 1: %g us)", b3, b1);
     predict_free(&pr);
     lop.round = NULL;
-    ok(!predict_bucket_logp(&lop, &m, &burst), "without a round fit: no bucket parameters");
-    ok(predictor(&lop, &c, &pr) &&
-           !predict_available(&pr, PREDICT_BUCKET) && predict_available(&pr, PREDICT_LOOP),
-       "... and no bucket prediction (the loop is there)");
+    predict_bucket_logp(&lop, &lop, &given, &m, &burst);
+    predict_loop_logp(&lop, &given, &loop);
+    ok(!memcmp(&m, &loop, sizeof m) && burst == 0 && lop_view_no_burst(&lop),
+       "without a round fit: the loop's parameters, no burst (%s)", lop_view_no_burst(&lop));
+    ok(predictor(&lop, &c, &pr) && cc_time(&pr, PREDICT_BUCKET, 6, &v), "... the bucket of cc");
+    predict_time_t w;
+    ok(cc_time(&pr, PREDICT_LOOP, 6, &w) && v.us == w.us, "... is the loop's (%g us)", w.us);
     predict_free(&pr);
     lop_paramset_free(&set);
-    /* a linear round fit, LogP's line: g = l2, no burst, T(1) = l1 + l2 */
-    fixture_lop_load("x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
-                     "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
-                     "x,t-inline,round,min,linear,9,1,16,30,5,,,,\n", &set, &lop);
-    ok(predict_bucket_logp(&lop, &m, &burst) && m.g_us == 5 && burst == 1 && m.L_us == 15.5,
-       "linear round fit: g = l2 = 5, B = 1, L = (l1 + l2)/2 - 2 o_s = 15.5");
-    lop_paramset_free(&set);
+}
+
+/* Round fits that show no token bucket: the bucket is the loop. */
+static void bucket_not_shown(void)
+{
+    static const char *const rounds[][2] = {
+        {"x,t-inline,round,min,linear,9,1,16,30,5,,,,\n", "the round is a line"},
+        {"x,t-inline,round,min,bucket,9,1,16,40,6,2,3,,\n", "l3 <= l2"},
+        {"x,t-inline,round,min,bucket,9,1,16,40,2,6,15.5,,\n", "no measured peer beyond"}};
+    for (size_t i = 0; i < COUNT(rounds); i++) {
+        char text[512];
+        snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                 "x,t-inline,os,min,const,9,1,63,1,,,,,\n%s", rounds[i][0]);
+        lop_paramset_t set;
+        lop_view_t lop;
+        fixture_lop_load(text, &set, &lop);
+        const logp_t given = {0};
+        logp_t m, loop;
+        double burst = -1;
+        predict_bucket_logp(&lop, &lop, &given, &m, &burst);
+        predict_loop_logp(&lop, &given, &loop);
+        const char *why = lop_view_no_burst(&lop);
+        ok(why && strstr(why, rounds[i][1]) && !memcmp(&m, &loop, sizeof m) && burst == 0,
+           "%s: the loop's parameters (%s)", rounds[i][1], why ? why : "shown");
+        lop_paramset_free(&set);
+    }
 }
 
 int main(void)
@@ -366,5 +389,6 @@ int main(void)
     bucket_none();
     calibration();
     bucket_predict();
+    bucket_not_shown();
     return tap_done();
 }

@@ -78,8 +78,8 @@ static void check_contains(world_t *w, uint32_t p)
         }
         for (int k = 0; k < PREDICT_KINDS; k++) {
             predict_time_t v;
-            if ((predict_kind_sim(k) && !sched) || !predict_available(&w->pr, k))
-                continue; /* the bucket: no round fit here */
+            if (predict_kind_sim(k) && !sched)
+                continue;
             count++;
             if (predict_time(&w->pr, k, *a, n, p, sched ? &s : NULL, &v) != LOP_OK ||
                 !(v.lo_us <= v.us && v.us <= v.hi_us) || v.n_invalid) {
