@@ -191,7 +191,7 @@ demo:
 	sh scripts/demo.sh
 
 # How right are the predictions on a machine: the fidelity table
-# (scripts/validate.sh; MACHINE=local|tcp|lab|slurm, NODES, NIC, MPI, REPS, STAT, OUT).
+# (scripts/validate.sh; MACHINE=local|tcp|lab|slurm, NODES, NIC, MPI, REPS, STAT, IDLE_US, OUT).
 validate:
 	sh scripts/validate.sh
 

@@ -23,7 +23,17 @@
 #                  MPICH), or the MPI's own mpirun inside the allocation (it
 #                  finds the job's nodes); auto: srun where 'srun --mpi=list'
 #                  has the plugin, else mpirun
-# machine_check checks them before anything is written; machine_build
+#   IDLE_US        lopbench --idle-us, scenario 2's cool-down after each
+#                  round's barrier: 1000 (the thesis's); on the lab 5000: its
+#                  5 Mbit/s link takes some 150 us a frame, and after 1000 us
+#                  a node's queue still held frames of the barrier of 8 nodes
+#                  and the release (T(1) 215-401 us in three runs, 186-222 us
+#                  after 5000 us).  Slower links need more.
+# machine_check checks them before anything is written (and sets RANKS, and
+# ROUND, lopfit's option for the round: the bucket wherever it has the
+# points for it, 6 and more (7 ranks); its knot shows where a burst ends,
+# or sits at an end when none does, while AICc at 7 points would never
+# choose it over the line, fit/README.md "round"); machine_build
 # builds that MPI's tools; machine_up starts the machine (machine_down,
 # called by the script's exit trap, ends it); ranks and bench run on it.
 MACHINE=${MACHINE:-local}
@@ -61,6 +71,10 @@ machine_check() {
         [ "$MACHINE" = lab ] || [ "$RANKS" -le "$CORES" ] ||
             die "NODES=$NODES PPN=$PPN: more ranks than the $CORES cores over plain TCP (MACHINE=lab shapes the links so that they may share)"
     fi
+    if [ "$MACHINE" = lab ]; then IDLE_US=${IDLE_US:-5000}; else IDLE_US=${IDLE_US:-1000}; fi
+    whole IDLE_US "$IDLE_US" microseconds
+    ROUND=
+    [ "$RANKS" -lt 7 ] || ROUND="--model round=bucket"
     if [ "$MPI" = mpich ]; then
         BIN=$ROOT/build/mpich/bin
         command -v mpicc.mpich >/dev/null 2>&1 || die "MPI=mpich: mpicc.mpich is not installed (scripts/deps.sh)"
@@ -264,6 +278,7 @@ fidelity() {
         echo "# mpi: $MPI_VERSION ($MPI, default settings${YIELD:+; $YIELD})"
         grep -h '^# oversubscribed:' "$2/barrier.csv" | head -n 1
         echo "# reps: $4 barriers and repetitions each"
+        echo "# idle_us: $IDLE_US (scenario 2's cool-down after each round's barrier)"
         echo "# stat: $3 (fitted, predicted and measured alike)"
         if [ -n "${ROUND:-}" ]; then echo "# round: lopfit $ROUND (6 or more points: the knot fitted)"
         else echo "# round: lopfit's selection (AICc)"; fi

@@ -9,6 +9,8 @@
 #   MACHINE, NODES, NIC, MPI, NP  the machine (scripts/machine.sh)
 #   REPS=200       repetitions of every measurement and barrier
 #   STAT=median    the statistic fitted, predicted and compared: min, avg, median
+#   IDLE_US        scenario 2's cool-down after each round's barrier
+#                  (machine.sh: 1000, the thesis's; on the lab 5000)
 #   OUT=out/validate-<machine>-<date>   where it goes: complete, or not there
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +18,7 @@ TOOL=validate.sh
 . "$ROOT/scripts/machine.sh"
 REPS=${REPS:-200}
 STAT=${STAT:-median}
+
 OUT=${OUT:-out/validate-$MACHINE-$(date +%Y%m%d-%H%M%S)}
 
 # ---- every setting checked before anything is written
@@ -46,14 +49,8 @@ start=$(date +%s)
 machine_up
 
 say "[1/4] lopbench scenarios 1, 2 and 3 ($REPS repetitions)"
-bench "$W" bench --scenario 1,2,3 --reps "$REPS" --warmup $((REPS / 10)) --max-post 8 -o "$D" --quiet
+bench "$W" bench --scenario 1,2,3 --idle-us "$IDLE_US" --reps "$REPS" --warmup $((REPS / 10)) --max-post 8 -o "$D" --quiet
 say "[2/4] lopfit ($STAT and the others)"
-# The round, p RTT(p), takes the bucket wherever it has the points for it
-# (6 and more, 7 ranks): its knot shows where a burst ends, or sits at an end
-# when none does.  AICc at 7 points would never choose it over the line
-# (fit/README.md, "round").
-ROUND=
-[ "$RANKS" -lt 7 ] || ROUND="--model round=bucket"
 # shellcheck disable=SC2086 # ROUND is words
 "$BIN/lopfit" --stat min,avg,median $ROUND -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv \
     "$D"/*-prtt.csv >"$W/fit.txt"
