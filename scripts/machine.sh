@@ -23,12 +23,10 @@
 #                  MPICH), or the MPI's own mpirun inside the allocation (it
 #                  finds the job's nodes); auto: srun where 'srun --mpi=list'
 #                  has the plugin, else mpirun
-#   IDLE_US        lopbench --idle-us, scenario 2's cool-down after each
-#                  round's barrier: 1000 (the thesis's); on the lab 5000: its
-#                  5 Mbit/s link takes some 150 us a frame, and after 1000 us
-#                  a node's queue still held frames of the barrier of 8 nodes
-#                  and the release (T(1) 215-401 us in three runs, 186-222 us
-#                  after 5000 us).  Slower links need more.
+#   IDLE_US=1000   lopbench --idle-us, scenario 2's cool-down after each
+#                  round's barrier (the thesis's 1000 us drains a barrier's
+#                  frames on the 5 Mbit/s lab too: 5000 and 50000 us gave
+#                  the same spread of T(1) over launches)
 # machine_check checks them before anything is written (and sets RANKS, and
 # ROUND, lopfit's option for the round: the bucket wherever it has the
 # points for it, 6 and more (7 ranks); its knot shows where a burst ends,
@@ -71,7 +69,7 @@ machine_check() {
         [ "$MACHINE" = lab ] || [ "$RANKS" -le "$CORES" ] ||
             die "NODES=$NODES PPN=$PPN: more ranks than the $CORES cores over plain TCP (MACHINE=lab shapes the links so that they may share)"
     fi
-    if [ "$MACHINE" = lab ]; then IDLE_US=${IDLE_US:-5000}; else IDLE_US=${IDLE_US:-1000}; fi
+    IDLE_US=${IDLE_US:-1000}
     whole IDLE_US "$IDLE_US" microseconds
     ROUND=
     [ "$RANKS" -lt 7 ] || ROUND="--model round=bucket"

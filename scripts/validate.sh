@@ -9,8 +9,7 @@
 #   MACHINE, NODES, NIC, MPI, NP  the machine (scripts/machine.sh)
 #   REPS=200       repetitions of every measurement and barrier
 #   STAT=median    the statistic fitted, predicted and compared: min, avg, median
-#   IDLE_US        scenario 2's cool-down after each round's barrier
-#                  (machine.sh: 1000, the thesis's; on the lab 5000)
+#   IDLE_US=1000   scenario 2's cool-down after each round's barrier (machine.sh)
 #   OUT=out/validate-<machine>-<date>   where it goes: complete, or not there
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -55,10 +55,10 @@ settings() { # MACHINE NODES PPN [IDLE_US]
     env MACHINE="$1" NODES="$2" PPN="$3" ${4:+IDLE_US=$4} ROOT="$ROOT" TOOL=t \
         sh -c '. "$ROOT/scripts/machine.sh"; machine_check; echo "$IDLE_US,$ROUND"'
 }
-check "machine.sh: the lab cools down 5000 us, TCP 1000, as given 300" test \
-    "$(settings lab 4 1),$(settings tcp 2 1),$(settings lab 4 1 300)" = "5000,,1000,,300,"
+check "machine.sh: scenario 2 cools down 1000 us, or as given (300)" test \
+    "$(settings lab 4 1),$(settings tcp 2 1),$(settings lab 4 1 300)" = "1000,,1000,,300,"
 check "... the round fitted with the bucket from 7 ranks on (6 points), selected below" test \
-    "$(settings lab 4 2),$(settings lab 6 1)" = "5000,--model round=bucket,5000,"
+    "$(settings lab 4 2),$(settings lab 6 1)" = "1000,--model round=bucket,1000,"
 check "... no output directory from a refused run" test ! -e "$T/v0"
 
 # ---- the fidelity table on the lab: 4 nodes, 4 ranks on this machine's cores
@@ -78,7 +78,7 @@ check "... the MPI named, and 4 ranks on $(nproc) cores said oversubscribed or n
     "grep -q '^# mpi: Open MPI ' '$F' && grep -qx '# oversubscribed: $([ "$(nproc)" -lt 4 ] && echo yes || echo no)' '$F'"
 check "... the statistic: median, fitted, predicted and measured alike" grep -q '^# stat: median (' "$F"
 check "... the cool-down and how the round was fitted (4 ranks: 3 points, selected)" sh -c \
-    "grep -qx '# idle_us: 5000 (scenario 2.s cool-down after each round.s barrier)' '$F' &&
+    "grep -qx '# idle_us: 1000 (scenario 2.s cool-down after each round.s barrier)' '$F' &&
      grep -qx '# round: lopfit.s selection (AICc)' '$F'"
 check "... the columns" grep -qx 'executor,alg,n,p,measured_us,p99_us,logp_us,logp_lo_us,logp_hi_us,err_logp,inside_logp,lop_us,lop_lo_us,lop_hi_us,err_lop,inside_lop,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,err_sim_logp,inside_sim_logp,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_sim_lop,inside_sim_lop,loop_us,loop_lo_us,loop_hi_us,err_loop,inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags' "$F"
 # one row per executor and algorithm lopbench ran (MPI_Barrier is no prediction)
