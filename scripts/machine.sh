@@ -149,7 +149,12 @@ machine_up() {
     else
         CLUSTER=$(mktemp -d /tmp/lop-machine.XXXXXX) # no spaces: launchers split the agent's path
         if [ "$MACHINE" = lab ]; then
-            sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" shared --nic "$NIC"
+            # a core a node, round robin (node i on core i mod cores), so the
+            # ranks of one round trip run side by side; nodes of several
+            # ranks share every core
+            share=
+            [ "$PPN" -eq 1 ] || share=shared
+            sh "$ROOT/scripts/cluster.sh" up "$CLUSTER" "$NODES" $share --nic "$NIC"
             WHAT="lab: $NODES nodes (network namespaces on one host, $CORES cores), $PPN rank(s) each, TCP over links shaped both ways by tbf $(cat "$CLUSTER/nic") (emulated slow NICs: the lab's times, not a real cluster's)"
             SHORT="lab, $NODES nodes, tbf $(cut -d' ' -f2 "$CLUSTER/nic")"
             [ "$RANKS" -le "$CORES" ] || YIELD="--mca mpi_yield_when_idle 1"
