@@ -251,6 +251,19 @@ static int cc_time(predict_t *pr, predict_kind_t kind, uint32_t p, predict_time_
     return st == LOP_OK;
 }
 
+/* A predictor on 'lop' (c and pr the caller's: pr points to c); 'kind' of
+ * cc at P = 2, a report and a release a barrier, must cost 'rtt'; *v6 gets
+ * cc at P = 6. */
+static void cc_two_six(lop_view_t *lop, barrier_cost_t *c, predict_t *pr, predict_kind_t kind,
+                       double rtt, const char *name, predict_time_t *v6)
+{
+    predict_time_t v;
+    ok(predictor(lop, c, pr), "a predictor (%s)", name);
+    ok(cc_time(pr, kind, 2, &v), "%s of cc at P = 2", name);
+    is_num(v.us, rtt, 1e-9, "... a report and a release a barrier: %g us, the round trip", rtt);
+    ok(cc_time(pr, kind, 6, v6), "%s of cc at P = 6", name);
+}
+
 /* RTT(1) = 20 after idle, PRTT(k) = 30 + 4 k back to back, o_s = 1,
  * o_r = 0.5: the loop takes PRTT(1) = 34, L = 15.5, g = 4; without the
  * prtt fit RTT(1), L = 8.5, g = 0. */
@@ -276,11 +289,8 @@ static void calibration(void)
        "without PRTT: RTT(1)/2 after idle, and no gap");
     barrier_cost_t c;
     predict_t pr;
-    ok(predictor(&lop, &c, &pr), "a predictor");
     predict_time_t v;
-    ok(cc_time(&pr, PREDICT_LOOP, 2, &v), "the loop of cc at P = 2");
-    is_num(v.us, 34, 1e-9, "... a report and a release back to back: PRTT(1) a barrier");
-    ok(cc_time(&pr, PREDICT_LOOP, 6, &v), "the loop of cc at P = 6");
+    cc_two_six(&lop, &c, &pr, PREDICT_LOOP, 34, "the loop (PRTT(1))", &v);
     /* rank 0 takes 5 reports and posts 5 releases per round; its adapter
      * passes one message per g = 4 each way, its CPU 5 (o_s + o_r) = 7.5:
      * the period is bounded by neither alone but never below them */
@@ -332,11 +342,8 @@ static void bucket_predict(void)
        "bucket: o_s, o_r the loop's, L = T(1)/2 - o_s - o_r = 18.5, g = l3, B = l4");
     barrier_cost_t c;
     predict_t pr;
-    ok(predictor(&lop, &c, &pr), "a predictor with a round fit");
     predict_time_t v;
-    ok(cc_time(&pr, PREDICT_BUCKET, 2, &v), "the bucket of cc, P = 2");
-    is_num(v.us, 40, 1e-9, "... a report and a release a barrier: T(1), the round trip");
-    ok(cc_time(&pr, PREDICT_BUCKET, 6, &v), "the bucket of cc, P = 6");
+    cc_two_six(&lop, &c, &pr, PREDICT_BUCKET, 40, "the bucket (T(1))", &v);
     double b3 = cc_period(&m, 3), b1 = cc_period(&m, 1);
     ok(v.us == b3 && b3 != b1, "... the loop of cc with those parameters and B = 3 (%g us; "
        "B = 1: %g us)", b3, b1);
