@@ -38,9 +38,5 @@ static lop_status_t ping_round(lop_bench_t *b, void *ctx, size_t p, long rep, ui
 
 lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt)
 {
-    lop_bench_t apart = *b;
-    apart.idle_each_round = 1;
-    lop_status_t st = lop_bench_repeat(&apart, 1, 1, ping_round, rtt);
-    b->seq = apart.seq;
-    return st;
+    return lop_bench_repeat_apart(b, 1, ping_round, rtt);
 }

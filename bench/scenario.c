@@ -86,3 +86,12 @@ lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_ro
     b->seq += (uint64_t)(b->warmup + b->reps) * n_p;
     return st;
 }
+
+lop_status_t lop_bench_repeat_apart(lop_bench_t *b, size_t n_p, lop_round_fn round, void *ctx)
+{
+    lop_bench_t apart = *b;
+    apart.idle_each_round = 1;
+    lop_status_t st = lop_bench_repeat(&apart, 1, n_p, round, ctx);
+    b->seq = apart.seq;
+    return st;
+}

@@ -88,10 +88,11 @@ lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *
  * than the CPU still drain when the barrier returns (thesis 2.3.2, 2.3.5);
  * at its end every rank waits for rank 0's release, so that no rank's next
  * barrier sends while rank 0 still times this round.  Loops of such rounds
- * run with a copy of b whose idle_each_round is set (lop_bench_repeat then
- * adds no gap per repetition). */
+ * run through lop_bench_repeat_apart: every rank takes part, and the gap
+ * comes in each round (idle_each_round) instead of each repetition. */
 void lop_bench_cool(const lop_bench_t *b);
 lop_status_t lop_bench_release(lop_bench_t *b);
+lop_status_t lop_bench_repeat_apart(lop_bench_t *b, size_t n_p, lop_round_fn round, void *ctx);
 
 /* Work units of one repetition with n_p rows, for the progress estimate:
  * the idle gap plus a guess of a few microseconds per round, in us. */

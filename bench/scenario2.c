@@ -96,9 +96,5 @@ lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
                                lop_samples_t *os)
 {
     s2_ctx_t c = {op, post, rtt, os, lop_op_desc[op].multicast ? LOP_OP_RDMAW : op};
-    lop_bench_t apart = *b;
-    apart.idle_each_round = 1;
-    lop_status_t st = lop_bench_repeat(&apart, 1, (size_t)b->size - 1, s2_round, &c);
-    b->seq = apart.seq;
-    return st;
+    return lop_bench_repeat_apart(b, (size_t)b->size - 1, s2_round, &c);
 }
