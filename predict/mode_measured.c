@@ -396,8 +396,10 @@ static void bucket_header(const lopredict_opts_t *o, const lopredict_run_t *run)
         if (none) {
             printf("(the loop: %s)", none);
         } else {
+            char n[3][LOP_OUT_NUM_LEN];
             lop_view_bucket(&v, &g, &B, &t1);
-            printf("(T(1) = %.4g us, g = %.4g us, B = %.4g)", t1, g, B);
+            printf("(T(1) = %s us, g = %s us, B = %s)", lop_out_format_csv(n[0], t1),
+                   lop_out_format_csv(n[1], g), lop_out_format_csv(n[2], B));
         }
         sep = ",";
     }
