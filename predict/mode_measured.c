@@ -50,6 +50,9 @@ typedef struct {
     size_t n_mpi;
     char file_name[64];              /* the schedule file in 'file_sched', or "" */
     sched_t file_sched;
+    const lop_fmt_barrier_row_t *last; /* the row predicted last, and its predictions */
+    predict_time_t last_v[M_COUNT];
+    int last_have[M_COUNT];
 } measured_t;
 
 static int mpi_time_cmp(const void *a, const void *b)
@@ -241,6 +244,46 @@ static void inside_out(lop_out_t *t, const predict_time_t *v, double us)
         lop_out_str(t, us >= v->lo_us && us <= v->hi_us ? "yes" : "no");
 }
 
+/* Does 'b' ask for the predictions of 'a': the same executor, algorithm,
+ * n, P and series?  (barrier-congested.csv repeats a row per condition.) */
+static int measured_same(const lop_fmt_barrier_row_t *a, const lop_fmt_barrier_row_t *b)
+{
+    return a->p == b->p && a->n == b->n && a->n_empty == b->n_empty &&
+           strcmp(a->executor, b->executor) == 0 && strcmp(a->alg, b->alg) == 0 &&
+           strcmp(a->series, b->series) == 0;
+}
+
+/* The predictions of a row, those of the row before when it asks for the
+ * same: a schedule built and simulated once, not once per row. */
+static lop_status_t measured_predict(const lopredict_opts_t *o, lopredict_run_t *run,
+                                     const lop_fmt_barrier_row_t *row, const barrier_alg_t *a,
+                                     uint32_t n, measured_t *m, predict_time_t *v,
+                                     const predict_time_t **pred)
+{
+    lop_status_t st = LOP_OK;
+    if (m->last && measured_same(m->last, row)) {
+        for (int k = 0; k < M_COUNT; k++) {
+            v[k] = m->last_v[k];
+            pred[k] = m->last_have[k] ? &v[k] : NULL;
+        }
+        return LOP_OK;
+    }
+    m->last = NULL;
+    if (!o->series_named)
+        st = params_series_use(o, run, row->series);
+    st = st  ? st
+         : a ? predict_alg(o, run, row->executor, a, n, row->p, v, pred)
+             : predict_file(o, run, row, m, v, pred);
+    if (st)
+        return st;
+    m->last = row;
+    for (int k = 0; k < M_COUNT; k++) {
+        m->last_v[k] = v[k];
+        m->last_have[k] = pred[k] != NULL;
+    }
+    return LOP_OK;
+}
+
 static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run,
                                  const lop_fmt_barrier_row_t *row, measured_t *m, lop_out_t *t)
 {
@@ -255,11 +298,8 @@ static lop_status_t measured_row(const lopredict_opts_t *o, lopredict_run_t *run
     lop_status_t st = measured_alg(m, row, &a, &n);
     if (st == LOP_OK && a && (a->flags & BARRIER_HYBRID)) /* why its predictions are empty */
         rows_flag_add(&f, NULL, MEASURED_HYBRID_FLAG);
-    if (st == LOP_OK && !o->series_named)
-        st = params_series_use(o, run, row->series);
-    st = st  ? st
-         : a ? predict_alg(o, run, row->executor, a, n, p, v, pred)
-             : predict_file(o, run, row, m, v, pred);
+    if (st == LOP_OK)
+        st = measured_predict(o, run, row, a, n, m, v, pred);
     if (st)
         return st;
     lop_out_str(t, row->executor);

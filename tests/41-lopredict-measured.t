@@ -51,6 +51,25 @@ check "'# machine:' names the source of every parameter, the series each row's o
 check "an old file without a series column: one warning naming the old mapping" \
     test "$(grep -c 'has no series column .*p2p is compared with send-normal' "$T/err")" -eq 1
 
+# A row that asks for the predictions of the row before (barrier-congested.csv
+# repeats them per condition) gets them again; any other row its own: every
+# row of a file whose keys repeat and alternate equals that row joined alone.
+keys="p2p,send-normal,diss,,4 p2p,send-normal,diss,,4 p2p,send-normal,diss,,8 p2p,send-inline,diss,,8
+      shm,rdmaw-normal,diss,,8 shm,rdmaw-normal,ndiss,2,8 shm,rdmaw-normal,ndiss,3,8 p2p,send-normal,diss,,4"
+{ echo 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us'
+  for k in $keys; do echo "$k,10,10.0,11,10.5,12,20"; done; } >"$T/repeat.csv"
+"$P" --measured "$T/repeat.csv" --csv 2>/dev/null | grep -v -e '^#' -e '^executor' >"$T/repeat.out"
+i=0 same=0
+for k in $keys; do
+    i=$((i + 1))
+    { echo 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us'
+      echo "$k,10,10.0,11,10.5,12,20"; } >"$T/one.csv"
+    alone=$("$P" --measured "$T/one.csv" --csv 2>/dev/null | grep -v -e '^#' -e '^executor')
+    [ "$alone" = "$(sed -n "${i}p" "$T/repeat.out")" ] && same=$((same + 1))
+done
+check "rows that repeat and alternate: each equals its row joined alone ($same of $i)" \
+    test "$same,$(wc -l <"$T/repeat.out")" = "$i,$i"
+
 # barrier.csv's series column (lopbench writes each executor's own): used as given.
 cat >"$T/series.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
