@@ -87,12 +87,14 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(TESTBIN)/%,$(UNIT_SRC) $(MPIUNIT_SRC) $
 # and a program that one of them must catch (tests/interpose/).
 INTERPOSE := $(TESTBIN)/libsendbuf.so $(TESTBIN)/libstopat.so $(TESTBIN)/libholdstage.so \
              $(TESTBIN)/broken_sends
+# The Soft-RoCE VMs' wait for a file, without a shell's sleep loop (tests/vm/vmpoll.c).
+VMPOLL := $(TESTBIN)/vmpoll
 
 .PHONY: all check check-quick clean install tools tests deps demo validate figures-mozart
 .SECONDARY:
 all: tools
 tools: $(TOOLS)
-tests: $(UNIT_BINS) $(INTERPOSE)
+tests: $(UNIT_BINS) $(INTERPOSE) $(VMPOLL)
 
 # ---- objects: bench/ and MPI tests are compiled with mpicc, the rest with cc
 $(BUILD)/bench/%.o: bench/%.c
@@ -143,6 +145,9 @@ $(TESTBIN)/mpi_%: $(call obj,tests/unit/mpi_%.c) $(BENCH_LIB) $(MODELS_LIB) $(CO
 $(TESTBIN)/lib%.so: tests/interpose/%.c $(FLAVOR_FILE)
 	@mkdir -p $(TESTBIN)
 	$(MPICC) -shared -fPIC $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(MPI_CFLAGS) $(LDFLAGS) $< -o $@
+$(VMPOLL): tests/vm/vmpoll.c $(FLAVOR_FILE)
+	@mkdir -p $(TESTBIN)
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(LDFLAGS) $< -o $@
 $(TESTBIN)/broken_sends: tests/interpose/broken_sends.c $(FLAVOR_FILE)
 	@mkdir -p $(TESTBIN)
 	$(MPICC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(MPI_CFLAGS) $(LDFLAGS) $< -o $@

@@ -327,7 +327,9 @@ trap 'stop_vms; [ -z "$PIDS" ] || kill $PIDS 2>/dev/null || :; rm -rf "$CTL"' EX
 share_lines | LC_ALL=C sort -t "$(printf '\t')" -k3,3 >"$CTL/shares"
 write_hosts >"$CTL/hosts"
 write_env >"$CTL/env.sh"
-cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$ROOT/tests/vm/linkctl" "$CTL/"
+VMPOLL=${TESTBIN:-$ROOT/tests/bin}/vmpoll
+[ -x "$VMPOLL" ] || die "$VMPOLL is missing (make tests builds it)"
+cp "$ROOT/tests/vm/agent" "$ROOT/tests/vm/jobd" "$ROOT/tests/vm/linkctl" "$VMPOLL" "$CTL/"
 {
     echo "cd $(quote "$(pwd)") || exit 125"
     echo ". $CTL/env.sh"
