@@ -446,6 +446,44 @@ static void bucket_header(const lopredict_opts_t *o, const lopredict_run_t *run)
     printf("%s\n", *sep == ';' ? "; the set has none: the loop" : "");
 }
 
+/* The share of the one-way time RTT(1)/2 a series' overheads o_s(1) +
+ * o_r(1) take, and what it means for the models. */
+static const char *overheads_regime(double share)
+{
+    return share < 0.1   ? "o << L holds"
+           : share < 0.5 ? "o a sizable part of the latency"
+                         : "the host's overheads make most of the latency: o << L does not "
+                           "hold, LoP's L(1) = RTT(1)/2 - 2 o_s(1) undercounts a message, the loop "
+                           "and the bucket keep RTT(1)/2";
+}
+
+/* '# overheads:' - which case the machine is in, series by series: LoP
+ * assumes o << L (thesis 2.3.3), which an adapter that offloads the send
+ * meets and a host stack (TCP: the send is a system call) does not. */
+static void overheads_header(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# overheads: o_s(1) + o_r(1) against the one-way time RTT(1)/2 of each series "
+           "(o_s(1) for o_r without an o_r fit; LoP assumes o << L, thesis 2.3.3)");
+    const char *sep = ":";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = &run->set.fit[i];
+        lop_view_t v;
+        if (strcmp(f->quantity, "rtt") != 0 || strcmp(f->stat, o->stat) != 0 ||
+            strcmp(f->series, LOP_MCAST_SERIES) == 0 ||
+            lop_paramset_find(&run->set, f->series, "rtt", o->stat) != f ||
+            lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
+            continue;
+        double os = lop_fit_eval(v.os, 1), orecv = v.orecv ? lop_fit_eval(v.orecv, 1) : os;
+        double one_way = lop_fit_eval(v.rtt, 1) / 2, share = (os + orecv) / one_way;
+        char n[2][LOP_OUT_NUM_LEN];
+        printf("%s %s %s of %s us (%.0f %%: %s)", sep, f->series,
+               lop_out_format_csv(n[0], os + orecv), lop_out_format_csv(n[1], one_way),
+               100 * share, overheads_regime(share));
+        sep = ",";
+    }
+    printf("%s\n", *sep == ':' ? ": the set has none" : "");
+}
+
 /* The comments above the table. */
 static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *run,
                             int hybrid_rows)
@@ -468,6 +506,7 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "is the period of a loop, (T(2R) - T(R))/R for R = %d (models/README.md \"The "
            "loop\"); without a set, --L and --o as given\n", PREDICT_LOOP_ROUNDS);
     bucket_header(o, run);
+    overheads_header(o, run);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

@@ -286,6 +286,7 @@ fidelity() {
         if [ -n "${ROUND:-}" ]; then echo "# round: lopfit $ROUND (6 or more points: the knot fitted)"
         else echo "# round: lopfit's selection (AICc)"; fi
         echo "# intervals: $(sed -n 's/^# intervals: //p' "$2/measured.csv")"
+        echo "# overheads: $(sed -n 's/^# overheads: //p' "$2/measured.csv")"
     }
     fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$2/barrier.csv" "$2/measured.csv"; }
     { fid_meta "$@"; fid csv "$2"; } >"$1/fidelity.csv"

@@ -80,6 +80,8 @@ check "... the statistic: median, fitted, predicted and measured alike" grep -q 
 check "... the cool-down and how the round was fitted (4 ranks: 3 points, selected)" sh -c \
     "grep -qx '# idle_us: 1000 (scenario 2.s cool-down after each round.s barrier)' '$F' &&
      grep -qx '# round: lopfit.s selection (AICc)' '$F'"
+check "... which case each series is in: its overheads against RTT(1)/2" \
+    grep -Eq '^# overheads: .*: send-normal [0-9.e+-]+ of [0-9.e+-]+ us \([0-9]+ %: ' "$F"
 check "... the columns" grep -qx 'executor,alg,n,p,measured_us,p99_us,logp_us,logp_lo_us,logp_hi_us,err_logp,inside_logp,lop_us,lop_lo_us,lop_hi_us,err_lop,inside_lop,sim_logp_us,sim_logp_lo_us,sim_logp_hi_us,err_sim_logp,inside_sim_logp,sim_lop_us,sim_lop_lo_us,sim_lop_hi_us,err_sim_lop,inside_sim_lop,loop_us,loop_lo_us,loop_hi_us,err_loop,inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags' "$F"
 # one row per executor and algorithm lopbench ran (MPI_Barrier is no prediction)
 want=$(grep -v '^#' "$V/data/barrier.csv" | awk -F, 'NR > 1 && $1 != "mpi" { n++ } END { print n + 0 }')
