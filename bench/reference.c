@@ -1,10 +1,10 @@
 /*
  * reference.c - a plain MPI ping-pong between ranks 0 and 1 (MPI_Send then
- * MPI_Recv) in the rhythm of scenario 2 at p = 1: a barrier of all ranks, the
- * idle gap, one round trip while the other ranks wait for rank 0's release.  So
- * RTT(1) of the MPI send series can be checked against it, under the same
- * conditions (oversubscription included): the scenario code should add
- * nothing.
+ * MPI_Recv) in the rhythm of scenario 2 at p = 1: a barrier of all ranks, one
+ * exchange each way (lop_bench_both_ways), the idle gap, one round trip
+ * while the other ranks wait for rank 0's release.  So RTT(1) of the MPI
+ * send series can be checked against it, under the same conditions
+ * (oversubscription included): the scenario code should add nothing.
  */
 #include "scenario.h"
 
@@ -14,7 +14,10 @@ static lop_status_t ping_round(lop_bench_t *b, void *ctx, size_t p, long rep, ui
 {
     lop_samples_t *rtt = ctx;
     uint64_t value = seq;
+    MPI_Request req[2]; /* rank 0's, lop_bench_both_ways */
     lop_status_t st = lop_mpi_barrier(b->comm, &b->tp->poll);
+    if (st == LOP_OK && b->rank <= 1)
+        st = lop_bench_both_ways(b, 1, req);
     if (st != LOP_OK)
         return st;
     lop_bench_cool(b);

@@ -6,7 +6,8 @@
 enum {
     SIT_OUT_SLEEP_US = 5000, /* how often a sitting-out rank checks (once per task) */
     ROUND_GUESS_US = 5,     /* a round's cost, for the first progress estimate */
-    RELEASE_NAP_US = 200    /* how often a rank sharing a core checks for the release */
+    RELEASE_NAP_US = 200,   /* how often a rank sharing a core checks for the release */
+    TAG_BOTH_WAYS = 2311    /* lop_bench_both_ways */
 };
 
 double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
@@ -38,6 +39,25 @@ lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *
 void lop_bench_cool(const lop_bench_t *b)
 {
     lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
+}
+
+lop_status_t lop_bench_both_ways(lop_bench_t *b, size_t p, MPI_Request *req)
+{
+    lop_poll_t *poll = &b->tp->poll;
+    MPI_Comm comm = b->tp->comm; /* where star's ranks are (--pairs: a view of a pair) */
+    if (b->rank != 0) {
+        MPI_Request one;
+        MPI_Irecv(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &one);
+        lop_status_t st = lop_mpi_wait_all(1, &one, poll, "rank 0's message before the round");
+        if (st == LOP_OK)
+            MPI_Isend(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &one);
+        return st ? st : lop_mpi_wait_all(1, &one, poll, "the answer to rank 0 before the round");
+    }
+    for (size_t j = 0; j < p; j++) {
+        MPI_Irecv(NULL, 0, MPI_CHAR, b->star[j], TAG_BOTH_WAYS, comm, &req[2 * j]);
+        MPI_Isend(NULL, 0, MPI_CHAR, b->star[j], TAG_BOTH_WAYS, comm, &req[2 * j + 1]);
+    }
+    return lop_mpi_wait_all((int)(2 * p), req, poll, "the peers' answers before the round");
 }
 
 lop_status_t lop_bench_release(lop_bench_t *b)

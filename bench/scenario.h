@@ -92,6 +92,15 @@ lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *
  * comes in each round (idle_each_round) instead of each repetition. */
 void lop_bench_cool(const lop_bench_t *b);
 lop_status_t lop_bench_release(lop_bench_t *b);
+/* Between a round's barrier and its idle gap: one empty MPI message from
+ * rank 0 to each of peers 1..p (star) and one back, untimed, each peer
+ * answering once it has received ('req': 2p requests, used on rank 0).
+ * Over TCP a socket whose last message went one way (a barrier's, a
+ * release's) acknowledges the next with a frame of its own ahead of the
+ * reply, a frame more inside the timed round on a slow link; after a
+ * two-way exchange the reply carries the acknowledgement (bench/README.md,
+ * scenario 2). */
+lop_status_t lop_bench_both_ways(lop_bench_t *b, size_t p, MPI_Request *req);
 lop_status_t lop_bench_repeat_apart(lop_bench_t *b, size_t n_p, lop_round_fn round, void *ctx);
 
 /* Work units of one repetition with n_p rows, for the progress estimate:

@@ -2,7 +2,8 @@
  * scenario2.c - LoP benchmark scenario 2 (thesis 2.3.4-2.3.5, listing 2.12):
  * rank 0 and p peers (ranks 1..p), one message each way, p = 1..N-1.
  *   rank 0, peers 1..p: post the receives for this round (send/recv only)
- *   all:    barrier; rank 0 and peers 1..p: one message each way (both_ways);
+ *   all:    barrier; rank 0 and peers 1..p: one message each way
+ *           (lop_bench_both_ways);
  *           idle gap (lop_bench_cool)
  *   rank 0: t1; post one request to each of ranks 1..p; wait for their
  *           completions; wait for the p replies; t4   RTT(p) = (t4 - t1)/p
@@ -14,13 +15,9 @@
  * the round trip after idle the thesis's L(p) takes it for (2.3.4, 2.3.5),
  * which on a NIC slower than the CPU the barrier's own messages would
  * otherwise still be queued in front of.  The exchange before the idle gap
- * leaves every pair of the round in the state of a two-way exchange: over
- * TCP a socket whose last message went one way (the barrier's, the
- * release's) answers the next with an acknowledgement frame of its own
- * before the reply, a frame more in the timed round on a slow link (the
- * 5 Mbit/s lab: one in every round of 4 peers and more, some 20 us on the
- * round's slope beyond the burst); after it the reply carries the
- * acknowledgement, and the slope is the data frames' gap.
+ * keeps TCP's acknowledgements out of the timed round (scenario.h): on the
+ * 5 Mbit/s lab one such frame in every round of 4 peers and more had put
+ * some 20 us on the round's slope beyond the burst.
  *
  * "mcast" (Kini et al. 3.3; rgm's release): rank 0 posts one hardware multicast to
  * the group of every other rank instead of p requests, and times the post
@@ -33,38 +30,14 @@
 
 #include <stdlib.h>
 
-enum { TAG_BOTH_WAYS = 2311 };
-
 typedef struct {
     lop_op_t op;
     lop_post_t post;
     lop_samples_t *rtt;
     lop_samples_t *os;  /* multicast: the post's CPU time; NULL otherwise */
     lop_op_t answer;    /* how peers answer: op, or an RDMA write to a multicast */
-    MPI_Request *req;   /* rank 0: 2 (N - 1) for both_ways */
+    MPI_Request *req;   /* rank 0: 2 (N - 1) for lop_bench_both_ways */
 } s2_ctx_t;
-
-/* An empty MPI message from rank 0 to each of peers 1..p and one back,
- * untimed, the peer answering once it has received (the file's comment
- * says why). */
-static lop_status_t both_ways(lop_bench_t *b, const s2_ctx_t *c, size_t p)
-{
-    lop_poll_t *poll = &b->tp->poll;
-    MPI_Comm comm = b->tp->comm; /* where star's ranks are (--pairs: a view of a pair) */
-    if (b->rank != 0) {
-        MPI_Request req;
-        MPI_Irecv(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &req);
-        lop_status_t st = lop_mpi_wait_all(1, &req, poll, "rank 0's message before the round");
-        if (st == LOP_OK)
-            MPI_Isend(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &req);
-        return st ? st : lop_mpi_wait_all(1, &req, poll, "the answer to rank 0 before the round");
-    }
-    for (size_t j = 0; j < p; j++) {
-        MPI_Irecv(NULL, 0, MPI_CHAR, b->star[j], TAG_BOTH_WAYS, comm, &c->req[2 * j]);
-        MPI_Isend(NULL, 0, MPI_CHAR, b->star[j], TAG_BOTH_WAYS, comm, &c->req[2 * j + 1]);
-    }
-    return lop_mpi_wait_all((int)(2 * p), c->req, poll, "the peers' answers before the round");
-}
 
 /* Rank 0's requests out: p posts, or one multicast whose post's end is *t2
  * (recorded after the round: nothing but the clock inside the timed region). */
@@ -118,7 +91,7 @@ static lop_status_t s2_round(lop_bench_t *b, void *ctx, size_t p, long rep, uint
     if (st == LOP_OK)
         st = lop_mpi_barrier(b->comm, &t->poll);
     if (st == LOP_OK && in_round)
-        st = both_ways(b, c, p);
+        st = lop_bench_both_ways(b, p, c->req);
     if (st != LOP_OK)
         return st;
     lop_bench_cool(b);
