@@ -476,9 +476,13 @@ static void overheads_header(const lopredict_opts_t *o, const lopredict_run_t *r
         double os = lop_fit_eval(v.os, 1), orecv = v.orecv ? lop_fit_eval(v.orecv, 1) : os;
         double one_way = lop_fit_eval(v.rtt, 1) / 2, share = (os + orecv) / one_way;
         char n[2][LOP_OUT_NUM_LEN];
-        printf("%s %s %s of %s us (%.0f %%: %s)", sep, f->series,
-               lop_out_format_csv(n[0], os + orecv), lop_out_format_csv(n[1], one_way),
-               100 * share, overheads_regime(share));
+        lop_out_format_csv(n[0], os + orecv);
+        lop_out_format_csv(n[1], one_way);
+        if (one_way > 0)
+            printf("%s %s %s of %s us (%.0f %%: %s)", sep, f->series, n[0], n[1], 100 * share,
+                   overheads_regime(share));
+        else /* a fit below zero at p = 1: no share to speak of */
+            printf("%s %s %s of %s us (no one-way time)", sep, f->series, n[0], n[1]);
         sep = ",";
     }
     printf("%s\n", *sep == ':' ? ": the set has none" : "");
