@@ -4,10 +4,9 @@
 #include <time.h>
 
 enum {
-    SIT_OUT_SLEEP_US = 5000, /* how often a sitting-out rank checks (once per task) */
-    ROUND_GUESS_US = 5,     /* a round's cost, for the first progress estimate */
-    RELEASE_NAP_US = 200,   /* how often a rank sharing a core checks for the release */
-    TAG_BOTH_WAYS = 2311    /* lop_bench_both_ways */
+    NAP_US = 5000,       /* how often lop_bench_nap_wait checks */
+    ROUND_GUESS_US = 5,  /* a round's cost, for the first progress estimate */
+    TAG_BOTH_WAYS = 2311 /* lop_bench_both_ways */
 };
 
 double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
@@ -15,10 +14,10 @@ double lop_bench_rep_units(const lop_bench_t *b, size_t n_p)
     return b->idle_us * (b->idle_each_round ? (double)n_p : 1) + (double)n_p * ROUND_GUESS_US;
 }
 
-static lop_status_t nap_wait(MPI_Request *req, long nap_us, double timeout_s, const char *what)
+lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
 {
     int done = 0;
-    const struct timespec nap = {0, nap_us * 1000L};
+    const struct timespec nap = {0, NAP_US * 1000L};
     double deadline = lop_timer_clock_s() + timeout_s;
     for (MPI_Test(req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(req, &done, MPI_STATUS_IGNORE)) {
         nanosleep(&nap, NULL);
@@ -29,11 +28,6 @@ static lop_status_t nap_wait(MPI_Request *req, long nap_us, double timeout_s, co
         }
     }
     return LOP_OK;
-}
-
-lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what)
-{
-    return nap_wait(req, SIT_OUT_SLEEP_US, timeout_s, what);
 }
 
 void lop_bench_cool(const lop_bench_t *b)
@@ -65,20 +59,22 @@ lop_status_t lop_bench_release(lop_bench_t *b)
     char token = 0;
     MPI_Request req;
     MPI_Ibcast(&token, 1, MPI_CHAR, 0, b->comm, &req);
-    if (b->rank == 0 || !b->oversubscribed)
-        return lop_mpi_wait_all(1, &req, &b->tp->poll, "rank 0's end of the round");
-    return nap_wait(&req, RELEASE_NAP_US, b->tp->poll.timeout_s, "rank 0's end of the round");
+    return lop_mpi_wait_all(1, &req, &b->tp->poll, "rank 0's end of the round");
 }
 
 /* A rank with nothing to measure waits for the others in a barrier it polls
- * with sleeps, so that on a shared core it does not slow them down.  It has
- * no deadline: a whole scenario may pass meanwhile, and the ranks measuring
+ * as the waiting ranks of a barrier loop do (yielding its core every few
+ * checks when oversubscribed), so that the ranks measuring share the cores
+ * as they do in such a loop (bench/README.md, "Waiting ranks").  It has no
+ * deadline: a whole scenario may pass meanwhile, and the ranks measuring
  * have deadlines of their own (a timeout there aborts the job). */
 static void sit_out(const lop_bench_t *b)
 {
     MPI_Request req;
+    lop_poll_t poll = b->tp->poll;
+    poll.timeout_s = 0; /* no deadline, the watchdog kept quiet (lop_poll_pause) */
     MPI_Ibarrier(b->comm, &req);
-    lop_bench_nap_wait(&req, 0, NULL);
+    lop_mpi_wait_all(1, &req, &poll, "the ranks measuring");
 }
 
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,

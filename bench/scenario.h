@@ -69,25 +69,25 @@ typedef lop_status_t (*lop_round_fn)(lop_bench_t *b, void *ctx, size_t p, long r
                                      uint64_t seq);
 
 /* Collective over b->comm.  Ranks for which 'takes_part' is false sit the
- * loop out (waiting without taking CPU from the others); the rest run, per
+ * loop out, polling as a barrier's waiting ranks do; the rest run, per
  * repetition, the idle gap and then round(p) for p = 1..n_p.  Sequence values
  * advance by the same amount on every rank. */
 lop_status_t lop_bench_repeat(lop_bench_t *b, int takes_part, size_t n_p, lop_round_fn round,
                               void *ctx);
 
 /* Wait for 'req', napping between tests so that ranks that share our core
- * run, and keeping the watchdog quiet.  Without a deadline (timeout_s 0: a
- * rank with nothing to do while others measure, which have deadlines of
- * their own); with one, LOP_ERR_TIMEOUT "timed out after S s waiting for
- * <what>" once timeout_s have passed. */
+ * run, and keeping the watchdog quiet (--pairs' ends of rounds, where ranks
+ * done measuring wait for the slowest pair).  Without a deadline (timeout_s
+ * 0); with one, LOP_ERR_TIMEOUT "timed out after S s waiting for <what>"
+ * once timeout_s have passed. */
 lop_status_t lop_bench_nap_wait(MPI_Request *req, double timeout_s, const char *what);
 
 /* Scenario 2's rhythm, and the reference's: each round's messages alone on
  * the wire.  After the round's barrier every rank idles (b->idle_us), so the
  * adapters cool down from the barrier's own messages, which on a NIC slower
  * than the CPU still drain when the barrier returns (thesis 2.3.2, 2.3.5);
- * at its end every rank waits for rank 0's release, so that no rank's next
- * barrier sends while rank 0 still times this round.  Loops of such rounds
+ * at its end every rank waits for rank 0's release, polling, so that no
+ * rank's next barrier sends while rank 0 still times this round.  Loops of such rounds
  * run through lop_bench_repeat_apart: every rank takes part, and the gap
  * comes in each round (idle_each_round) instead of each repetition. */
 void lop_bench_cool(const lop_bench_t *b);
