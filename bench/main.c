@@ -243,12 +243,12 @@ static void plan_notes(const run_t *r)
 }
 
 /* Does scenario s measure (op, post)?  1: not a multicast; 2: no list; 3:
- * two-sided, no list. */
+ * neither. */
 static int scenario_takes(int s, int op, int post)
 {
     if (s == 1)
         return !lop_op_desc[op].multicast;
-    return lop_post_desc[post].in_rtt && (s == 2 || lop_op_desc[op].uses_recv);
+    return lop_post_desc[post].in_rtt && (s == 2 || !lop_op_desc[op].multicast);
 }
 
 /* The reference ping-pong (when scenario 2 runs), then scenarios 1, 2 and
@@ -273,8 +273,9 @@ static size_t task_rows(const run_t *r, const task_t *t)
 {
     switch (t->kind) {
     case TASK_SCENARIO1:
-    case TASK_SCENARIO3:
         return r->bench.max_post;
+    case TASK_SCENARIO3:
+        return lop_scenario3_rows(&r->bench, t->op);
     case TASK_SCENARIO2:
         return (size_t)r->bench.size - 1;
     default:

@@ -56,7 +56,9 @@ lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
  * .multicast) os, the CPU time of its one post, when non-NULL. */
 lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
                                lop_samples_t *os);
-/* Fills prtt (rows k = 1..K) on rank 0; two-sided ops only. */
+/* Fills prtt on rank 0: rows k = 1..lop_scenario3_rows (K for two-sided
+ * ops, 1 for one-sided ones). */
+size_t lop_scenario3_rows(const lop_bench_t *b, lop_op_t op);
 lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt);
 /* Fills rtt (one row) on rank 0. */
 lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt);
