@@ -1,11 +1,16 @@
 /*
  * scenario3.c - the gap: PRTT(k), k messages back to back and one reply
  * (netgauge's PRTT(n, 0, s); Kielmann's PLogP), ranks 0 and 1, k = 1..K.
- *   rank 0, 1: post the receives of the round (rank 0 one, rank 1 k)
- *   both:      barrier
- *   rank 0:    t1; post k sends to rank 1; wait for the reply; t2
- *              PRTT(k) = t2 - t1
- *   rank 1:    wait for the k messages; reply
+ *   rank 0:    post the reply's receive; t1; post k sends to rank 1; wait
+ *              for the reply; t2            PRTT(k) = t2 - t1
+ *   rank 1:    wait for the k messages; post the next round's receives;
+ *              reply
+ * The rounds follow each other with no barrier between them, as a loop of
+ * barriers runs (at k = 1 it is one: two ranks' central counter); only the
+ * first waits for one, once rank 1's receives are posted.  A barrier in
+ * every round would put its own messages, and on TCP their
+ * acknowledgements, just before the timed round trip, which a loop of
+ * barriers does not have (bench/README.md).
  * PRTT(k) = PRTT(1) + (k - 1) g: the slope is LogP's gap g, what a message
  * costs the adapter when it follows another, which one round trip after
  * idle does not show (a NIC slower than the CPU, thesis 2.3.2).  lopfit fits
@@ -26,11 +31,14 @@ static lop_status_t s3_round(lop_bench_t *b, void *ctx, size_t k, long rep, uint
 {
     const s3_ctx_t *c = ctx;
     lop_transport_t *t = b->tp;
-    int root = b->rank == 0;
+    int root = b->rank == 0, two_sided = lop_op_desc[c->op].uses_recv;
+    size_t rows = lop_scenario3_rows(b, c->op);
+    int first = rep == -b->warmup && k == 1, last = rep == b->reps - 1 && k == rows;
     lop_status_t st = LOP_OK;
-    if (lop_op_desc[c->op].uses_recv)
+    if (two_sided && (root || first))
         st = t->ops->post_recv(t, b->to_other, root ? 1 : k, LOP_POST_NORMAL);
-    st = st ? st : lop_mpi_barrier(b->pair, &t->poll);
+    if (first)
+        st = st ? st : lop_mpi_barrier(b->pair, &t->poll);
     if (st)
         return st;
     if (root) {
@@ -43,6 +51,8 @@ static lop_status_t s3_round(lop_bench_t *b, void *ctx, size_t k, long rep, uint
     }
     for (size_t j = 0; j < k && st == LOP_OK; j++)
         st = t->ops->wait_recv(t, c->op, b->to_other[0], seq);
+    if (st == LOP_OK && two_sided && !last) /* before the reply that starts that round */
+        st = t->ops->post_recv(t, b->to_other, k % rows + 1, LOP_POST_NORMAL);
     st = st ? st : t->ops->post_send(t, c->op, b->to_other, 1, c->post, seq);
     return st ? st : t->ops->wait_send(t);
 }
