@@ -300,8 +300,7 @@ lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const c
     return LOP_OK;
 }
 
-/* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */
-static int world_rank(MPI_Comm comm, int rank)
+int lop_mpi_world_rank(MPI_Comm comm, int rank)
 {
     MPI_Group group, world;
     int out = MPI_UNDEFINED;
@@ -331,7 +330,7 @@ lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
     MPI_Comm_rank(comm, &me);
     if (size != 2)
         return lop_poll_timeout(poll, "a barrier of %d ranks", size);
-    int other = world_rank(comm, 1 - me);
+    int other = lop_mpi_world_rank(comm, 1 - me);
     return lop_poll_timeout(poll, "a barrier with rank %d on %.64s", other, lop_mpi_host_of(other));
 }
 

@@ -98,6 +98,8 @@ lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts);
 /* The node of 'rank' of the last lop_mpi_hosts communicator ("node1"), for
  * messages naming the peer a wait waited for; "host unknown" before it. */
 const char *lop_mpi_host_of(int rank);
+/* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */
+int lop_mpi_world_rank(MPI_Comm comm, int rank);
 
 /* Collective: LOP_OK on every rank if 'status' is LOP_OK on every rank;
  * otherwise the status and lop_errmsg() of the lowest failing rank, on every

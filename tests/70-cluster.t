@@ -239,7 +239,8 @@ fault() {
     [ -n "$why" ] || diag "$(tail -n 8 "$T/f.out")"
     if [ -n "$5" ]; then
         check "$1, $2: lop's line names the rank and node it waited for" \
-            grep -q "$LOP_SAID.*\($5\)" "$T/f.out"
+            grep -q "$LOP_SAID.*\($5\)" "$T/f.out" ||
+            diag "lop said: $(grep -m 1 "$LOP_SAID" "$T/f.out")"
     fi
     check "$1, $2: no output directory" test ! -e "$T/f"
 }
