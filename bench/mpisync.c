@@ -300,7 +300,8 @@ lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const c
     return LOP_OK;
 }
 
-int lop_mpi_world_rank(MPI_Comm comm, int rank)
+/* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */
+static int world_rank(MPI_Comm comm, int rank)
 {
     MPI_Group group, world;
     int out = MPI_UNDEFINED;
@@ -318,20 +319,27 @@ void lop_mpi_progress(MPI_Comm comm)
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
 }
 
+lop_status_t lop_mpi_wait_peer(int n, MPI_Request *req, lop_poll_t *poll, MPI_Comm comm,
+                               int peer, const char *what)
+{
+    lop_status_t st = lop_mpi_wait_all(n, req, poll, what);
+    if (st != LOP_ERR_TIMEOUT)
+        return st;
+    int world = world_rank(comm, peer); /* looked up only now: waits in loops stay cheap */
+    return lop_poll_timeout(poll, "%s with rank %d on %.64s", what, world, lop_mpi_host_of(world));
+}
+
 lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll)
 {
     MPI_Request req;
-    MPI_Ibarrier(comm, &req);
-    lop_status_t st = lop_mpi_wait_all(1, &req, poll, "a barrier");
-    if (st != LOP_ERR_TIMEOUT)
-        return st;
     int size, me;
     MPI_Comm_size(comm, &size); /* all of them, or a pair of them (scenario 1, --pairs) */
     MPI_Comm_rank(comm, &me);
-    if (size != 2)
-        return lop_poll_timeout(poll, "a barrier of %d ranks", size);
-    int other = lop_mpi_world_rank(comm, 1 - me);
-    return lop_poll_timeout(poll, "a barrier with rank %d on %.64s", other, lop_mpi_host_of(other));
+    MPI_Ibarrier(comm, &req);
+    if (size == 2)
+        return lop_mpi_wait_peer(1, &req, poll, comm, 1 - me, "a barrier");
+    lop_status_t st = lop_mpi_wait_all(1, &req, poll, "a barrier");
+    return st != LOP_ERR_TIMEOUT ? st : lop_poll_timeout(poll, "a barrier of %d ranks", size);
 }
 
 void lop_mpi_idle(const lop_timer_t *timer, double us, int oversubscribed)

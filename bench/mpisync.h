@@ -98,8 +98,6 @@ lop_status_t lop_mpi_hosts(MPI_Comm comm, char **hosts);
 /* The node of 'rank' of the last lop_mpi_hosts communicator ("node1"), for
  * messages naming the peer a wait waited for; "host unknown" before it. */
 const char *lop_mpi_host_of(int rank);
-/* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */
-int lop_mpi_world_rank(MPI_Comm comm, int rank);
 
 /* Collective: LOP_OK on every rank if 'status' is LOP_OK on every rank;
  * otherwise the status and lop_errmsg() of the lowest failing rank, on every
@@ -130,6 +128,11 @@ lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir, const char *const 
 /* MPI_Waitall that polls with lop_poll_pause() between MPI_Testall calls;
  * LOP_ERR_TIMEOUT naming 'what' (e.g. "the send to rank 3") at the deadline. */
 lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what);
+
+/* lop_mpi_wait_all for requests that wait on 'peer' of 'comm': its timeout
+ * names the peer, "<what> with rank R on <node>" (R in MPI_COMM_WORLD). */
+lop_status_t lop_mpi_wait_peer(int n, MPI_Request *req, lop_poll_t *poll, MPI_Comm comm,
+                               int peer, const char *what);
 
 /* MPI_Barrier that polls with lop_poll_pause() (MPI_Ibarrier + MPI_Test). */
 lop_status_t lop_mpi_barrier(MPI_Comm comm, lop_poll_t *poll);

@@ -1,7 +1,6 @@
 /* scenario.c - the repetition loop of every measurement (scenario.h). */
 #include "scenario.h"
 
-#include <stdio.h>
 #include <time.h>
 
 enum {
@@ -36,32 +35,18 @@ void lop_bench_cool(const lop_bench_t *b)
     lop_mpi_idle(b->timer, b->idle_us, b->oversubscribed);
 }
 
-/* What a wait for 'peer' of 'comm' waits for, naming its rank and node as
- * every wait's timeout does: "<what> rank R on <node><tail>". */
-static const char *naming(char *buf, size_t len, const char *what, MPI_Comm comm, int peer,
-                          const char *tail)
-{
-    int world = lop_mpi_world_rank(comm, peer);
-    snprintf(buf, len, "%s rank %d on %.64s%s", what, world, lop_mpi_host_of(world), tail);
-    return buf;
-}
-
 lop_status_t lop_bench_both_ways(lop_bench_t *b, size_t p, MPI_Request *req)
 {
     lop_poll_t *poll = &b->tp->poll;
     MPI_Comm comm = b->tp->comm; /* where star's ranks are (--pairs: a view of a pair) */
-    char what[160];
+    const char *what = "the exchange before the round";
     if (b->rank != 0) {
         MPI_Request one;
         MPI_Irecv(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &one);
-        lop_status_t st = lop_mpi_wait_all(
-            1, &one, poll, naming(what, sizeof what, "the message of", comm, b->star[0],
-                                  " before the round"));
+        lop_status_t st = lop_mpi_wait_peer(1, &one, poll, comm, b->star[0], what);
         if (st == LOP_OK)
             MPI_Isend(NULL, 0, MPI_CHAR, b->star[0], TAG_BOTH_WAYS, comm, &one);
-        return st ? st : lop_mpi_wait_all(1, &one, poll,
-                                          naming(what, sizeof what, "the answer to", comm,
-                                                 b->star[0], " before the round"));
+        return st ? st : lop_mpi_wait_peer(1, &one, poll, comm, b->star[0], what);
     }
     for (size_t j = 0; j < p; j++) {
         MPI_Irecv(NULL, 0, MPI_CHAR, b->star[j], TAG_BOTH_WAYS, comm, &req[2 * j]);
@@ -69,25 +54,22 @@ lop_status_t lop_bench_both_ways(lop_bench_t *b, size_t p, MPI_Request *req)
     }
     lop_status_t st = LOP_OK;
     for (size_t j = 0; j < p && st == LOP_OK; j++) /* in turn, to name the one that fails */
-        st = lop_mpi_wait_all(2, &req[2 * j], poll,
-                              naming(what, sizeof what, "the answer of", comm, b->star[j],
-                                     " before the round"));
+        st = lop_mpi_wait_peer(2, &req[2 * j], poll, comm, b->star[j], what);
     return st;
 }
 
 lop_status_t lop_bench_release(lop_bench_t *b)
 {
-    char token = 0, what[160];
+    char token = 0;
     MPI_Request req;
     MPI_Ibcast(&token, 1, MPI_CHAR, 0, b->comm, &req);
-    return lop_mpi_wait_all(1, &req, &b->tp->poll,
-                            naming(what, sizeof what, "the end of the round from", b->comm, 0, ""));
+    return lop_mpi_wait_peer(1, &req, &b->tp->poll, b->comm, 0, "the end of the round");
 }
 
 /* A rank with nothing to measure waits for the others in a barrier it polls
  * as the waiting ranks of a barrier loop do (yielding its core every few
  * checks when oversubscribed), so that the ranks measuring share the cores
- * as they do in such a loop (bench/README.md, "Waiting ranks").  It has no
+ * as they do in such a loop (bench/README.md, "Waiting ranks poll").  It has no
  * deadline: a whole scenario may pass meanwhile, and the ranks measuring
  * have deadlines of their own (a timeout there aborts the job). */
 static void sit_out(const lop_bench_t *b)
