@@ -73,7 +73,9 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_gid
 static const lop_cli_opt_t options[] = {
     {"transport", 't', "NAME", transport_help, LOP_CLI_NAME, AT(transport),
      .choices = transport_names, .join = " or ", .modes = OVER_TRANSPORT},
-    {"scenario", 0, "LIST", "1 = overheads o_s/o_r, 2 = RTT(p), 3 = the gap PRTT(k) (default: 1,2)",
+    {"scenario", 0, "LIST",
+     "1 = overheads o_s/o_r, 2 = RTT(p), 3 = the gap PRTT(k) and the exchange X(1) "
+     "(default: 1,2)",
      LOP_CLI_CUSTOM,
      .parse = parse_scenarios, .modes = IN(SCENARIOS)},
     {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "

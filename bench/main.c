@@ -283,16 +283,20 @@ static size_t task_rows(const run_t *r, const task_t *t)
     }
 }
 
-/* Work of the tasks that run (lop_bench_rep_units per repetition). */
+/* Work of the tasks that run (lop_bench_rep_units per repetition; scenario
+ * 3 repeats its rows, then its one exchange). */
 static double plan_units(const run_t *r, int *n_run)
 {
     double units = 0;
     *n_run = 0;
     for (int i = 0; i < r->n_tasks; i++) {
-        if (r->task[i].skip)
+        const task_t *t = &r->task[i];
+        if (t->skip)
             continue;
-        units += lop_bench_rep_units(&r->bench, task_rows(r, &r->task[i])) *
-                 (double)(r->opts.reps + r->opts.warmup);
+        double per_rep = lop_bench_rep_units(&r->bench, task_rows(r, t));
+        if (t->kind == TASK_SCENARIO3)
+            per_rep += lop_bench_rep_units(&r->bench, 1);
+        units += per_rep * (double)(r->opts.reps + r->opts.warmup);
         (*n_run)++;
     }
     return units;
@@ -307,7 +311,8 @@ static int task_quantities(const task_t *t, const char **q)
 {
     if (t->kind == TASK_SCENARIO3) {
         q[0] = "prtt";
-        return 1;
+        q[1] = "exch";
+        return 2;
     }
     if (t->kind != TASK_SCENARIO1) {
         q[0] = "rtt";
@@ -381,7 +386,7 @@ static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, 
         return lop_scenario1_run(b, t->op, t->post, have ? &set[0] : NULL,
                                  have ? &set[1] : NULL, have && n_sets > 2 ? &set[2] : NULL);
     case TASK_SCENARIO3:
-        return lop_scenario3_run(b, t->op, t->post, have);
+        return lop_scenario3_run(b, t->op, t->post, have, have ? &set[1] : NULL);
     default:
         return lop_scenario2_run(b, t->op, t->post, have, have && n_sets > 1 ? &set[1] : NULL);
     }
@@ -426,7 +431,8 @@ static void task_run(run_t *r, const task_t *t)
     size_t rows = task_rows(r, t), reps = (size_t)r->opts.reps;
     lop_status_t st = LOP_OK;
     for (int i = 0; i < n_sets && st == LOP_OK && r->bench.rank <= 1; i++)
-        st = lop_samples_init(&set[i], t->series, q[i], rows, reps);
+        st = lop_samples_init(&set[i], t->series, q[i],
+                              i > 0 && t->kind == TASK_SCENARIO3 ? 1 : rows, reps);
     if (st != LOP_OK)
         lop_mpi_fail_abort(PROG);
     char name[LOP_NAME_SIZE + 16]; /* "scenario 2 <series>" */

@@ -57,9 +57,10 @@ lop_status_t lop_scenario1_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
 lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *rtt,
                                lop_samples_t *os);
 /* Fills prtt on rank 0: rows k = 1..lop_scenario3_rows (K for two-sided
- * ops, 1 for one-sided ones). */
+ * ops, 1 for one-sided ones); then exch, the exchange X(1) (one row). */
 size_t lop_scenario3_rows(const lop_bench_t *b, lop_op_t op);
-lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt);
+lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt,
+                               lop_samples_t *exch);
 /* Fills rtt (one row) on rank 0. */
 lop_status_t lop_reference_run(lop_bench_t *b, lop_samples_t *rtt);
 

@@ -52,7 +52,7 @@ bench "$W" bench --scenario 1,2,3 --idle-us "$IDLE_US" --reps "$REPS" --warmup $
 say "[2/4] lopfit ($STAT and the others)"
 # shellcheck disable=SC2086 # ROUND is words
 "$BIN/lopfit" --stat min,avg,median $ROUND -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv \
-    "$D"/*-prtt.csv >"$W/fit.txt"
+    "$D"/*-prtt.csv "$D"/*-exch.csv >"$W/fit.txt"
 say "[3/4] lopbench --barrier: every algorithm for real ($REPS barriers each)"
 bench "$W" barrier --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet
 say "[4/4] lopredict --measured --stat $STAT: the fidelity table"

@@ -9,9 +9,10 @@
  *   cov11,cov12,..,cov16,cov22,..,cov66,weak,hint,criterion,k,aicc,bic,margin
  *
  * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
- * quantity rtt, os, or or prtt, stat min, avg or median.  Unused lambdas and
- * unknown statistics are empty cells (rtt-nosat uses l1..l3, const l1), and
- * every number is exact, so the reader gives the same bits back.
+ * quantity rtt, os, or, prtt, exch or round, stat min, avg or median.
+ * Unused lambdas and unknown statistics are empty cells (rtt-nosat uses
+ * l1..l3, const l1), and every number is exact, so the reader gives the
+ * same bits back.
  * cov<i><j> (i <= j) is the upper triangle of lop_fit_t.cov, all 21 cells
  * empty without a covariance (has_cov = 0); weak names the weak parameters
  * joined by '+' ("l3+l4"), hint is what more data would fix them

@@ -10,8 +10,9 @@
 #include "cli.h"
 #include "model.h"
 
-enum { RTT, OS, OR, OC, PRTT };
-const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1] = {"rtt", "os", "or", "oc", "prtt", NULL};
+enum { RTT, OS, OR, OC, PRTT, EXCH };
+const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1] = {
+    "rtt", "os", "or", "oc", "prtt", "exch", NULL};
 const char *const lop_fmt_series_stats[LOP_FMT_SERIES_STATS + 1] = {"min", "avg", "median", NULL};
 
 /* RTT(p) = T(p)/p (the rtt definition below): the round is p times it. */
@@ -58,6 +59,10 @@ static const struct {
      "PRTT(k) = t2 - t1: rank 0 sends k messages back to back to rank 1, which replies once it "
      "has all k (netgauge's PRTT(k, 0, s), no idle gap); PRTT(k) = PRTT(1) + (k - 1) g, "
      "LogP's gap g the slope"},
+    {EXCH, NULL, "1 (one message each way at once)",
+     "X(1) = t2 - t1: ranks 0 and 1 each send one message to the other and wait for the "
+     "other's, rounds back to back (no idle gap); an exchange, as a round of bfly, pe or diss "
+     "at P = 2 runs it"},
     {OC, NULL, "requests posted back to back",
      "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "
      "all p send completions are polled (listing 2.11)"},

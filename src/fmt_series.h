@@ -28,8 +28,8 @@
 #include "out.h"
 
 /* The quantities a series is measured in, one file each (README "Data
- * formats"): "rtt", "os", "or", "oc", "prtt", then NULL. */
-#define LOP_FMT_SERIES_QUANTITIES 5
+ * formats"): "rtt", "os", "or", "oc", "prtt", "exch", then NULL. */
+#define LOP_FMT_SERIES_QUANTITIES 6
 extern const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1];
 /* Quantities derived from a series file's, one row each: lopfit fits them
  * from every file of quantity 'from' and writes their fits to params.csv,

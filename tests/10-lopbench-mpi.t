@@ -81,19 +81,27 @@ check "--scenario 2 --ops send --post normal writes only that series" \
 # ---- --scenario 3: the gap, PRTT(k), fitted with LogP's line; one-sided k = 1 only
 run_mpi 3 "$B" $SMALL --scenario 3 -o "$T/gap" --quiet >/dev/null 2>&1
 check "--scenario 3: exit 0" test $? -eq 0
-check "--scenario 3: rdmaw-normal-prtt.csv and send-normal-prtt.csv" \
-    test "$(ls "$T/gap" | tr '\n' ' ')" = "rdmaw-normal-prtt.csv send-normal-prtt.csv "
+check "--scenario 3: the prtt and exch files of rdmaw-normal and send-normal" \
+    test "$(ls "$T/gap" | tr '\n' ' ')" = "rdmaw-normal-exch.csv rdmaw-normal-prtt.csv send-normal-exch.csv send-normal-prtt.csv "
 check "--scenario 3: rows k = 1..$K" rows_ok "$T/gap/send-normal-prtt.csv" $K $REPS
 check "--scenario 3: rdmaw polls a slot that cannot count k writes: row k = 1 alone" \
     rows_ok "$T/gap/rdmaw-normal-prtt.csv" 1 $REPS
 G=$T/gap/send-normal-prtt.csv
 check "--scenario 3: quantity prtt, k counts messages back to back, no idle gap in its definition" \
     test "$(meta "$G" quantity),$(meta "$G" p | grep -c 'messages sent back to back'),$(meta "$G" definition | grep -c 'no idle gap')" = prtt,1,1
-"$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" "$T/gap/rdmaw-normal-prtt.csv" >"$T/gap.fit" 2>&1
+X=$T/gap/send-normal-exch.csv
+check "--scenario 3: the exchange X(1), one row, both ranks sending at once, no idle gap" \
+    test "$(meta "$X" quantity),$(meta "$X" definition | grep -c 'each send one message to the other.*no idle gap')" = exch,1
+exch_rows() { rows_ok "$X" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-exch.csv" 1 $REPS; }
+check "--scenario 3: X(1) has one row of every repetition, two-sided and one-sided" exch_rows
+"$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" "$T/gap/rdmaw-normal-prtt.csv" \
+    "$X" >"$T/gap.fit" 2>&1
 check "lopfit fits PRTT(k) with LogP's line or a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,prtt,min,\\(linear\\|const\\),' '$T/gap/params.csv'"
 check "lopfit fits rdmaw's PRTT(1) alone with a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*rdmaw-normal,prtt,min,const,1,1,1,' '$T/gap/params.csv'"
+check "lopfit fits X(1) with a constant" \
+    sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,exch,min,const,1,1,1,' '$T/gap/params.csv'"
 
 # ---- --rma put: rdmaw through MPI_Accumulate(MPI_REPLACE) + flush instead of shared memory
 run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1

@@ -1,7 +1,7 @@
 #!/bin/sh
 # 50-verbs-vm.t - the verbs transport and the verbs barrier executor run for
 # real, in a qemu VM with a Soft-RoCE device (tests/vm/run.sh), what needs
-# several ranks on one host: scenarios 1 and 2 at -np 3 with --transport
+# several ranks on one host: scenarios 1, 2 and 3 at -np 3 with --transport
 # auto and the routing options, the multicast series looped back, --check
 # at P = 3 and 4 (a multicast release dropped, a device without multicast),
 # the hybrid, a timed barrier beside MPI_Barrier, --pairs, and the verbs

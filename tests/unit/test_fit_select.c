@@ -107,8 +107,11 @@ static void check_descriptors(void)
            lop_family_of(&lop_model_rtt) == &lop_family_rtt &&
            lop_family_of(&lop_model_ov) == &lop_family_ov &&
            lop_family_for_quantity("prtt") == &lop_family_prtt &&
-           lop_family_of(&lop_model_linear) == &lop_family_prtt && !lop_family_of(&lop_model_const),
-       "families by quantity and by richest member (prtt: LogP's line, its slope the gap)");
+           lop_family_of(&lop_model_linear) == &lop_family_prtt &&
+           lop_family_for_quantity("exch") == &lop_family_exch &&
+           lop_family_of(&lop_model_const) == &lop_family_exch,
+       "families by quantity and by richest member (prtt: LogP's line, its slope the gap; "
+       "exch: one point, a constant)");
     ok(lop_family_for_quantity("round") == &lop_family_round &&
            lop_family_of(&lop_model_bucket) == &lop_family_round &&
            lop_model_fits_quantity(&lop_model_bucket, "round") &&
