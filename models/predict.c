@@ -68,6 +68,13 @@ lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double 
     pr->os_us = os;
     pr->or_us = or;
     pr->sim = *sim;
+    for (int b = 0; b < 2; b++) {
+        predict_duplex_t d;
+        lop_status_t st = predict_duplex(pr, b ? PREDICT_BUCKET : PREDICT_LOOP, &d);
+        if (st)
+            return st;
+        pr->shared[b] = d.shared;
+    }
     lop_view_t lop = cost->lop ? *cost->lop : (lop_view_t){0};
     for (int i = 0; i < PREDICT_MAX_FITS; i++) {
         const lop_fit_t *f = *lop_slot(&lop, i);
@@ -134,9 +141,11 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
  * the gap on the adapter; the time of a barrier of a long loop is the period
  * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
  * (thesis 4.3.2) add up to.  The bucket (PREDICT_BUCKET, "The bucket") runs
- * the same loop with its own parameters and token-bucket adapters. */
+ * the same loop with its own parameters and token-bucket adapters.  Each
+ * adapter is one gap for sends and deliveries where 'shared'. */
 static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
-                              const sched_t *loop, double *us, sched_sim_result_t *res)
+                              const sched_t *loop, int shared, double *us,
+                              sched_sim_result_t *res)
 {
     barrier_cost_t lc = *c;
     sched_sim_t par = pr->sim;
@@ -147,11 +156,70 @@ static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, pred
         predict_bucket_logp(pr->cost->lop, c->lop, &c->logp, &lc.logp, &par.adapter_burst);
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
+    par.adapter_shared = shared;
     par.cost = &lc;
     sched_sim_result_t once;
     lop_status_t st = sched_sim_run(&loop[0], &par, 0, &once);
     st = st ? st : sched_sim_run(&loop[1], &par, 0, res);
     *us = st ? NAN : (res->max_us - once.max_us) / PREDICT_LOOP_ROUNDS;
+    return st;
+}
+
+/* The loop's two schedules: R and 2R times 's' back to back. */
+static lop_status_t loop_pair(const sched_t *s, sched_t loop[2])
+{
+    lop_status_t st = sched_repeat(s, PREDICT_LOOP_ROUNDS, &loop[0]);
+    if (st == LOP_OK && (st = sched_repeat(s, 2 * PREDICT_LOOP_ROUNDS, &loop[1])) != LOP_OK)
+        sched_free(&loop[0]);
+    return st;
+}
+
+/* Two ranks that each send to the other, then receive: scenario 3's
+ * exchange, as the loop's two schedules. */
+static lop_status_t exchange_loop(sched_t loop[2])
+{
+    sched_t x;
+    lop_status_t st = sched_init(&x, 2);
+    if (st)
+        return st;
+    for (uint32_t r = 0; r < 2; r++) {
+        sched_push(&x, SCHED_SEND, (int32_t)(1 - r), 0);
+        sched_push(&x, SCHED_RECV, (int32_t)(1 - r), 0);
+        sched_end_rank(&x, r);
+    }
+    st = x.error ? x.error : loop_pair(&x, loop);
+    sched_free(&x);
+    return st;
+}
+
+lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
+{
+    const lop_view_t *lop = pr->cost->lop;
+    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0};
+    if (!lop || !lop->exch || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
+        return LOP_OK;
+    out->measured_us = lop_fit_eval(lop->exch, 1);
+    logp_t m;
+    double burst;
+    if (kind == PREDICT_BUCKET)
+        predict_bucket_logp(lop, lop, &pr->cost->logp, &m, &burst);
+    else
+        predict_loop_logp(lop, &pr->cost->logp, &m);
+    out->host_bound = m.os_us + m.or_us >= m.L_us;
+    predict_t uniform = *pr; /* the series' own costs: X(1) was measured with them */
+    uniform.sim.pairs = NULL;
+    uniform.sim.or_per_pair = 0;
+    sched_t loop[2];
+    sched_sim_result_t res;
+    lop_status_t st = exchange_loop(loop);
+    if (st)
+        return st;
+    st = loop_time(&uniform, pr->cost, kind, loop, 0, &out->apart_us, &res);
+    st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, &out->shared_us, &res);
+    sched_free(&loop[0]);
+    sched_free(&loop[1]);
+    out->shared = st == LOP_OK && out->host_bound &&
+                  fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
     return st;
 }
 
@@ -161,7 +229,7 @@ static lop_status_t evaluate(const predict_t *pr, barrier_cost_t *c, predict_kin
                              const sched_t *loop, double *us, sched_sim_result_t *res)
 {
     if (kind == PREDICT_LOOP || kind == PREDICT_BUCKET)
-        return loop_time(pr, c, kind, loop, us, res);
+        return loop_time(pr, c, kind, loop, pr->shared[kind == PREDICT_BUCKET], us, res);
     if (kind == PREDICT_LOGP || kind == PREDICT_LOP) {
         *us = kind == PREDICT_LOGP ? a->logp_us(c, p, n) : a->lop_us(c, p, n);
         return LOP_OK;
@@ -284,11 +352,10 @@ lop_status_t predict_time(predict_t *pr, predict_kind_t kind, const barrier_alg_
     if (kind != PREDICT_LOOP && kind != PREDICT_BUCKET)
         return time_of(pr, kind, a, n, p, s, NULL, NULL, out);
     sched_t loop[2];
-    lop_status_t st = sched_repeat(s, PREDICT_LOOP_ROUNDS, &loop[0]);
+    lop_status_t st = loop_pair(s, loop);
     if (st)
         return st;
-    st = sched_repeat(s, 2 * PREDICT_LOOP_ROUNDS, &loop[1]);
-    st = st ? st : time_of(pr, kind, a, n, p, s, NULL, loop, out);
+    st = time_of(pr, kind, a, n, p, s, NULL, loop, out);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
     return st;

@@ -80,7 +80,27 @@ typedef struct {
     const lop_fit_t *uncertain;    /* a fit without covariance in a set where others have
                                       one (e.g. a constant fitted to one point): its error is
                                       unknown, not zero, so no interval is computed */
+    int shared[2];                 /* the loop's [0] and the bucket's [1] adapters pass
+                                      sends and deliveries through one gap
+                                      (predict_duplex: the point set's choice) */
 } predict_t;
+
+/* Which adapter the loop or the bucket takes (models/README.md "The
+ * loop"): where the series has an exchange X(1) (lopbench --scenario 3),
+ * the exchange loop of two ranks is simulated with each rank's sends and
+ * deliveries through a gap each (apart: LogP, an exchange costs one
+ * message, PRTT(1)/2) and through one gap (shared: a host that handles
+ * them one at a time).  Shared is taken where it is closer to X(1) and
+ * the host's overheads are at least the latency (o_s + o_r >= L: a host
+ * stack, not a wire, paces the messages); else apart. */
+typedef struct {
+    double measured_us;        /* X(1); NaN: no exch fit (then the rest NaN, apart) */
+    double apart_us, shared_us; /* the exchange's period, each way */
+    int host_bound;            /* o_s + o_r >= L of the loop's (the bucket's) parameters */
+    int shared;                /* host_bound, and shared is closer */
+} predict_duplex_t;
+
+lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out);
 
 typedef struct {
     double us;             /* the time at the fitted parameters (maybe no time) */

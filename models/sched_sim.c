@@ -167,12 +167,14 @@ HOT double logp_send(sim_t *sim, uint32_t rank, sched_op_t o, int gap, int pairs
 /* A receive starts at max{CPU free, arrival, previous receive start + g}.
  * With the gap on the adapter, the adapter delivers at max{arrival, previous
  * delivery + g} (or with a burst, bucket_pass), whatever the CPU does, and
- * the receive starts at max{CPU free, delivery}. */
+ * the receive starts at max{CPU free, delivery}; a shared adapter counts
+ * its sends as previous deliveries (one bucket, tx). */
 HOT void logp_charge(sim_t *sim, uint32_t rank, const logp_arrival_t *a, int gap)
 {
     double start = max2(sim->cpu[rank], a->at_us);
     if (gap && sim->par->adapter_gap) {
-        start = max2(sim->cpu[rank], bucket_pass(sim, &sim->rx[rank], a->at_us));
+        double *next = sim->par->adapter_shared ? &sim->tx[rank] : &sim->rx[rank];
+        start = max2(sim->cpu[rank], bucket_pass(sim, next, a->at_us));
     } else if (gap) {
         start = max2(start, sim->rx[rank] + sim->logp.g_us);
         sim->rx[rank] = start;

@@ -83,6 +83,9 @@ typedef struct {
     double adapter_burst;          /* with adapter_gap: messages an adapter passes at
                                       once after idle (a token bucket of this many
                                       messages refilled one per g; <= 1: none) */
+    int adapter_shared;            /* with adapter_gap: sends and deliveries of a rank
+                                      pass one gap (one bucket), not one each: a host
+                                      that handles them one at a time */
     double give_up_us;             /* > 0: the run may stop once a rank's time passes
                                       this (sched_sim_result_t.gave_up; the plain sweep
                                       of a generated schedule never does) */

@@ -11,6 +11,7 @@
 
 #include "fmt_barrier.h"
 #include "lopredict.h"
+#include "measured_meta.h"
 #include "out.h"
 #include "params.h"
 #include "rows.h"
@@ -414,80 +415,6 @@ static lop_status_t measured_precheck(const lopredict_opts_t *o, const lopredict
     return st;
 }
 
-/* '# bucket:' - the model, and the round fits it prices each series with
- * (the one lop_paramset_find takes of a series). */
-static void bucket_header(const lopredict_opts_t *o, const lopredict_run_t *run)
-{
-    printf("# bucket: the loop with a token bucket of B messages refilled one per g on each "
-           "adapter where the series' round fit T(p) = p RTT(p) shows one (models/README.md "
-           "\"The bucket\"): o_s, o_r as the loop's, g = l3 and B = l4 of the round's bucket "
-           "fit, L = T(1)/2 - o_s - o_r (a round trip after idle, the bucket full); elsewhere "
-           "the loop");
-    const char *sep = "; round fits:";
-    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = &run->set.fit[i];
-        lop_view_t v = {.round = f};
-        double g, B, t1;
-        if (strcmp(f->quantity, "round") != 0 || strcmp(f->stat, o->stat) != 0 ||
-            lop_paramset_find(&run->set, f->series, "round", o->stat) != f)
-            continue;
-        const char *none = lop_view_no_burst(&v);
-        printf("%s %s %s ", sep, f->series, f->model->name);
-        if (none) {
-            printf("(the loop: %s)", none);
-        } else {
-            char n[3][LOP_OUT_NUM_LEN];
-            lop_view_bucket(&v, &g, &B, &t1);
-            printf("(T(1) = %s us, g = %s us, B = %s)", lop_out_format_csv(n[0], t1),
-                   lop_out_format_csv(n[1], g), lop_out_format_csv(n[2], B));
-        }
-        sep = ",";
-    }
-    printf("%s\n", *sep == ';' ? "; the set has none: the loop" : "");
-}
-
-/* The share of the one-way time RTT(1)/2 a series' overheads o_s(1) +
- * o_r(1) take, and what it means for the models. */
-static const char *overheads_regime(double share)
-{
-    return share < 0.1   ? "o << L holds"
-           : share < 0.5 ? "o a sizable part of the latency"
-                         : "the host's overheads make most of the latency: o << L does not "
-                           "hold, LoP's L(1) = RTT(1)/2 - 2 o_s(1) undercounts a message, the loop "
-                           "and the bucket keep RTT(1)/2";
-}
-
-/* '# overheads:' - which case the machine is in, series by series: LoP
- * assumes o << L (thesis 2.3.3), which an adapter that offloads the send
- * meets and a host stack (TCP: the send is a system call) does not. */
-static void overheads_header(const lopredict_opts_t *o, const lopredict_run_t *run)
-{
-    printf("# overheads: o_s(1) + o_r(1) against the one-way time RTT(1)/2 of each series "
-           "(o_s(1) for o_r without an o_r fit; LoP assumes o << L, thesis 2.3.3)");
-    const char *sep = ":";
-    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = &run->set.fit[i];
-        lop_view_t v;
-        if (strcmp(f->quantity, "rtt") != 0 || strcmp(f->stat, o->stat) != 0 ||
-            strcmp(f->series, LOP_MCAST_SERIES) == 0 ||
-            lop_paramset_find(&run->set, f->series, "rtt", o->stat) != f ||
-            lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
-            continue;
-        double os = lop_fit_eval(v.os, 1), orecv = v.orecv ? lop_fit_eval(v.orecv, 1) : os;
-        double one_way = lop_fit_eval(v.rtt, 1) / 2, share = (os + orecv) / one_way;
-        char n[2][LOP_OUT_NUM_LEN];
-        lop_out_format_csv(n[0], os + orecv);
-        lop_out_format_csv(n[1], one_way);
-        if (one_way > 0)
-            printf("%s %s %s of %s us (%.0f %%: %s)", sep, f->series, n[0], n[1], 100 * share,
-                   overheads_regime(share));
-        else /* a fit below zero at p = 1: no share to speak of */
-            printf("%s %s %s of %s us (no one-way time)", sep, f->series, n[0], n[1]);
-        sep = ",";
-    }
-    printf("%s\n", *sep == ':' ? ": the set has none" : "");
-}
-
 /* The comments above the table. */
 static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *run,
                             int hybrid_rows)
@@ -506,11 +433,13 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
     printf("# loop: LogP with o_s, o_r of each row's series at the largest p fitted (a post "
            "among posts back to back) and L = PRTT(1)/2 - o_s - o_r (one message costs half "
            "the round trip back to back; RTT(1) where the set has no PRTT), g the slope of its "
-           "PRTT(k) (lopbench --scenario 3; else 0), the gap on the adapter; a barrier's time "
+           "PRTT(k) (lopbench --scenario 3; else 0), the gap on the adapter (apart or shared: "
+           "'# duplex:'); a barrier's time "
            "is the period of a loop, (T(2R) - T(R))/R for R = %d (models/README.md \"The "
            "loop\"); without a set, --L and --o as given\n", PREDICT_LOOP_ROUNDS);
-    bucket_header(o, run);
-    overheads_header(o, run);
+    measured_bucket_print(o, run);
+    measured_duplex_print(o, run);
+    measured_overheads_print(o, run);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "
            "interval; vs_mpi = measured / MPI_Barrier at the same p\n");

@@ -287,6 +287,7 @@ fidelity() {
         else echo "# round: lopfit's selection (AICc)"; fi
         echo "# intervals: $(sed -n 's/^# intervals: //p' "$2/measured.csv")"
         echo "# overheads: $(sed -n 's/^# overheads: //p' "$2/measured.csv")"
+        echo "# duplex: $(sed -n 's/^# duplex: //p' "$2/measured.csv")"
     }
     fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$2/barrier.csv" "$2/measured.csv"; }
     { fid_meta "$@"; fid csv "$2"; } >"$1/fidelity.csv"

@@ -25,6 +25,10 @@ typedef struct {
     const lop_fit_t *round;   /* T(p) = p RTT(p) of the series, scenario 2's round
                                  (models bucket, linear); may be NULL.  Like prtt it
                                  leaves pmin, pmax alone */
+    const lop_fit_t *exch;    /* X(1) of the series, scenario 3's exchange (a constant);
+                                 may be NULL.  It picks the loop's adapter (models/
+                                 README.md "The loop"), a choice the intervals keep,
+                                 so it is never drawn */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast):
      * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
      * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL

@@ -84,6 +84,27 @@ line=$(sed -n 's/^# overheads: //p' "$T/over.out")
 check "'# overheads:' for each series, o_r of its fit or o_s(1), and the case: $line" test \
     "$(echo "$line" | sed 's/^[^:]*: //')" = "send-normal 4 of 10 us (40 %: o a sizable part of the latency), send-inline 4 of 50 us (8 %: o << L holds), rdmaw-normal 3 of 2 us (150 %: the host's overheads make most of the latency: o << L does not hold, LoP's L(1) = RTT(1)/2 - 2 o_s(1) undercounts a message, the loop and the bucket keep RTT(1)/2), rdmaw-inline 2 of -1 us (no one-way time)"
 
+# column NAME FILE: the rows' values of one column, by the header's name
+column() { awk -F, -v want="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+    { printf "%s ", $c[want] }' "$2"; }
+# '# duplex:' - scenario 3's exchange X(1) picks the loop's adapter: with
+# PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1 an exchange costs 12 apart, 16 shared;
+# X(1) = 15.5 takes shared, and pe at P = 2 (one exchange) then costs 16.
+# Without a gap (no prtt fit) the two are one: apart.
+printf '%s\n' "$H" "f,send-normal,rtt,min,const,4,1,4,20,,,,,,,,,,,,,," \
+    "f,send-normal,os,min,const,4,1,4,7,,,,,,,,,,,,,," "f,send-normal,or,min,const,4,1,4,1,,,,,,,,,,,,,," \
+    "f,send-normal,prtt,min,linear,8,1,8,16,8,,,,,,,,,,,,," "f,send-normal,exch,min,const,1,1,1,15.5,,,,,,,,,,,,,," \
+    "f,rdmaw-normal,rtt,min,const,4,1,4,4,,,,,,,,,,,,,," "f,rdmaw-normal,os,min,const,4,1,4,1,,,,,,,,,,,,,," \
+    "f,rdmaw-normal,exch,min,const,1,1,1,2.5,,,,,,,,,,,,,," >"$T/duplex.csv"
+printf '%s\n' executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us \
+    p2p,send-normal,pe,,2,10,16,16,16,16,20 p2p,send-normal,tour,,2,10,32,32,32,32,40 >"$T/dx-bar.csv"
+"$P" --measured "$T/dx-bar.csv" --params "$T/duplex.csv" --csv >"$T/dx.out" 2>/dev/null
+line=$(sed -n 's/^# duplex: //p' "$T/dx.out")
+check "'# duplex:' for each series with an exchange, and the adapter taken: $line" test \
+    "$(echo "$line" | sed 's/^.*The loop"): //')" = "send-normal X(1) = 15.5 us, the loop apart 12, shared 16 us: shared; rdmaw-normal X(1) = 2.5 us, the loop apart 2, shared 2 us: apart"
+check "... the loop takes it: pe at P = 2 costs 16, tour (a message each way in turn) PRTT(1) = 24" \
+    test "$(column loop_us "$T/dx.out")" = "16 24 "
+
 # barrier.csv's series column (lopbench writes each executor's own): used as given.
 cat >"$T/series.csv" <<'CSV'
 executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
@@ -166,9 +187,6 @@ executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
 verbs,rdmaw-inline,cc,,2,10,40,40,40,40,60
 verbs,rdmaw-inline,diss,,8,10,50,50,50,50,60
 CSV
-# column NAME FILE: the rows' values of one column, by the header's name
-column() { awk -F, -v want="$1" '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-    { printf "%s ", $c[want] }' "$2"; }
 "$P" --measured "$T/bucket.csv" --params "$T/round.csv" --csv >"$T/bucket.out" 2>"$T/bucket.err"
 check "a round fit: exit 0" test $? -eq 0
 check "... bucket_us is T(1) for cc at P = 2 and 3 T(1)/2 for diss at P = 8 (40, 60)" \

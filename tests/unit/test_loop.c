@@ -4,7 +4,9 @@
  * (sched_unicast), the gap held on the adapter (sched_sim_t
  * .adapter_gap), and the calibration identity: one message costs RTT(1)/2 of
  * the set it was calibrated on; the bucket (PREDICT_BUCKET): token-bucket
- * adapters (sched_sim_t.adapter_burst) and its parameters from the round fit.
+ * adapters (sched_sim_t.adapter_burst) and its parameters from the round fit;
+ * adapters shared by sends and deliveries (sched_sim_t.adapter_shared) where
+ * the exchange X(1) says so (predict_duplex).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -386,6 +388,78 @@ static void bucket_not_shown(void)
     }
 }
 
+/* Two ranks that each send to the other, then receive, with L = 4,
+ * o_s = 7, o_r = 1, g = 8 on the adapters: apart the peer's message is
+ * delivered when it arrives, 7 + 4, done at 12; shared the delivery waits
+ * g after the rank's own message left at 7: 15, done at 16. */
+static void adapter_shared(void)
+{
+    sched_t s;
+    sched_init(&s, 2);
+    for (uint32_t r = 0; r < 2; r++) {
+        sched_push(&s, SCHED_SEND, (int32_t)(1 - r), 0);
+        sched_push(&s, SCHED_RECV, (int32_t)(1 - r), 0);
+        sched_end_rank(&s, r);
+    }
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 4, .os_us = 7, .or_us = 1, .g_us = 8};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1};
+    sched_sim_result_t apart, shared;
+    ok(sched_sim_run(&s, &par, 1, &apart) == LOP_OK, "exchange, adapters apart: runs");
+    par.adapter_shared = 1;
+    ok(sched_sim_run(&s, &par, 1, &shared) == LOP_OK, "exchange, adapters shared: runs");
+    ok(apart.rank_us[0] == 12 && apart.rank_us[1] == 12,
+       "apart: o_s + L + o_r = 12, one message's time");
+    ok(shared.rank_us[0] == 16 && shared.rank_us[1] == 16,
+       "shared: the delivery waits g after the rank's own send: o_s + g + o_r = 16");
+    free(apart.rank_us);
+    free(shared.rank_us);
+    sched_free(&s);
+}
+
+/* PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1: the loop's L = 12 - 8 = 4, g = 8.
+ * An exchange loop costs max{o_s + L + o_r, g} = 12 apart and
+ * max{L, g} + max{o_s + o_r, g} = 16 shared; X(1) picks one.  With
+ * o_s = 1, o_r = 0.5 (L = 10.5 above them) shared would cost 18.5, but a
+ * wire, not the host, paces the messages: apart whatever X(1) says. */
+static void duplex_choice(void)
+{
+    static const char *const exch[][4] = {{"15.5", "7", "16", "shared"},
+                                          {"12.5", "7", "16", "apart"},
+                                          {"18", "1", "18.5", "apart, o_s + o_r < L"}};
+    for (size_t i = 0; i < COUNT(exch); i++) {
+        char text[512];
+        snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
+                 "x,t-inline,os,min,const,9,1,63,%s,,,,,\n"
+                 "x,t-inline,or,min,const,9,1,63,%s,,,,,\n"
+                 "x,t-inline,prtt,min,linear,9,1,8,16,8,,,,\n"
+                 "x,t-inline,exch,min,const,1,1,1,%s,,,,,\n", exch[i][1],
+                 i < 2 ? "1" : "0.5", exch[i][0]);
+        lop_paramset_t set;
+        lop_view_t lop;
+        fixture_lop_load(text, &set, &lop);
+        barrier_cost_t c;
+        predict_t pr;
+        predict_duplex_t d;
+        int shared = i == 0;
+        ok(predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK,
+           "X(1) = %s: the loop's choice", exch[i][0]);
+        ok(d.apart_us == 12 && d.shared_us == atof(exch[i][2]) && d.shared == shared &&
+               pr.shared[0] == shared && d.host_bound == (i < 2),
+           "... exchange apart %g, shared %g us: %s", d.apart_us, d.shared_us, exch[i][3]);
+        sched_t s;
+        predict_time_t v;
+        sched_build(barrier_alg_find("pe"), 2, 0, &s);
+        lop_status_t st = predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v);
+        ok(st == LOP_OK && v.us == (shared ? 16 : 12), "... pe at P = 2 in the loop: %g us",
+           v.us);
+        sched_free(&s);
+        predict_free(&pr);
+        lop_paramset_free(&set);
+    }
+}
+
 int main(void)
 {
     repeat();
@@ -397,5 +471,7 @@ int main(void)
     calibration();
     bucket_predict();
     bucket_not_shown();
+    adapter_shared();
+    duplex_choice();
     return tap_done();
 }

@@ -1,0 +1,151 @@
+/* measured_meta.c - lopredict --measured's lines on the machine's case
+ * (measured_meta.h). */
+#include "measured_meta.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out.h"
+#include "params.h"
+
+/* The i-th fit of the set if it is a series' fit of 'quantity' in the run's
+ * statistic (the one lop_paramset_find takes of that series), else NULL:
+ * each line below speaks of every series once. */
+static const lop_fit_t *series_fit(const lopredict_opts_t *o, const lopredict_run_t *run,
+                                   size_t i, const char *quantity)
+{
+    const lop_fit_t *f = &run->set.fit[i];
+    if (strcmp(f->quantity, quantity) != 0 || strcmp(f->stat, o->stat) != 0)
+        return NULL;
+    return lop_paramset_find(&run->set, f->series, quantity, o->stat) == f ? f : NULL;
+}
+
+/* '# bucket:' - the model, and the round fits it prices each series with
+ * (the one lop_paramset_find takes of a series). */
+void measured_bucket_print(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# bucket: the loop with a token bucket of B messages refilled one per g on each "
+           "adapter where the series' round fit T(p) = p RTT(p) shows one (models/README.md "
+           "\"The bucket\"): o_s, o_r as the loop's, g = l3 and B = l4 of the round's bucket "
+           "fit, L = T(1)/2 - o_s - o_r (a round trip after idle, the bucket full); elsewhere "
+           "the loop");
+    const char *sep = "; round fits:";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = series_fit(o, run, i, "round");
+        if (!f)
+            continue;
+        lop_view_t v = {.round = f};
+        double g, B, t1;
+        const char *none = lop_view_no_burst(&v);
+        printf("%s %s %s ", sep, f->series, f->model->name);
+        if (none) {
+            printf("(the loop: %s)", none);
+        } else {
+            char n[3][LOP_OUT_NUM_LEN];
+            lop_view_bucket(&v, &g, &B, &t1);
+            printf("(T(1) = %s us, g = %s us, B = %s)", lop_out_format_csv(n[0], t1),
+                   lop_out_format_csv(n[1], g), lop_out_format_csv(n[2], B));
+        }
+        sep = ",";
+    }
+    printf("%s\n", *sep == ';' ? "; the set has none: the loop" : "");
+}
+
+/* The share of the one-way time RTT(1)/2 a series' overheads o_s(1) +
+ * o_r(1) take, and what it means for the models. */
+static const char *overheads_regime(double share)
+{
+    return share < 0.1   ? "o << L holds"
+           : share < 0.5 ? "o a sizable part of the latency"
+                         : "the host's overheads make most of the latency: o << L does not "
+                           "hold, LoP's L(1) = RTT(1)/2 - 2 o_s(1) undercounts a message, the loop "
+                           "and the bucket keep RTT(1)/2";
+}
+
+/* '# overheads:' - which case the machine is in, series by series: LoP
+ * assumes o << L (thesis 2.3.3), which an adapter that offloads the send
+ * meets and a host stack (TCP: the send is a system call) does not. */
+void measured_overheads_print(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# overheads: o_s(1) + o_r(1) against the one-way time RTT(1)/2 of each series "
+           "(o_s(1) for o_r without an o_r fit; LoP assumes o << L, thesis 2.3.3)");
+    const char *sep = ":";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = series_fit(o, run, i, "rtt");
+        lop_view_t v;
+        if (!f || strcmp(f->series, LOP_MCAST_SERIES) == 0 ||
+            lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
+            continue;
+        double os = lop_fit_eval(v.os, 1), orecv = v.orecv ? lop_fit_eval(v.orecv, 1) : os;
+        double one_way = lop_fit_eval(v.rtt, 1) / 2, share = (os + orecv) / one_way;
+        char n[2][LOP_OUT_NUM_LEN];
+        lop_out_format_csv(n[0], os + orecv);
+        lop_out_format_csv(n[1], one_way);
+        if (one_way > 0)
+            printf("%s %s %s of %s us (%.0f %%: %s)", sep, f->series, n[0], n[1], 100 * share,
+                   overheads_regime(share));
+        else /* a fit below zero at p = 1: no share to speak of */
+            printf("%s %s %s of %s us (no one-way time)", sep, f->series, n[0], n[1]);
+        sep = ",";
+    }
+    printf("%s\n", *sep == ':' ? ": the set has none" : "");
+}
+
+
+/* One kind's choice: "apart 12.03, shared 15.75 us: shared", and why not
+ * where X(1) is closer to shared on a machine whose wire, not its host,
+ * makes the latency. */
+static void duplex_print(const predict_duplex_t *d)
+{
+    char n[2][LOP_OUT_NUM_LEN];
+    int closer = fabs(d->shared_us - d->measured_us) < fabs(d->apart_us - d->measured_us);
+    printf("apart %s, shared %s us: %s", lop_out_format_csv(n[0], d->apart_us),
+           lop_out_format_csv(n[1], d->shared_us),
+           d->shared || !closer ? (d->shared ? "shared" : "apart")
+                                : "apart (o_s + o_r < L: the wire, not the host, paces it)");
+}
+
+/* The loop's and the bucket's choice for the series of view 'v'. */
+static lop_status_t duplex_series(const lopredict_opts_t *o, const lopredict_run_t *run,
+                                  const lop_view_t *v, const char *series)
+{
+    barrier_cost_t c = run->cost;
+    c.lop = v;
+    predict_t pr = {.cost = &c};
+    pr.sim = (sched_sim_t){SCHED_SIM_LOGP, &c, o->lop_arg, NULL, o->recv_order, 0};
+    predict_duplex_t loop, bucket;
+    lop_status_t st = predict_duplex(&pr, PREDICT_LOOP, &loop);
+    st = st ? st : predict_duplex(&pr, PREDICT_BUCKET, &bucket);
+    if (st)
+        return st;
+    char x[LOP_OUT_NUM_LEN];
+    printf(" %s X(1) = %s us, the loop ", series, lop_out_format_csv(x, loop.measured_us));
+    duplex_print(&loop);
+    if (!lop_view_no_burst(v)) {
+        printf(", the bucket ");
+        duplex_print(&bucket);
+    }
+    return LOP_OK;
+}
+
+void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# duplex: scenario 3's exchange X(1), both ranks sending at once, against the "
+           "exchange's period with each adapter passing sends and deliveries a gap each "
+           "(apart: LogP, one message's time) or one gap for both (shared: a host that "
+           "handles them one at a time); the loop and the bucket take the closer, shared only "
+           "where o_s + o_r >= L (models/README.md \"The loop\")");
+    const char *sep = ":";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = series_fit(o, run, i, "exch");
+        lop_view_t v;
+        if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
+            continue;
+        printf("%s", sep);
+        if (duplex_series(o, run, &v, f->series) != LOP_OK)
+            printf(" %s: %s", f->series, lop_errmsg());
+        sep = ";";
+    }
+    printf("%s\n", *sep == ':' ? ": the set has no exchange: apart" : "");
+}
