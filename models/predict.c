@@ -195,7 +195,7 @@ static lop_status_t exchange_loop(sched_t loop[2])
 lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
 {
     const lop_view_t *lop = pr->cost->lop;
-    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0};
+    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0, 0};
     if (!lop || !lop->exch || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
     out->measured_us = lop_fit_eval(lop->exch, 1);
@@ -218,8 +218,9 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, &out->shared_us, &res);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
-    out->shared = st == LOP_OK && out->host_bound &&
+    out->closer = st == LOP_OK &&
                   fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
+    out->shared = out->closer && out->host_bound;
     return st;
 }
 

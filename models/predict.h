@@ -96,8 +96,9 @@ typedef struct {
 typedef struct {
     double measured_us;        /* X(1); NaN: no exch fit (then the rest NaN, apart) */
     double apart_us, shared_us; /* the exchange's period, each way */
+    int closer;                /* shared is closer to X(1) than apart */
     int host_bound;            /* o_s + o_r >= L of the loop's (the bucket's) parameters */
-    int shared;                /* host_bound, and shared is closer */
+    int shared;                /* the choice: closer and host_bound */
 } predict_duplex_t;
 
 lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out);

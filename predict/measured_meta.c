@@ -2,7 +2,6 @@
  * (measured_meta.h). */
 #include "measured_meta.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -92,18 +91,17 @@ void measured_overheads_print(const lopredict_opts_t *o, const lopredict_run_t *
     printf("%s\n", *sep == ':' ? ": the set has none" : "");
 }
 
-
 /* One kind's choice: "apart 12.03, shared 15.75 us: shared", and why not
  * where X(1) is closer to shared on a machine whose wire, not its host,
  * makes the latency. */
 static void duplex_print(const predict_duplex_t *d)
 {
     char n[2][LOP_OUT_NUM_LEN];
-    int closer = fabs(d->shared_us - d->measured_us) < fabs(d->apart_us - d->measured_us);
     printf("apart %s, shared %s us: %s", lop_out_format_csv(n[0], d->apart_us),
            lop_out_format_csv(n[1], d->shared_us),
-           d->shared || !closer ? (d->shared ? "shared" : "apart")
-                                : "apart (o_s + o_r < L: the wire, not the host, paces it)");
+           d->shared   ? "shared"
+           : d->closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
+                       : "apart");
 }
 
 /* The loop's and the bucket's choice for the series of view 'v'. */

@@ -446,7 +446,7 @@ static void duplex_choice(void)
         ok(predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK,
            "X(1) = %s: the loop's choice", exch[i][0]);
         ok(d.apart_us == 12 && d.shared_us == atof(exch[i][2]) && d.shared == shared &&
-               pr.shared[0] == shared && d.host_bound == (i < 2),
+               pr.shared[0] == shared && d.host_bound == (i < 2) && d.closer == (i != 1),
            "... exchange apart %g, shared %g us: %s", d.apart_us, d.shared_us, exch[i][3]);
         sched_t s;
         predict_time_t v;
