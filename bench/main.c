@@ -126,6 +126,12 @@ static void meta_fill(run_t *r)
     lop_run_meta_slurm(m);
 }
 
+/* Does scenario 3 measure its ring (three ranks or more)? */
+static int ring(const run_t *r)
+{
+    return r->opts.scenario[3] && r->bench.size >= LOP_FMT_SERIES_RING_RANKS;
+}
+
 /* Communicators over 'base' (the job, or its timed ranks under --congest),
  * the oversubscription check and the peer lists. */
 static lop_status_t bench_init(run_t *r, MPI_Comm base)
@@ -155,7 +161,7 @@ static lop_status_t bench_init(run_t *r, MPI_Comm base)
         b->star[i] = b->rank == 0 ? (int)i + 1 : 0;
     }
     r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
-                              .max_post = b->max_post, .all_pairs = r->opts.pairs,
+                              .max_post = b->max_post, .all_pairs = r->opts.pairs || ring(r),
                               .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
                                        r->opts.timeout_s, NULL}};
     return LOP_OK;
@@ -284,7 +290,7 @@ static size_t task_rows(const run_t *r, const task_t *t)
 }
 
 /* Work of the tasks that run (lop_bench_rep_units per repetition; scenario
- * 3 repeats its rows, then its one exchange). */
+ * 3 repeats its rows, then its one exchange and its one ring). */
 static double plan_units(const run_t *r, int *n_run)
 {
     double units = 0;
@@ -295,7 +301,7 @@ static double plan_units(const run_t *r, int *n_run)
             continue;
         double per_rep = lop_bench_rep_units(&r->bench, task_rows(r, t));
         if (t->kind == TASK_SCENARIO3)
-            per_rep += lop_bench_rep_units(&r->bench, 1);
+            per_rep += lop_bench_rep_units(&r->bench, 1) * (ring(r) ? 2 : 1);
         units += per_rep * (double)(r->opts.reps + r->opts.warmup);
         (*n_run)++;
     }
@@ -306,13 +312,15 @@ static double plan_units(const run_t *r, int *n_run)
 
 /* The quantities a task produces, in file order: scenario 1 os, oc and (for
  * receives, not inline) or; scenario 2 and the reference rtt, and for a
- * multicast the os of its post too. */
-static int task_quantities(const task_t *t, const char **q)
+ * multicast the os of its post too; scenario 3 prtt, exch and (on three
+ * ranks or more) ring. */
+static int task_quantities(const run_t *r, const task_t *t, const char **q)
 {
     if (t->kind == TASK_SCENARIO3) {
         q[0] = "prtt";
         q[1] = "exch";
-        return 2;
+        q[2] = "ring";
+        return ring(r) ? 3 : 2;
     }
     if (t->kind != TASK_SCENARIO1) {
         q[0] = "rtt";
@@ -357,7 +365,7 @@ static lop_status_t plan_targets_check(const run_t *r)
     lop_status_t st = LOP_OK;
     for (int i = 0; i < r->n_tasks && st == LOP_OK; i++) {
         const char *q[3];
-        int n_q = r->task[i].skip ? 0 : task_quantities(&r->task[i], q);
+        int n_q = r->task[i].skip ? 0 : task_quantities(r, &r->task[i], q);
         for (int k = 0; k < n_q * (1 + r->opts.raw) && st == LOP_OK; k++) {
             char name[LOP_FMT_SERIES_NAME_LEN];
             lop_fmt_series_file_name(name, r->task[i].series, q[k % n_q], k >= n_q);
@@ -386,7 +394,8 @@ static lop_status_t task_measure(run_t *r, const task_t *t, lop_samples_t *set, 
         return lop_scenario1_run(b, t->op, t->post, have ? &set[0] : NULL,
                                  have ? &set[1] : NULL, have && n_sets > 2 ? &set[2] : NULL);
     case TASK_SCENARIO3:
-        return lop_scenario3_run(b, t->op, t->post, have, have ? &set[1] : NULL);
+        return lop_scenario3_run(b, t->op, t->post, have, have ? &set[1] : NULL,
+                                 have && n_sets > 2 ? &set[2] : NULL);
     default:
         return lop_scenario2_run(b, t->op, t->post, have, have && n_sets > 1 ? &set[1] : NULL);
     }
@@ -426,7 +435,7 @@ static lop_status_t task_output(run_t *r, const task_t *t, lop_samples_t *set, i
 static void task_run(run_t *r, const task_t *t)
 {
     const char *q[MAX_SETS];
-    int n_sets = task_quantities(t, q);
+    int n_sets = task_quantities(r, t, q);
     lop_samples_t set[MAX_SETS] = {0};
     size_t rows = task_rows(r, t), reps = (size_t)r->opts.reps;
     lop_status_t st = LOP_OK;

@@ -31,13 +31,25 @@
  * ahead: over verbs a send completes only once the other side has a
  * receive posted for it, and that side may still be finishing the round
  * before.
+ *
+ * Then, with three ranks or more, the ring R(1), the same round on ranks
+ * 0, 1 and 2, each sending to the next, (r + 1) mod 3, and receiving from
+ * the previous one: no message is answered on its pair, as in a round of
+ * diss.  A transport that acknowledges a message (TCP) then sends the
+ * acknowledgement on its own, a frame the exchange's reply carries: what
+ * that costs the receiver's adapter, the loop model takes from R(1)
+ * (models/README.md "The loop").
  */
 #include "scenario.h"
 
 typedef struct {
     lop_op_t op;
     lop_post_t post;
-    lop_samples_t *prtt, *exch;
+    lop_samples_t *prtt, *exch, *ring;
+    MPI_Comm sync;     /* the ranks that exchange: the pair, or ranks 0..2 of the ring */
+    const int *to;     /* where each round's message goes: [1] */
+    const int *from;   /* where the next ones come from: [2] (receives posted ahead) */
+    lop_samples_t *out; /* rank 0's: exch or ring */
 } s3_ctx_t;
 
 static lop_status_t s3_round(lop_bench_t *b, void *ctx, size_t k, long rep, uint64_t seq)
@@ -78,10 +90,10 @@ static long s3_ahead(const lop_bench_t *b)
     return b->warmup + b->reps < ahead ? b->warmup + b->reps : ahead;
 }
 
-/* The exchange's round in the order lopbench's barrier executors take a
- * step of one (bench/barrier_exec.c): the send completed, then the
- * receive waited for. */
-static lop_status_t s3_exchange(lop_bench_t *b, void *ctx, size_t k, long rep, uint64_t seq)
+/* A round of the exchange or the ring in the order lopbench's barrier
+ * executors take a step of one (bench/barrier_exec.c): the send
+ * completed, then the receive waited for. */
+static lop_status_t s3_step(lop_bench_t *b, void *ctx, size_t k, long rep, uint64_t seq)
 {
     const s3_ctx_t *c = ctx;
     lop_transport_t *t = b->tp;
@@ -90,20 +102,39 @@ static lop_status_t s3_exchange(lop_bench_t *b, void *ctx, size_t k, long rep, u
     lop_status_t st = LOP_OK;
     (void)k;
     if (rep == -b->warmup) {
-        st = two_sided ? t->ops->post_recv(t, b->to_other, (size_t)ahead, LOP_POST_NORMAL) : LOP_OK;
-        st = st ? st : lop_mpi_barrier(b->pair, &t->poll);
+        st = two_sided ? t->ops->post_recv(t, c->from, (size_t)ahead, LOP_POST_NORMAL) : LOP_OK;
+        st = st ? st : lop_mpi_barrier(c->sync, &t->poll);
         if (st)
             return st;
     }
     uint64_t t1 = lop_timer_now(b->timer);
-    st = t->ops->post_send(t, c->op, b->to_other, 1, c->post, seq);
+    st = t->ops->post_send(t, c->op, c->to, 1, c->post, seq);
     st = st ? st : t->ops->wait_send(t);
     if (st == LOP_OK && two_sided && rep < b->reps - ahead) /* the last rounds' are posted */
-        st = t->ops->post_recv(t, b->to_other, 1, LOP_POST_NORMAL);
-    st = st ? st : t->ops->wait_recv(t, c->op, b->to_other[0], seq);
+        st = t->ops->post_recv(t, c->from, 1, LOP_POST_NORMAL);
+    st = st ? st : t->ops->wait_recv(t, c->op, c->from[0], seq);
     uint64_t t2 = lop_timer_now(b->timer);
     if (st == LOP_OK && b->rank == 0)
-        lop_bench_record(c->exch, 1, rep, lop_timer_us(b->timer, t2 - t1));
+        lop_bench_record(c->out, 1, rep, lop_timer_us(b->timer, t2 - t1));
+    return st;
+}
+
+/* The ring on ranks 0..2 (the others sit it out): its own communicator
+ * for the start, made and freed by every rank. */
+static lop_status_t s3_ring(lop_bench_t *b, s3_ctx_t *c)
+{
+    int in = b->rank < LOP_FMT_SERIES_RING_RANKS;
+    int to[1] = {(b->rank + 1) % LOP_FMT_SERIES_RING_RANKS};
+    int prev = (b->rank + LOP_FMT_SERIES_RING_RANKS - 1) % LOP_FMT_SERIES_RING_RANKS, from[2] = {prev, prev};
+    MPI_Comm trio;
+    MPI_Comm_split(b->comm, in ? 0 : MPI_UNDEFINED, b->rank, &trio);
+    c->sync = trio;
+    c->to = to;
+    c->from = from;
+    c->out = c->ring;
+    lop_status_t st = lop_bench_repeat(b, in, 1, s3_step, c);
+    if (trio != MPI_COMM_NULL)
+        MPI_Comm_free(&trio);
     return st;
 }
 
@@ -113,14 +144,16 @@ size_t lop_scenario3_rows(const lop_bench_t *b, lop_op_t op)
 }
 
 lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt,
-                               lop_samples_t *exch)
+                               lop_samples_t *exch, lop_samples_t *ring)
 {
-    s3_ctx_t c = {op, post, prtt, exch};
+    s3_ctx_t c = {op, post, prtt, exch, ring, b->pair, b->to_other, b->to_other, exch};
     lop_bench_t hot = *b;
     hot.idle_us = 0;
     int mine = b->rank <= 1;
     lop_status_t st = lop_bench_repeat(&hot, mine, lop_scenario3_rows(b, op), s3_round, &c);
-    st = st ? st : lop_bench_repeat(&hot, mine, 1, s3_exchange, &c);
+    st = st ? st : lop_bench_repeat(&hot, mine, 1, s3_step, &c);
+    if (st == LOP_OK && b->size >= LOP_FMT_SERIES_RING_RANKS)
+        st = s3_ring(&hot, &c);
     b->seq = hot.seq;
     return st;
 }

@@ -44,7 +44,7 @@ static const char *quantity_at(int q)
     return q < LOP_FMT_SERIES_DERIVED ? lop_fmt_series_derived[q].quantity : NULL;
 }
 
-/* The first n quantities joined "rtt, os, ... or exch", for messages. */
+/* The first n quantities joined "rtt, os, ... or ring", for messages. */
 static const char *quantity_names(int n, char *buf, size_t len)
 {
     size_t used = 0;

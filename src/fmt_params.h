@@ -9,7 +9,7 @@
  *   cov11,cov12,..,cov16,cov22,..,cov66,weak,hint,criterion,k,aicc,bic,margin
  *
  * series is "<op>-<post>" (send-normal, rdmaw-inline, send-list, ...),
- * quantity rtt, os, or, prtt, exch or round, stat min, avg or median.
+ * quantity rtt, os, or, prtt, exch, ring or round, stat min, avg or median.
  * Unused lambdas and unknown statistics are empty cells (rtt-nosat uses
  * l1..l3, const l1), and every number is exact, so the reader gives the
  * same bits back.

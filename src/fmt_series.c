@@ -10,9 +10,9 @@
 #include "cli.h"
 #include "model.h"
 
-enum { RTT, OS, OR, OC, PRTT, EXCH };
+enum { RTT, OS, OR, OC, PRTT, EXCH, RING };
 const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1] = {
-    "rtt", "os", "or", "oc", "prtt", "exch", NULL};
+    "rtt", "os", "or", "oc", "prtt", "exch", "ring", NULL};
 const char *const lop_fmt_series_stats[LOP_FMT_SERIES_STATS + 1] = {"min", "avg", "median", NULL};
 
 /* RTT(p) = T(p)/p (the rtt definition below): the round is p times it. */
@@ -63,6 +63,10 @@ static const struct {
      "X(1) = t2 - t1: ranks 0 and 1 each send one message to the other and wait for the "
      "other's, rounds back to back (no idle gap); an exchange, as a round of bfly, pe or diss "
      "at P = 2 runs it"},
+    {RING, NULL, "1 (one message to the next of ranks 0, 1, 2)",
+     "R(1) = t2 - t1: ranks 0, 1 and 2 each send one message to the next, (r + 1) mod 3, and "
+     "wait for the previous one's, rounds back to back (no idle gap); no message is answered "
+     "on its pair, as in a round of diss, so a transport acknowledges each apart"},
     {OC, NULL, "requests posted back to back",
      "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "
      "all p send completions are polled (listing 2.11)"},

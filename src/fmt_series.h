@@ -28,8 +28,10 @@
 #include "out.h"
 
 /* The quantities a series is measured in, one file each (README "Data
- * formats"): "rtt", "os", "or", "oc", "prtt", "exch", then NULL. */
-#define LOP_FMT_SERIES_QUANTITIES 6
+ * formats"): "rtt", "os", "or", "oc", "prtt", "exch", "ring", then NULL. */
+#define LOP_FMT_SERIES_QUANTITIES 7
+/* The ranks of quantity ring's round (0 sends to 1, 1 to 2, 2 to 0). */
+#define LOP_FMT_SERIES_RING_RANKS 3
 extern const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1];
 /* Quantities derived from a series file's, one row each: lopfit fits them
  * from every file of quantity 'from' and writes their fits to params.csv,

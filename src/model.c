@@ -90,6 +90,8 @@ const lop_family_t lop_family_ov = FAMILY("ov", &lop_model_ov, &lop_model_const)
 const lop_family_t lop_family_prtt = FAMILY("prtt", &lop_model_linear, &lop_model_const);
 /* X(1) of scenario 3, an exchange: one point, a constant. */
 const lop_family_t lop_family_exch = FAMILY("exch", &lop_model_const);
+/* R(1) of scenario 3, a ring of three ranks: one point, a constant. */
+const lop_family_t lop_family_ring = FAMILY("ring", &lop_model_const);
 /* p RTT(p), the time of scenario 2's round: a burst, then a gap a peer; or
  * LogP's line (a gap from the first peer). */
 const lop_family_t lop_family_round = FAMILY("round", &lop_model_bucket, &lop_model_linear);
@@ -109,7 +111,8 @@ static const struct {
     const lop_family_t *family;
 } quantity_families[] = {
     {"rtt", &lop_family_rtt}, {"os", &lop_family_ov}, {"or", &lop_family_ov},
-    {"prtt", &lop_family_prtt}, {"exch", &lop_family_exch}, {"round", &lop_family_round}};
+    {"prtt", &lop_family_prtt}, {"exch", &lop_family_exch}, {"ring", &lop_family_ring},
+    {"round", &lop_family_round}};
 enum { N_QUANTITY_FAMILIES = COUNT(quantity_families) };
 
 const lop_family_t *lop_family_for_quantity(const char *quantity)

@@ -89,7 +89,7 @@ typedef struct {
 } lop_family_t;
 
 extern const lop_family_t lop_family_rtt, lop_family_ov, lop_family_prtt, lop_family_exch,
-    lop_family_round;
+    lop_family_ring, lop_family_round;
 
 /* The family a quantity is selected from (rtt -> rtt, os/or -> ov), or the
  * family whose richest member is 'model'; NULL if none. */

@@ -78,11 +78,12 @@ check "--raw: the summary file is there too" rows_ok "$T/raw/send-normal-rtt.csv
 check "--scenario 2 --ops send --post normal writes only that series" \
     test "$(ls "$T/raw" | wc -l)" -eq 2
 
-# ---- --scenario 3: the gap, PRTT(k), fitted with LogP's line; one-sided k = 1 only
+# ---- --scenario 3: the gap, PRTT(k), fitted with LogP's line; one-sided k = 1 only;
+# the exchange; on 3 ranks the ring
 run_mpi 3 "$B" $SMALL --scenario 3 -o "$T/gap" --quiet >/dev/null 2>&1
 check "--scenario 3: exit 0" test $? -eq 0
-check "--scenario 3: the prtt and exch files of rdmaw-normal and send-normal" \
-    test "$(ls "$T/gap" | tr '\n' ' ')" = "rdmaw-normal-exch.csv rdmaw-normal-prtt.csv send-normal-exch.csv send-normal-prtt.csv "
+check "--scenario 3: the prtt, exch and ring files of rdmaw-normal and send-normal" \
+    test "$(ls "$T/gap" | tr '\n' ' ')" = "rdmaw-normal-exch.csv rdmaw-normal-prtt.csv rdmaw-normal-ring.csv send-normal-exch.csv send-normal-prtt.csv send-normal-ring.csv "
 check "--scenario 3: rows k = 1..$K" rows_ok "$T/gap/send-normal-prtt.csv" $K $REPS
 check "--scenario 3: rdmaw polls a slot that cannot count k writes: row k = 1 alone" \
     rows_ok "$T/gap/rdmaw-normal-prtt.csv" 1 $REPS
@@ -94,14 +95,24 @@ check "--scenario 3: the exchange X(1), one row, both ranks sending at once, no 
     test "$(meta "$X" quantity),$(meta "$X" definition | grep -c 'each send one message to the other.*no idle gap')" = exch,1
 exch_rows() { rows_ok "$X" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-exch.csv" 1 $REPS; }
 check "--scenario 3: X(1) has one row of every repetition, two-sided and one-sided" exch_rows
+R=$T/gap/send-normal-ring.csv
+check "--scenario 3: the ring R(1), one row, ranks 0, 1, 2 each sending to the next, no idle gap" \
+    test "$(meta "$R" quantity),$(meta "$R" definition | grep -c 'ranks 0, 1 and 2 each send one message to the next.*no idle gap')" = ring,1
+ring_rows() { rows_ok "$R" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-ring.csv" 1 $REPS; }
+check "--scenario 3: R(1) has one row of every repetition, two-sided and one-sided" ring_rows
+run_mpi 2 "$B" $SMALL --scenario 3 --ops send -o "$T/gap2" --quiet >/dev/null 2>&1
+check "--scenario 3 on 2 ranks: exit 0, and no ring (it takes 3)" \
+    test "$?,$(ls "$T/gap2" | tr '\n' ' ')" = "0,send-normal-exch.csv send-normal-prtt.csv "
 "$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" "$T/gap/rdmaw-normal-prtt.csv" \
-    "$X" >"$T/gap.fit" 2>&1
+    "$X" "$R" >"$T/gap.fit" 2>&1
 check "lopfit fits PRTT(k) with LogP's line or a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,prtt,min,\\(linear\\|const\\),' '$T/gap/params.csv'"
 check "lopfit fits rdmaw's PRTT(1) alone with a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*rdmaw-normal,prtt,min,const,1,1,1,' '$T/gap/params.csv'"
 check "lopfit fits X(1) with a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,exch,min,const,1,1,1,' '$T/gap/params.csv'"
+check "lopfit fits R(1) with a constant" \
+    sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,ring,min,const,1,1,1,' '$T/gap/params.csv'"
 
 # ---- --rma put: rdmaw through MPI_Accumulate(MPI_REPLACE) + flush instead of shared memory
 run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1

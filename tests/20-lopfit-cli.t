@@ -148,7 +148,7 @@ check "oc file skipped with a note" \
 # with no advice --model would refuse (it once said "--model barrier=MODEL").
 check "barrier.csv skipped with a note naming the series' quantities" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$ROOT/tests/data/plots/barrier.csv' >/dev/null 2>'$T/e' &&
-           grep -qx \"lopfit: note: $ROOT/tests/data/plots/barrier.csv: quantity 'barrier' is none of a series' (rtt, os, or, oc, prtt or exch), skipped\" '$T/e'"
+           grep -qx \"lopfit: note: $ROOT/tests/data/plots/barrier.csv: quantity 'barrier' is none of a series' (rtt, os, or, oc, prtt, exch or ring), skipped\" '$T/e'"
 printf '# quantity: os\n# series: send-normal\np,rep,us\n1,1,0.5\n1,2,0.6\n' >"$T/send-normal-os-raw.csv"
 check "raw sample files skipped with a note" \
     sh -c "'$LOPFIT' '$T/data/send-normal-os.csv' '$T/send-normal-os-raw.csv' >/dev/null 2>'$T/e' &&

@@ -109,9 +109,12 @@ static void check_descriptors(void)
            lop_family_for_quantity("prtt") == &lop_family_prtt &&
            lop_family_of(&lop_model_linear) == &lop_family_prtt &&
            lop_family_for_quantity("exch") == &lop_family_exch &&
-           lop_family_of(&lop_model_const) == &lop_family_exch,
+           lop_family_of(&lop_model_const) == &lop_family_exch &&
+           lop_family_for_quantity("ring") == &lop_family_ring &&
+           lop_model_fits_quantity(&lop_model_const, "ring") &&
+           !lop_model_fits_quantity(&lop_model_rtt, "ring"),
        "families by quantity and by richest member (prtt: LogP's line, its slope the gap; "
-       "exch: one point, a constant)");
+       "exch and ring: one point, a constant)");
     ok(lop_family_for_quantity("round") == &lop_family_round &&
            lop_family_of(&lop_model_bucket) == &lop_family_round &&
            lop_model_fits_quantity(&lop_model_bucket, "round") &&
