@@ -1,8 +1,12 @@
 /* predict.c - predicted barrier times with intervals (predict.h). */
 #include "predict.h"
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
 #include <math.h>
 #include <string.h>
+
+#include "fmt_series.h"
 
 void predict_logp(const lop_view_t *lop, double L, double os, double or, double g, logp_t *out)
 {
@@ -70,10 +74,13 @@ lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double 
     pr->sim = *sim;
     for (int b = 0; b < 2; b++) {
         predict_duplex_t d;
+        predict_ack_t k;
         lop_status_t st = predict_duplex(pr, b ? PREDICT_BUCKET : PREDICT_LOOP, &d);
+        pr->shared[b] = d.shared;
+        st = st ? st : predict_ack(pr, b ? PREDICT_BUCKET : PREDICT_LOOP, &k);
         if (st)
             return st;
-        pr->shared[b] = d.shared;
+        pr->ack_us[b] = k.ack_us;
     }
     lop_view_t lop = cost->lop ? *cost->lop : (lop_view_t){0};
     for (int i = 0; i < PREDICT_MAX_FITS; i++) {
@@ -142,9 +149,10 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
  * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
  * (thesis 4.3.2) add up to.  The bucket (PREDICT_BUCKET, "The bucket") runs
  * the same loop with its own parameters and token-bucket adapters.  Each
- * adapter is one gap for sends and deliveries where 'shared'. */
+ * adapter is one gap for sends and deliveries where 'shared', and a
+ * message not answered on its pair costs its receiver's adapter ack_us. */
 static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
-                              const sched_t *loop, int shared, double *us,
+                              const sched_t *loop, int shared, double ack_us, double *us,
                               sched_sim_result_t *res)
 {
     barrier_cost_t lc = *c;
@@ -157,6 +165,7 @@ static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, pred
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
     par.adapter_shared = shared;
+    par.ack_us = ack_us;
     par.cost = &lc;
     sched_sim_result_t once;
     lop_status_t st = sched_sim_run(&loop[0], &par, 0, &once);
@@ -174,17 +183,18 @@ static lop_status_t loop_pair(const sched_t *s, sched_t loop[2])
     return st;
 }
 
-/* Two ranks that each send to the other, then receive: scenario 3's
- * exchange, as the loop's two schedules. */
-static lop_status_t exchange_loop(sched_t loop[2])
+/* p ranks that each send to the next, then receive from the previous one:
+ * scenario 3's exchange (p = 2) or ring (p = 3), as the loop's two
+ * schedules. */
+static lop_status_t step_loop(uint32_t p, sched_t loop[2])
 {
     sched_t x;
-    lop_status_t st = sched_init(&x, 2);
+    lop_status_t st = sched_init(&x, p);
     if (st)
         return st;
-    for (uint32_t r = 0; r < 2; r++) {
-        sched_push(&x, SCHED_SEND, (int32_t)(1 - r), 0);
-        sched_push(&x, SCHED_RECV, (int32_t)(1 - r), 0);
+    for (uint32_t r = 0; r < p; r++) {
+        sched_push(&x, SCHED_SEND, (int32_t)((r + 1) % p), 0);
+        sched_push(&x, SCHED_RECV, (int32_t)((r + p - 1) % p), 0);
         sched_end_rank(&x, r);
     }
     st = x.error ? x.error : loop_pair(&x, loop);
@@ -211,11 +221,11 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     uniform.sim.or_per_pair = 0;
     sched_t loop[2];
     sched_sim_result_t res;
-    lop_status_t st = exchange_loop(loop);
+    lop_status_t st = step_loop(2, loop);
     if (st)
         return st;
-    st = loop_time(&uniform, pr->cost, kind, loop, 0, &out->apart_us, &res);
-    st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, &out->shared_us, &res);
+    st = loop_time(&uniform, pr->cost, kind, loop, 0, 0, &out->apart_us, &res);
+    st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, 0, &out->shared_us, &res);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
     out->closer = st == LOP_OK &&
@@ -224,13 +234,84 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     return st;
 }
 
+/* The ring's period less R(1) at an acknowledgement's cost (a gsl_function). */
+typedef struct {
+    const predict_t *pr;
+    predict_kind_t kind;
+    const sched_t *loop;
+    double measured_us;
+    lop_status_t st;
+} ring_ctx_t;
+
+static double ring_excess(double ack_us, void *ctx)
+{
+    ring_ctx_t *r = ctx;
+    double us;
+    sched_sim_result_t res;
+    lop_status_t st = loop_time(r->pr, r->pr->cost, r->kind, r->loop,
+                                r->pr->shared[r->kind == PREDICT_BUCKET], ack_us, &us, &res);
+    r->st = r->st ? r->st : st;
+    return st ? GSL_NAN : us - r->measured_us;
+}
+
+/* The root of ring_excess between 0 and hi (Brent's method: the period
+ * grows with the acknowledgement, so there is one where the signs differ). */
+static lop_status_t ack_root(ring_ctx_t *r, double hi, double *ack_us)
+{
+    gsl_function f = {ring_excess, r};
+    gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+    if (!s)
+        return LOP_ERR_NOMEM;
+    int status = gsl_root_fsolver_set(s, &f, 0, hi);
+    for (int i = 0; status == GSL_SUCCESS && i < 100; i++) {
+        status = gsl_root_fsolver_iterate(s);
+        double lo = gsl_root_fsolver_x_lower(s), up = gsl_root_fsolver_x_upper(s);
+        if (status == GSL_SUCCESS && gsl_root_test_interval(lo, up, 1e-6, 1e-9) == GSL_SUCCESS)
+            break;
+    }
+    *ack_us = gsl_root_fsolver_root(s);
+    gsl_root_fsolver_free(s);
+    if (r->st)
+        return r->st;
+    return status == GSL_SUCCESS ? LOP_OK
+                                 : lop_err(LOP_ERR_RANGE, "the ring's acknowledgement: %s",
+                                           gsl_strerror(status));
+}
+
+lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out)
+{
+    const lop_view_t *lop = pr->cost->lop;
+    *out = (predict_ack_t){NAN, NAN, 0};
+    if (!lop || !lop->ring || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
+        return LOP_OK;
+    out->measured_us = lop_fit_eval(lop->ring, 1);
+    predict_t uniform = *pr; /* R(1) was measured with the series' own costs */
+    uniform.sim.pairs = NULL;
+    uniform.sim.or_per_pair = 0;
+    sched_t loop[2];
+    lop_status_t st = step_loop(LOP_FMT_SERIES_RING_RANKS, loop);
+    if (st)
+        return st;
+    ring_ctx_t r = {&uniform, kind, loop, out->measured_us, LOP_OK};
+    double excess = ring_excess(0, &r);
+    out->plain_us = excess + out->measured_us;
+    gsl_error_handler_t *handler = gsl_set_error_handler_off();
+    if (r.st == LOP_OK && excess < 0) /* at ack = R(1) the period is R(1) or more */
+        st = ack_root(&r, out->measured_us, &out->ack_us);
+    gsl_set_error_handler(handler);
+    sched_free(&loop[0]);
+    sched_free(&loop[1]);
+    return r.st ? r.st : st;
+}
+
 /* One time with the parameters of 'c' ('loop': the loop's two schedules). */
 static lop_status_t evaluate(const predict_t *pr, barrier_cost_t *c, predict_kind_t kind,
                              const barrier_alg_t *a, uint32_t n, uint32_t p, const sched_t *s,
                              const sched_t *loop, double *us, sched_sim_result_t *res)
 {
     if (kind == PREDICT_LOOP || kind == PREDICT_BUCKET)
-        return loop_time(pr, c, kind, loop, pr->shared[kind == PREDICT_BUCKET], us, res);
+        return loop_time(pr, c, kind, loop, pr->shared[kind == PREDICT_BUCKET],
+                         pr->ack_us[kind == PREDICT_BUCKET], us, res);
     if (kind == PREDICT_LOGP || kind == PREDICT_LOP) {
         *us = kind == PREDICT_LOGP ? a->logp_us(c, p, n) : a->lop_us(c, p, n);
         return LOP_OK;

@@ -83,6 +83,9 @@ typedef struct {
     int shared[2];                 /* the loop's [0] and the bucket's [1] adapters pass
                                       sends and deliveries through one gap
                                       (predict_duplex: the point set's choice) */
+    double ack_us[2];              /* the loop's [0] and the bucket's [1] acknowledgement
+                                      of a message not answered on its pair
+                                      (predict_ack: the point set's) */
 } predict_t;
 
 /* Which adapter the loop or the bucket takes (models/README.md "The
@@ -102,6 +105,20 @@ typedef struct {
 } predict_duplex_t;
 
 lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out);
+
+/* What the loop or the bucket charges a message its receiver never answers
+ * (sched_sim_t.ack_us; models/README.md "The loop"): where the series has a
+ * ring R(1) (lopbench --scenario 3 on three ranks or more), the ring loop
+ * of LOP_FMT_SERIES_RING_RANKS ranks is simulated with the adapters
+ * predict_duplex chose, and ack_us is what makes its period R(1): 0 where
+ * the period is R(1) or more without it. */
+typedef struct {
+    double measured_us; /* R(1); NaN: no ring fit (then plain_us NaN, ack_us 0) */
+    double plain_us;    /* the ring's period without acknowledgements */
+    double ack_us;      /* the acknowledgement's cost */
+} predict_ack_t;
+
+lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out);
 
 typedef struct {
     double us;             /* the time at the fitted parameters (maybe no time) */

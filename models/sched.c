@@ -433,3 +433,35 @@ lop_status_t sched_op_error(const sched_t *s, uint32_t op, const char *fmt, ...)
     return lop_err(LOP_ERR_INVALID, "%sschedule %s: %s%s",
                    sched_op_file_line(s, op, file, sizeof file), s->alg, where, rest);
 }
+
+static int peer_cmp(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+lop_status_t sched_send_peers(const sched_t *s, uint32_t **first, int32_t **peers)
+{
+    *first = lop_calloc((size_t)s->p + 1, sizeof **first);
+    *peers = lop_calloc(s->n_ops ? s->n_ops : 1, sizeof **peers);
+    if (!*first || !*peers)
+        return LOP_ERR_NOMEM;
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < s->p; r++) {
+        (*first)[r] = n;
+        for (const sched_op_t *o = sched_rank_ops(s, r); o < sched_rank_end(s, r); o++)
+            if (o->kind == SCHED_SEND || o->kind == SCHED_MCAST)
+                (*peers)[n++] = o->kind == SCHED_SEND ? o->peer : -1;
+        qsort(*peers + (*first)[r], n - (*first)[r], sizeof **peers, peer_cmp);
+    }
+    (*first)[s->p] = n;
+    return LOP_OK;
+}
+
+int sched_sends_to(const uint32_t *first, const int32_t *peers, uint32_t rank, uint32_t to)
+{
+    const int32_t *mine = peers + first[rank];
+    size_t n = first[rank + 1] - first[rank];
+    int32_t key = (int32_t)to;
+    return n && (mine[0] < 0 || bsearch(&key, mine, n, sizeof key, peer_cmp));
+}

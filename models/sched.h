@@ -137,6 +137,13 @@ lop_status_t sched_store(sched_t *s);
  * in P (barrier_alg_t.n_ops is; so is the checker's work). */
 uint32_t sched_largest_p(uint64_t (*n_ops)(uint32_t p, uint32_t n), uint32_t n,
                          double (*need)(double n_ops, uint32_t p), uint32_t below, double limit);
+/* Whom each rank of a stored schedule sends to: rank r's peers are
+ * (*peers)[(*first)[r] .. (*first)[r + 1] - 1], sorted, -1 (first) for an
+ * MCAST, which reaches every rank; free() both. */
+lop_status_t sched_send_peers(const sched_t *s, uint32_t **first, int32_t **peers);
+/* Does 'rank' send anything to 'to', by sched_send_peers' lists? */
+int sched_sends_to(const uint32_t *first, const int32_t *peers, uint32_t rank, uint32_t to);
+
 /* "diss", "ndiss with n = 2": an algorithm and its n, for messages. */
 void sched_alg_label(const struct barrier_alg *alg, uint32_t n, char *buf, size_t len);
 

@@ -31,6 +31,7 @@ typedef struct {
     double at_us; /* its arrival */
     double or_us; /* its receive overhead */
     uint32_t k;   /* its place in the run: equal arrivals are taken in program order */
+    int ack;      /* unanswered: its delivery costs the receiver's sending side ack_us */
 } logp_arrival_t;
 
 typedef struct {
@@ -56,6 +57,8 @@ typedef struct {
                            until the first MCAST asks (its range recorded only then) */
     double mc_o, mc_L;  /* ... to the P - 1 others: its post's o, its L */
     logp_arrival_t *arrival; /* LogP in arrival order: one run's messages */
+    uint32_t *sends_first; /* with ack_us: whom each rank sends to (sched_send_peers) */
+    int32_t *sends_to;
     double give_up;     /* par->give_up_us, or +inf */
     int over;           /* a rank's time passed give_up */
     lop_memo_t memo[MEMO_SIZE];
@@ -137,12 +140,24 @@ HOT double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_
  * next message when paced, when the bucket is full again; a message may
  * pass up to (B - 1) g before it, so after idle B pass at once and then one
  * per g.  B <= 1 is one message per g, max{at, previous leave + g}. */
-HOT double bucket_pass(const sim_t *sim, double *next, double at)
+HOT double bucket_take(const sim_t *sim, double *next, double at, double cost)
 {
     double g = sim->logp.g_us, burst = sim->par->adapter_burst;
     double leave = max2(at, *next - (burst > 1 ? (burst - 1) * g : 0));
-    *next = max2(leave, *next) + g;
+    *next = max2(leave, *next) + cost;
     return leave;
+}
+
+HOT double bucket_pass(const sim_t *sim, double *next, double at)
+{
+    return bucket_take(sim, next, at, sim->logp.g_us);
+}
+
+/* Is a message 'from' never answered at 'rank' (asked with ack_us only)?
+ * Then its acknowledgement travels alone (sched_sim_t.ack_us). */
+HOT int unanswered(const sim_t *sim, uint32_t rank, uint32_t from, int gap)
+{
+    return gap && sim->sends_to && !sched_sends_to(sim->sends_first, sim->sends_to, rank, from);
 }
 
 /* A send starts at max{CPU free, previous send start + g}; the message
@@ -174,7 +189,10 @@ HOT void logp_charge(sim_t *sim, uint32_t rank, const logp_arrival_t *a, int gap
     double start = max2(sim->cpu[rank], a->at_us);
     if (gap && sim->par->adapter_gap) {
         double *next = sim->par->adapter_shared ? &sim->tx[rank] : &sim->rx[rank];
-        start = max2(sim->cpu[rank], bucket_pass(sim, next, a->at_us));
+        double delivered = bucket_pass(sim, next, a->at_us);
+        if (a->ack) /* its acknowledgement leaves through the sending side */
+            bucket_take(sim, &sim->tx[rank], delivered, sim->par->ack_us);
+        start = max2(sim->cpu[rank], delivered);
     } else if (gap) {
         start = max2(start, sim->rx[rank] + sim->logp.g_us);
         sim->rx[rank] = start;
@@ -201,6 +219,7 @@ static __attribute__((noinline)) void logp_recv_arrival(sim_t *sim, uint32_t ran
         logp_arrival_t *a = &sim->arrival[k];
         a->k = k;
         a->at_us = msg[k].value + latency(sim, msg[k].from, rank, &a->or_us, sim->pairs != NULL);
+        a->ack = unanswered(sim, rank, msg[k].from, sim->gap);
     }
     qsort(sim->arrival, n, sizeof *sim->arrival, arrival_time_cmp);
     for (uint32_t k = 0; k < n; k++)
@@ -215,7 +234,7 @@ HOT void logp_receive(sim_t *sim, uint32_t rank, uint32_t n, const sched_msg_t *
                       int pairs, int halting)
 {
     for (uint32_t k = 0; k < n; k++) {
-        logp_arrival_t a = {0, 0, k};
+        logp_arrival_t a = {0, 0, k, unanswered(sim, rank, msg[k].from, gap)};
         a.at_us = msg[k].value + latency(sim, msg[k].from, rank, &a.or_us, pairs);
         logp_charge(sim, rank, &a, gap);
     }
@@ -404,6 +423,13 @@ static int logp_gap(const sim_t *sim)
            (!sim->pairs && !(m->os_us >= 0));
 }
 
+/* Are unanswered messages acknowledged apart (a stored schedule's sends
+ * listed per rank)? */
+static int sim_acks(const sched_sim_t *par)
+{
+    return par->model == SCHED_SIM_LOGP && par->adapter_gap && par->ack_us > 0;
+}
+
 static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
 {
     /* One block, the arrays apart by P plus an odd number of cache lines:
@@ -418,6 +444,10 @@ static lop_status_t sim_setup(sim_t *sim, const sched_t *s)
     sim->rx = sim->tx + stride;
     for (uint32_t r = 0; r < s->p && sim->gap; r++)
         sim->tx[r] = sim->rx[r] = -INFINITY;
+    lop_status_t st =
+        sim_acks(sim->par) ? sched_send_peers(s, &sim->sends_first, &sim->sends_to) : LOP_OK;
+    if (st)
+        return st;
     if (sim->par->model == SCHED_SIM_LOGP && sim->par->recv_order == SCHED_RECV_ARRIVAL) {
         sim->arrival = lop_calloc(sched_rank_max(s) + 1, sizeof *sim->arrival);
         return sim->arrival ? LOP_OK : LOP_ERR_NOMEM;
@@ -522,9 +552,11 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     memset(res, 0, sizeof *res);
     double t0 = lop_timer_clock_s();
     lop_status_t st = check_pairs(s, par);
-    if (st == LOP_OK && s->form && par->model == SCHED_SIM_LOP &&
-        (par->lop_arg == SCHED_LOP_BATCH || !sched_uniform(s))) {
-        /* the batch argument needs the static match, a fold's stream each rank's count */
+    if (st == LOP_OK && s->form &&
+        ((par->model == SCHED_SIM_LOP && (par->lop_arg == SCHED_LOP_BATCH || !sched_uniform(s))) ||
+         sim_acks(par))) {
+        /* the batch argument needs the static match, a fold's stream each rank's
+         * count, the acknowledgements every rank's sends */
         st = sched_expand(s, &stored);
         s = sim.s = &stored;
     }
@@ -545,5 +577,7 @@ lop_status_t sched_sim_run(const sched_t *s, const sched_sim_t *par, int want_ra
     free(sim.run);
     free(sim.pending);
     free(sim.arrival);
+    free(sim.sends_first);
+    free(sim.sends_to);
     return st;
 }

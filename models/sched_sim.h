@@ -86,6 +86,11 @@ typedef struct {
     int adapter_shared;            /* with adapter_gap: sends and deliveries of a rank
                                       pass one gap (one bucket), not one each: a host
                                       that handles them one at a time */
+    double ack_us;                 /* with adapter_gap, > 0: a message whose receiver
+                                      sends nothing back to its sender in the schedule
+                                      costs the receiver's sending side ack_us when
+                                      delivered: the transport's acknowledgement, which
+                                      no message of its own carries (TCP's pure ACK) */
     double give_up_us;             /* > 0: the run may stop once a rank's time passes
                                       this (sched_sim_result_t.gave_up; the plain sweep
                                       of a generated schedule never does) */

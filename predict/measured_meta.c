@@ -91,40 +91,97 @@ void measured_overheads_print(const lopredict_opts_t *o, const lopredict_run_t *
     printf("%s\n", *sep == ':' ? ": the set has none" : "");
 }
 
-/* One kind's choice: "apart 12.03, shared 15.75 us: shared", and why not
- * where X(1) is closer to shared on a machine whose wire, not its host,
- * makes the latency. */
-static void duplex_print(const predict_duplex_t *d)
-{
-    char n[2][LOP_OUT_NUM_LEN];
-    printf("apart %s, shared %s us: %s", lop_out_format_csv(n[0], d->apart_us),
-           lop_out_format_csv(n[1], d->shared_us),
-           d->shared   ? "shared"
-           : d->closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
-                       : "apart");
-}
+/* The loop's part of a series' line, then the bucket's where the round
+ * shows one: 'part' prints a kind's with a predictor of the series' own
+ * costs, after 'what' ("the loop", "the bucket"). */
+typedef lop_status_t (*kind_part_fn)(predict_t *pr, predict_kind_t kind, const char *what);
 
-/* The loop's and the bucket's choice for the series of view 'v'. */
-static lop_status_t duplex_series(const lopredict_opts_t *o, const lopredict_run_t *run,
-                                  const lop_view_t *v, const char *series)
+static lop_status_t kinds_print(const lopredict_opts_t *o, const lopredict_run_t *run,
+                                const lop_view_t *v, kind_part_fn part)
 {
     barrier_cost_t c = run->cost;
     c.lop = v;
     predict_t pr = {.cost = &c};
     pr.sim = (sched_sim_t){SCHED_SIM_LOGP, &c, o->lop_arg, NULL, o->recv_order, 0};
-    predict_duplex_t loop, bucket;
-    lop_status_t st = predict_duplex(&pr, PREDICT_LOOP, &loop);
-    st = st ? st : predict_duplex(&pr, PREDICT_BUCKET, &bucket);
+    lop_status_t st = part(&pr, PREDICT_LOOP, "the loop");
+    if (st == LOP_OK && !lop_view_no_burst(v)) {
+        printf(", ");
+        st = part(&pr, PREDICT_BUCKET, "the bucket");
+    }
+    return st;
+}
+
+/* One kind's choice: "apart 12.03, shared 15.75 us: shared", and why not
+ * where X(1) is closer to shared on a machine whose wire, not its host,
+ * makes the latency. */
+static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *what)
+{
+    predict_duplex_t d;
+    lop_status_t st = predict_duplex(pr, kind, &d);
     if (st)
         return st;
-    char x[LOP_OUT_NUM_LEN];
-    printf(" %s X(1) = %s us, the loop ", series, lop_out_format_csv(x, loop.measured_us));
-    duplex_print(&loop);
-    if (!lop_view_no_burst(v)) {
-        printf(", the bucket ");
-        duplex_print(&bucket);
-    }
+    char n[2][LOP_OUT_NUM_LEN];
+    printf("%s apart %s, shared %s us: %s", what, lop_out_format_csv(n[0], d.apart_us),
+           lop_out_format_csv(n[1], d.shared_us),
+           d.shared   ? "shared"
+           : d.closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
+                      : "apart");
     return LOP_OK;
+}
+
+static lop_status_t duplex_series(const lopredict_opts_t *o, const lopredict_run_t *run,
+                                  const lop_view_t *v, const char *series)
+{
+    char x[LOP_OUT_NUM_LEN];
+    printf(" %s X(1) = %s us, ", series, lop_out_format_csv(x, lop_fit_eval(v->exch, 1)));
+    return kinds_print(o, run, v, duplex_part);
+}
+
+/* One kind's ring without acknowledgements and the acknowledgement, with
+ * the adapters predict_duplex chooses. */
+static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *what)
+{
+    predict_duplex_t d;
+    predict_ack_t k;
+    lop_status_t st = predict_duplex(pr, kind, &d);
+    pr->shared[kind == PREDICT_BUCKET] = d.shared;
+    st = st ? st : predict_ack(pr, kind, &k);
+    if (st)
+        return st;
+    char n[2][LOP_OUT_NUM_LEN];
+    printf("%s's ring %s us: ack %s us", what, lop_out_format_csv(n[0], k.plain_us),
+           lop_out_format_csv(n[1], k.ack_us));
+    return LOP_OK;
+}
+
+static lop_status_t ack_series(const lopredict_opts_t *o, const lopredict_run_t *run,
+                               const lop_view_t *v, const char *series)
+{
+    char r[LOP_OUT_NUM_LEN];
+    printf(" %s R(1) = %s us, ", series, lop_out_format_csv(r, lop_fit_eval(v->ring, 1)));
+    return kinds_print(o, run, v, ack_part);
+}
+
+/* One line over the series that have 'quantity', each through 'per_series'
+ * (NULL text: 'none' after the colon when no series has it). */
+static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
+                        const char *quantity, const char *none,
+                        lop_status_t (*per_series)(const lopredict_opts_t *,
+                                                   const lopredict_run_t *, const lop_view_t *,
+                                                   const char *))
+{
+    const char *sep = ":";
+    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
+        const lop_fit_t *f = series_fit(o, run, i, quantity);
+        lop_view_t v;
+        if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
+            continue;
+        printf("%s", sep);
+        if (per_series(o, run, &v, f->series) != LOP_OK)
+            printf(" %s: %s", f->series, lop_errmsg());
+        sep = ";";
+    }
+    printf("%s\n", *sep == ':' ? none : "");
 }
 
 void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run)
@@ -134,16 +191,15 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "(apart: LogP, one message's time) or one gap for both (shared: a host that "
            "handles them one at a time); the loop and the bucket take the closer, shared only "
            "where o_s + o_r >= L (models/README.md \"The loop\")");
-    const char *sep = ":";
-    for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = series_fit(o, run, i, "exch");
-        lop_view_t v;
-        if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
-            continue;
-        printf("%s", sep);
-        if (duplex_series(o, run, &v, f->series) != LOP_OK)
-            printf(" %s: %s", f->series, lop_errmsg());
-        sep = ";";
-    }
-    printf("%s\n", *sep == ':' ? ": the set has no exchange: apart" : "");
+    series_line(o, run, "exch", ": the set has no exchange: apart", duplex_series);
+}
+
+void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run)
+{
+    printf("# ack: scenario 3's ring R(1), three ranks each sending to the next, no message "
+           "answered on its pair, against the ring's period without acknowledgements; the "
+           "loop and the bucket charge the receiver's adapter the acknowledgement that makes "
+           "it R(1) for every message its receiver never answers, which a transport "
+           "acknowledges on its own (models/README.md \"The loop\")");
+    series_line(o, run, "ring", ": the set has no ring: none charged", ack_series);
 }

@@ -439,6 +439,7 @@ static void measured_header(const lopredict_opts_t *o, const lopredict_run_t *ru
            "loop\"); without a set, --L and --o as given\n", PREDICT_LOOP_ROUNDS);
     measured_bucket_print(o, run);
     measured_duplex_print(o, run);
+    measured_ack_print(o, run);
     measured_overheads_print(o, run);
     rows_interval_print(stdout, o, run);
     printf("# err_* = (predicted - measured) / measured; inside_* = measured within the "

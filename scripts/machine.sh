@@ -267,6 +267,17 @@ bench() {
     exit 1
 }
 
+# fit_series LOPFIT D: lopfit (min, avg, median; ROUND) over the series files
+# of scenarios 1, 2 and 3 in D, into D, its report on stdout; scenario 3's
+# ring is there with three ranks or more.
+fit_series() {
+    _lopfit=$1 _d=$2
+    set -- "$_d"/*-rtt.csv "$_d"/*-os.csv "$_d"/*-or.csv "$_d"/*-prtt.csv "$_d"/*-exch.csv
+    for _f in "$_d"/*-ring.csv; do [ ! -e "$_f" ] || set -- "$@" "$_f"; done
+    # shellcheck disable=SC2086 # ROUND is words
+    "$_lopfit" --stat min,avg,median $ROUND -o "$_d" "$@"
+}
+
 # fidelity W D STAT REPS SECS: the fidelity table of a run whose barriers are
 # in D/barrier.csv and lopredict --measured --csv in D/measured.csv:
 # W/fidelity.csv, W/fidelity.txt (per executor x algorithm x P the measured
@@ -288,6 +299,7 @@ fidelity() {
         echo "# intervals: $(sed -n 's/^# intervals: //p' "$2/measured.csv")"
         echo "# overheads: $(sed -n 's/^# overheads: //p' "$2/measured.csv")"
         echo "# duplex: $(sed -n 's/^# duplex: //p' "$2/measured.csv")"
+        echo "# ack: $(sed -n 's/^# ack: //p' "$2/measured.csv")"
     }
     fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$2/barrier.csv" "$2/measured.csv"; }
     { fid_meta "$@"; fid csv "$2"; } >"$1/fidelity.csv"

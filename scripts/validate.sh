@@ -50,9 +50,7 @@ machine_up
 say "[1/4] lopbench scenarios 1, 2 and 3 ($REPS repetitions)"
 bench "$W" bench --scenario 1,2,3 --idle-us "$IDLE_US" --reps "$REPS" --warmup $((REPS / 10)) --max-post 8 -o "$D" --quiet
 say "[2/4] lopfit ($STAT and the others)"
-# shellcheck disable=SC2086 # ROUND is words
-"$BIN/lopfit" --stat min,avg,median $ROUND -o "$D" "$D"/*-rtt.csv "$D"/*-os.csv "$D"/*-or.csv \
-    "$D"/*-prtt.csv "$D"/*-exch.csv >"$W/fit.txt"
+fit_series "$BIN/lopfit" "$D" >"$W/fit.txt"
 say "[3/4] lopbench --barrier: every algorithm for real ($REPS barriers each)"
 bench "$W" barrier --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet
 say "[4/4] lopredict --measured --stat $STAT: the fidelity table"

@@ -33,6 +33,7 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
     view->prtt = lop_paramset_find(set, series, "prtt", stat);
     view->round = lop_paramset_find(set, series, "round", stat);
     view->exch = lop_paramset_find(set, series, "exch", stat);
+    view->ring = lop_paramset_find(set, series, "ring", stat);
     view->pmin = fmax(view->rtt->pmin, view->os->pmin);
     view->pmax = fmin(view->rtt->pmax, view->os->pmax);
     return LOP_OK;

@@ -6,7 +6,9 @@
  * the set it was calibrated on; the bucket (PREDICT_BUCKET): token-bucket
  * adapters (sched_sim_t.adapter_burst) and its parameters from the round fit;
  * adapters shared by sends and deliveries (sched_sim_t.adapter_shared) where
- * the exchange X(1) says so (predict_duplex).
+ * the exchange X(1) says so (predict_duplex); the acknowledgement of a
+ * message never answered on its pair (sched_sim_t.ack_us), priced by the
+ * ring R(1) (predict_ack).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -418,6 +420,137 @@ static void adapter_shared(void)
     sched_free(&s);
 }
 
+/* The set of a loop with PRTT(k) = 16 + 8 k (g = 8) and o_s, o_r, X(1)
+ * as given, plus 'more' (rows, or ""), into *set and *lop. */
+static void loop_set(const char *os, const char *or, const char *exch, const char *more,
+                     lop_paramset_t *set, lop_view_t *lop)
+{
+    char text[640];
+    snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
+             "x,t-inline,os,min,const,9,1,63,%s,,,,,\n"
+             "x,t-inline,or,min,const,9,1,63,%s,,,,,\n"
+             "x,t-inline,prtt,min,linear,9,1,8,16,8,,,,\n"
+             "x,t-inline,exch,min,const,1,1,1,%s,,,,,\n%s", os, or, exch, more);
+    fixture_lop_load(text, set, lop);
+}
+
+/* p ranks, each sending to the next and receiving from the previous one,
+ * 'times' rounds: the ring (p = 3) or the exchange (p = 2). */
+static void steps(uint32_t p, uint32_t times, sched_t *out)
+{
+    sched_t s;
+    sched_init(&s, p);
+    for (uint32_t r = 0; r < p; r++) {
+        sched_push(&s, SCHED_SEND, (int32_t)((r + 1) % p), 0);
+        sched_push(&s, SCHED_RECV, (int32_t)((r + p - 1) % p), 0);
+        sched_end_rank(&s, r);
+    }
+    sched_repeat(&s, times, out);
+    sched_free(&s);
+}
+
+/* Two rounds of the ring with L = 4, o_s = 7, o_r = 1, g = 8 on the
+ * adapters: a message leaves at 7 and is delivered at 11, done at 12.  Its
+ * receiver never answers it, so with ack_us = 10 the acknowledgement leaves
+ * when the adapter's gap allows, at 15, and holds it until 25: round 2's
+ * message, posted by 19, leaves at 25 and is done at 30 (24 without).  The
+ * exchange answers every message: 24 with the acknowledgement or not. */
+static void ack_unanswered(void)
+{
+    barrier_cost_t c;
+    barrier_cost_init(&c);
+    c.logp = (logp_t){.L_us = 4, .os_us = 7, .or_us = 1, .g_us = 8};
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = &c, .adapter_gap = 1};
+    static const struct {
+        uint32_t p;
+        double ack_us, done_us;
+    } runs[] = {{3, 0, 24}, {3, 10, 30}, {2, 0, 24}, {2, 10, 24}};
+    for (size_t i = 0; i < COUNT(runs); i++) {
+        sched_t s;
+        sched_sim_result_t r;
+        steps(runs[i].p, 2, &s);
+        par.ack_us = runs[i].ack_us;
+        lop_status_t st = sched_sim_run(&s, &par, 1, &r);
+        ok(st == LOP_OK && r.max_us == runs[i].done_us && r.rank_us[0] == runs[i].done_us,
+           "%s twice, ack %g us: done at %g (%g)", runs[i].p == 3 ? "ring" : "exchange",
+           runs[i].ack_us, runs[i].done_us, r.max_us);
+        free(r.rank_us);
+        sched_free(&s);
+    }
+}
+
+/* Whom a rank sends to: rgm at P = 5 (n = 2) reports up its tree and
+ * releases by one MCAST, which reaches every rank; a leaf sends only to its
+ * parent. */
+static void send_peers(void)
+{
+    sched_t s;
+    uint32_t *first = NULL;
+    int32_t *peers = NULL;
+    sched_build(barrier_alg_find("rgm"), 5, 2, &s);
+    lop_status_t st = sched_send_peers(&s, &first, &peers);
+    int root_all = 1, leaves = 0;
+    for (uint32_t q = 1; st == LOP_OK && q < 5; q++)
+        root_all &= sched_sends_to(first, peers, 0, q);
+    for (uint32_t r = 1; st == LOP_OK && r < 5; r++) {
+        int n = 0;
+        for (uint32_t q = 0; q < 5; q++)
+            n += q != r && sched_sends_to(first, peers, r, q);
+        leaves += n == 1;
+    }
+    ok(st == LOP_OK && root_all && leaves == 4 && peers[first[0]] == -1,
+       "rgm at P = 5: the root's MCAST reaches every rank (-1 first), each other rank sends "
+       "to one");
+    free(first);
+    free(peers);
+    sched_free(&s);
+}
+
+/* 'alg' at P in the loop of 'pr'. */
+static double loop_of(predict_t *pr, const char *alg, uint32_t p)
+{
+    sched_t s;
+    predict_time_t v;
+    sched_build(barrier_alg_find(alg), p, 0, &s);
+    lop_status_t st = predict_time(pr, PREDICT_LOOP, NULL, 0, p, &s, &v);
+    sched_free(&s);
+    return st == LOP_OK ? v.us : NAN;
+}
+
+/* The loop of PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1 (L = 4, g = 8, the
+ * adapters apart) runs the ring in 12 us a round, o_s + L + o_r; with an
+ * acknowledgement a the gap makes it 8 + a, so R(1) = 20 prices it at 12,
+ * and R(1) = 11, below the ring without it, at 0.  diss at P = 4 leaves
+ * one message a rank unanswered (from r - 1) and pays for it; at P = 3
+ * every message is answered (r - 1 = r + 2), the same either way. */
+static void ack_from_ring(void)
+{
+    static const char *const ring[][2] = {{"20", "12"}, {"11", "0"}};
+    double diss4[2], diss3[2];
+    for (size_t i = 0; i < COUNT(ring); i++) {
+        char row[96];
+        snprintf(row, sizeof row, "x,t-inline,ring,min,const,1,1,1,%s,,,,,\n", ring[i][0]);
+        lop_paramset_t set;
+        lop_view_t lop;
+        loop_set("7", "1", "12", row, &set, &lop);
+        barrier_cost_t c;
+        predict_t pr;
+        predict_ack_t k;
+        int ran = predictor(&lop, &c, &pr) && predict_ack(&pr, PREDICT_LOOP, &k) == LOP_OK;
+        ok(ran && k.measured_us == atof(ring[i][0]) && k.plain_us == 12 &&
+               fabs(k.ack_us - atof(ring[i][1])) < 1e-5 && pr.ack_us[0] == k.ack_us,
+           "R(1) = %s: the ring without acknowledgements 12 us, the acknowledgement %g us",
+           ring[i][0], k.ack_us);
+        diss4[i] = loop_of(&pr, "diss", 4);
+        diss3[i] = loop_of(&pr, "diss", 3);
+        predict_free(&pr);
+        lop_paramset_free(&set);
+    }
+    ok(diss4[0] > diss4[1] && diss3[0] == diss3[1],
+       "diss in the loop: P = 4 pays for its unanswered message (%g > %g us), P = 3 answers "
+       "all (%g = %g us)", diss4[0], diss4[1], diss3[0], diss3[1]);
+}
+
 /* PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1: the loop's L = 12 - 8 = 4, g = 8.
  * An exchange loop costs max{o_s + L + o_r, g} = 12 apart and
  * max{L, g} + max{o_s + o_r, g} = 16 shared; X(1) picks one.  With
@@ -429,16 +562,9 @@ static void duplex_choice(void)
                                           {"12.5", "7", "16", "apart"},
                                           {"18", "1", "18.5", "apart, o_s + o_r < L"}};
     for (size_t i = 0; i < COUNT(exch); i++) {
-        char text[512];
-        snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
-                 "x,t-inline,os,min,const,9,1,63,%s,,,,,\n"
-                 "x,t-inline,or,min,const,9,1,63,%s,,,,,\n"
-                 "x,t-inline,prtt,min,linear,9,1,8,16,8,,,,\n"
-                 "x,t-inline,exch,min,const,1,1,1,%s,,,,,\n", exch[i][1],
-                 i < 2 ? "1" : "0.5", exch[i][0]);
         lop_paramset_t set;
         lop_view_t lop;
-        fixture_lop_load(text, &set, &lop);
+        loop_set(exch[i][1], i < 2 ? "1" : "0.5", exch[i][0], "", &set, &lop);
         barrier_cost_t c;
         predict_t pr;
         predict_duplex_t d;
@@ -473,5 +599,8 @@ int main(void)
     bucket_not_shown();
     adapter_shared();
     duplex_choice();
+    send_peers();
+    ack_unanswered();
+    ack_from_ring();
     return tap_done();
 }
