@@ -254,6 +254,10 @@ static void print_selection(const result_t *r)
                criterion_name(sel->criterion), r->fit.model->name);
     else if (isinf(sel->margin))
         printf("  margin inf: the only eligible model\n");
+    else if (sel->margin < 0)
+        printf("  margin %.4g: the runner-up scores lower, but the data cannot determine its "
+               "parameters (ill-conditioned or singular) and give no real preference: the "
+               "simpler fit is taken\n", sel->margin);
     else
         printf("  margin %.4g to the runner-up%s\n", sel->margin,
                sel->margin < 2 ? " (below 2: no real preference)" : "");

@@ -13,16 +13,48 @@ void lop_fitter_score(const lop_fit_t *fit, int *k_out, double *aicc, double *bi
     *k_out = k;
 }
 
+static double score_of(const lop_selection_t *sel, const lop_candidate_t *c)
+{
+    return sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
+}
+
+/* Does the fit have a parameter the data cannot determine by their shape
+ * (ill-conditioned, singular: more p values would), not only by their
+ * noise? */
+static int ill_posed(const lop_fit_t *f)
+{
+    return lop_fitter_hint(f) == LOP_HINT_MORE_P;
+}
+
+/* The best-scoring simpler eligible member within 2 of 'best' whose fit is
+ * not ill-posed, where best's is (select.h); else best. */
+static int determined_choice(const lop_selection_t *sel, int best)
+{
+    const lop_candidate_t *b = &sel->cand[best];
+    int pick = best;
+    if (!ill_posed(&b->fit))
+        return best;
+    for (int i = 0; i < sel->n_cand; i++) {
+        const lop_candidate_t *c = &sel->cand[i];
+        if (c->eligible && c->k < b->k && score_of(sel, c) - score_of(sel, b) < 2 &&
+            !ill_posed(&c->fit) &&
+            (pick == best || score_of(sel, c) < score_of(sel, &sel->cand[pick])))
+            pick = i;
+    }
+    return pick;
+}
+
 /* Choose the candidate with the lowest score; Δ of every eligible one.  A tie
  * (equal scores, also two exact fits at −inf) goes to the simplest: fewer
- * parameters, since the data give no reason for more. */
+ * parameters, since the data give no reason for more; so does an ill-posed
+ * fit without a real preference (determined_choice). */
 static void rank_candidates(lop_selection_t *sel)
 {
     double best = INFINITY;
     sel->best = -1;
     for (int i = 0; i < sel->n_cand; i++) {
         lop_candidate_t *c = &sel->cand[i];
-        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
+        double score = score_of(sel, c);
         c->eligible = c->fitted && !isnan(score);
         if (c->eligible && (sel->best < 0 || score < best ||
                             (score == best && c->k < sel->cand[sel->best].k))) {
@@ -30,10 +62,14 @@ static void rank_candidates(lop_selection_t *sel)
             sel->best = i;
         }
     }
+    if (sel->best >= 0) {
+        sel->best = determined_choice(sel, sel->best);
+        best = score_of(sel, &sel->cand[sel->best]);
+    }
     sel->margin = INFINITY;
     for (int i = 0; i < sel->n_cand; i++) {
         lop_candidate_t *c = &sel->cand[i];
-        double score = sel->criterion == LOP_CRIT_AICC ? c->aicc : c->bic;
+        double score = score_of(sel, c);
         /* a perfect fit scores −inf: two of them tie */
         c->delta = !c->eligible ? NAN : score == best ? 0.0 : score - best;
         if (c->eligible && i != sel->best)

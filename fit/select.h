@@ -9,7 +9,14 @@
  * where k counts the free parameters (linear + searched, not the gauge)
  * PLUS ONE for the noise variance σ².  A member with n − k − 1 <= 0 (AICc)
  * or n − k < 1 (BIC) is not eligible; with fewer points than the model's
- * parameters it is not even fitted.  Lower is better; Δ = score − best.
+ * parameters it is not even fitted.  Lower is better; Δ = score − the
+ * chosen one's.  The lowest score is chosen, except that a fit whose
+ * parameters the data cannot determine (ill-conditioned or singular) gives
+ * way to a simpler member within Δ < 2 of it (no real preference) whose fit
+ * is determined: its intervals would be the draws of parameters no one
+ * measured (an ov fit of 8 near-flat points had λ ≈ 10^13 ± 10^14, and
+ * the predictions drawn from it reached 10^8 us).  Its margin is then
+ * negative.
  */
 #ifndef LOP_SELECT_H
 #define LOP_SELECT_H
@@ -27,7 +34,7 @@ typedef struct {
     int k;             /* free parameters + 1 (σ²) */
     int eligible;      /* fitted and the criterion is defined for it */
     double aicc, bic;  /* NaN where undefined */
-    double delta;      /* criterion − the best's (0 for the best); NaN if not eligible */
+    double delta;      /* criterion − the chosen's (0 for it); NaN if not eligible */
 } lop_candidate_t;
 
 typedef struct {
@@ -36,7 +43,8 @@ typedef struct {
     int n_cand;                            /* = family->n_members, richest first */
     lop_candidate_t cand[LOP_FAMILY_MAX];
     int best;                              /* index of the chosen member */
-    double margin;                         /* Δ of the runner-up (INFINITY if none) */
+    double margin;                         /* Δ of the runner-up (INFINITY if none;
+                                              < 0: it scored lower, ill-posed) */
 } lop_selection_t;
 
 /* Fit every member of 'family' to the points (p, y) and choose by

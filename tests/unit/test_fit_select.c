@@ -426,6 +426,26 @@ static void check_select_rules(void)
        "2 points: no member eligible under AICc, an error: %s", lop_errmsg());
 }
 
+/* o_s(p) of a lab's scenario 1 (the medians, 8 ranks on 2 cores): ov's
+ * lowest AICc comes from λ ≈ 10^13 that the points cannot determine (its
+ * draws gave predictions of 10^8 us), 1.6 below const's: no real
+ * preference, so const is chosen, and the margin says ov scored lower
+ * (weights 1/y^2, as lopfit fits overheads). */
+static void check_select_ill_posed(void)
+{
+    double p[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    double y[8] = {8.7416, 7.4842, 9.3344, 7.6094, 6.5394, 5.8269, 5.2900, 4.8617};
+    lop_selection_t sel;
+    lop_fitter_opts_t rel = lop_fitter_defaults; /* lopfit's weights */
+    rel.weight = LOP_WEIGHT_REL;
+    lop_status_t st = lop_fitter_select(&lop_family_ov, LOP_CRIT_AICC, p, y, 8, &rel, &sel);
+    const lop_candidate_t *ov = &sel.cand[0], *chosen = &sel.cand[sel.best];
+    ok(st == LOP_OK && ov->eligible && lop_fitter_hint(&ov->fit) == LOP_HINT_MORE_P &&
+           chosen->fit.model == &lop_model_const && ov->delta < 0 && ov->delta > -2 &&
+           sel.margin == ov->delta && chosen->delta == 0,
+       "ill-posed ov within 2 of const: const is chosen (margin %g)", sel.margin);
+}
+
 /* The bucket (k = 4 + 1) needs n >= 7 under AICc, so the lab's 8 nodes
  * (p = 1..7) are the fewest that can choose it; fewer points fall back to
  * the line, as lopfit reports. */
@@ -483,6 +503,7 @@ int main(void)
     for (size_t i = 0; i < COUNT(select_cases); i++)
         check_select_case(&select_cases[i]);
     check_select_rules();
+    check_select_ill_posed();
     check_weighted_linear();
     return tap_done();
 }
