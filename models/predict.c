@@ -46,6 +46,17 @@ void predict_bucket_logp(const lop_view_t *shown, const lop_view_t *lop, const l
     out->L_us = t1 / 2 - out->os_us - out->or_us;
 }
 
+/* The calibration identity with one gap for both ways (models/README.md
+ * "The loop"): a rank's send then waits g after its last delivery and a
+ * delivery g after its last send, so a message each way in turn costs
+ * 2 (L + max{o_s + o_r, g}) a round trip, not 2 (L + o_s + o_r): L is
+ * max{0, g - o_s - o_r} lower.  A bucket with a burst passes both at once. */
+static void shared_calibration(logp_t *m, double burst)
+{
+    if (burst <= 1)
+        m->L_us -= fmax(m->g_us - m->os_us - m->or_us, 0);
+}
+
 int predict_logp_negative(const logp_t *m)
 {
     return m->L_us < 0 || m->os_us < 0 || m->or_us < 0 || m->g_us < 0;
@@ -162,6 +173,8 @@ static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, pred
         predict_loop_logp(c->lop, &c->logp, &lc.logp);
     else /* a burst the point fit shows, priced with this draw's fits */
         predict_bucket_logp(pr->cost->lop, c->lop, &c->logp, &lc.logp, &par.adapter_burst);
+    if (shared)
+        shared_calibration(&lc.logp, par.adapter_burst);
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
     par.adapter_shared = shared;
@@ -376,12 +389,10 @@ static int negative_logp(const predict_t *pr, predict_kind_t kind)
     const barrier_cost_t *c = pr->cost;
     logp_t m;
     double burst;
-    if (kind == PREDICT_BUCKET) {
-        predict_bucket_logp(c->lop, c->lop, &c->logp, &m, &burst);
-        return predict_logp_negative(&m);
-    }
-    if (kind == PREDICT_LOOP) {
-        predict_loop_logp(c->lop, &c->logp, &m);
+    if (kind == PREDICT_BUCKET || kind == PREDICT_LOOP) {
+        predict_bucket_logp(kind == PREDICT_BUCKET ? c->lop : NULL, c->lop, &c->logp, &m, &burst);
+        if (pr->shared[kind == PREDICT_BUCKET])
+            shared_calibration(&m, burst);
         return predict_logp_negative(&m);
     }
     return (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&

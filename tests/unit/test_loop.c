@@ -554,13 +554,14 @@ static void ack_from_ring(void)
 /* PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1: the loop's L = 12 - 8 = 4, g = 8.
  * An exchange loop costs max{o_s + L + o_r, g} = 12 apart and
  * max{L, g} + max{o_s + o_r, g} = 16 shared; X(1) picks one.  With
- * o_s = 1, o_r = 0.5 (L = 10.5 above them) shared would cost 18.5, but a
+ * o_s = 1, o_r = 0.5 (L = 10.5 above them) shared would cost 16 (its L
+ * calibrated down by g - o_s - o_r = 6.5 to 4: predict.c), but a
  * wire, not the host, paces the messages: apart whatever X(1) says. */
 static void duplex_choice(void)
 {
     static const char *const exch[][4] = {{"15.5", "7", "16", "shared"},
                                           {"12.5", "7", "16", "apart"},
-                                          {"18", "1", "18.5", "apart, o_s + o_r < L"}};
+                                          {"18", "1", "16", "apart, o_s + o_r < L"}};
     for (size_t i = 0; i < COUNT(exch); i++) {
         lop_paramset_t set;
         lop_view_t lop;
@@ -586,6 +587,29 @@ static void duplex_choice(void)
     }
 }
 
+/* The calibration identity with the adapters shared: PRTT(k) = 16 + 8 k,
+ * o_s = 5, o_r = 1, so g = 8 is above o_s + o_r = 6 and a message each way
+ * in turn waits for the gap: its L is 12 - 8 = 4, not 6, and cc at P = 2
+ * still costs PRTT(1) = 24 (28 with L = 6).  X(1) = 15.5 takes shared:
+ * the exchange costs max{L, g} + max{o_s + o_r, g} = 16 shared, 12 apart. */
+static void shared_identity(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    loop_set("5", "1", "15.5", "", &set, &lop);
+    barrier_cost_t c;
+    predict_t pr;
+    predict_duplex_t d;
+    int ran = predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK;
+    ok(ran && d.shared && pr.shared[0] && d.apart_us == 12 && d.shared_us == 16,
+       "o_s + o_r = 6 < g = 8: X(1) = 15.5 takes shared (apart %g, shared %g us)", d.apart_us,
+       d.shared_us);
+    double cc = loop_of(&pr, "cc", 2);
+    ok(cc == 24, "... and cc at P = 2 costs PRTT(1) = 24 with them (%g us)", cc);
+    predict_free(&pr);
+    lop_paramset_free(&set);
+}
+
 int main(void)
 {
     repeat();
@@ -599,6 +623,7 @@ int main(void)
     bucket_not_shown();
     adapter_shared();
     duplex_choice();
+    shared_identity();
     send_peers();
     ack_unanswered();
     ack_from_ring();
