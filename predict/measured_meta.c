@@ -8,16 +8,16 @@
 #include "out.h"
 #include "params.h"
 
-/* The i-th fit of the set if it is a series' fit of 'quantity' in the run's
- * statistic (the one lop_paramset_find takes of that series), else NULL:
- * each line below speaks of every series once. */
-static const lop_fit_t *series_fit(const lopredict_opts_t *o, const lopredict_run_t *run,
-                                   size_t i, const char *quantity)
+/* The i-th fit of the set if it is a series' fit of 'quantity' in
+ * statistic 'stat' (the one lop_paramset_find takes of that series), else
+ * NULL: each line below speaks of every series once. */
+static const lop_fit_t *series_fit(const lopredict_run_t *run, size_t i, const char *quantity,
+                                   const char *stat)
 {
     const lop_fit_t *f = &run->set.fit[i];
-    if (strcmp(f->quantity, quantity) != 0 || strcmp(f->stat, o->stat) != 0)
+    if (strcmp(f->quantity, quantity) != 0 || strcmp(f->stat, stat) != 0)
         return NULL;
-    return lop_paramset_find(&run->set, f->series, quantity, o->stat) == f ? f : NULL;
+    return lop_paramset_find(&run->set, f->series, quantity, stat) == f ? f : NULL;
 }
 
 /* '# bucket:' - the model, and the round fits it prices each series with
@@ -31,7 +31,7 @@ void measured_bucket_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "the loop");
     const char *sep = "; round fits:";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = series_fit(o, run, i, "round");
+        const lop_fit_t *f = series_fit(run, i, "round", o->stat);
         if (!f)
             continue;
         lop_view_t v = {.round = f};
@@ -71,7 +71,7 @@ void measured_overheads_print(const lopredict_opts_t *o, const lopredict_run_t *
            "(o_s(1) for o_r without an o_r fit; LoP assumes o << L, thesis 2.3.3)");
     const char *sep = ":";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = series_fit(o, run, i, "rtt");
+        const lop_fit_t *f = series_fit(run, i, "rtt", o->stat);
         lop_view_t v;
         if (!f || strcmp(f->series, LOP_MCAST_SERIES) == 0 ||
             lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
@@ -162,17 +162,17 @@ static lop_status_t ack_series(const lopredict_opts_t *o, const lopredict_run_t 
     return kinds_print(o, run, v, ack_part);
 }
 
-/* One line over the series that have 'quantity', each through 'per_series'
- * (NULL text: 'none' after the colon when no series has it). */
+/* One line over the series that have 'quantity' in 'stat', each through
+ * 'per_series' ('none' after the colon when no series has it). */
 static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
-                        const char *quantity, const char *none,
+                        const char *quantity, const char *stat, const char *none,
                         lop_status_t (*per_series)(const lopredict_opts_t *,
                                                    const lopredict_run_t *, const lop_view_t *,
                                                    const char *))
 {
     const char *sep = ":";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
-        const lop_fit_t *f = series_fit(o, run, i, quantity);
+        const lop_fit_t *f = series_fit(run, i, quantity, stat);
         lop_view_t v;
         if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
             continue;
@@ -191,15 +191,16 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "(apart: LogP, one message's time) or one gap for both (shared: a host that "
            "handles them one at a time); the loop and the bucket take the closer, shared only "
            "where o_s + o_r >= L (models/README.md \"The loop\")");
-    series_line(o, run, "exch", ": the set has no exchange: apart", duplex_series);
+    series_line(o, run, "exch", o->stat, ": the set has no exchange: apart", duplex_series);
 }
 
 void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run)
 {
-    printf("# ack: scenario 3's ring R(1), three ranks each sending to the next, no message "
-           "answered on its pair, against the ring's period without acknowledgements; the "
+    printf("# ack: scenario 3's ring R(1) (its mean round, the ring's period), three ranks "
+           "each sending to the next, no message answered on its pair, against the ring's "
+           "period without acknowledgements; the "
            "loop and the bucket charge the receiver's adapter the acknowledgement that makes "
            "it R(1) for every message its receiver never answers, which a transport "
            "acknowledges on its own (models/README.md \"The loop\")");
-    series_line(o, run, "ring", ": the set has no ring: none charged", ack_series);
+    series_line(o, run, "ring", "avg", ": the set has no ring: none charged", ack_series);
 }

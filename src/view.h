@@ -30,7 +30,7 @@ typedef struct {
                                  README.md "The loop"), a choice the intervals keep,
                                  so it is never drawn */
     const lop_fit_t *ring;    /* R(1) of the series, scenario 3's ring of three ranks (a
-                                 constant); may be NULL.  It prices the acknowledgement
+                                 constant), its mean whatever the statistic; may be NULL.  It prices the acknowledgement
                                  of a message not answered on its pair (models/
                                  README.md "The loop"), never drawn either */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast):

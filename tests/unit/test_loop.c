@@ -529,7 +529,7 @@ static void ack_from_ring(void)
     double diss4[2], diss3[2];
     for (size_t i = 0; i < COUNT(ring); i++) {
         char row[96];
-        snprintf(row, sizeof row, "x,t-inline,ring,min,const,1,1,1,%s,,,,,\n", ring[i][0]);
+        snprintf(row, sizeof row, "x,t-inline,ring,avg,const,1,1,1,%s,,,,,\n", ring[i][0]);
         lop_paramset_t set;
         lop_view_t lop;
         loop_set("7", "1", "12", row, &set, &lop);
