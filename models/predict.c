@@ -267,14 +267,15 @@ static double ring_excess(double ack_us, void *ctx)
     return st ? GSL_NAN : us - r->measured_us;
 }
 
-/* The root of ring_excess between 0 and hi (Brent's method: the period
- * grows with the acknowledgement, so there is one where the signs differ). */
-static lop_status_t ack_root(ring_ctx_t *r, double hi, double *ack_us)
+/* The root of ring_excess between 0 and hi, where the signs differ
+ * (Brent's method: the period grows with the acknowledgement); a GSL
+ * status. */
+static int ack_root(ring_ctx_t *r, double hi, double *ack_us)
 {
     gsl_function f = {ring_excess, r};
     gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (!s)
-        return LOP_ERR_NOMEM;
+        return GSL_ENOMEM;
     int status = gsl_root_fsolver_set(s, &f, 0, hi);
     for (int i = 0; status == GSL_SUCCESS && i < 100; i++) {
         status = gsl_root_fsolver_iterate(s);
@@ -284,17 +285,41 @@ static lop_status_t ack_root(ring_ctx_t *r, double hi, double *ack_us)
     }
     *ack_us = gsl_root_fsolver_root(s);
     gsl_root_fsolver_free(s);
+    return status;
+}
+
+/* The acknowledgement where the ring takes R(1), once 'excess' (at 0) is
+ * below 0: the period is at least g + ack once the adapter's bucket is
+ * drained, so doubling from R(1) brackets it, unless g is below 0 by as
+ * much (a fit of a loaded machine's PRTT).  Where no bracket or no root
+ * is found, nothing is charged and out->why says so. */
+#define ACK_DOUBLINGS 16
+static void ack_find(ring_ctx_t *r, double excess, predict_ack_t *out)
+{
+    double hi = out->measured_us / 2, at_hi = excess;
+    for (int i = 0; r->st == LOP_OK && !(at_hi >= 0) && i <= ACK_DOUBLINGS; i++) {
+        hi *= 2;
+        at_hi = ring_excess(hi, r);
+    }
     if (r->st)
-        return r->st;
-    return status == GSL_SUCCESS ? LOP_OK
-                                 : lop_err(LOP_ERR_RANGE, "the ring's acknowledgement: %s",
-                                           gsl_strerror(status));
+        return;
+    if (!(at_hi >= 0)) {
+        out->why = "no acknowledgement up to 2^16 R(1) makes the ring take R(1)";
+        return;
+    }
+    gsl_error_handler_t *handler = gsl_set_error_handler_off();
+    int status = ack_root(r, hi, &out->ack_us);
+    gsl_set_error_handler(handler);
+    if (status != GSL_SUCCESS && r->st == LOP_OK) {
+        out->ack_us = 0;
+        out->why = gsl_strerror(status);
+    }
 }
 
 lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out)
 {
     const lop_view_t *lop = pr->cost->lop;
-    *out = (predict_ack_t){NAN, NAN, 0};
+    *out = (predict_ack_t){NAN, NAN, 0, NULL};
     if (!lop || !lop->ring || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
     out->measured_us = lop_fit_eval(lop->ring, 1);
@@ -308,13 +333,11 @@ lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t
     ring_ctx_t r = {&uniform, kind, loop, out->measured_us, LOP_OK};
     double excess = ring_excess(0, &r);
     out->plain_us = excess + out->measured_us;
-    gsl_error_handler_t *handler = gsl_set_error_handler_off();
-    if (r.st == LOP_OK && excess < 0) /* at ack = R(1) the period is R(1) or more */
-        st = ack_root(&r, out->measured_us, &out->ack_us);
-    gsl_set_error_handler(handler);
+    if (r.st == LOP_OK && excess < 0)
+        ack_find(&r, excess, out);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
-    return r.st ? r.st : st;
+    return r.st;
 }
 
 /* One time with the parameters of 'c' ('loop': the loop's two schedules). */

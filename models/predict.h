@@ -116,6 +116,7 @@ typedef struct {
     double measured_us; /* R(1); NaN: no ring fit (then plain_us NaN, ack_us 0) */
     double plain_us;    /* the ring's period without acknowledgements */
     double ack_us;      /* the acknowledgement's cost */
+    const char *why;    /* NULL, or why none was found (then ack_us 0) */
 } predict_ack_t;
 
 lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out);

@@ -149,8 +149,9 @@ static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *wha
     if (st)
         return st;
     char n[2][LOP_OUT_NUM_LEN];
-    printf("%s's ring %s us: ack %s us", what, lop_out_format_csv(n[0], k.plain_us),
-           lop_out_format_csv(n[1], k.ack_us));
+    printf("%s's ring %s us: ack %s us%s%s%s", what, lop_out_format_csv(n[0], k.plain_us),
+           lop_out_format_csv(n[1], k.ack_us), k.why ? " (" : "", k.why ? k.why : "",
+           k.why ? ")" : "");
     return LOP_OK;
 }
 

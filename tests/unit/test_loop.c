@@ -551,6 +551,31 @@ static void ack_from_ring(void)
        "all (%g = %g us)", diss4[0], diss4[1], diss3[0], diss3[1]);
 }
 
+/* Fits of a loaded machine: PRTT(k) = 14 - 2 k, so g = -2 and L =
+ * PRTT(1)/2 - o_s - o_r = -2.  The ring then runs a round in ack - 2 once
+ * the acknowledgement holds the adapter, below ack itself: the root for
+ * R(1) = 20 lies above R(1), at 22, which doubling the bracket finds. */
+static void ack_beyond_ring(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    fixture_lop_load("x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
+                     "x,t-inline,os,min,const,9,1,63,7,,,,,\n"
+                     "x,t-inline,or,min,const,9,1,63,1,,,,,\n"
+                     "x,t-inline,prtt,min,linear,9,1,8,14,-2,,,,\n"
+                     "x,t-inline,ring,avg,const,1,1,1,20,,,,,\n",
+                     &set, &lop);
+    barrier_cost_t c;
+    predict_t pr;
+    predict_ack_t k;
+    int ran = predictor(&lop, &c, &pr) && predict_ack(&pr, PREDICT_LOOP, &k) == LOP_OK;
+    ok(ran && !k.why && fabs(k.ack_us - 22) < 1e-5,
+       "g = L = -2: the acknowledgement for R(1) = 20 found above it, %g us (%s)", k.ack_us,
+       ran && k.why ? k.why : "found");
+    predict_free(&pr);
+    lop_paramset_free(&set);
+}
+
 /* PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1: the loop's L = 12 - 8 = 4, g = 8.
  * An exchange loop costs max{o_s + L + o_r, g} = 12 apart and
  * max{L, g} + max{o_s + o_r, g} = 16 shared; X(1) picks one.  With
@@ -627,5 +652,6 @@ int main(void)
     send_peers();
     ack_unanswered();
     ack_from_ring();
+    ack_beyond_ring();
     return tap_done();
 }
