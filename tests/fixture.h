@@ -8,15 +8,18 @@
  *   fixture_dir_remove()             rm -rf the directory
  *   fixture_lop_load(rows, &set, &lop)  params.csv rows (columns file..l6) read
  *                                    as a set, and its LoP view of t-inline, min
+ *   fixture_predictor(&lop, &c, &pr) a predictor over that view's fits
  */
 #ifndef LOP_FIXTURE_H
 #define LOP_FIXTURE_H
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "fmt_params.h"
+#include "predict.h"
 #include "view.h"
 #include "tap.h"
 
@@ -74,6 +77,18 @@ __attribute__((unused)) static void fixture_lop_load(const char *rows, lop_param
            lop_view_from_set(set, "t-inline", "min", lop) == LOP_OK,
        "LoP fixture set %s", lop_errmsg());
     unlink(path);
+}
+
+/* A predictor over the fits of 'lop', LogP from them ('c' outlives it). */
+__attribute__((unused)) static int fixture_predictor(lop_view_t *lop, barrier_cost_t *c,
+                                                     predict_t *pr)
+{
+    barrier_cost_init(c);
+    c->lop = lop;
+    predict_logp(lop, NAN, NAN, NAN, NAN, &c->logp);
+    sched_sim_t par = {.model = SCHED_SIM_LOGP, .cost = c};
+    lop_uncert_opts_t uo = lop_uncert_defaults;
+    return predict_init(pr, c, NAN, NAN, NAN, &par, &uo, 40) == LOP_OK;
 }
 
 #endif
