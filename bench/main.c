@@ -161,7 +161,8 @@ static lop_status_t bench_init(run_t *r, MPI_Comm base)
         b->star[i] = b->rank == 0 ? (int)i + 1 : 0;
     }
     r->tp = (lop_transport_t){.comm = b->comm, .rank = b->rank, .size = b->size,
-                              .max_post = b->max_post, .all_pairs = r->opts.pairs || ring(r),
+                              .max_post = b->max_post, .all_pairs = r->opts.pairs,
+                              .link_ring = ring(r),
                               .poll = {0, b->oversubscribed ? LOP_POLL_YIELD_EVERY : 0,
                                        r->opts.timeout_s, NULL}};
     return LOP_OK;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt_series.h"
+
 const lop_op_desc_t lop_op_desc[LOP_OP_COUNT] = {
     [LOP_OP_SEND] = {"send", 1},
     [LOP_OP_RDMAW] = {"rdmaw", 0},
@@ -135,4 +137,11 @@ lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t
         return LOP_OK;
     return lop_err(LOP_ERR_IO, "%s: message from rank %d carries %llu, expected %llu", ring->who,
                    peer, (unsigned long long)got, (unsigned long long)want);
+}
+
+int lop_transport_linked(const lop_transport_t *t, int peer)
+{
+    int ring = t->link_ring && t->rank < LOP_FMT_SERIES_RING_RANKS &&
+               peer < LOP_FMT_SERIES_RING_RANKS;
+    return peer != t->rank && (t->all_pairs || t->rank == 0 || peer == 0 || ring);
 }

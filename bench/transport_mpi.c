@@ -81,12 +81,13 @@ static mpi_state_t *state_alloc(size_t size, size_t k)
     return s;
 }
 
-/* Persistent requests between the root and every other rank (the star both
- * scenarios use), or between all pairs; MPI_REQUEST_NULL elsewhere. */
+/* Persistent requests between the ranks linked (lop_transport_linked: the
+ * star both scenarios use, scenario 3's ring, or all pairs);
+ * MPI_REQUEST_NULL elsewhere. */
 static void persist_init(lop_transport_t *t, mpi_state_t *s)
 {
     for (int peer = 0; peer < t->size; peer++) {
-        int linked = peer != t->rank && (t->all_pairs || t->rank == 0 || peer == 0);
+        int linked = lop_transport_linked(t, peer);
         for (size_t i = 0; i < s->k; i++) {
             size_t slot = (size_t)peer * s->k + i;
             s->recv_persist[slot] = s->send_persist[slot] = MPI_REQUEST_NULL;

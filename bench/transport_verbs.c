@@ -132,24 +132,18 @@ static verbs_state_t *state_alloc(const lop_transport_t *t)
     return s;
 }
 
-/* The peers to link: the star of both scenarios (rank 0 to every rank, every
- * rank to rank 0), or every other rank when all pairs are linked. */
+/* The peers to link (lop_transport_linked) into 'peers' if not NULL; how
+ * many. */
 static size_t linked_peers(const lop_transport_t *t, int *peers)
 {
-    if (t->all_pairs) {
-        size_t n = 0;
-        for (int r = 0; r < t->size; r++)
-            if (r != t->rank)
-                peers[n++] = r;
-        return n;
-    }
-    if (t->rank != 0) {
-        peers[0] = 0;
-        return 1;
-    }
-    for (int r = 1; r < t->size; r++)
-        peers[r - 1] = r;
-    return (size_t)t->size - 1;
+    size_t n = 0;
+    for (int r = 0; r < t->size; r++)
+        if (lop_transport_linked(t, r)) {
+            if (peers)
+                peers[n] = r;
+            n++;
+        }
+    return n;
 }
 
 /* Device configuration: buffer size, queue depths and completion queue
@@ -157,7 +151,7 @@ static size_t linked_peers(const lop_transport_t *t, int *peers)
 static lop_status_t ib_config(const lop_transport_t *t, const lop_transport_cfg_t *cfg,
                               const verbs_state_t *s, lop_ib_cfg_t *ib)
 {
-    size_t qps = t->rank == 0 || t->all_pairs ? (size_t)t->size - 1 : 1;
+    size_t qps = linked_peers(t, NULL);
     if (s->k > UINT32_MAX / 2)
         return lop_err(LOP_ERR_RANGE, "verbs: %zu requests per post is too many", s->k);
     if (t->size >= 1 << WR_PEER_BITS) /* wr_id names the peer in WR_PEER_BITS */

@@ -1,6 +1,7 @@
 /* lopbench's command line (bench/bench_opts.c): defaults, every option, and
- * the one-line error of each bad input; the transport tables and the receive
- * ring backends share.  No MPI_Init: none of it needs MPI. */
+ * the one-line error of each bad input; the transport tables, which ranks a
+ * transport links, and the receive ring backends share.  No MPI_Init: none
+ * of it needs MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,34 @@ static void test_congest(void)
        k[1], k[2], k[3]);
 }
 
+/* The peers rank 'rank' of 5 links, as a bit mask. */
+static unsigned links(int rank, int all_pairs, int link_ring)
+{
+    lop_transport_t t = {.rank = rank, .size = 5, .all_pairs = all_pairs, .link_ring = link_ring};
+    unsigned mask = 0;
+    for (int peer = 0; peer < 5; peer++)
+        mask |= lop_transport_linked(&t, peer) ? 1u << peer : 0;
+    return mask;
+}
+
+/* The star, scenario 3's ring on ranks 0..2 beside it, and all pairs; the
+ * same answer on both ends of every pair. */
+static void test_linked(void)
+{
+    ok(links(0, 0, 0) == 0x1e && links(1, 0, 0) == 0x1 && links(3, 0, 0) == 0x1,
+       "the star: rank 0 links 1..4, the others rank 0");
+    ok(links(1, 0, 1) == 0x5 && links(2, 0, 1) == 0x3 && links(3, 0, 1) == 0x1,
+       "with the ring: ranks 1 and 2 link each other too, rank 3 still only rank 0");
+    ok(links(3, 1, 0) == 0x17, "all pairs: rank 3 links every other rank");
+    int symmetric = 1;
+    for (int mode = 0; mode < 3; mode++)
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                symmetric &= !!(links(a, mode == 2, mode == 1) & 1u << b) ==
+                             !!(links(b, mode == 2, mode == 1) & 1u << a);
+    ok(symmetric, "a pair is linked on both ends or on neither, in every mode");
+}
+
 int main(void)
 {
     test_defaults();
@@ -318,5 +347,6 @@ int main(void)
     test_help();
     test_tables();
     test_recv_ring();
+    test_linked();
     return tap_done();
 }

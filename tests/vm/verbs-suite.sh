@@ -22,7 +22,7 @@ _d=$W # mpi_refuses keeps its scratch files in $_d
 # barrier, a rank stopped) is not repeated here: this file runs what needs
 # one host with several ranks.
 # ---- scenarios 1, 2 and 3 over verbs on 3 ranks: every op and post type rxe
-# supports, scenario 3's ring included (it links every pair of ranks);
+# supports, scenario 3's ring included (it links ranks 1 and 2 too);
 # --transport auto picks verbs, with the routing options given
 # (GID index, traffic class, service level)
 REPS=6
