@@ -123,9 +123,8 @@ static lop_status_t s3_step(lop_bench_t *b, void *ctx, size_t k, long rep, uint6
  * for the start, made and freed by every rank. */
 static lop_status_t s3_ring(lop_bench_t *b, s3_ctx_t *c)
 {
-    int in = b->rank < LOP_FMT_SERIES_RING_RANKS;
-    int to[1] = {(b->rank + 1) % LOP_FMT_SERIES_RING_RANKS};
-    int prev = (b->rank + LOP_FMT_SERIES_RING_RANKS - 1) % LOP_FMT_SERIES_RING_RANKS, from[2] = {prev, prev};
+    int n = LOP_FMT_SERIES_RING_RANKS, in = b->rank < n, prev = (b->rank + n - 1) % n;
+    int to[1] = {(b->rank + 1) % n}, from[2] = {prev, prev}; /* used by ranks 0..2 alone */
     MPI_Comm trio;
     MPI_Comm_split(b->comm, in ? 0 : MPI_UNDEFINED, b->rank, &trio);
     c->sync = trio;

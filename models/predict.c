@@ -215,6 +215,15 @@ static lop_status_t step_loop(uint32_t p, sched_t loop[2])
     return st;
 }
 
+/* 'pr' with the series' own costs, not per-pair ones (--costs). */
+static predict_t own_costs(const predict_t *pr)
+{
+    predict_t uniform = *pr;
+    uniform.sim.pairs = NULL;
+    uniform.sim.or_per_pair = 0;
+    return uniform;
+}
+
 lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
 {
     const lop_view_t *lop = pr->cost->lop;
@@ -229,9 +238,7 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     else
         predict_loop_logp(lop, &pr->cost->logp, &m);
     out->host_bound = m.os_us + m.or_us >= m.L_us;
-    predict_t uniform = *pr; /* the series' own costs: X(1) was measured with them */
-    uniform.sim.pairs = NULL;
-    uniform.sim.or_per_pair = 0;
+    predict_t uniform = own_costs(pr); /* X(1) was measured with them */
     sched_t loop[2];
     sched_sim_result_t res;
     lop_status_t st = step_loop(2, loop);
@@ -323,9 +330,7 @@ lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t
     if (!lop || !lop->ring || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
     out->measured_us = lop_fit_eval(lop->ring, 1);
-    predict_t uniform = *pr; /* R(1) was measured with the series' own costs */
-    uniform.sim.pairs = NULL;
-    uniform.sim.or_per_pair = 0;
+    predict_t uniform = own_costs(pr); /* R(1) was measured with them */
     sched_t loop[2];
     lop_status_t st = step_loop(LOP_FMT_SERIES_RING_RANKS, loop);
     if (st)

@@ -139,7 +139,9 @@ HOT double latency(const sim_t *sim, uint32_t sender, uint32_t rank, double *or_
  * cell rate algorithm, ITU-T I.371): *next is the theoretical time of the
  * next message when paced, when the bucket is full again; a message may
  * pass up to (B - 1) g before it, so after idle B pass at once and then one
- * per g.  B <= 1 is one message per g, max{at, previous leave + g}. */
+ * per g.  B <= 1 is one message per g, max{at, previous leave + g}.  What
+ * passes takes 'cost' of the bucket: g for a message (bucket_pass), ack_us
+ * for an acknowledgement. */
 HOT double bucket_take(const sim_t *sim, double *next, double at, double cost)
 {
     double g = sim->logp.g_us, burst = sim->par->adapter_burst;

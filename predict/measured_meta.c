@@ -129,14 +129,6 @@ static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *
     return LOP_OK;
 }
 
-static lop_status_t duplex_series(const lopredict_opts_t *o, const lopredict_run_t *run,
-                                  const lop_view_t *v, const char *series)
-{
-    char x[LOP_OUT_NUM_LEN];
-    printf(" %s X(1) = %s us, ", series, lop_out_format_csv(x, lop_fit_eval(v->exch, 1)));
-    return kinds_print(o, run, v, duplex_part);
-}
-
 /* One kind's ring without acknowledgements and the acknowledgement, with
  * the adapters predict_duplex chooses. */
 static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *what)
@@ -155,21 +147,12 @@ static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *wha
     return LOP_OK;
 }
 
-static lop_status_t ack_series(const lopredict_opts_t *o, const lopredict_run_t *run,
-                               const lop_view_t *v, const char *series)
-{
-    char r[LOP_OUT_NUM_LEN];
-    printf(" %s R(1) = %s us, ", series, lop_out_format_csv(r, lop_fit_eval(v->ring, 1)));
-    return kinds_print(o, run, v, ack_part);
-}
-
-/* One line over the series that have 'quantity' in 'stat', each through
- * 'per_series' ('none' after the colon when no series has it). */
+/* One line over the series that have 'quantity' in 'stat': each
+ * series' "<label> = <its fit at 1> us, " and then its kinds' parts
+ * (kinds_print); 'none' after the colon when no series has it. */
 static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
-                        const char *quantity, const char *stat, const char *none,
-                        lop_status_t (*per_series)(const lopredict_opts_t *,
-                                                   const lopredict_run_t *, const lop_view_t *,
-                                                   const char *))
+                        const char *quantity, const char *stat, const char *label,
+                        const char *none, kind_part_fn part)
 {
     const char *sep = ":";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
@@ -177,8 +160,10 @@ static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
         lop_view_t v;
         if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
             continue;
-        printf("%s", sep);
-        if (per_series(o, run, &v, f->series) != LOP_OK)
+        char x[LOP_OUT_NUM_LEN];
+        printf("%s %s %s = %s us, ", sep, f->series, label,
+               lop_out_format_csv(x, lop_fit_eval(f, 1)));
+        if (kinds_print(o, run, &v, part) != LOP_OK)
             printf(" %s: %s", f->series, lop_errmsg());
         sep = ";";
     }
@@ -192,7 +177,7 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "(apart: LogP, one message's time) or one gap for both (shared: a host that "
            "handles them one at a time); the loop and the bucket take the closer, shared only "
            "where o_s + o_r >= L (models/README.md \"The loop\")");
-    series_line(o, run, "exch", o->stat, ": the set has no exchange: apart", duplex_series);
+    series_line(o, run, "exch", o->stat, "X(1)", ": the set has no exchange: apart", duplex_part);
 }
 
 void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run)
@@ -203,5 +188,5 @@ void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run)
            "loop and the bucket charge the receiver's adapter the acknowledgement that makes "
            "it R(1) for every message its receiver never answers, which a transport "
            "acknowledges on its own (models/README.md \"The loop\")");
-    series_line(o, run, "ring", "avg", ": the set has no ring: none charged", ack_series);
+    series_line(o, run, "ring", "avg", "R(1)", ": the set has no ring: none charged", ack_part);
 }
