@@ -11,7 +11,8 @@ T=$_d
 B=$BIN/lopbench
 K=4
 REPS=5
-SMALL="--transport mpi --reps $REPS --warmup 2 --max-post $K --idle-us 50"
+BASE="--transport mpi --reps $REPS --warmup 2 --idle-us 50"
+SMALL="$BASE --max-post $K"
 
 # What the MPI transport measures by default (inline and RMA lists are not
 # applicable) and what it must not pretend to.
@@ -100,9 +101,18 @@ check "--scenario 3: the ring R(1), one row, ranks 0, 1, 2 each sending to the n
     test "$(meta "$R" quantity),$(meta "$R" definition | grep -c 'ranks 0, 1 and 2 each send one message to the next.*no idle gap')" = ring,1
 ring_rows() { rows_ok "$R" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-ring.csv" 1 $REPS; }
 check "--scenario 3: R(1) has one row of every repetition, two-sided and one-sided" ring_rows
-run_mpi 2 "$B" $SMALL --scenario 3 --ops send -o "$T/gap2" --quiet >/dev/null 2>&1
-check "--scenario 3 on 2 ranks: exit 0, and no ring (it takes 3)" \
+# K = 1: the exchange's one receive slot leaves none to post ahead (once it
+# posted two, then three, and every rank stopped at the exchange's start).
+run_mpi 2 "$B" $BASE --max-post 1 --scenario 3 --ops send -o "$T/gap2" \
+    --quiet >/dev/null 2>&1
+check "--scenario 3 on 2 ranks, K = 1: exit 0, and no ring (it takes 3)" \
     test "$?,$(ls "$T/gap2" | tr '\n' ' ')" = "0,send-normal-exch.csv send-normal-prtt.csv "
+check "... X(1) has its one row of every repetition" rows_ok "$T/gap2/send-normal-exch.csv" 1 $REPS
+run_mpi 3 "$B" $BASE --max-post 2 --scenario 3 --ops send -o "$T/gap3" \
+    --quiet >/dev/null 2>&1
+check "--scenario 3 on 3 ranks, K = 2 (one receive posted ahead): exit 0" test $? -eq 0
+k2_rows() { rows_ok "$T/gap3/send-normal-exch.csv" 1 $REPS && rows_ok "$T/gap3/send-normal-ring.csv" 1 $REPS; }
+check "... X(1) and R(1) have their one row of every repetition" k2_rows
 "$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" "$T/gap/rdmaw-normal-prtt.csv" \
     "$X" "$R" >"$T/gap.fit" 2>&1
 check "lopfit fits PRTT(k) with LogP's line or a constant" \
