@@ -353,7 +353,7 @@ static lop_status_t plan_check(const run_t *r)
     }
     if (planned == 0)
         return lop_err(LOP_ERR_INVALID, "nothing to measure: --scenario, --ops and --post select "
-                       "no series (scenario 2 has no list posts)");
+                       "no series (scenarios 2 and 3 have no list posts)");
     return lop_err(LOP_ERR_INVALID, "nothing to measure: transport %s can measure none of the "
                    "series --scenario, --ops and --post select (%s: %s)", r->tp.ops->name,
                    first->series, first->why ? first->why : "not measurable on rank 0");

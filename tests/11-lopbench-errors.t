@@ -48,8 +48,8 @@ refuses "--alg diss,diss: an algorithm twice" "option --alg: 'diss' is named twi
 
 # Options that select nothing measurable are refused before the output
 # directory is made (they once measured nothing and exited 0).
-refuses "scenario 2 with list posts" "nothing to measure: .*no series (scenario 2 has no list posts)" \
-    2 --quiet --transport mpi --scenario 2 --post list -o "$T/o"
+refuses "scenarios 2 and 3 with list posts" "nothing to measure: .*no series (scenarios 2 and 3 have no list posts)" \
+    2 --quiet --transport mpi --scenario 2,3 --post list -o "$T/o"
 refuses "rdmaw inline over MPI" "nothing to measure: transport mpi can measure none" \
     2 --quiet --transport mpi --ops rdmaw --post inline -o "$T/o"
 refuses "mcast over MPI: the reason named" \
