@@ -169,17 +169,21 @@ static lop_status_t walker_mcast(walker_t *w)
     return st;
 }
 
-/* Like MPI_Recv: the receive is posted when the schedule reaches it.  A
+/* The receive is posted when the schedule reaches it, and then the sends
+ * still in flight are completed before it is waited for, as MPI's own
+ * barriers post MPI_Irecv before their MPI_Waitall: a receive posted only
+ * after the sends completed made an exchange 5-10 % slower than theirs.  A
  * multicast from 'peer' ('mcast') is waited for by its id. */
 static lop_status_t walker_recv(walker_t *w, int peer, int mcast)
 {
     lop_transport_t *tp = w->run->tp;
     lop_op_t op = w->op;
-    lop_status_t st = walker_complete(w);
+    lop_status_t st = LOP_OK;
+    if (!mcast && lop_op_desc[op].uses_recv)
+        st = tp->ops->post_recv(tp, &peer, 1, LOP_POST_NORMAL);
+    st = st ? st : walker_complete(w);
     if (st == LOP_OK && mcast)
         return tp->ops->wait_mcast(tp, peer, ++w->mc[peer]);
-    if (st == LOP_OK && lop_op_desc[op].uses_recv)
-        st = tp->ops->post_recv(tp, &peer, 1, LOP_POST_NORMAL);
     return st ? st : tp->ops->wait_recv(tp, op, peer, ++w->recvd[peer]);
 }
 
