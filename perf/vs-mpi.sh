@@ -4,11 +4,14 @@
 # coll/tuned, MPICH's CVARs) and lop's schedule of that pattern, timed in
 # the same lopbench --barrier run, ROUNDS runs each; then MPI's default
 # MPI_Barrier against lop's fastest algorithm.  Prints one table, medians
-# of the runs' medians (us) and lop's time relative to MPI's, as an entry
-# of perf/README.md (perf/lib.sh).
+# of the runs' medians (us) and lop's time relative to MPI's: the median of
+# the runs' ratios, both rows of a ratio from one launch (on a machine
+# whose speed changes from launch to launch, a ratio of medians of
+# different launches would mix those changes in), as an entry of
+# perf/README.md (perf/lib.sh).
 #   MACHINE, NODES, NIC, MPI, NP  the machine (scripts/machine.sh)
 #   REPS=200       barriers timed per algorithm and run
-#   ROUNDS=3       runs per pairing (the middle one is reported)
+#   ROUNDS=3       runs per pairing (their medians are reported)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TOOL=vs-mpi.sh
@@ -24,7 +27,9 @@ whole REPS "$REPS"; whole ROUNDS "$ROUNDS"
 # The pairings: MPI's name of the pattern, the launcher words that force it,
 # lop's algorithm of the same pattern.  Open MPI 4.1 coll/tuned numbers its
 # barriers 1 linear, 2 double ring, 3 recursive doubling, 4 bruck, 5 two
-# processes, 6 tree (a binomial fan-in to rank 0 and fan-out); MPICH 4.0
+# processes, 6 tree (a binomial fan-in to rank 0 and fan-out: rank 0
+# receives from 1, 2, 4 ... and releases 4, 2, 1, lop's tour, not bst,
+# whose tree is another); MPICH 4.0
 # offers dissemination by name (the device's own collectives off).  "default"
 # is the library's own choice against lop's fastest algorithm.
 pairings() {
@@ -33,7 +38,7 @@ pairings() {
         echo "linear|$F 1|cc"
         echo "recursive doubling|$F 3|pe"
         echo "bruck|$F 4|diss"
-        echo "tree|$F 6|bst"
+        echo "tree|$F 6|tour"
     else
         echo "dissemination|-genv MPIR_CVAR_DEVICE_COLLECTIVES none -genv MPIR_CVAR_BARRIER_INTRA_ALGORITHM dissemination|diss"
     fi
@@ -53,7 +58,7 @@ echo "$WHAT; $MPI_VERSION; load $(perf_load) at the start."
 echo
 perf_header "MPI's pattern" "MPI_Barrier (us)" "lop p2p" "lop (us)" "lop vs MPI"
 pairings | while IFS='|' read -r pattern words alg; do
-    : >"$W/mpi" && : >"$W/lop"
+    : >"$W/mpi" && : >"$W/lop" && : >"$W/ratio"
     r=0
     while [ "$r" -lt "$ROUNDS" ]; do
         r=$((r + 1))
@@ -63,6 +68,8 @@ pairings | while IFS='|' read -r pattern words alg; do
         awk -F, '$1 == "mpi" { print $9 }' "$f" >>"$W/mpi"
         # the fastest of lop's rows (one row unless alg is all)
         awk -F, '$1 == "p2p" && (best == "" || $9 < best) { best = $9; name = $3 } END { print best, name }' "$f" >>"$W/lop"
+        awk -F, '$1 == "mpi" { m = $9 } $1 == "p2p" && (best == "" || $9 < best) { best = $9 }
+                 END { print best / m }' "$f" >>"$W/ratio"
         rm -rf "$W/d$r"
     done
     m=$(median "$W/mpi")
@@ -70,7 +77,7 @@ pairings | while IFS='|' read -r pattern words alg; do
     name=$(sort -g "$W/lop" | awk 'NR == 1 { print $2 }')
     [ "$alg" = all ] && name="$name (fastest)"
     perf_row "$pattern" "$(printf %.2f "$m")" "$name" "$(printf %.2f "$l")" \
-        "$(echo "$l $m" | awk '{ printf "%+.0f %%", ($1 / $2 - 1) * 100 }')"
+        "$(median "$W/ratio" | awk '{ printf "%+.0f %%", ($1 - 1) * 100 }')"
 done
 echo
-echo "Medians of $ROUNDS runs' medians of $REPS barriers each; load $(perf_load) at the end."
+echo "Medians of $ROUNDS runs' medians of $REPS barriers each, and of their ratios; load $(perf_load) at the end."
