@@ -287,31 +287,17 @@ lop_status_t lop_poll_timeout(const lop_poll_t *poll, const char *fmt, ...)
                    "dead? --timeout sets the limit)", poll->timeout_s, what);
 }
 
-/* MPI_Testall until done, pausing between calls; 'status' NULL or n of them. */
-static lop_status_t wait_testall(int n, MPI_Request *req, MPI_Status *status, lop_poll_t *poll,
-                                 const char *what)
+lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what)
 {
     lop_wait_t wait = {0};
     int done = 0;
-    MPI_Status *into = status ? status : MPI_STATUSES_IGNORE;
-    MPI_Testall(n, req, &done, into);
+    MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
     while (!done) {
         if (lop_poll_pause(poll, &wait))
             return lop_poll_timeout(poll, "%s", what);
-        MPI_Testall(n, req, &done, into);
+        MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE);
     }
     return LOP_OK;
-}
-
-lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what)
-{
-    return wait_testall(n, req, NULL, poll, what);
-}
-
-lop_status_t lop_mpi_wait_one(MPI_Request *req, MPI_Status *status, lop_poll_t *poll,
-                              const char *what)
-{
-    return wait_testall(1, req, status, poll, what);
 }
 
 /* The rank of MPI_COMM_WORLD (lop_mpi_hosts' numbering) that is 'rank' of 'comm'. */

@@ -131,10 +131,6 @@ lop_status_t lop_outdir_agree(MPI_Comm comm, const char *dir, const char *const 
  * LOP_ERR_TIMEOUT naming 'what' (e.g. "the send to rank 3") at the deadline. */
 lop_status_t lop_mpi_wait_all(int n, MPI_Request *req, lop_poll_t *poll, const char *what);
 
-/* lop_mpi_wait_all of one request, filling *status (its tag, say). */
-lop_status_t lop_mpi_wait_one(MPI_Request *req, MPI_Status *status, lop_poll_t *poll,
-                              const char *what);
-
 /* lop_mpi_wait_all for requests that wait on 'peer' of 'comm': its timeout
  * names the peer, "<what> with rank R on <node>" (R in MPI_COMM_WORLD). */
 lop_status_t lop_mpi_wait_peer(int n, MPI_Request *req, lop_poll_t *poll, MPI_Comm comm,

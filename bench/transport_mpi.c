@@ -7,19 +7,10 @@
  *                  window slot, the target polling its memory (rmawin.h);
  *   inline has no MPI counterpart, nor has a list of RMA writes.
  * Receives and persistent requests are kept per peer in rings of K (the most
- * a scenario ever has outstanding to one peer).
- *
- * A normal send carries no data: its sequence value goes in its tag, modulo
- * TAG_SPAN, as MPI's own barriers send zero bytes (on a slow link every byte
- * of a message costs wire time, and a barrier of 8-byte messages came out
- * 6-12 % slower than MPI's of the same pattern).  A persistent send's tag is
- * fixed when it is made, so a list post carries the whole value as 8 bytes
- * under TAG_LIST.  Receives take any tag, into an 8-byte buffer, and check
- * whichever the message carries.  Data messages travel on a communicator
- * of their own, so that no other message of lopbench matches such a receive.
- * Every send has a buffer of its own (persist_value beside send_persist):
- * MPI forbids changing a send's buffer before it completes, and the barrier
- * walker posts sends with different counts before completing any of them.
+ * a scenario ever has outstanding to one peer).  Every send has a buffer of its
+ * own (send_value beside send_req, persist_value beside send_persist): MPI
+ * forbids changing a send's buffer before it completes, and the barrier walker
+ * posts sends with different counts before completing any of them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,14 +19,12 @@
 #include "rmawin.h"
 #include "transport.h"
 
-/* Tags 0..TAG_SPAN - 1 carry a sequence value modulo TAG_SPAN; TAG_LIST
- * (32767, the least MPI_TAG_UB the standard allows) carries it in the data. */
-enum { TAG_SPAN = 32767, TAG_LIST = TAG_SPAN };
+enum { TAG_DATA = 2305 };
 
 typedef struct {
     size_t k;                   /* ring length per peer (t->max_post) */
     size_t send_cap;            /* requests one post call may carry (send_req, scratch) */
-    MPI_Comm data;              /* a duplicate of t->comm: the data messages alone */
+    uint64_t *send_value;       /* [i] what send_req[i] carries, unchanged until it completes */
     uint64_t *persist_value;    /* [peer * k + i] the buffer of send_persist[peer * k + i] */
     uint64_t *recv_slot;        /* [peer * k + i] receive buffers */
     MPI_Request *recv_req;      /* [peer * k + i] the receive posted into that slot */
@@ -59,6 +48,7 @@ static void state_free(mpi_state_t *s)
     free(s->send_persist);
     free(s->persist_value);
     free(s->send_req);
+    free(s->send_value);
     free(s->scratch);
     lop_recv_ring_free(&s->ring);
     free(s->send_next);
@@ -78,11 +68,12 @@ static mpi_state_t *state_alloc(size_t size, size_t k)
     s->send_persist = lop_calloc(size * k, sizeof *s->send_persist);
     s->persist_value = lop_calloc(size * k, sizeof *s->persist_value);
     s->send_req = lop_calloc(s->send_cap, sizeof *s->send_req);
+    s->send_value = lop_calloc(s->send_cap, sizeof *s->send_value);
     s->scratch = lop_calloc(s->send_cap, sizeof *s->scratch);
     s->send_next = lop_calloc(size, sizeof *s->send_next);
     lop_status_t ring = lop_recv_ring_init(&s->ring, "mpi", size, k);
     if (!s->recv_slot || !s->recv_req || !s->recv_persist || !s->send_persist ||
-        !s->persist_value || !s->send_req || !s->scratch || !s->send_next ||
+        !s->persist_value || !s->send_req || !s->send_value || !s->scratch || !s->send_next ||
         ring != LOP_OK) {
         state_free(s);
         return NULL;
@@ -103,9 +94,9 @@ static void persist_init(lop_transport_t *t, mpi_state_t *s)
             s->recv_req[slot] = MPI_REQUEST_NULL;
             if (!linked)
                 continue;
-            MPI_Send_init(&s->persist_value[slot], 1, MPI_UINT64_T, peer, TAG_LIST, s->data,
+            MPI_Send_init(&s->persist_value[slot], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
                           &s->send_persist[slot]);
-            MPI_Recv_init(&s->recv_slot[slot], 1, MPI_UINT64_T, peer, MPI_ANY_TAG, s->data,
+            MPI_Recv_init(&s->recv_slot[slot], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
                           &s->recv_persist[slot]);
         }
     }
@@ -147,7 +138,6 @@ static lop_status_t mpi_setup(lop_transport_t *t, const lop_transport_cfg_t *cfg
     }
     if (st != LOP_OK)
         goto err_free_state;
-    MPI_Comm_dup(t->comm, &s->data);
     persist_init(t, s);
     describe(t, s);
     t->priv = s;
@@ -163,7 +153,6 @@ static void mpi_cleanup(lop_transport_t *t)
 {
     mpi_state_t *s = t->priv;
     persist_free(t, s);
-    MPI_Comm_free(&s->data);
     lop_rmawin_close(&s->rma);
     state_free(s);
     t->priv = NULL;
@@ -197,7 +186,7 @@ static lop_status_t mpi_post_recv(lop_transport_t *t, const int *peers, size_t n
         if (post == LOP_POST_LIST)
             s->scratch[i] = s->recv_req[slot] = s->recv_persist[slot];
         else
-            MPI_Irecv(&s->recv_slot[slot], 1, MPI_UINT64_T, peer, MPI_ANY_TAG, s->data,
+            MPI_Irecv(&s->recv_slot[slot], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm,
                       &s->recv_req[slot]);
     }
     if (post == LOP_POST_LIST)
@@ -218,6 +207,7 @@ static lop_status_t mpi_post_send(lop_transport_t *t, lop_op_t op, const int *pe
     if (s->n_send + n > s->send_cap)
         return lop_err(LOP_ERR_RANGE, "mpi: more than %zu sends outstanding", s->send_cap);
     MPI_Request *req = s->send_req + s->n_send;
+    uint64_t *value = s->send_value + s->n_send;
     for (size_t i = 0; i < n; i++) {
         int peer = peers[i];
         if (post == LOP_POST_LIST) {
@@ -226,7 +216,8 @@ static lop_status_t mpi_post_send(lop_transport_t *t, lop_op_t op, const int *pe
             s->persist_value[slot] = seq;
             req[i] = s->send_persist[slot];
         } else {
-            MPI_Isend(NULL, 0, MPI_BYTE, peer, (int)(seq % TAG_SPAN), s->data, &req[i]);
+            value[i] = seq;
+            MPI_Isend(&value[i], 1, MPI_UINT64_T, peer, TAG_DATA, t->comm, &req[i]);
         }
     }
     if (post == LOP_POST_LIST)
@@ -258,16 +249,13 @@ static lop_status_t mpi_wait_recv(lop_transport_t *t, lop_op_t op, int peer, uin
     if (st != LOP_OK)
         return st;
     /* Named only if it gives up: no formatting inside the timed round trip. */
-    MPI_Status status;
-    st = lop_mpi_wait_one(&s->recv_req[slot], &status, &t->poll, "a message");
+    st = lop_mpi_wait_all(1, &s->recv_req[slot], &t->poll, "a message");
     if (st == LOP_ERR_TIMEOUT)
         return lop_poll_timeout(&t->poll, "message %llu from rank %d on %.64s",
                                 (unsigned long long)seq, peer, lop_mpi_host_of(peer));
     if (st != LOP_OK)
         return st;
-    if (status.MPI_TAG == TAG_LIST)
-        return lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq);
-    return lop_recv_ring_check(&s->ring, peer, (uint64_t)status.MPI_TAG, seq % TAG_SPAN);
+    return lop_recv_ring_check(&s->ring, peer, s->recv_slot[slot], seq);
 }
 
 const lop_transport_ops_t lop_transport_mpi = {

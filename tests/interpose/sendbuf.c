@@ -14,8 +14,7 @@
  * Completion is caught in MPI_Wait/Waitall/Waitany/Waitsome and
  * MPI_Test/Testall/Testany/Testsome.  At MPI_Finalize each rank prints
  *   sendbuf: rank R: S sends checked, C changed
- *   sendbuf: rank R: B bytes sent by MPI_Isend
- * on stderr (the second: what lopbench's messages carry).  Datatypes are taken as contiguous (count * MPI_Type_size bytes),
+ * on stderr.  Datatypes are taken as contiguous (count * MPI_Type_size bytes),
  * which holds for everything lopbench sends.
  *
  * Build: mpicc -shared -fPIC -o libsendbuf.so sendbuf.c
@@ -44,7 +43,6 @@ static tracked_t *table;
 static size_t table_cap;
 static size_t table_used;
 static unsigned long n_checked, n_changed, n_freed;
-static unsigned long long isend_bytes; /* the payload of every MPI_Isend */
 
 static size_t req_hash(MPI_Request r)
 {
@@ -174,7 +172,6 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 {
     size_t bytes = type_bytes(count, type);
     void *copy = snapshot(buf, bytes);
-    isend_bytes += bytes;
     int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
     if (rc == MPI_SUCCESS)
         track(*req, buf, bytes, copy);
@@ -445,6 +442,5 @@ int MPI_Finalize(void)
         snprintf(line + len, sizeof line - (size_t)len,
                  " (unchecked: %lu freed while pending, %zu never completed)", n_freed, pending);
     fprintf(stderr, "%s\n", line); /* one write: ranks share the terminal */
-    fprintf(stderr, "sendbuf: rank %d: %llu bytes sent by MPI_Isend\n", rank, isend_bytes);
     return PMPI_Finalize();
 }
