@@ -20,8 +20,8 @@
  * target polling one memory slot cannot count k writes of the same value.
  *
  * Then the exchange X(1), rounds back to back, one row:
- *   ranks 0 and 1: t1; send one message to the other; complete the send;
- *              post the receive of the round after next; wait for the
+ *   ranks 0 and 1: t1; send one message to the other; post the receive
+ *              of the round after next; complete the send; wait for the
  *              other's message; t2          X(1) = t2 - t1 (rank 0's)
  * Both send at once, as a round of bfly, pe or diss at P = 2 does, in the
  * order the barrier executors take.  Under LogP an exchange costs what one
@@ -95,8 +95,8 @@ static long s3_ahead(const lop_bench_t *b)
 }
 
 /* A round of the exchange or the ring in the order lopbench's barrier
- * executors take a step of one (bench/barrier_exec.c): the send
- * completed, then the receive waited for. */
+ * executors take a step of one (bench/barrier_exec.c): the send posted, a
+ * receive posted, the send completed, then the receive waited for. */
 static lop_status_t s3_step(lop_bench_t *b, void *ctx, size_t k, long rep, uint64_t seq)
 {
     const s3_ctx_t *c = ctx;
@@ -114,9 +114,9 @@ static lop_status_t s3_step(lop_bench_t *b, void *ctx, size_t k, long rep, uint6
     }
     uint64_t t1 = lop_timer_now(b->timer);
     st = t->ops->post_send(t, c->op, c->to, 1, c->post, seq);
-    st = st ? st : t->ops->wait_send(t);
     if (st == LOP_OK && two_sided && rep < b->reps - ahead) /* the last rounds' are posted */
         st = t->ops->post_recv(t, c->from, 1, LOP_POST_NORMAL);
+    st = st ? st : t->ops->wait_send(t);
     st = st ? st : t->ops->wait_recv(t, c->op, c->from[0], seq);
     uint64_t t2 = lop_timer_now(b->timer);
     if (st == LOP_OK && b->rank == 0)
