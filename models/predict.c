@@ -88,6 +88,7 @@ lop_status_t predict_init(predict_t *pr, barrier_cost_t *cost, double L, double 
         predict_ack_t k;
         lop_status_t st = predict_duplex(pr, b ? PREDICT_BUCKET : PREDICT_LOOP, &d);
         pr->shared[b] = d.shared;
+        pr->gap_us[b] = d.gap_us;
         st = st ? st : predict_ack(pr, b ? PREDICT_BUCKET : PREDICT_LOOP, &k);
         if (st)
             return st;
@@ -162,19 +163,27 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
  * the same loop with its own parameters and token-bucket adapters.  Each
  * adapter is one gap for sends and deliveries where 'shared', and a
  * message not answered on its pair costs its receiver's adapter ack_us. */
+/* The loop's (the bucket's) LogP parameters with the fits of 'c': a burst
+ * the point fit shows, priced with this draw's fits; a gap from X(1) where
+ * the series has none (predict_duplex); L calibrated where 'shared'. */
+static void loop_logp(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
+                      int shared, logp_t *m, double *burst)
+{
+    int b = kind == PREDICT_BUCKET;
+    predict_bucket_logp(b ? pr->cost->lop : NULL, c->lop, &c->logp, m, burst);
+    if (pr->gap_us[b] > 0)
+        m->g_us = pr->gap_us[b];
+    if (shared)
+        shared_calibration(m, *burst);
+}
+
 static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
                               const sched_t *loop, int shared, double ack_us, double *us,
                               sched_sim_result_t *res)
 {
     barrier_cost_t lc = *c;
     sched_sim_t par = pr->sim;
-    par.adapter_burst = 0;
-    if (kind != PREDICT_BUCKET)
-        predict_loop_logp(c->lop, &c->logp, &lc.logp);
-    else /* a burst the point fit shows, priced with this draw's fits */
-        predict_bucket_logp(pr->cost->lop, c->lop, &c->logp, &lc.logp, &par.adapter_burst);
-    if (shared)
-        shared_calibration(&lc.logp, par.adapter_burst);
+    loop_logp(pr, c, kind, shared, &lc.logp, &par.adapter_burst);
     par.model = SCHED_SIM_LOGP;
     par.adapter_gap = 1;
     par.adapter_shared = shared;
@@ -224,10 +233,13 @@ static predict_t own_costs(const predict_t *pr)
     return uniform;
 }
 
+static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sched_t *loop,
+                       predict_duplex_t *out, lop_status_t *st);
+
 lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
 {
     const lop_view_t *lop = pr->cost->lop;
-    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0, 0};
+    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0, 0, 0, NULL};
     if (!lop || !lop->exch || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
     out->measured_us = lop_fit_eval(lop->exch, 1);
@@ -239,6 +251,7 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
         predict_loop_logp(lop, &pr->cost->logp, &m);
     out->host_bound = m.os_us + m.or_us >= m.L_us;
     predict_t uniform = own_costs(pr); /* X(1) was measured with them */
+    uniform.gap_us[kind == PREDICT_BUCKET] = 0; /* the series' own, whatever was found before */
     sched_t loop[2];
     sched_sim_result_t res;
     lop_status_t st = step_loop(2, loop);
@@ -246,40 +259,48 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
         return st;
     st = loop_time(&uniform, pr->cost, kind, loop, 0, 0, &out->apart_us, &res);
     st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, 0, &out->shared_us, &res);
-    sched_free(&loop[0]);
-    sched_free(&loop[1]);
     out->closer = st == LOP_OK &&
                   fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
     out->shared = out->closer && out->host_bound;
+    if (st == LOP_OK && m.g_us == 0 && isnan(lop_view_gap(lop)) && out->host_bound &&
+        out->measured_us > out->shared_us)
+        duplex_gap(&uniform, kind, loop, out, &st);
+    sched_free(&loop[0]);
+    sched_free(&loop[1]);
     return st;
 }
 
-/* The ring's period less R(1) at an acknowledgement's cost (a gsl_function). */
+/* A loop's period less a measured one, as a function of one cost (a
+ * gsl_function): the ring's at an acknowledgement, with the adapters
+ * chosen, or the exchange's at a gap, with shared adapters. */
 typedef struct {
-    const predict_t *pr;
+    predict_t pr;       /* a copy: a gap tried is set in it */
     predict_kind_t kind;
     const sched_t *loop;
     double measured_us;
+    int of_gap;         /* the cost is the gap, else the acknowledgement */
     lop_status_t st;
-} ring_ctx_t;
+} excess_ctx_t;
 
-static double ring_excess(double ack_us, void *ctx)
+static double loop_excess(double cost_us, void *ctx)
 {
-    ring_ctx_t *r = ctx;
+    excess_ctx_t *e = ctx;
+    int b = e->kind == PREDICT_BUCKET;
     double us;
     sched_sim_result_t res;
-    lop_status_t st = loop_time(r->pr, r->pr->cost, r->kind, r->loop,
-                                r->pr->shared[r->kind == PREDICT_BUCKET], ack_us, &us, &res);
-    r->st = r->st ? r->st : st;
-    return st ? GSL_NAN : us - r->measured_us;
+    if (e->of_gap)
+        e->pr.gap_us[b] = cost_us;
+    lop_status_t st = loop_time(&e->pr, e->pr.cost, e->kind, e->loop, e->of_gap || e->pr.shared[b],
+                                e->of_gap ? 0 : cost_us, &us, &res);
+    e->st = e->st ? e->st : st;
+    return st ? GSL_NAN : us - e->measured_us;
 }
 
-/* The root of ring_excess between 0 and hi, where the signs differ
- * (Brent's method: the period grows with the acknowledgement); a GSL
- * status. */
-static int ack_root(ring_ctx_t *r, double hi, double *ack_us)
+/* The root of loop_excess between 0 and hi, where the signs differ
+ * (Brent's method: the period grows with the cost); a GSL status. */
+static int excess_root(excess_ctx_t *e, double hi, double *cost_us)
 {
-    gsl_function f = {ring_excess, r};
+    gsl_function f = {loop_excess, e};
     gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
     if (!s)
         return GSL_ENOMEM;
@@ -290,37 +311,57 @@ static int ack_root(ring_ctx_t *r, double hi, double *ack_us)
         if (status == GSL_SUCCESS && gsl_root_test_interval(lo, up, 1e-6, 1e-9) == GSL_SUCCESS)
             break;
     }
-    *ack_us = gsl_root_fsolver_root(s);
+    *cost_us = gsl_root_fsolver_root(s);
     gsl_root_fsolver_free(s);
     return status;
 }
 
-/* The acknowledgement where the ring takes R(1), once 'excess' (at 0) is
- * below 0: the period is at least g + ack once the adapter's bucket is
- * drained, so doubling from R(1) brackets it, unless g is below 0 by as
- * much (a fit of a loaded machine's PRTT).  Where no bracket or no root
- * is found, nothing is charged and out->why says so. */
-#define ACK_DOUBLINGS 16
-static void ack_find(ring_ctx_t *r, double excess, predict_ack_t *out)
+/* The cost where the loop takes the measured time, once 'excess' (at 0)
+ * is below 0: the period is at least the cost once the adapter's bucket is
+ * drained, so doubling from the measured time brackets it, unless g is
+ * below 0 by as much (a fit of a loaded machine's PRTT).  Where no bracket
+ * or no root is found, the cost is 0 and *why says so ('none' for no
+ * bracket). */
+#define EXCESS_DOUBLINGS 16
+static void excess_find(excess_ctx_t *e, double excess, const char *none, double *cost_us,
+                        const char **why)
 {
-    double hi = out->measured_us / 2, at_hi = excess;
-    for (int i = 0; r->st == LOP_OK && !(at_hi >= 0) && i <= ACK_DOUBLINGS; i++) {
+    double hi = e->measured_us / 2, at_hi = excess;
+    for (int i = 0; e->st == LOP_OK && !(at_hi >= 0) && i <= EXCESS_DOUBLINGS; i++) {
         hi *= 2;
-        at_hi = ring_excess(hi, r);
+        at_hi = loop_excess(hi, e);
     }
-    if (r->st)
+    if (e->st)
         return;
     if (!(at_hi >= 0)) {
-        out->why = "no acknowledgement up to 2^16 R(1) makes the ring take R(1)";
+        *why = none;
         return;
     }
     gsl_error_handler_t *handler = gsl_set_error_handler_off();
-    int status = ack_root(r, hi, &out->ack_us);
+    int status = excess_root(e, hi, cost_us);
     gsl_set_error_handler(handler);
-    if (status != GSL_SUCCESS && r->st == LOP_OK) {
-        out->ack_us = 0;
-        out->why = gsl_strerror(status);
+    if (status != GSL_SUCCESS && e->st == LOP_OK) {
+        *cost_us = 0;
+        *why = gsl_strerror(status);
     }
+}
+
+/* A series that measured no gap (one-sided: PRTT(k) at k = 1 alone) prices
+ * an exchange at one message whatever its adapters; where its host
+ * handles messages one at a time and X(1) is longer, the gap that makes
+ * the shared exchange take X(1) is the host's per message (models/README.md
+ * "The loop"). */
+static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sched_t *loop,
+                       predict_duplex_t *out, lop_status_t *st)
+{
+    excess_ctx_t e = {*uniform, kind, loop, out->measured_us, 1, LOP_OK};
+    excess_find(&e, out->shared_us - out->measured_us,
+                "no gap up to 2^16 X(1) makes the exchange take X(1)", &out->gap_us, &out->why);
+    if (e.st == LOP_OK && out->gap_us > 0) {
+        out->shared_us = loop_excess(out->gap_us, &e) + out->measured_us;
+        out->closer = out->shared = 1;
+    }
+    *st = e.st;
 }
 
 lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out)
@@ -330,16 +371,16 @@ lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t
     if (!lop || !lop->ring || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
     out->measured_us = lop_fit_eval(lop->ring, 1);
-    predict_t uniform = own_costs(pr); /* R(1) was measured with them */
     sched_t loop[2];
     lop_status_t st = step_loop(LOP_FMT_SERIES_RING_RANKS, loop);
     if (st)
         return st;
-    ring_ctx_t r = {&uniform, kind, loop, out->measured_us, LOP_OK};
-    double excess = ring_excess(0, &r);
+    excess_ctx_t r = {own_costs(pr), kind, loop, out->measured_us, 0, LOP_OK}; /* R(1)'s costs */
+    double excess = loop_excess(0, &r);
     out->plain_us = excess + out->measured_us;
     if (r.st == LOP_OK && excess < 0)
-        ack_find(&r, excess, out);
+        excess_find(&r, excess, "no acknowledgement up to 2^16 R(1) makes the ring take R(1)",
+                    &out->ack_us, &out->why);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
     return r.st;
@@ -418,9 +459,7 @@ static int negative_logp(const predict_t *pr, predict_kind_t kind)
     logp_t m;
     double burst;
     if (kind == PREDICT_BUCKET || kind == PREDICT_LOOP) {
-        predict_bucket_logp(kind == PREDICT_BUCKET ? c->lop : NULL, c->lop, &c->logp, &m, &burst);
-        if (pr->shared[kind == PREDICT_BUCKET])
-            shared_calibration(&m, burst);
+        loop_logp(pr, c, kind, pr->shared[kind == PREDICT_BUCKET], &m, &burst);
         return predict_logp_negative(&m);
     }
     return (kind == PREDICT_LOGP || (kind == PREDICT_SIM_LOGP && !pr->sim.pairs)) &&

@@ -120,12 +120,17 @@ static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *
     lop_status_t st = predict_duplex(pr, kind, &d);
     if (st)
         return st;
-    char n[2][LOP_OUT_NUM_LEN];
+    char n[3][LOP_OUT_NUM_LEN];
     printf("%s apart %s, shared %s us: %s", what, lop_out_format_csv(n[0], d.apart_us),
            lop_out_format_csv(n[1], d.shared_us),
            d.shared   ? "shared"
            : d.closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
                       : "apart");
+    if (d.gap_us > 0)
+        printf(" (no gap measured: %s us a message, from X(1))",
+               lop_out_format_csv(n[2], d.gap_us));
+    else if (d.why)
+        printf(" (no gap measured, none from X(1): %s)", d.why);
     return LOP_OK;
 }
 
@@ -137,6 +142,7 @@ static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *wha
     predict_ack_t k;
     lop_status_t st = predict_duplex(pr, kind, &d);
     pr->shared[kind == PREDICT_BUCKET] = d.shared;
+    pr->gap_us[kind == PREDICT_BUCKET] = d.gap_us;
     st = st ? st : predict_ack(pr, kind, &k);
     if (st)
         return st;

@@ -2,7 +2,8 @@
  * test_duplex.c - the loop's adapters and acknowledgements (models/predict.h):
  * sends and deliveries through one gap (sched_sim_t.adapter_shared) where
  * the exchange X(1) says so (predict_duplex), with L calibrated so that a
- * ping-pong still costs PRTT(1); whom each rank sends to (sched_send_peers);
+ * ping-pong still costs PRTT(1), and a series that measured no gap given
+ * the one X(1) implies; whom each rank sends to (sched_send_peers);
  * the acknowledgement of a message never answered on its pair
  * (sched_sim_t.ack_us), priced by the ring R(1) (predict_ack).
  */
@@ -255,6 +256,50 @@ static void shared_identity(void)
     lop_paramset_free(&set);
 }
 
+/* A series that measured no gap (one-sided: PRTT(1) = 24 alone), o_s = 7,
+ * o_r = 1: L = 4, host bound.  Its exchange costs o_s + L + o_r = 12
+ * whatever the adapters.  X(1) = 20 finds the gap that makes the shared
+ * exchange take 20: with g above o_s + o_r, L calibrated to 12 - g and
+ * the exchange max{L, g} + g = 2 g, so g = 10; cc at P = 2 still costs
+ * PRTT(1) = 24.  X(1) = 11, below 12, finds none, nor does a wire-bound
+ * series (o_s = 1, o_r = 0.5, L = 10.5). */
+static void gap_from_exchange(void)
+{
+    static const struct {
+        const char *os, *or, *exch;
+        double gap_us;
+        const char *what;
+    } runs[] = {{"7", "1", "20", 10, "host bound, X(1) above the exchange: g = 10"},
+                {"7", "1", "11", 0, "X(1) below the exchange: no gap"},
+                {"1", "0.5", "20", 0, "o_s + o_r < L: no gap"}};
+    for (size_t i = 0; i < COUNT(runs); i++) {
+        char text[640];
+        snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
+                 "x,t-inline,os,min,const,9,1,63,%s,,,,,\n"
+                 "x,t-inline,or,min,const,9,1,63,%s,,,,,\n"
+                 "x,t-inline,prtt,min,const,1,1,1,24,,,,,\n"
+                 "x,t-inline,exch,min,const,1,1,1,%s,,,,,\n", runs[i].os, runs[i].or, runs[i].exch);
+        lop_paramset_t set;
+        lop_view_t lop;
+        fixture_lop_load(text, &set, &lop);
+        barrier_cost_t c;
+        predict_t pr;
+        predict_duplex_t d;
+        int ran = fixture_predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK;
+        int found = runs[i].gap_us > 0;
+        ok(ran && fabs(d.gap_us - runs[i].gap_us) < 1e-5 && pr.gap_us[0] == d.gap_us &&
+               d.shared == found && (!found || fabs(d.shared_us - 20) < 1e-5),
+           "no gap measured, %s (gap %g, shared %g us)", runs[i].what, d.gap_us, d.shared_us);
+        if (found) {
+            double pe = loop_of(&pr, "pe", 2), cc = loop_of(&pr, "cc", 2);
+            ok(fabs(pe - 20) < 1e-5 && fabs(cc - 24) < 1e-5,
+               "... pe at P = 2 costs X(1) = 20 (%g us), cc PRTT(1) = 24 (%g us)", pe, cc);
+        }
+        predict_free(&pr);
+        lop_paramset_free(&set);
+    }
+}
+
 int main(void)
 {
     adapter_shared();
@@ -264,5 +309,6 @@ int main(void)
     ack_unanswered();
     ack_from_ring();
     ack_beyond_ring();
+    gap_from_exchange();
     return tap_done();
 }
