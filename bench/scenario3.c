@@ -3,8 +3,9 @@
  * (netgauge's PRTT(n, 0, s); Kielmann's PLogP), ranks 0 and 1, k = 1..K.
  *   rank 0:    post the reply's receive; t1; post k sends to rank 1; wait
  *              for the reply; t2            PRTT(k) = t2 - t1
- *   rank 1:    wait for the k messages; post the next round's receives;
- *              reply
+ *   rank 1:    wait for the k messages; reply; post the next round's
+ *              receives (over verbs before the reply: a message must
+ *              find its receive posted)
  * The rounds follow each other with no barrier between them, as a loop of
  * barriers runs (at k = 1 it is one: two ranks' central counter); only the
  * first waits for one, once rank 1's receives are posted.  A barrier in
@@ -74,11 +75,17 @@ static lop_status_t s3_round(lop_bench_t *b, void *ctx, size_t k, long rep, uint
         lop_bench_record(c->prtt, k, rep, lop_timer_us(b->timer, t2 - t1));
         return st ? st : t->ops->wait_send(t);
     }
+    /* The next round's receives: after the reply, off the round trip, as
+     * the barrier walker posts its receive after its send; before it where
+     * the transport needs them up before the root's next messages. */
+    int early = t->ops->recv_before_send;
     for (size_t j = 0; j < k && st == LOP_OK; j++)
         st = t->ops->wait_recv(t, c->op, b->to_other[0], seq);
-    if (st == LOP_OK && two_sided && !last) /* before the reply that starts that round */
+    if (st == LOP_OK && two_sided && !last && early)
         st = t->ops->post_recv(t, b->to_other, k % rows + 1, LOP_POST_NORMAL);
     st = st ? st : t->ops->post_send(t, c->op, b->to_other, 1, c->post, seq);
+    if (st == LOP_OK && two_sided && !last && !early)
+        st = t->ops->post_recv(t, b->to_other, k % rows + 1, LOP_POST_NORMAL);
     return st ? st : t->ops->wait_send(t);
 }
 

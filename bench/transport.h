@@ -90,6 +90,10 @@ typedef struct {
     /* Runs on an RDMA device, so --device, --port, --gid-index, --tclass and
      * --sl apply; a transport without one refuses them (bench_opts.c). */
     int takes_device;
+    /* A message that finds no receive posted is not kept for a later one
+     * (verbs RC: receiver not ready, retried 0.64 ms later), so receives go
+     * up before a peer can send; MPI keeps it, and a receive may follow. */
+    int recv_before_send;
     /* Collective over t->comm.  Fills t->priv and t->device; fails the same way
      * on every rank (LOP_ERR_UNSUPPORTED when the backend cannot run here) and
      * then leaves nothing allocated. */

@@ -570,6 +570,7 @@ static void verbs_mcast_counts(const lop_transport_t *t, lop_mcast_counts_t *cou
 const lop_transport_ops_t lop_transport_verbs = {
     .name = "verbs",
     .takes_device = 1,
+    .recv_before_send = 1,
     .setup = verbs_setup,
     .cleanup = verbs_cleanup,
     .why_not = verbs_why_not,
