@@ -171,7 +171,7 @@ static void loop_logp(const predict_t *pr, const barrier_cost_t *c, predict_kind
 {
     int b = kind == PREDICT_BUCKET;
     predict_bucket_logp(b ? pr->cost->lop : NULL, c->lop, &c->logp, m, burst);
-    if (pr->gap_us[b] > 0)
+    if (pr->gap_us[b] > 0 && pr->gap_us[b] > m->g_us)
         m->g_us = pr->gap_us[b];
     if (shared)
         shared_calibration(m, *burst);
@@ -245,10 +245,7 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     out->measured_us = lop_fit_eval(lop->exch, 1);
     logp_t m;
     double burst;
-    if (kind == PREDICT_BUCKET)
-        predict_bucket_logp(lop, lop, &pr->cost->logp, &m, &burst);
-    else
-        predict_loop_logp(lop, &pr->cost->logp, &m);
+    predict_bucket_logp(kind == PREDICT_BUCKET ? lop : NULL, lop, &pr->cost->logp, &m, &burst);
     out->host_bound = m.os_us + m.or_us >= m.L_us;
     predict_t uniform = own_costs(pr); /* X(1) was measured with them */
     uniform.gap_us[kind == PREDICT_BUCKET] = 0; /* the series' own, whatever was found before */
@@ -262,8 +259,7 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     out->closer = st == LOP_OK &&
                   fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
     out->shared = out->closer && out->host_bound;
-    if (st == LOP_OK && m.g_us == 0 && isnan(lop_view_gap(lop)) && out->host_bound &&
-        out->measured_us > out->shared_us)
+    if (st == LOP_OK && burst <= 1 && out->host_bound && out->measured_us > out->shared_us)
         duplex_gap(&uniform, kind, loop, out, &st);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
@@ -346,11 +342,11 @@ static void excess_find(excess_ctx_t *e, double excess, const char *none, double
     }
 }
 
-/* A series that measured no gap (one-sided: PRTT(k) at k = 1 alone) prices
- * an exchange at one message whatever its adapters; where its host
- * handles messages one at a time and X(1) is longer, the gap that makes
- * the shared exchange take X(1) is the host's per message (models/README.md
- * "The loop"). */
+/* A series whose exchange with shared adapters is still shorter than X(1)
+ * (one-sided: PRTT(k) at k = 1 alone, no gap; or a gap of one-way
+ * streams below what a host taking both ways pays): where its host
+ * handles messages one at a time, the gap that makes the shared exchange
+ * take X(1) is the host's per message (models/README.md "The loop"). */
 static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sched_t *loop,
                        predict_duplex_t *out, lop_status_t *st)
 {

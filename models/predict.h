@@ -86,8 +86,8 @@ typedef struct {
     double ack_us[2];              /* the loop's [0] and the bucket's [1] acknowledgement
                                       of a message not answered on its pair
                                       (predict_ack: the point set's) */
-    double gap_us[2];              /* the loop's [0] and the bucket's [1] gap of a series
-                                      that measured none, from X(1) (predict_duplex);
+    double gap_us[2];              /* the loop's [0] and the bucket's [1] gap from X(1)
+                                      where above the series' own (predict_duplex);
                                       0: the series' own */
 } predict_t;
 
@@ -98,17 +98,18 @@ typedef struct {
  * message, PRTT(1)/2) and through one gap (shared: a host that handles
  * them one at a time).  Shared is taken where it is closer to X(1) and
  * the host's overheads are at least the latency (o_s + o_r >= L: a host
- * stack, not a wire, paces the messages); else apart.  A series that
- * measured no gap (one-sided: PRTT(k) at k = 1 alone) has apart and shared
- * alike; where it is host bound and X(1) is longer, its gap is the one
- * that makes the shared exchange take X(1), and it is shared. */
+ * stack, not a wire, paces the messages); else apart.  Where the series is
+ * host bound and X(1) is longer than even the shared exchange (a series
+ * without a gap, one-sided: PRTT(k) at k = 1 alone, has apart and shared
+ * alike), its gap is the one that makes the shared exchange take X(1), and
+ * it is shared. */
 typedef struct {
     double measured_us;        /* X(1); NaN: no exch fit (then the rest NaN, apart) */
     double apart_us, shared_us; /* the exchange's period, each way (shared: with gap_us) */
     int closer;                /* shared is closer to X(1) than apart */
     int host_bound;            /* o_s + o_r >= L of the loop's (the bucket's) parameters */
     int shared;                /* the choice: closer and host_bound */
-    double gap_us;             /* the gap found for a series without one, or 0 */
+    double gap_us;             /* the gap X(1) implies, where above the series' own, or 0 */
     const char *why;           /* NULL, or why no such gap was found (then 0) */
 } predict_duplex_t;
 

@@ -127,10 +127,9 @@ static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *
            : d.closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
                       : "apart");
     if (d.gap_us > 0)
-        printf(" (no gap measured: %s us a message, from X(1))",
-               lop_out_format_csv(n[2], d.gap_us));
+        printf(" (the gap from X(1): %s us a message)", lop_out_format_csv(n[2], d.gap_us));
     else if (d.why)
-        printf(" (no gap measured, none from X(1): %s)", d.why);
+        printf(" (no gap from X(1): %s)", d.why);
     return LOP_OK;
 }
 

@@ -108,10 +108,10 @@ printf '%s\n' executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us
 "$P" --measured "$T/dx-bar.csv" --params "$T/duplex.csv" --csv >"$T/dx.out" 2>/dev/null
 line=$(sed -n 's/^# duplex: //p' "$T/dx.out")
 # The gap is a root found to 1e-6 us: its digits beyond are the solver's.
-gap=$(echo "$line" | sed -n 's/.*rdmaw-normal X(1) = 2.5 us, the loop apart 2, shared \([0-9.]*\) us: shared (no gap measured: \([0-9.]*\) us a message, from X(1)).*/\1 \2/p')
+gap=$(echo "$line" | sed -n 's/.*rdmaw-normal X(1) = 2.5 us, the loop apart 2, shared \([0-9.]*\) us: shared (the gap from X(1): \([0-9.]*\) us a message).*/\1 \2/p')
 check "'# duplex:' for each series with an exchange, and the adapter taken: $line" test \
     "$(echo "$line" | sed 's/^.*The loop"): //; s/rdmaw-normal X(1) = [^;]*; //')" = "send-normal X(1) = 15.5 us, the loop apart 12, shared 16 us: shared; send-inline X(1) = 18 us, the loop apart 12, shared 16 us: apart (o_s + o_r < L: the wire, not the host, paces it)"
-check "... rdmaw-normal, no gap measured: shared, with the gap 0.5 us that makes its exchange X(1) = 2.5 ($gap)" \
+check "... rdmaw-normal, without a gap of its own: shared, with the gap 0.5 us that makes its exchange X(1) = 2.5 ($gap)" \
     sh -c "echo '$gap' | awk 'NF == 2 && \$1 - 2.5 < 1e-6 && 2.5 - \$1 < 1e-6 && \$2 - 0.5 < 1e-6 && 0.5 - \$2 < 1e-6 { ok = 1 } END { exit !ok }'"
 check "... the loop takes it: pe at P = 2 costs 16, tour (a message each way in turn) PRTT(1) = 24" \
     test "$(column loop_us "$T/dx.out")" = "16 24 "
