@@ -155,17 +155,10 @@ int predict_overlap(const predict_time_t *a, const predict_time_t *b)
     return a->lo_us <= b->hi_us && b->lo_us <= a->hi_us;
 }
 
-/* The loop (models/README.md "The loop"): loop[0] and loop[1], R and 2R
- * barriers back to back, simulated under LogP with the loop's parameters and
- * the gap on the adapter; the time of a barrier of a long loop is the period
- * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
- * (thesis 4.3.2) add up to.  The bucket (PREDICT_BUCKET, "The bucket") runs
- * the same loop with its own parameters and token-bucket adapters.  Each
- * adapter is one gap for sends and deliveries where 'shared', and a
- * message not answered on its pair costs its receiver's adapter ack_us. */
 /* The loop's (the bucket's) LogP parameters with the fits of 'c': a burst
- * the point fit shows, priced with this draw's fits; a gap from X(1) where
- * the series has none (predict_duplex); L calibrated where 'shared'. */
+ * the point fit shows, priced with this draw's fits; the gap from X(1)
+ * where above the series' own (predict_duplex); L calibrated where
+ * 'shared'. */
 static void loop_logp(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
                       int shared, logp_t *m, double *burst)
 {
@@ -177,6 +170,14 @@ static void loop_logp(const predict_t *pr, const barrier_cost_t *c, predict_kind
         shared_calibration(m, *burst);
 }
 
+/* The loop (models/README.md "The loop"): loop[0] and loop[1], R and 2R
+ * barriers back to back, simulated under LogP with the loop's parameters and
+ * the gap on the adapter; the time of a barrier of a long loop is the period
+ * (T(2R) - T(R)) / R, which lopbench's per-barrier times of a loop
+ * (thesis 4.3.2) add up to.  The bucket (PREDICT_BUCKET, "The bucket") runs
+ * the same loop with its own parameters and token-bucket adapters.  Each
+ * adapter is one gap for sends and deliveries where 'shared', and a
+ * message not answered on its pair costs its receiver's adapter ack_us. */
 static lop_status_t loop_time(const predict_t *pr, const barrier_cost_t *c, predict_kind_t kind,
                               const sched_t *loop, int shared, double ack_us, double *us,
                               sched_sim_result_t *res)
@@ -231,39 +232,6 @@ static predict_t own_costs(const predict_t *pr)
     uniform.sim.pairs = NULL;
     uniform.sim.or_per_pair = 0;
     return uniform;
-}
-
-static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sched_t *loop,
-                       predict_duplex_t *out, lop_status_t *st);
-
-lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
-{
-    const lop_view_t *lop = pr->cost->lop;
-    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0, 0, 0, NULL};
-    if (!lop || !lop->exch || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
-        return LOP_OK;
-    out->measured_us = lop_fit_eval(lop->exch, 1);
-    logp_t m;
-    double burst;
-    predict_bucket_logp(kind == PREDICT_BUCKET ? lop : NULL, lop, &pr->cost->logp, &m, &burst);
-    out->host_bound = m.os_us + m.or_us >= m.L_us;
-    predict_t uniform = own_costs(pr); /* X(1) was measured with them */
-    uniform.gap_us[kind == PREDICT_BUCKET] = 0; /* the series' own, whatever was found before */
-    sched_t loop[2];
-    sched_sim_result_t res;
-    lop_status_t st = step_loop(2, loop);
-    if (st)
-        return st;
-    st = loop_time(&uniform, pr->cost, kind, loop, 0, 0, &out->apart_us, &res);
-    st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, 0, &out->shared_us, &res);
-    out->closer = st == LOP_OK &&
-                  fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
-    out->shared = out->closer && out->host_bound;
-    if (st == LOP_OK && burst <= 1 && out->host_bound && out->measured_us > out->shared_us)
-        duplex_gap(&uniform, kind, loop, out, &st);
-    sched_free(&loop[0]);
-    sched_free(&loop[1]);
-    return st;
 }
 
 /* A loop's period less a measured one, as a function of one cost (a
@@ -358,6 +326,36 @@ static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sche
         out->closer = out->shared = 1;
     }
     *st = e.st;
+}
+
+lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_duplex_t *out)
+{
+    const lop_view_t *lop = pr->cost->lop;
+    *out = (predict_duplex_t){NAN, NAN, NAN, 0, 0, 0, 0, NULL};
+    if (!lop || !lop->exch || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
+        return LOP_OK;
+    out->measured_us = lop_fit_eval(lop->exch, 1);
+    logp_t m;
+    double burst;
+    predict_bucket_logp(kind == PREDICT_BUCKET ? lop : NULL, lop, &pr->cost->logp, &m, &burst);
+    out->host_bound = m.os_us + m.or_us >= m.L_us;
+    predict_t uniform = own_costs(pr); /* X(1) was measured with them */
+    uniform.gap_us[kind == PREDICT_BUCKET] = 0; /* the series' own, whatever was found before */
+    sched_t loop[2];
+    sched_sim_result_t res;
+    lop_status_t st = step_loop(2, loop);
+    if (st)
+        return st;
+    st = loop_time(&uniform, pr->cost, kind, loop, 0, 0, &out->apart_us, &res);
+    st = st ? st : loop_time(&uniform, pr->cost, kind, loop, 1, 0, &out->shared_us, &res);
+    out->closer = st == LOP_OK &&
+                  fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
+    out->shared = out->closer && out->host_bound;
+    if (st == LOP_OK && burst <= 1 && out->host_bound && out->measured_us > out->shared_us)
+        duplex_gap(&uniform, kind, loop, out, &st);
+    sched_free(&loop[0]);
+    sched_free(&loop[1]);
+    return st;
 }
 
 lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t *out)

@@ -181,7 +181,8 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "exchange's period with each adapter passing sends and deliveries a gap each "
            "(apart: LogP, one message's time) or one gap for both (shared: a host that "
            "handles them one at a time); the loop and the bucket take the closer, shared only "
-           "where o_s + o_r >= L (models/README.md \"The loop\")");
+           "where o_s + o_r >= L, and where even shared is below X(1) with the gap that "
+           "makes it X(1) (models/README.md \"The loop\")");
     series_line(o, run, "exch", o->stat, "X(1)", ": the set has no exchange: apart", duplex_part);
 }
 
