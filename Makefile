@@ -203,7 +203,6 @@ validate:
 # The thesis's figures 2.36, 2.38 and 2.39 from the shipped Mozart set (plots/figures-mozart.sh).
 FIGURES_OUT ?= out/figures-mozart
 figures-mozart: deps $(BIN)/lopredict $(BIN)/lopfit
-	@sh scripts/deps.sh --plots
 	sh plots/figures-mozart.sh $(FIGURES_OUT)
 
 install: tools

@@ -116,7 +116,7 @@ case $OUT in *'
 
 start=$(date +%s)
 step 1/9 "dependencies and build"
-sh "$ROOT/scripts/deps.sh" --plots
+sh "$ROOT/scripts/deps.sh"
 make -s -C "$ROOT" -j2 tools
 # Barriers under background traffic (lopbench --barrier --congest incast,
 # Petrini et al. 5.2, GPCNeT): 2 timed ranks and 2 congesting ones, each on a

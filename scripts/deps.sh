@@ -1,11 +1,10 @@
 #!/bin/sh
 # deps.sh - make sure what lop needs is installed (Debian packages only).
 # As root with apt-get, missing packages are installed; otherwise the exact
-# apt-get command is printed and the script fails.
-#   scripts/deps.sh          build + test dependencies (the tests include the
-#                            Soft-RoCE VM of tests/vm/run.sh: qemu, busybox,
-#                            kmod, the rxe verbs provider, iproute2's rdma)
-#   scripts/deps.sh --plots  also gnuplot (figures, make demo)
+# apt-get command is printed and the script fails.  One set serves the build,
+# the demo and the tests: the tests draw figures (gnuplot) and boot the
+# Soft-RoCE VM of tests/vm/run.sh (qemu, busybox, kmod, the rxe verbs
+# provider, iproute2's rdma), so a fresh machine runs every file, none skipped.
 set -u
 
 missing=""
@@ -50,13 +49,17 @@ if command -v clang >/dev/null 2>&1; then
 else
     missing="$missing clang libclang-rt-14-dev"
 fi
-[ "${1:-}" = "--plots" ] && need gnuplot-nox command -v gnuplot
+# The figures of make demo and tests/6*-plots*.t.
+need gnuplot-nox command -v gnuplot
 
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "deps: installing Debian packages:$missing" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >/dev/null && apt-get install -y -qq $missing >/dev/null &&
+    # Another apt-get (a second deps.sh, say) holds dpkg's lock: wait for it
+    # up to 10 minutes rather than fail at once.
+    lock="-o DPkg::Lock::Timeout=600"
+    apt-get $lock update -qq >/dev/null && apt-get $lock install -y -qq $missing >/dev/null &&
         echo "deps: installed$missing" >&2 && exit 0
     echo "deps: apt-get install failed for:$missing" >&2
     exit 1

@@ -125,7 +125,7 @@ slurm_launcher() {
 }
 
 machine_build() {
-    sh "$ROOT/scripts/deps.sh" --plots
+    sh "$ROOT/scripts/deps.sh"
     if [ "$MPI" = mpich ]; then
         make -s -C "$ROOT" -j2 tools MPICC=mpicc.mpich BIN=build/mpich/bin
     else
