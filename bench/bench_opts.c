@@ -66,8 +66,10 @@ static lop_cli_parse_fn parse_scenarios, parse_algs, parse_n, parse_p, parse_gid
 #define MARK(member) LOP_CLI_MARK(lop_bench_opts_t, member)
 /* Which modes an option has an effect in (the rows' 'modes' column). */
 #define IN(m) LOP_CLI_IN(LOP_BENCH_##m)
-#define OVER_TRANSPORT (IN(SCENARIOS) | IN(PAIRS)) /* the scenarios' transport and series */
+#define SCENARIO_MODES (IN(SCENARIOS) | IN(CALIBRATED)) /* the scenarios run */
+#define OVER_TRANSPORT (SCENARIO_MODES | IN(PAIRS)) /* the scenarios' transport and series */
 #define BARRIERS (IN(BARRIER) | IN(SCHEDULE))
+#define TIMED_ALGS (IN(BARRIER) | IN(CALIBRATED)) /* --alg's barriers timed */
 #define CONGEST_MODES (BARRIERS | IN(SCENARIOS)) /* bench/congest.h */
 
 static const lop_cli_opt_t options[] = {
@@ -77,14 +79,14 @@ static const lop_cli_opt_t options[] = {
      "1 = overheads o_s/o_r, 2 = RTT(p), 3 = the gap PRTT(k) and the exchange X(1) "
      "(default: 1,2)",
      LOP_CLI_CUSTOM,
-     .parse = parse_scenarios, .modes = IN(SCENARIOS)},
+     .parse = parse_scenarios, .modes = SCENARIO_MODES},
     {"ops", 0, "LIST", "send, rdmaw, mcast (scenario 2, verbs: one hardware multicast "
                        "answered by RDMA writes) (default: send,rdmaw)", LOP_CLI_SET, AT(ops),
      .choices = op_names, .modes = OVER_TRANSPORT},
     {"post", 0, "LIST", "normal, inline, list (default: normal,inline,list)", LOP_CLI_SET,
      AT(posts), .choices = post_names, .modes = OVER_TRANSPORT},
     {"max-post", 0, "K", "scenario 1 posts 1..K requests (default: 16)", LOP_CLI_INT,
-     AT(max_post), .min = 1, .max = 1024, .modes = IN(SCENARIOS)},
+     AT(max_post), .min = 1, .max = 1024, .modes = SCENARIO_MODES},
     {"reps", 0, "R", "measured repetitions (default: 1000; --pairs: 100)", LOP_CLI_INT, AT(reps),
      .min = 1, .max = 10000000, .given = MARK(reps_named)},
     {"warmup", 0, "W", "discarded repetitions before them (default: 100; --pairs: 10)",
@@ -95,7 +97,7 @@ static const lop_cli_opt_t options[] = {
     {"output", 'o', "DIR", "output directory (default: data/<host>-<date>)", LOP_CLI_CUSTOM,
      AT(outdir), .parse = lop_cli_dir},
     {"raw", 0, NULL, "also write every sample to <series>-<quantity>-raw.csv", LOP_CLI_FLAG,
-     AT(raw), .modes = IN(SCENARIOS)},
+     AT(raw), .modes = SCENARIO_MODES},
     {"device", 0, "NAME", "verbs: RDMA device (default: the first one)", LOP_CLI_TEXT,
      AT(tcfg.device)},
     {"port", 0, "N", "verbs: device port (default: 1)", LOP_CLI_INT, AT(tcfg.port), .min = 1,
@@ -110,14 +112,14 @@ static const lop_cli_opt_t options[] = {
      LOP_CLI_CHOICE, AT(tcfg.rma), .choices = rma_names},
     {"alg", 0, "LIST", "barrier: algorithms (lopredict's names; all: every one with a "
                        "schedule, e.g. all,hybrid) (default: all)", LOP_CLI_CUSTOM,
-     .parse = parse_algs, .modes = IN(BARRIER)},
+     .parse = parse_algs, .modes = TIMED_ALGS},
     {"n", 0, "LIST", "barrier: n for algorithms that take one, e.g. 1..4 (default: theirs)",
-     LOP_CLI_CUSTOM, .parse = parse_n, .modes = IN(BARRIER)},
+     LOP_CLI_CUSTOM, .parse = parse_n, .modes = TIMED_ALGS},
     {"p", 0, "LIST", "barrier: numbers of ranks to run on, e.g. 2..4 (default: all ranks)",
-     LOP_CLI_CUSTOM, .parse = parse_p, .modes = BARRIERS},
+     LOP_CLI_CUSTOM, .parse = parse_p, .modes = BARRIERS | IN(CALIBRATED)},
     {"executor", 0, "LIST", "barrier: {} (default: all usable)", LOP_CLI_SET, AT(executors),
      .choices = executor_names, .join = ", ", .given = MARK(executors_named),
-     .modes = BARRIERS},
+     .modes = BARRIERS | IN(CALIBRATED)},
     {"check", 0, NULL, "barrier: verify no rank leaves before all entered; no timing",
      LOP_CLI_FLAG, AT(check), .modes = BARRIERS},
     {"placement", 0, "FILE", "barrier --alg hybrid: the ranks' levels (default: the run's own)",
@@ -154,7 +156,7 @@ static const lop_cli_opt_t options[] = {
      .min = 1, .max = 1e12, .modes = CONGEST_MODES, .only_with = "congest"},
     {"mcast-nak-ms", 0, "MS", "barrier verbs multicast: a rank waiting this long for a "
                               "release asks again (a NAK) (default: 100)", LOP_CLI_REAL,
-     AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS},
+     AT(tcfg.nak_ms), .min = 0.001, .max = 1e6, .modes = BARRIERS | IN(CALIBRATED)},
     /* --pairs-sample implies --pairs: its mark is the pairs flag */
     {"pairs-sample", 0, NULL, "pairs: one pair per placement class fills the matrix",
      LOP_CLI_FLAG, AT(pairs_sample), .given = MARK(pairs), .modes = IN(PAIRS)},
@@ -169,6 +171,7 @@ static const lop_cli_opt_t options[] = {
     LOP_CLI_LIST_OPTIONS(lop_bench_opts_t, list_options),
     /* the modes' options, listed with the modes */
     {"barrier", 0, NULL, NULL, LOP_CLI_FLAG, AT(barrier)},
+    {"with-scenarios", 0, NULL, NULL, LOP_CLI_FLAG, AT(with_scenarios)},
     {"schedule", 0, "FILE", NULL, LOP_CLI_TEXT, AT(schedule_file)},
     {"pairs", 0, NULL, NULL, LOP_CLI_FLAG, AT(pairs)},
     {NULL, 0, NULL, NULL},
@@ -185,6 +188,10 @@ static const lop_cli_mode_t modes[LOP_BENCH_MODE_COUNT + 1] = {
                             "of --alg"},
     [LOP_BENCH_PAIRS] = {"pairs", "pairs", NULL, NULL,
                          "o and L of every ordered pair of ranks, and placement.csv"},
+    [LOP_BENCH_CALIBRATED] = {"calibrated", "barrier,with-scenarios", NULL, NULL,
+                              "the scenarios of --scenario, then the barriers of --alg, in "
+                              "one launch: the parameters measured in the state the barriers "
+                              "run in"},
     [LOP_BENCH_MODE_COUNT] = {NULL},
 };
 

@@ -21,6 +21,7 @@ typedef enum {
     LOP_BENCH_BARRIER,   /* --barrier */
     LOP_BENCH_SCHEDULE,  /* --barrier --schedule FILE */
     LOP_BENCH_PAIRS,     /* --pairs (or --pairs-sample) */
+    LOP_BENCH_CALIBRATED, /* --barrier --with-scenarios: the scenarios, then the barriers */
     LOP_BENCH_MODE_COUNT
 } lop_bench_mode_t;
 
@@ -43,6 +44,7 @@ typedef struct {
     double timeout_s;          /* --timeout: a wait for a peer gives up after this; 0 = never */
     /* --barrier mode (barrier_mode.h) */
     int barrier;               /* run barrier algorithms instead of the scenarios */
+    int with_scenarios;        /* --with-scenarios: the scenarios first, in the same launch */
     const struct barrier_alg *alg[LOP_BENCH_MAX_LIST]; /* --alg, schedule-based ones */
     size_t n_alg;
     long n_value[LOP_BENCH_MAX_LIST]; /* --n values; none = each algorithm's default */

@@ -2,7 +2,8 @@
 # 40-lopbench-barrier.t - lopbench --barrier: every algorithm passes --check on
 # p2p and shm at -np 2, 3, 4 (oversubscribed here) with each witness, a
 # broken schedule is refused, and run anyway (a test hook) caught by each
-# witness, a timed run writes barrier.csv, and bad input stops every rank.
+# witness, a timed run writes barrier.csv, --with-scenarios measures the
+# scenarios first in the same launch, and bad input stops every rank.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 T=$_d
@@ -131,6 +132,26 @@ if command -v taskset >/dev/null 2>&1; then
     check "2 ranks bound to one CPU are recorded as oversubscribed" \
         grep -qx '# oversubscribed: yes' "$T/one/barrier.csv"
 fi
+
+# --barrier --with-scenarios: the scenarios, then the barriers, in one launch
+# and one directory (make validate's run: the parameters measured in the
+# state the barriers run in).
+run_mpi 3 "$B" --barrier --with-scenarios --scenario 3 --max-post 2 --alg cc,diss --executor p2p,mpi \
+    --reps 20 --warmup 2 --quiet -o "$T/cal" >"$T/cal.out" 2>&1
+check "--barrier --with-scenarios --scenario 3: exit 0" test $? -eq 0
+check "... scenario 3's files (prtt, exch, ring) beside barrier.csv" sh -c \
+    "cd '$T/cal' && test -s send-normal-prtt.csv && test -s send-normal-exch.csv && test -s send-normal-ring.csv && test -s barrier.csv"
+check "... no file of scenarios 1 and 2 (--scenario 3 alone)" \
+    sh -c "! ls '$T/cal' | grep -q -e '-rtt.csv\$' -e '-os.csv\$'"
+check "... p2p's cc and diss at 3 ranks and MPI_Barrier timed" sh -c \
+    "grep -q '^p2p,send-normal,cc,,3,20,' '$T/cal/barrier.csv' && grep -q '^p2p,send-normal,diss,,3,20,' '$T/cal/barrier.csv' && grep -q '^mpi,,MPI_Barrier,,3,20,' '$T/cal/barrier.csv'"
+check "... both reports on stdout, the scenarios' first" \
+    sh -c "grep -n -e '^send-normal  *prtt' -e '^p2p  *cc' '$T/cal.out' | cut -d: -f2 | cut -c1-3 | tr '\n' ' ' | grep -qx 'sen p2p '"
+[ "$_tap_failed" -eq 0 ] || diag "$(tail -n 5 "$T/cal.out")"
+mpi_refuses "--with-scenarios without --barrier" "option --with-scenarios: only with --barrier" 2 \
+    "$B" --with-scenarios -o "$T/o"
+mpi_refuses "--with-scenarios --check" "option --check has no effect with --barrier --with-scenarios" \
+    2 "$B" --barrier --with-scenarios --check -o "$T/o"
 
 # Bad input stops every rank with one line and no output.
 refuses() {
