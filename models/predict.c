@@ -243,6 +243,7 @@ typedef struct {
     const sched_t *loop;
     double measured_us;
     int of_gap;         /* the cost is the gap, else the acknowledgement */
+    int shared;         /* the adapters pass sends and deliveries through one gap */
     lop_status_t st;
 } excess_ctx_t;
 
@@ -254,7 +255,7 @@ static double loop_excess(double cost_us, void *ctx)
     sched_sim_result_t res;
     if (e->of_gap)
         e->pr.gap_us[b] = cost_us;
-    lop_status_t st = loop_time(&e->pr, e->pr.cost, e->kind, e->loop, e->of_gap || e->pr.shared[b],
+    lop_status_t st = loop_time(&e->pr, e->pr.cost, e->kind, e->loop, e->shared,
                                 e->of_gap ? 0 : cost_us, &us, &res);
     e->st = e->st ? e->st : st;
     return st ? GSL_NAN : us - e->measured_us;
@@ -310,20 +311,22 @@ static void excess_find(excess_ctx_t *e, double excess, const char *none, double
     }
 }
 
-/* A series whose exchange with shared adapters is still shorter than X(1)
- * (one-sided: PRTT(k) at k = 1 alone, no gap; or a gap of one-way
- * streams below what a host taking both ways pays): where its host
- * handles messages one at a time, the gap that makes the shared exchange
- * take X(1) is the host's per message (models/README.md "The loop"). */
+/* A series whose exchange is shorter than X(1) with the adapters 'shared'
+ * says: a rank cannot send again that soon.  The gap that makes the
+ * exchange take X(1) is what the host or the adapter pays per message
+ * pair (a one-sided series, PRTT(k) at k = 1 alone, has no gap of its
+ * own; a TCP stack pays a system call each way; models/README.md "The
+ * loop"). */
 static void duplex_gap(const predict_t *uniform, predict_kind_t kind, const sched_t *loop,
-                       predict_duplex_t *out, lop_status_t *st)
+                       int shared, predict_duplex_t *out, lop_status_t *st)
 {
-    excess_ctx_t e = {*uniform, kind, loop, out->measured_us, 1, LOP_OK};
-    excess_find(&e, out->shared_us - out->measured_us,
+    excess_ctx_t e = {*uniform, kind, loop, out->measured_us, 1, shared, LOP_OK};
+    double *period = shared ? &out->shared_us : &out->apart_us;
+    excess_find(&e, *period - out->measured_us,
                 "no gap up to 2^16 X(1) makes the exchange take X(1)", &out->gap_us, &out->why);
     if (e.st == LOP_OK && out->gap_us > 0) {
-        out->shared_us = loop_excess(out->gap_us, &e) + out->measured_us;
-        out->closer = out->shared = 1;
+        *period = loop_excess(out->gap_us, &e) + out->measured_us;
+        out->shared = shared;
     }
     *st = e.st;
 }
@@ -351,8 +354,11 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     out->closer = st == LOP_OK &&
                   fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
     out->shared = out->closer && out->host_bound;
-    if (st == LOP_OK && burst <= 1 && out->host_bound && out->measured_us > out->shared_us)
-        duplex_gap(&uniform, kind, loop, out, &st);
+    /* Without a bucket the exchange is calibrated to X(1): shared where even
+     * that is shorter and the host paces the messages, else apart. */
+    if (st == LOP_OK && burst <= 1 && out->measured_us > out->apart_us)
+        duplex_gap(&uniform, kind, loop, out->host_bound && out->measured_us > out->shared_us,
+                   out, &st);
     sched_free(&loop[0]);
     sched_free(&loop[1]);
     return st;
@@ -369,7 +375,8 @@ lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t
     lop_status_t st = step_loop(LOP_FMT_SERIES_RING_RANKS, loop);
     if (st)
         return st;
-    excess_ctx_t r = {own_costs(pr), kind, loop, out->measured_us, 0, LOP_OK}; /* R(1)'s costs */
+    excess_ctx_t r = {own_costs(pr), kind, loop, out->measured_us, 0,
+                      pr->shared[kind == PREDICT_BUCKET], LOP_OK}; /* R(1)'s costs */
     double excess = loop_excess(0, &r);
     out->plain_us = excess + out->measured_us;
     if (r.st == LOP_OK && excess < 0)

@@ -91,24 +91,24 @@ typedef struct {
                                       0: the series' own */
 } predict_t;
 
-/* Which adapter the loop or the bucket takes (models/README.md "The
- * loop"): where the series has an exchange X(1) (lopbench --scenario 3),
- * the exchange loop of two ranks is simulated with each rank's sends and
- * deliveries through a gap each (apart: LogP, an exchange costs one
- * message, PRTT(1)/2) and through one gap (shared: a host that handles
- * them one at a time).  Shared is taken where it is closer to X(1) and
- * the host's overheads are at least the latency (o_s + o_r >= L: a host
- * stack, not a wire, paces the messages); else apart.  Where the series is
- * host bound and X(1) is longer than even the shared exchange (a series
- * without a gap, one-sided: PRTT(k) at k = 1 alone, has apart and shared
- * alike), its gap is the one that makes the shared exchange take X(1), and
- * it is shared. */
+/* Which adapter the loop or the bucket takes, and at what gap
+ * (models/README.md "The loop"): where the series has an exchange X(1)
+ * (lopbench --scenario 3), the exchange loop of two ranks is simulated with
+ * each rank's sends and deliveries through a gap each (apart: LogP, an
+ * exchange costs one message, PRTT(1)/2) and through one gap (shared: a
+ * host that handles them one at a time).  Where X(1) is longer than the
+ * apart exchange and no token bucket shows (a burst of one), the gap is
+ * the one that makes the exchange take X(1): shared where the host's
+ * overheads are at least the latency (o_s + o_r >= L: a host stack, not a
+ * wire, paces the messages) and even the shared exchange is shorter, else
+ * apart.  Elsewhere the closer of the two at the series' own gap, shared
+ * only where the host is bound so. */
 typedef struct {
     double measured_us;        /* X(1); NaN: no exch fit (then the rest NaN, apart) */
-    double apart_us, shared_us; /* the exchange's period, each way (shared: with gap_us) */
+    double apart_us, shared_us; /* the exchange's period, each way (the one taken: with gap_us) */
     int closer;                /* shared is closer to X(1) than apart */
     int host_bound;            /* o_s + o_r >= L of the loop's (the bucket's) parameters */
-    int shared;                /* the choice: closer and host_bound */
+    int shared;                /* the choice (closer and host_bound, unless a gap was taken) */
     double gap_us;             /* the gap X(1) implies, where above the series' own, or 0 */
     const char *why;           /* NULL, or why no such gap was found (then 0) */
 } predict_duplex_t;

@@ -111,9 +111,9 @@ static lop_status_t kinds_print(const lopredict_opts_t *o, const lopredict_run_t
     return st;
 }
 
-/* One kind's choice: "apart 12.03, shared 15.75 us: shared", and why not
- * where X(1) is closer to shared on a machine whose wire, not its host,
- * makes the latency. */
+/* One kind's choice: "apart 12.03, shared 15.75 us: shared", the gap from
+ * X(1) where one was taken, and why not shared where X(1) is closer to it
+ * on a machine whose wire, not its host, makes the latency. */
 static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *what)
 {
     predict_duplex_t d;
@@ -123,9 +123,9 @@ static lop_status_t duplex_part(predict_t *pr, predict_kind_t kind, const char *
     char n[3][LOP_OUT_NUM_LEN];
     printf("%s apart %s, shared %s us: %s", what, lop_out_format_csv(n[0], d.apart_us),
            lop_out_format_csv(n[1], d.shared_us),
-           d.shared   ? "shared"
-           : d.closer ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
-                      : "apart");
+           d.shared                   ? "shared"
+           : d.closer && d.gap_us <= 0 ? "apart (o_s + o_r < L: the wire, not the host, paces it)"
+                                       : "apart");
     if (d.gap_us > 0)
         printf(" (the gap from X(1): %s us a message)", lop_out_format_csv(n[2], d.gap_us));
     else if (d.why)
@@ -180,9 +180,10 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
     printf("# duplex: scenario 3's exchange X(1), both ranks sending at once, against the "
            "exchange's period with each adapter passing sends and deliveries a gap each "
            "(apart: LogP, one message's time) or one gap for both (shared: a host that "
-           "handles them one at a time); the loop and the bucket take the closer, shared only "
-           "where o_s + o_r >= L, and where even shared is below X(1) with the gap that "
-           "makes it X(1) (models/README.md \"The loop\")");
+           "handles them one at a time); where the exchange is shorter than X(1) and no token "
+           "bucket shows, the loop and the bucket take the gap that makes it X(1), shared "
+           "where o_s + o_r >= L and even shared is shorter, else apart; elsewhere the "
+           "closer, shared only where o_s + o_r >= L (models/README.md \"The loop\")");
     series_line(o, run, "exch", o->stat, "X(1)", ": the set has no exchange: apart", duplex_part);
 }
 

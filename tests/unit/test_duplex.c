@@ -1,9 +1,9 @@
 /*
  * test_duplex.c - the loop's adapters and acknowledgements (models/predict.h):
- * sends and deliveries through one gap (sched_sim_t.adapter_shared) where
- * the exchange X(1) says so (predict_duplex), with L calibrated so that a
- * ping-pong still costs PRTT(1), and a series that measured no gap given
- * the one X(1) implies; whom each rank sends to (sched_send_peers);
+ * sends and deliveries through a gap each or one (sched_sim_t.adapter_shared),
+ * the exchange calibrated to X(1) by the gap (predict_duplex), with L
+ * calibrated so that a ping-pong still costs PRTT(1); whom each rank sends
+ * to (sched_send_peers);
  * the acknowledgement of a message never answered on its pair
  * (sched_sim_t.ack_us), priced by the ring R(1) (predict_ack).
  */
@@ -197,84 +197,35 @@ static void ack_beyond_ring(void)
     lop_paramset_free(&set);
 }
 
-/* PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1: the loop's L = 12 - 8 = 4, g = 8.
- * An exchange loop costs max{o_s + L + o_r, g} = 12 apart and
- * max{L, g} + max{o_s + o_r, g} = 16 shared; X(1) picks one.  With
- * o_s = 1, o_r = 0.5 (L = 10.5 above them) shared would cost 16 (its L
- * calibrated down by g - o_s - o_r = 6.5 to 4: predict.c), but a
- * wire, not the host, paces the messages: apart whatever X(1) says. */
+/* The loop's exchange calibrated to X(1) (predict_duplex).  With PRTT(k) =
+ * 16 + 8 k, o_s = 7, o_r = 1 the loop's L is 12 - 8 = 4 and g = 8: an
+ * exchange loop costs max{o_s + L + o_r, g} = 12 apart and max{L, g} +
+ * max{o_s + o_r, g} = 16 shared.  X(1) between them, or above them where a
+ * wire, not the host, paces the messages (o_s = 1, o_r = 0.5: L = 10.5),
+ * is the gap of apart adapters: a rank sends once an X(1).  Above shared on
+ * a host-bound series it is shared with the gap that makes 2 g = X(1)
+ * (L calibrated to 12 - g, so that cc at P = 2 still costs PRTT(1) = 24),
+ * the only way a series that measured no gap (one-sided: PRTT(1) = 24
+ * alone; its exchange 12 either way) prices it.  Below apart nothing
+ * changes. */
 static void duplex_choice(void)
 {
-    static const char *const exch[][4] = {{"15.5", "7", "16", "shared"},
-                                          {"12.5", "7", "16", "apart"},
-                                          {"18", "1", "16", "apart, o_s + o_r < L"}};
-    for (size_t i = 0; i < COUNT(exch); i++) {
-        lop_paramset_t set;
-        lop_view_t lop;
-        loop_set(exch[i][1], i < 2 ? "1" : "0.5", exch[i][0], "", &set, &lop);
-        barrier_cost_t c;
-        predict_t pr;
-        predict_duplex_t d;
-        int shared = i == 0;
-        ok(fixture_predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK,
-           "X(1) = %s: the loop's choice", exch[i][0]);
-        ok(d.apart_us == 12 && d.shared_us == atof(exch[i][2]) && d.shared == shared &&
-               pr.shared[0] == shared && d.host_bound == (i < 2) && d.closer == (i != 1),
-           "... exchange apart %g, shared %g us: %s", d.apart_us, d.shared_us, exch[i][3]);
-        sched_t s;
-        predict_time_t v;
-        sched_build(barrier_alg_find("pe"), 2, 0, &s);
-        lop_status_t st = predict_time(&pr, PREDICT_LOOP, NULL, 0, 2, &s, &v);
-        ok(st == LOP_OK && v.us == (shared ? 16 : 12), "... pe at P = 2 in the loop: %g us",
-           v.us);
-        sched_free(&s);
-        predict_free(&pr);
-        lop_paramset_free(&set);
-    }
-}
-
-/* The calibration identity with the adapters shared: PRTT(k) = 16 + 8 k,
- * o_s = 5, o_r = 1, so g = 8 is above o_s + o_r = 6 and a message each way
- * in turn waits for the gap: its L is 12 - 8 = 4, not 6, and cc at P = 2
- * still costs PRTT(1) = 24 (28 with L = 6).  X(1) = 15.5 takes shared:
- * the exchange costs max{L, g} + max{o_s + o_r, g} = 16 shared, 12 apart. */
-static void shared_identity(void)
-{
-    lop_paramset_t set;
-    lop_view_t lop;
-    loop_set("5", "1", "15.5", "", &set, &lop);
-    barrier_cost_t c;
-    predict_t pr;
-    predict_duplex_t d;
-    int ran = fixture_predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK;
-    ok(ran && d.shared && pr.shared[0] && d.apart_us == 12 && d.shared_us == 16,
-       "o_s + o_r = 6 < g = 8: X(1) = 15.5 takes shared (apart %g, shared %g us)", d.apart_us,
-       d.shared_us);
-    double cc = loop_of(&pr, "cc", 2);
-    ok(cc == 24, "... and cc at P = 2 costs PRTT(1) = 24 with them (%g us)", cc);
-    predict_free(&pr);
-    lop_paramset_free(&set);
-}
-
-/* A series that measured no gap (one-sided: PRTT(1) = 24 alone), o_s = 7,
- * o_r = 1: L = 4, host bound.  Its exchange costs o_s + L + o_r = 12
- * whatever the adapters.  X(1) = 20 finds the gap that makes the shared
- * exchange take 20: with g above o_s + o_r, L calibrated to 12 - g and
- * the exchange max{L, g} + g = 2 g, so g = 10; cc at P = 2 still costs
- * PRTT(1) = 24.  So does a series whose own gap, 8 (PRTT(k) = 16 + 8 k),
- * leaves the shared exchange at 16.  X(1) = 11, below 12, finds none, nor
- * does a wire-bound series (o_s = 1, o_r = 0.5, L = 10.5). */
-static void gap_from_exchange(void)
-{
+    static const char nogap[] = "const,1,1,1,24,,,,,", gap8[] = "linear,9,1,8,16,8,,,,";
     static const struct {
-        const char *os, *or, *exch, *prtt;
-        double gap_us;
+        const char *os, *or, *prtt, *exch;
+        int shared;
+        double gap_us, pe_us;
         const char *what;
-    } runs[] = {{"7", "1", "20", "const,1,1,1,24,,,,,", 10, "no gap measured, X(1) above: g = 10"},
-                {"7", "1", "20", "linear,9,1,8,16,8,,,,", 10, "g = 8, X(1) above: g = 10"},
-                {"7", "1", "15.5", "linear,9,1,8,16,8,,,,", 0, "g = 8, X(1) below shared: g kept"},
-                {"7", "1", "11", "const,1,1,1,24,,,,,", 0, "X(1) below the exchange: no gap"},
-                {"1", "0.5", "20", "const,1,1,1,24,,,,,", 0, "o_s + o_r < L: no gap"}};
+    } runs[] = {
+        {"7", "1", gap8, "15.5", 0, 15.5, 15.5, "g = 8, X(1) between apart and shared: apart, g = X(1)"},
+        {"7", "1", gap8, "12.5", 0, 12.5, 12.5, "g = 8, X(1) just above apart: apart, g = X(1)"},
+        {"1", "0.5", gap8, "18", 0, 18, 18, "o_s + o_r < L, X(1) above shared: apart, g = X(1)"},
+        {"1", "0.5", nogap, "20", 0, 20, 20, "o_s + o_r < L, no gap measured: apart, g = X(1)"},
+        {"7", "1", nogap, "20", 1, 10, 20, "host bound, no gap measured: shared, g = 10"},
+        {"7", "1", gap8, "20", 1, 10, 20, "host bound, g = 8, X(1) above shared: shared, g = 10"},
+        {"7", "1", nogap, "11", 0, 0, 12, "X(1) below the exchange: no gap"},
+        {"7", "1", gap8, "11.5", 0, 0, 12, "g = 8, X(1) below apart: g kept"},
+    };
     for (size_t i = 0; i < COUNT(runs); i++) {
         char text[640];
         snprintf(text, sizeof text, "x,t-inline,rtt,min,const,9,1,63,30,,,,,\n"
@@ -290,15 +241,15 @@ static void gap_from_exchange(void)
         predict_t pr;
         predict_duplex_t d;
         int ran = fixture_predictor(&lop, &c, &pr) && predict_duplex(&pr, PREDICT_LOOP, &d) == LOP_OK;
-        int found = runs[i].gap_us > 0, shared = found || i == 2;
+        double period = runs[i].shared ? d.shared_us : d.apart_us;
         ok(ran && fabs(d.gap_us - runs[i].gap_us) < 1e-5 && pr.gap_us[0] == d.gap_us &&
-               d.shared == shared && (!found || fabs(d.shared_us - 20) < 1e-5),
-           "%s (gap %g, shared %g us)", runs[i].what, d.gap_us, d.shared_us);
-        if (found) {
-            double pe = loop_of(&pr, "pe", 2), cc = loop_of(&pr, "cc", 2);
-            ok(fabs(pe - 20) < 1e-5 && fabs(cc - 24) < 1e-5,
-               "... pe at P = 2 costs X(1) = 20 (%g us), cc PRTT(1) = 24 (%g us)", pe, cc);
-        }
+               d.shared == runs[i].shared && pr.shared[0] == d.shared &&
+               fabs(period - runs[i].pe_us) < 1e-5 && !d.why,
+           "%s (gap %g, apart %g, shared %g us)", runs[i].what, d.gap_us, d.apart_us,
+           d.shared_us);
+        double pe = loop_of(&pr, "pe", 2), cc = loop_of(&pr, "cc", 2);
+        ok(fabs(pe - runs[i].pe_us) < 1e-5 && fabs(cc - 24) < 1e-5,
+           "... pe at P = 2 costs %g (%g us), cc PRTT(1) = 24 (%g us)", runs[i].pe_us, pe, cc);
         predict_free(&pr);
         lop_paramset_free(&set);
     }
@@ -308,11 +259,9 @@ int main(void)
 {
     adapter_shared();
     duplex_choice();
-    shared_identity();
     send_peers();
     ack_unanswered();
     ack_from_ring();
     ack_beyond_ring();
-    gap_from_exchange();
     return tap_done();
 }
