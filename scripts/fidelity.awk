@@ -11,7 +11,11 @@
 # mode=text: the same, aligned, errors in per cent, one model a column group.
 # mode=summary: per model the rows with a time, the median and the largest
 #   |error|, the rows within 20 %, and how many measured times lie inside the
-#   95 % interval of the rows that have one.
+#   95 % interval of the rows that have one; then the 'alike' line: of the
+#   rows of one executor and P that every simulation prices alike (one
+#   pattern of messages: at P = 2 cc, tour and bst are one ping-pong), the
+#   group measured furthest apart.  That spread is the machine's, not a
+#   model's: no prediction is nearer all of a group than about half of it.
 # Rows of executor mpi (MPI_Barrier) are measurements only and are left out.
 function num(s) { return s ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/ }
 function get(c) { return (c in col) ? $col[c] : "" }
@@ -44,6 +48,25 @@ get("executor") == "mpi" { next }
         us[r, j] = get(m "_us"); lo[r, j] = get(m "_lo_us"); hi[r, j] = get(m "_hi_us")
         er[r, j] = get("err_" m); in_[r, j] = get("inside_" m)
     }
+}
+# The 'alike' line (mode=summary).
+function alike(    r, j, g, k, ng, best, name) {
+    for (r = 1; r <= n; r++) {
+        g = ex[r] SUBSEP pp[r]; k = 0
+        for (j = 1; j <= nm && g != ""; j++)
+            if (M[j] != "logp" && M[j] != "lop") { g = num(us[r, j]) ? g SUBSEP sprintf("%.9g", us[r, j]) : ""; k++ }
+        if (g == "" || !k || !(num(ms[r]) && ms[r] > 0)) continue
+        if (!(g in cnt)) { G[++ng] = g; lo_[g] = hi_[g] = ms[r]; first[g] = r }
+        name = al[r] (nn[r] == "" ? "" : "(" nn[r] ")")
+        members[g] = members[g] (cnt[g]++ ? " " : "") name
+        if (ms[r] < lo_[g]) lo_[g] = ms[r]
+        if (ms[r] > hi_[g]) hi_[g] = ms[r]
+    }
+    for (k = 1; k <= ng; k++)
+        if (cnt[G[k]] > 1 && (best == "" || hi_[G[k]] / lo_[G[k]] > hi_[best] / lo_[best])) best = G[k]
+    if (best == "") { print "alike: no two rows of one executor and P that every simulation prices alike"; return }
+    printf "alike: %s at P = %s, %s, priced alike by every simulation, measured %s..%s us: %.0f%% apart, the machine's own spread (no prediction is nearer them all than about half of it)\n",
+        ex[first[best]], pp[first[best]], members[best], t(lo_[best]), t(hi_[best]), 100 * (hi_[best] / lo_[best] - 1)
 }
 function median(a, k,    i, j, x) { # sorts a[1..k] in place (insertion: tables are small)
     for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
@@ -83,5 +106,6 @@ END {
                 k ? sprintf("%.1f%%", 100 * mx) : "-", k ? sprintf("%d/%d", w, k) : "-",
                 ni ? sprintf("%d/%d", yi, ni) : "no intervals"
         }
+        alike()
     }
 }

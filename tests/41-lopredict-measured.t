@@ -255,6 +255,19 @@ fid() { awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode="$1" "$T/bar.csv" "$T/bu
 fid summary >"$T/fid.txt"
 check "fidelity.awk: a summary row of the bucket (2 rows, |error| 0 and 20 %, cc inside)" \
     grep -Eq '^bucket +2 +10\.0% +20\.0% +2/2 +1/2$' "$T/fid.txt"
+check "... no two rows priced alike (cc at 2, diss at 8): the alike line says so" \
+    grep -qx 'alike: no two rows of one executor and P that every simulation prices alike' "$T/fid.txt"
+# cc and tour at P = 2 are one ping-pong: every simulation prices them alike,
+# so their measured medians, 40 and 50 us, are the machine's own spread.
+printf 'executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\nverbs,rdmaw-inline,cc,,2,10,40,40,40,40,60\nverbs,rdmaw-inline,tour,,2,10,50,50,50,50,60\nverbs,rdmaw-inline,diss,,8,10,50,50,50,50,60\n' \
+    >"$T/twins.csv"
+printf 'executor,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us\nverbs,cc,,2,10,40,40,40,41,60\nverbs,tour,,2,10,50,50,50,51,60\nverbs,diss,,8,10,50,50,50,52,60\n' \
+    >"$T/twins-bar.csv"
+"$P" --measured "$T/twins.csv" --params "$T/round.csv" --csv >"$T/twins.out" 2>/dev/null
+awk -F, -f "$ROOT/scripts/fidelity.awk" -v mode=summary "$T/twins-bar.csv" "$T/twins.out" >"$T/twins.txt"
+check "fidelity.awk: cc and tour at P = 2, priced alike, measured 25 % apart: the alike line" \
+    grep -qx 'alike: verbs at P = 2, cc tour, priced alike by every simulation, measured 40..50 us: 25% apart, .*' \
+    "$T/twins.txt"
 fid csv >"$T/fid.csv"
 check "... and its columns in fidelity.csv, after the loop's" \
     grep -q ',inside_loop,bucket_us,bucket_lo_us,bucket_hi_us,err_bucket,inside_bucket,flags$' "$T/fid.csv"
