@@ -416,3 +416,45 @@ scenarios_ok() {
 ucx_ran() {
     [ "$2" -eq 0 ] || grep -q "in MPI_Finalize, after the run succeeded" "$1"
 }
+
+# ---- the Soft-RoCE VMs (50-verbs-vm.t, 51-verbs-hosts.t)
+# vm_dirs: TOP (removed on exit), C, a link to the checkout, and W, the work
+# directory, both at paths with spaces under /tmp, which the guest covers
+# with its own tmpfs: where the checkout is must not matter, so every run
+# covers one there.
+vm_dirs() {
+    TOP=$(mktemp -d "/tmp/lop vm.XXXXXX")
+    trap 'rm -rf "$TOP"' EXIT
+    C="$TOP/check out"
+    W="$TOP/work dir"
+    ln -s "$ROOT" "$C" && mkdir "$W" || exit 1
+}
+
+# vm_run WHAT SUITE RUN_OPTION...: tests/vm/run.sh with RUN_OPTION... boots
+# the VM(s) WHAT names and runs tests/vm/SUITE there, then the checks SUITE
+# recorded run here.  One VM set at a time on this machine (two share 2 cores
+# so badly that a run hit its 900 s limit): every checkout's VM test waits
+# for the same lock, which flock alone holds (-o): nothing a VM leaves behind
+# can keep it.  A VM that cannot start is a failure, never a skip.
+vm_run() {
+    _what=$1 _suite=$2
+    shift 2
+    _t0=$(date +%s)
+    cd "$W" && flock -o /tmp/lop-vm.lock "$C/tests/vm/run.sh" "$@" --share "$W" -- \
+        sh "$C/tests/vm/$_suite" "$W" >"$W/console" 2>&1
+    _rc=$?
+    vm_done=0
+    vm_suite_done() { vm_done=1; }
+    if [ -s "$W/checks.sh" ]; then
+        pass "$_what ran $_suite ($(($(date +%s) - _t0)) s)"
+        . "$W/checks.sh"
+    else
+        fail "$_what ran $_suite (run.sh exit $_rc)"
+        diag "$(grep -v '^\s*$' "$W/console" | tail -n 5)"
+    fi
+    check "the suite ran to its end" test $vm_done -eq 1
+    [ $vm_done -eq 1 ] || diag "$(tail -n 5 "$W/log" 2>/dev/null)"
+    check "run.sh passed the suite's exit status on (0, got $_rc)" test $_rc -eq 0
+    [ $_rc -eq 0 ] || diag "$(grep -v '^\s*$' "$W/console" | tail -n 5)" "$(tail -n 3 "$W/log" 2>/dev/null)"
+    [ -s "$W/times" ] && diag "emulated run times (s): $(tr '\n' ' ' <"$W/times")"
+}
