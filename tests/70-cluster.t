@@ -54,7 +54,9 @@ fi
 # an abort (every mode once died in MPI_Win_allocate).
 ompi2="timeout 120 mpirun.openmpi --mca plm_rsh_agent $A --host node0:1,node1:1 -np 2 $(shquote "$BIN/lopbench")"
 "$A" node0 "$ompi2 --reps 3 --warmup 1 --max-post 2 -o $T/s" >"$T/s.out" 2>&1
-check "2 nodes, Open MPI: scenarios exit 0" test $? -eq 0
+rc=$?
+check "2 nodes, Open MPI: scenarios exit 0 ($rc)" test $rc -eq 0
+[ $rc -eq 0 ] || diag "$(grep -v '^lopbench: \[' "$T/s.out" | tail -n 12)"
 check "... the 7 send files (no one-sided MPI: no rdmaw)" test "$(ls "$T/s" | grep -c '^send-.*\.csv$')" -eq 7
 check "... rdmaw skipped once, saying how to enable it" \
     test "$(grep -c '^lopbench: skipping rdmaw-normal: no one-sided MPI here: MPI_Win_allocate failed: .*--mca osc ucx' "$T/s.out")" -eq 1
