@@ -367,7 +367,8 @@ _cluster_start() {
     T=$(mktemp -d /tmp/lop-test.XXXXXX)
     C=$(mktemp -d /tmp/lop-cluster.XXXXXX) # no spaces: launchers split the agent's path
     A=$C/agent
-    trap '"$ROOT/scripts/$_script" down "$C"; rm -rf "$C" "$T"' EXIT
+    # replaces tmpdir's trap: its directory goes too
+    trap '"$ROOT/scripts/$_script" down "$C"; rm -rf "$C" "$T" ${_d:+"$_d"}' EXIT
     exec 9>/tmp/lop-vm.lock
     flock -s 9
     # 9>&-: the nodes' holder processes must not keep the lock (a test killed
