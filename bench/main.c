@@ -556,7 +556,6 @@ static lop_status_t run_calibrated(run_t *r)
 {
     lop_status_t st = run_scenarios(r);
     lop_transport_close(&r->tp); /* the barrier executors open their own */
-    r->tp.device[0] = '\0';
     return st ? st : run_barriers(r);
 }
 
