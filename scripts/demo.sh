@@ -1,8 +1,9 @@
 #!/bin/sh
 # demo.sh - the main job end to end on this machine's local ranks (make demo):
-#   lopbench (scenarios 1, 2) -> lopfit (model selection) -> lopredict --verify,
-#   --best -> lopbench --barrier (and --barrier --congest where the machine
-#   allows) -> lopredict --measured -> final table -> figures -> summary.txt
+#   lopbench (scenarios 1, 2, then every barrier algorithm, in one launch) ->
+#   lopfit (model selection) -> lopredict --verify, --best -> lopbench
+#   --barrier --congest where the machine allows -> lopredict --measured ->
+#   final table -> figures -> summary.txt
 # Settings (environment or make variables):
 #   NP=<cores>  ranks for scenarios 1, 2 and the barriers; at most the number
 #               of cores (nproc): the fits that predict the barriers must come
@@ -164,9 +165,17 @@ fi
 
 WHERE="$NP local ranks ($CORES cores)"
 [ "$NODES" -eq 0 ] || WHERE="$NODES nodes, one rank each${NIC:+, links shaped by tbf $(cat "$CLUSTER/nic")}"
-step 2/9 "lopbench scenarios 1 and 2 on $WHERE -> $D"
-ranks "$BIN/lopbench" --reps "$REPS" --warmup $((REPS / 10)) -o "$D" --quiet \
-    >"$OUT/bench.txt"
+# One launch measures the parameters and runs the barriers they predict: a
+# machine may run one launch at another speed than the next (bench/README.md,
+# "Modes").  Its report is the scenarios', then the barriers' from the line
+# "lopbench <version> --barrier: ...".
+step 2/9 "lopbench on $WHERE, one launch: scenarios 1 and 2, then every barrier algorithm -> $D"
+ranks "$BIN/lopbench" --barrier --with-scenarios --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \
+    --quiet >"$OUT/launch.txt"
+sed '/^lopbench [^ ]* --barrier:/,$d' "$OUT/launch.txt" >"$OUT/bench.txt"
+sed -n '/^lopbench [^ ]* --barrier:/,$p' "$OUT/launch.txt" >"$OUT/barrier.txt"
+rm "$OUT/launch.txt"
+[ -s "$OUT/barrier.txt" ] || die "lopbench's report has no barrier part ($OUT/bench.txt)"
 [ -n "$YIELD" ] || ! oversubscribed "$D" ||
     say "warning: lopbench found $NP ranks oversubscribed on this machine; the fits describe the scheduler"
 
@@ -194,10 +203,7 @@ for cnt in 2 5000; do
 done
 predict --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv >"$D/ndiss.csv"
 
-step 5/9 "lopbench --barrier on the same $WHERE"
-ranks "$BIN/lopbench" --barrier --reps "$REPS" --warmup $((REPS / 10)) -o "$D" \
-    --quiet >"$OUT/barrier.txt"
-
+step 5/9 "lopbench beyond the timed barriers: the two levels, background traffic"
 if [ "$NODES" -ge 2 ]; then
     # Two ranks a node, one pair measured at a time (--pairs-sample: a pair
     # per placement class), so the measuring pair has the two cores.

@@ -37,6 +37,15 @@ done
 for f in summary bench fit models verify best barrier measured final; do
     check "$f.txt" test -s "$T/demo out/$f.txt"
 done
+# the parameters and the barriers they predict come from one launch: one
+# report, split at the barriers' header line, and one timer calibration
+O="$T/demo out"
+check "step 2 runs the scenarios and the barriers in one launch" grep -q '^demo: \[2/9\] lopbench .*one launch' "$T/log"
+check "... bench.txt is the scenarios' report" \
+    sh -c "head -n 1 '$O/bench.txt' | grep -q '^lopbench .*transport' && ! grep -q -- ' --barrier:' '$O/bench.txt'"
+check "... barrier.txt the barriers'" sh -c "head -n 1 '$O/barrier.txt' | grep -q '^lopbench [^ ]* --barrier:'"
+check "... the barriers and the series share the launch's timer calibration" \
+    test "$(grep '^# timer:' "$D/barrier.csv")" = "$(grep '^# timer:' "$D/send-normal-rtt.csv")"
 for fig in rtt overhead latency predict ndiss measured; do
     check "figures/$fig.png is a PNG" sh -c \
         "head -c 8 '$T/demo out/figures/$fig.png' | od -An -c | grep -q 'P   N   G'"
