@@ -129,7 +129,7 @@ static void meta_fill(run_t *r)
 /* Does scenario 3 measure its ring (three ranks or more)? */
 static int ring(const run_t *r)
 {
-    return r->opts.scenario[3] && r->bench.size >= LOP_FMT_SERIES_RING_RANKS;
+    return r->opts.scenario[3] && r->bench.size >= LOP_FMT_SERIES_RING_MIN_RANKS;
 }
 
 /* Communicators over 'base' (the job, or its timed ranks under --congest),
@@ -408,8 +408,11 @@ static void summary_add(run_t *r, const lop_samples_t *s)
     if (r->n_summary >= MAX_SUMMARY || lop_samples_stats(s, 1, &first) != LOP_OK ||
         lop_samples_stats(s, s->n_p, &last) != LOP_OK)
         return;
+    if (s->p_first > 1) /* rows from p_first on (the ring): nothing at p = 1 */
+        first.median = first.min = NAN;
     report_series_t *row = &r->summary[r->n_summary++];
-    *row = (report_series_t){.quantity = s->quantity, .n_p = s->n_p, .first = first, .last = last};
+    *row = (report_series_t){.quantity = s->quantity, .n_p = s->p_first + s->n_p - 1,
+                             .first = first, .last = last};
     memcpy(row->series, s->series, sizeof row->series);
 }
 
@@ -440,9 +443,12 @@ static void task_run(run_t *r, const task_t *t)
     lop_samples_t set[MAX_SETS] = {0};
     size_t rows = task_rows(r, t), reps = (size_t)r->opts.reps;
     lop_status_t st = LOP_OK;
-    for (int i = 0; i < n_sets && st == LOP_OK && r->bench.rank <= 1; i++)
+    for (int i = 0; i < n_sets && st == LOP_OK && r->bench.rank <= 1; i++) {
         st = lop_samples_init(&set[i], t->series, q[i],
                               i > 0 && t->kind == TASK_SCENARIO3 ? 1 : rows, reps);
+        if (strcmp(q[i], "ring") == 0) /* its one row is the ring of all P ranks */
+            set[i].p_first = (size_t)r->bench.size;
+    }
     if (st != LOP_OK)
         lop_mpi_fail_abort(PROG);
     char name[LOP_NAME_SIZE + 16]; /* "scenario 2 <series>" */

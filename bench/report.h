@@ -16,7 +16,8 @@ typedef struct {
     char series[LOP_NAME_SIZE]; /* as in its file */
     const char *quantity;       /* static string */
     size_t n_p;                 /* largest p */
-    lop_stats_t first, last;    /* at p = 1 and p = n_p */
+    lop_stats_t first, last;    /* at p = 1 (NaN where no row has p = 1: the ring's)
+                                   and p = n_p */
 } report_series_t;
 
 /* Rank 0 after the scenarios: the run (and its background traffic), per

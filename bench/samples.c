@@ -17,6 +17,7 @@ lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *
     snprintf(s->series, sizeof s->series, "%s", series);
     s->quantity = quantity;
     s->n_p = n_p;
+    s->p_first = 1;
     s->reps = reps;
     s->us = lop_calloc(n_p * reps, sizeof *s->us);
     return s->us ? LOP_OK : LOP_ERR_NOMEM;
@@ -48,7 +49,7 @@ static lop_status_t summary_row(lop_out_t *o, const lop_samples_t *s, size_t p)
     lop_status_t st = lop_samples_stats(s, p, &t);
     if (st)
         return st;
-    const lop_fmt_series_row_t row = {(long)p, (long)t.n, t.min, t.mean, t.median, t.p99, t.max,
+    const lop_fmt_series_row_t row = {(long)(s->p_first + p - 1), (long)t.n, t.min, t.mean, t.median, t.p99, t.max,
                                       t.stddev};
     return lop_fmt_series_row(o, &row);
 }
@@ -58,7 +59,8 @@ static lop_status_t raw_rows(lop_out_t *o, const lop_samples_t *s, size_t p)
 {
     lop_status_t st = LOP_OK;
     for (size_t r = 0; r < s->reps && st == LOP_OK; r++)
-        st = lop_fmt_series_sample(o, (long)p, (long)r + 1, s->us[(p - 1) * s->reps + r]);
+        st = lop_fmt_series_sample(o, (long)(s->p_first + p - 1), (long)r + 1,
+                                   s->us[(p - 1) * s->reps + r]);
     return st;
 }
 

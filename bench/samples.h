@@ -16,7 +16,9 @@
 typedef struct {
     char series[LOP_NAME_SIZE]; /* "<op>-<post>", e.g. "send-normal" */
     const char *quantity; /* one of lop_fmt_series_quantities that lopbench measures */
-    size_t n_p;           /* rows p = 1..n_p */
+    size_t n_p;           /* rows 1..n_p */
+    size_t p_first;       /* the p of row 1 (row i has p_first + i - 1): 1, or the
+                             ranks of scenario 3's ring */
     size_t reps;          /* samples per p */
     double *us;           /* us[(p - 1) * reps + rep], microseconds */
 } lop_samples_t;
@@ -25,7 +27,8 @@ lop_status_t lop_samples_init(lop_samples_t *s, const char *series, const char *
                               size_t n_p, size_t reps);
 void lop_samples_free(lop_samples_t *s);
 
-/* Where sample 'rep' (0-based) of row p (1-based) goes. */
+/* Where sample 'rep' (0-based) of row p (1-based) goes; rows are numbered
+ * from 1 whatever their p_first. */
 static inline double *lop_samples_at(lop_samples_t *s, size_t p, size_t rep)
 {
     return &s->us[(p - 1) * s->reps + rep];

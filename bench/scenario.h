@@ -59,9 +59,9 @@ lop_status_t lop_scenario2_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
                                lop_samples_t *os);
 /* Fills prtt on rank 0: rows k = 1..lop_scenario3_rows (K for two-sided
  * ops, 1 for one-sided ones); then exch, the exchange X(1) (one row); then,
- * with LOP_FMT_SERIES_RING_RANKS ranks or more (the transport linking them
- * with each other: lop_transport_t.link_ring), ring, the ring R(1) (one
- * row). */
+ * with LOP_FMT_SERIES_RING_MIN_RANKS ranks or more (the transport linking
+ * each with the next: lop_transport_t.link_ring), ring, the ring R(P) of
+ * all P ranks (one row, its p_first P). */
 size_t lop_scenario3_rows(const lop_bench_t *b, lop_op_t op);
 lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop_samples_t *prtt,
                                lop_samples_t *exch, lop_samples_t *ring);

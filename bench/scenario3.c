@@ -33,12 +33,14 @@
  * receive posted for it, and that side may still be finishing the round
  * before.
  *
- * Then, with three ranks or more, the ring R(1), the same round on ranks
- * 0, 1 and 2, each sending to the next, (r + 1) mod 3, and receiving from
- * the previous one: no message is answered on its pair, as in a round of
- * diss.  A transport that acknowledges a message (TCP) then sends the
- * acknowledgement on its own, a frame the exchange's reply carries: what
- * that costs the receiver's adapter, the loop model takes from R(1)
+ * Then, with three ranks or more, the ring R(P), the same round on all P
+ * ranks, each sending to the next, (r + 1) mod P, and receiving from the
+ * previous one: no message is answered on its pair, as in a round of diss.
+ * A transport that acknowledges a message (TCP) then sends the
+ * acknowledgement on its own, a frame the exchange's reply carries, and a
+ * chain of such messages around all the ranks may leave links idle that a
+ * chain of three does not (the slow-NIC lab: README "How right are the
+ * predictions?"): what that costs, the loop model takes from R(P)
  * (models/README.md "The loop").
  */
 #include "scenario.h"
@@ -47,7 +49,7 @@ typedef struct {
     lop_op_t op;
     lop_post_t post;
     lop_samples_t *prtt, *exch, *ring;
-    MPI_Comm sync;     /* the ranks that exchange: the pair, or ranks 0..2 of the ring */
+    MPI_Comm sync;     /* the ranks that exchange: the pair, or all of them (the ring) */
     const int *to;     /* where each round's message goes: [1] */
     const int *from;   /* where the next ones come from: [2] (receives posted ahead) */
     lop_samples_t *out; /* rank 0's: exch or ring */
@@ -131,22 +133,16 @@ static lop_status_t s3_step(lop_bench_t *b, void *ctx, size_t k, long rep, uint6
     return st;
 }
 
-/* The ring on ranks 0..2 (the others sit it out): its own communicator
- * for the start, made and freed by every rank. */
+/* The ring on all ranks, started together on the benchmark's communicator. */
 static lop_status_t s3_ring(lop_bench_t *b, s3_ctx_t *c)
 {
-    int n = LOP_FMT_SERIES_RING_RANKS, in = b->rank < n, prev = (b->rank + n - 1) % n;
-    int to[1] = {(b->rank + 1) % n}, from[2] = {prev, prev}; /* used by ranks 0..2 alone */
-    MPI_Comm trio;
-    MPI_Comm_split(b->comm, in ? 0 : MPI_UNDEFINED, b->rank, &trio);
-    c->sync = trio;
+    int n = b->size, prev = (b->rank + n - 1) % n;
+    int to[1] = {(b->rank + 1) % n}, from[2] = {prev, prev};
+    c->sync = b->comm;
     c->to = to;
     c->from = from;
     c->out = c->ring;
-    lop_status_t st = lop_bench_repeat(b, in, 1, s3_step, c);
-    if (trio != MPI_COMM_NULL)
-        MPI_Comm_free(&trio);
-    return st;
+    return lop_bench_repeat(b, 1, 1, s3_step, c);
 }
 
 size_t lop_scenario3_rows(const lop_bench_t *b, lop_op_t op)
@@ -163,7 +159,7 @@ lop_status_t lop_scenario3_run(lop_bench_t *b, lop_op_t op, lop_post_t post, lop
     int mine = b->rank <= 1;
     lop_status_t st = lop_bench_repeat(&hot, mine, lop_scenario3_rows(b, op), s3_round, &c);
     st = st ? st : lop_bench_repeat(&hot, mine, 1, s3_step, &c);
-    if (st == LOP_OK && b->size >= LOP_FMT_SERIES_RING_RANKS)
+    if (st == LOP_OK && b->size >= LOP_FMT_SERIES_RING_MIN_RANKS)
         st = s3_ring(&hot, &c);
     b->seq = hot.seq;
     return st;

@@ -141,7 +141,7 @@ lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t
 
 int lop_transport_linked(const lop_transport_t *t, int peer)
 {
-    int ring = t->link_ring && t->rank < LOP_FMT_SERIES_RING_RANKS &&
-               peer < LOP_FMT_SERIES_RING_RANKS;
+    int ring = t->link_ring &&
+               (peer == (t->rank + 1) % t->size || t->rank == (peer + 1) % t->size);
     return peer != t->rank && (t->all_pairs || t->rank == 0 || peer == 0 || ring);
 }

@@ -131,8 +131,8 @@ struct lop_transport {
     size_t max_post; /* most requests one post call addresses to one peer (K) */
     int all_pairs;   /* link every pair of ranks (barrier executors), not only the
                       * star of rank 0 and the others (scenarios 1 and 2) */
-    int link_ring;   /* also link ranks 1..LOP_FMT_SERIES_RING_RANKS - 1 with each
-                      * other (scenario 3's ring; lop_transport_linked) */
+    int link_ring;   /* also link each rank with the next, r + 1 mod size (scenario
+                      * 3's ring; lop_transport_linked) */
     lop_poll_t poll; /* how wait loops pause */
     int want_mcast;  /* set up post_mcast/wait_mcast (barrier schedules with an MCAST);
                       * the RC QPs then carry no two-sided messages but NAKs */
@@ -165,8 +165,8 @@ lop_status_t lop_recv_ring_check(const lop_recv_ring_t *ring, int peer, uint64_t
                                  uint64_t want);
 
 /* Does this rank link 'peer' (another rank): all pairs, the star of rank 0,
- * and with link_ring ranks 0..LOP_FMT_SERIES_RING_RANKS - 1 among
- * themselves?  The same answer on both ends of a pair. */
+ * and with link_ring each rank with the next and the previous?  The same
+ * answer on both ends of a pair. */
 int lop_transport_linked(const lop_transport_t *t, int peer);
 
 /* Find a transport by name ("verbs", "mpi"); NULL if unknown. */

@@ -370,17 +370,23 @@ lop_status_t predict_ack(const predict_t *pr, predict_kind_t kind, predict_ack_t
     *out = (predict_ack_t){NAN, NAN, 0, NULL};
     if (!lop || !lop->ring || (kind != PREDICT_LOOP && kind != PREDICT_BUCKET))
         return LOP_OK;
-    out->measured_us = lop_fit_eval(lop->ring, 1);
+    double ranks = lop->ring->pmin; /* the ring's P (fmt_series.h) */
+    if (!(ranks >= LOP_FMT_SERIES_RING_MIN_RANKS && ranks <= SCHED_MAX_P &&
+          ranks == floor(ranks))) {
+        out->why = "the ring's P is not a whole number of ranks from 3 to 2^24";
+        return LOP_OK;
+    }
+    out->measured_us = lop_fit_eval(lop->ring, ranks);
     sched_t loop[2];
-    lop_status_t st = step_loop(LOP_FMT_SERIES_RING_RANKS, loop);
+    lop_status_t st = step_loop((uint32_t)ranks, loop);
     if (st)
         return st;
     excess_ctx_t r = {own_costs(pr), kind, loop, out->measured_us, 0,
-                      pr->shared[kind == PREDICT_BUCKET], LOP_OK}; /* R(1)'s costs */
+                      pr->shared[kind == PREDICT_BUCKET], LOP_OK}; /* R(P)'s costs */
     double excess = loop_excess(0, &r);
     out->plain_us = excess + out->measured_us;
     if (r.st == LOP_OK && excess < 0)
-        excess_find(&r, excess, "no acknowledgement up to 2^16 R(1) makes the ring take R(1)",
+        excess_find(&r, excess, "no acknowledgement up to 2^16 R(P) makes the ring take R(P)",
                     &out->ack_us, &out->why);
     sched_free(&loop[0]);
     sched_free(&loop[1]);

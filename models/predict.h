@@ -117,12 +117,12 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
 
 /* What the loop or the bucket charges a message its receiver never answers
  * (sched_sim_t.ack_us; models/README.md "The loop"): where the series has a
- * ring R(1) (lopbench --scenario 3 on three ranks or more), the ring loop
- * of LOP_FMT_SERIES_RING_RANKS ranks is simulated with the adapters
- * predict_duplex chose, and ack_us is what makes its period R(1): 0 where
- * the period is R(1) or more without it. */
+ * ring R(P) (lopbench --scenario 3 on three ranks or more: its fit's p is
+ * the ring's P), the ring loop of P ranks is simulated with the adapters
+ * predict_duplex chose, and ack_us is what makes its period R(P): 0 where
+ * the period is R(P) or more without it. */
 typedef struct {
-    double measured_us; /* R(1); NaN: no ring fit (then plain_us NaN, ack_us 0) */
+    double measured_us; /* R(P); NaN: no ring fit (then plain_us NaN, ack_us 0) */
     double plain_us;    /* the ring's period without acknowledgements */
     double ack_us;      /* the acknowledgement's cost */
     const char *why;    /* NULL, or why none was found (then ack_us 0) */

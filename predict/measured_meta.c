@@ -153,8 +153,9 @@ static lop_status_t ack_part(predict_t *pr, predict_kind_t kind, const char *wha
 }
 
 /* One line over the series that have 'quantity' in 'stat': each
- * series' "<label> = <its fit at 1> us, " and then its kinds' parts
- * (kinds_print); 'none' after the colon when no series has it. */
+ * series' "<label>(<its p>) = <its fit there> us, " (a one-point fit: X(1),
+ * the ring's R(P)) and then its kinds' parts (kinds_print); 'none' after the
+ * colon when no series has it. */
 static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
                         const char *quantity, const char *stat, const char *label,
                         const char *none, kind_part_fn part)
@@ -166,8 +167,8 @@ static void series_line(const lopredict_opts_t *o, const lopredict_run_t *run,
         if (!f || lop_view_from_set(&run->set, f->series, o->stat, &v) != LOP_OK)
             continue;
         char x[LOP_OUT_NUM_LEN];
-        printf("%s %s %s = %s us, ", sep, f->series, label,
-               lop_out_format_csv(x, lop_fit_eval(f, 1)));
+        printf("%s %s %s(%g) = %s us, ", sep, f->series, label, f->pmin,
+               lop_out_format_csv(x, lop_fit_eval(f, f->pmin)));
         if (kinds_print(o, run, &v, part) != LOP_OK)
             printf(" %s: %s", f->series, lop_errmsg());
         sep = ";";
@@ -184,16 +185,16 @@ void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run
            "bucket shows, the loop and the bucket take the gap that makes it X(1), shared "
            "where o_s + o_r >= L and even shared is shorter, else apart; elsewhere the "
            "closer, shared only where o_s + o_r >= L (models/README.md \"The loop\")");
-    series_line(o, run, "exch", o->stat, "X(1)", ": the set has no exchange: apart", duplex_part);
+    series_line(o, run, "exch", o->stat, "X", ": the set has no exchange: apart", duplex_part);
 }
 
 void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run)
 {
-    printf("# ack: scenario 3's ring R(1) (its mean round, the ring's period), three ranks "
-           "each sending to the next, no message answered on its pair, against the ring's "
+    printf("# ack: scenario 3's ring R(P) (its mean round, the ring's period), each of its P "
+           "ranks sending to the next, no message answered on its pair, against the ring's "
            "period without acknowledgements; the "
            "loop and the bucket charge the receiver's adapter the acknowledgement that makes "
-           "it R(1) for every message its receiver never answers, which a transport "
+           "it R(P) for every message its receiver never answers, which a transport "
            "acknowledges on its own (models/README.md \"The loop\")");
-    series_line(o, run, "ring", "avg", "R(1)", ": the set has no ring: none charged", ack_part);
+    series_line(o, run, "ring", "avg", "R", ": the set has no ring: none charged", ack_part);
 }

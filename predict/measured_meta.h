@@ -14,7 +14,7 @@ void measured_bucket_print(const lopredict_opts_t *o, const lopredict_run_t *run
  * bucket's exchange through adapters apart and shared (predict_duplex),
  * and which they take. */
 void measured_duplex_print(const lopredict_opts_t *o, const lopredict_run_t *run);
-/* '# ack:' - each series' ring R(1) against the loop's and the bucket's ring
+/* '# ack:' - each series' ring R(P) against the loop's and the bucket's ring
  * without acknowledgements, and the acknowledgement they charge
  * (predict_ack). */
 void measured_ack_print(const lopredict_opts_t *o, const lopredict_run_t *run);

@@ -63,9 +63,9 @@ static const struct {
      "X(1) = t2 - t1: ranks 0 and 1 each send one message to the other and wait for the "
      "other's, rounds back to back (no idle gap); an exchange, as a round of bfly, pe or diss "
      "at P = 2 runs it"},
-    {RING, NULL, "1 (one message to the next of ranks 0, 1, 2)",
-     "R(1) = t2 - t1: ranks 0, 1 and 2 each send one message to the next, (r + 1) mod 3, and "
-     "wait for the previous one's, rounds back to back (no idle gap); no message is answered "
+    {RING, NULL, "ranks in the ring (all the run's, P; one message each a round)",
+     "R(P) = t2 - t1: each of the P ranks sends one message to the next, (r + 1) mod P, and "
+     "waits for the previous one's, rounds back to back (no idle gap); no message is answered "
      "on its pair, as in a round of diss, so a transport acknowledges each apart"},
     {OC, NULL, "requests posted back to back",
      "(t3 - t2)/p: rank 0's time per request from the return of the p-th send post until "

@@ -30,8 +30,9 @@
 /* The quantities a series is measured in, one file each (README "Data
  * formats"): "rtt", "os", "or", "oc", "prtt", "exch", "ring", then NULL. */
 #define LOP_FMT_SERIES_QUANTITIES 7
-/* The ranks of quantity ring's round (0 sends to 1, 1 to 2, 2 to 0). */
-#define LOP_FMT_SERIES_RING_RANKS 3
+/* The fewest ranks quantity ring's round takes: every rank of the run sends
+ * to the next, r + 1 mod P, and the file's row p is P. */
+#define LOP_FMT_SERIES_RING_MIN_RANKS 3
 extern const char *const lop_fmt_series_quantities[LOP_FMT_SERIES_QUANTITIES + 1];
 /* Quantities derived from a series file's, one row each: lopfit fits them
  * from every file of quantity 'from' and writes their fits to params.csv,

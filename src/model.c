@@ -90,7 +90,7 @@ const lop_family_t lop_family_ov = FAMILY("ov", &lop_model_ov, &lop_model_const)
 const lop_family_t lop_family_prtt = FAMILY("prtt", &lop_model_linear, &lop_model_const);
 /* X(1) of scenario 3, an exchange: one point, a constant. */
 const lop_family_t lop_family_exch = FAMILY("exch", &lop_model_const);
-/* R(1) of scenario 3, a ring of three ranks: one point, a constant. */
+/* R(P) of scenario 3, the ring of all P ranks: one point (p = P), a constant. */
 const lop_family_t lop_family_ring = FAMILY("ring", &lop_model_const);
 /* p RTT(p), the time of scenario 2's round: a burst, then a gap a peer; or
  * LogP's line (a gap from the first peer). */

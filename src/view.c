@@ -34,9 +34,9 @@ lop_status_t lop_view_from_set(const lop_paramset_t *set, const char *series, co
     view->round = lop_paramset_find(set, series, "round", stat);
     view->exch = lop_paramset_find(set, series, "exch", stat);
     /* The ring's period is its mean round whatever the statistic: its rounds
-     * follow each other, so their times add up to the run's, but three ranks
+     * follow each other, so their times add up to the run's, but ranks
      * in a pipeline can bunch them, and then a round's median is no period
-     * (10 nodes on 2 cores: median 8 us, mean 118 us). */
+     * (a ring of three of 10 nodes on 2 cores: median 8 us, mean 118 us). */
     view->ring = lop_paramset_find(set, series, "ring", "avg");
     view->pmin = fmax(view->rtt->pmin, view->os->pmin);
     view->pmax = fmin(view->rtt->pmax, view->os->pmax);

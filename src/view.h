@@ -29,8 +29,8 @@ typedef struct {
                                  may be NULL.  It picks the loop's adapter (models/
                                  README.md "The loop"), a choice the intervals keep,
                                  so it is never drawn */
-    const lop_fit_t *ring;    /* R(1) of the series, scenario 3's ring of three ranks (a
-                                 constant), its mean whatever the statistic; may be NULL.  It prices the acknowledgement
+    const lop_fit_t *ring;    /* R(P) of the series, scenario 3's ring of all P ranks (a
+                                 constant at p = P), its mean whatever the statistic; may be NULL.  It prices the acknowledgement
                                  of a message not answered on its pair (models/
                                  README.md "The loop"), never drawn either */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast):

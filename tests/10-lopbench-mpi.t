@@ -97,10 +97,10 @@ check "--scenario 3: the exchange X(1), one row, both ranks sending at once, no 
 exch_rows() { rows_ok "$X" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-exch.csv" 1 $REPS; }
 check "--scenario 3: X(1) has one row of every repetition, two-sided and one-sided" exch_rows
 R=$T/gap/send-normal-ring.csv
-check "--scenario 3: the ring R(1), one row, ranks 0, 1, 2 each sending to the next, no idle gap" \
-    test "$(meta "$R" quantity),$(meta "$R" definition | grep -c 'ranks 0, 1 and 2 each send one message to the next.*no idle gap')" = ring,1
-ring_rows() { rows_ok "$R" 1 $REPS && rows_ok "$T/gap/rdmaw-normal-ring.csv" 1 $REPS; }
-check "--scenario 3: R(1) has one row of every repetition, two-sided and one-sided" ring_rows
+check "--scenario 3: the ring R(P), each of the P ranks sending to the next, no idle gap" \
+    test "$(meta "$R" quantity),$(meta "$R" definition | grep -c 'each of the P ranks sends one message to the next.*no idle gap')" = ring,1
+ring_rows() { rows_ok "$R" 1 $REPS 3 && rows_ok "$T/gap/rdmaw-normal-ring.csv" 1 $REPS 3; }
+check "--scenario 3: R(P) has one row, p = 3 (all the ranks), of every repetition, two-sided and one-sided" ring_rows
 # K = 1: the exchange's one receive slot leaves none to post ahead (once it
 # posted two, then three, and every rank stopped at the exchange's start).
 run_mpi 2 "$B" $BASE --max-post 1 --scenario 3 --ops send -o "$T/gap2" \
@@ -111,8 +111,8 @@ check "... X(1) has its one row of every repetition" rows_ok "$T/gap2/send-norma
 run_mpi 3 "$B" $BASE --max-post 2 --scenario 3 --ops send -o "$T/gap3" \
     --quiet >/dev/null 2>&1
 check "--scenario 3 on 3 ranks, K = 2 (one receive posted ahead): exit 0" test $? -eq 0
-k2_rows() { rows_ok "$T/gap3/send-normal-exch.csv" 1 $REPS && rows_ok "$T/gap3/send-normal-ring.csv" 1 $REPS; }
-check "... X(1) and R(1) have their one row of every repetition" k2_rows
+k2_rows() { rows_ok "$T/gap3/send-normal-exch.csv" 1 $REPS && rows_ok "$T/gap3/send-normal-ring.csv" 1 $REPS 3; }
+check "... X(1) and R(3) have their one row of every repetition" k2_rows
 "$BIN/lopfit" -o "$T/gap" "$T/gap/send-normal-prtt.csv" "$T/gap/rdmaw-normal-prtt.csv" \
     "$X" "$R" >"$T/gap.fit" 2>&1
 check "lopfit fits PRTT(k) with LogP's line or a constant" \
@@ -121,8 +121,8 @@ check "lopfit fits rdmaw's PRTT(1) alone with a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*rdmaw-normal,prtt,min,const,1,1,1,' '$T/gap/params.csv'"
 check "lopfit fits X(1) with a constant" \
     sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,exch,min,const,1,1,1,' '$T/gap/params.csv'"
-check "lopfit fits R(1) with a constant" \
-    sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,ring,min,const,1,1,1,' '$T/gap/params.csv'"
+check "lopfit fits R(3) with a constant at p = 3" \
+    sh -c "grep -q '^\\(/\\|[^,]*,\\)*send-normal,ring,min,const,1,3,3,' '$T/gap/params.csv'"
 
 # ---- --rma put: rdmaw through MPI_Accumulate(MPI_REPLACE) + flush instead of shared memory
 run_mpi 3 "$B" $SMALL --ops rdmaw --rma put -o "$T/put" --quiet >/dev/null 2>&1

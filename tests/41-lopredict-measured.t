@@ -129,20 +129,20 @@ check "... the loop takes it: pe at P = 2 costs X(1) = 15.5, tour (a message eac
     sh -c "echo '$pe_tour' | awk '{ exit !(\$1 - 15.5 < 1e-5 && 15.5 - \$1 < 1e-5 && \$2 == 24) }'"
 check "'# ack:' without a ring: none charged" \
     test "$(sed -n 's/^# ack: .*The loop"): *//p' "$T/dx.out")" = "the set has no ring: none charged"
-# '# ack:' - scenario 3's ring R(1) prices the acknowledgement of a message
+# '# ack:' - scenario 3's ring R(P) prices the acknowledgement of a message
 # never answered on its pair: send-normal's loop above with X(1) = 12
-# (apart) runs the ring in 12 us a round, and R(1) = 20 makes the
+# (apart) runs the ring of 4 ranks in 12 us a round, and R(4) = 20 makes the
 # acknowledgement 12 (the gap 8 plus it).  diss at P = 4 leaves a rank's
 # message from r - 1 unanswered: 32 instead of 24; at P = 3 it answers
 # every message: 24.
 { echo "$H"; grep '^f,send-normal,' "$T/duplex.csv" | sed 's/,exch,min,const,1,1,1,15.5,/,exch,min,const,1,1,1,12,/'
-  echo "f,send-normal,ring,avg,const,1,1,1,20,,,,,,,,,,,,,,"; } >"$T/ring.csv"
+  echo "f,send-normal,ring,avg,const,1,4,4,20,,,,,,,,,,,,,,"; } >"$T/ring.csv"
 printf '%s\n' executor,series,alg,n,p,reps,min_us,avg_us,median_us,p99_us,max_us \
     p2p,send-normal,diss,,4,10,32,32,32,32,40 p2p,send-normal,diss,,3,10,24,24,24,24,30 >"$T/r-bar.csv"
 "$P" --measured "$T/r-bar.csv" --params "$T/ring.csv" --csv >"$T/r.out" 2>/dev/null
 line=$(sed -n 's/^# ack: //p' "$T/r.out")
 check "'# ack:' for each series with a ring, and the acknowledgement charged: $line" test \
-    "$(echo "$line" | sed 's/^.*The loop"): //')" = "send-normal R(1) = 20 us, the loop's ring 12 us: ack 12 us"
+    "$(echo "$line" | sed 's/^.*The loop"): //')" = "send-normal R(4) = 20 us, the loop's ring 12 us: ack 12 us"
 check "... the loop charges it: diss at P = 4 costs 32, at P = 3 (all answered) 24" \
     test "$(column loop_us "$T/r.out")" = "32 24 "
 

@@ -204,16 +204,17 @@ lopfit_family() {
 }
 
 # ---- lopbench's scenario files (10-lopbench-mpi.t, 50-verbs-vm.t)
-# rows_ok FILE P REPS: header, rows p = 1..P in order, n = REPS, every
-# statistic finite and positive (stddev >= 0), min <= median <= p99 <= max,
-# min <= avg <= max.
+# rows_ok FILE P REPS [FIRST]: header, P rows p = FIRST..FIRST + P - 1 in
+# order (FIRST 1; scenario 3's ring has its one row at p = the ranks), n =
+# REPS, every statistic finite and positive (stddev >= 0), min <= median <=
+# p99 <= max, min <= avg <= max.
 rows_ok() {
-    awk -F, -v want="$2" -v reps="$3" '
+    awk -F, -v want="$2" -v reps="$3" -v first="${4:-1}" '
         /^#/ { next }
         !hdr { hdr = 1; if ($0 != "p,n,min_us,avg_us,median_us,p99_us,max_us,stddev_us") bad = 1; next }
         {
             rows++
-            if ($1 != rows || $2 != reps) bad = 1
+            if ($1 != first + rows - 1 || $2 != reps) bad = 1
             for (i = 3; i <= 7; i++) if (!($i + 0 > 0) || $i + 0 > 1e9) bad = 1
             if (!($8 + 0 >= 0) || $8 + 0 > 1e9) bad = 1
             if ($3 + 0 > $5 + 0 || $5 + 0 > $6 + 0 || $6 + 0 > $7 + 0) bad = 1

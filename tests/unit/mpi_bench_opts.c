@@ -318,14 +318,15 @@ static unsigned links(int rank, int all_pairs, int link_ring)
     return mask;
 }
 
-/* The star, scenario 3's ring on ranks 0..2 beside it, and all pairs; the
+/* The star, scenario 3's ring on all ranks beside it, and all pairs; the
  * same answer on both ends of every pair. */
 static void test_linked(void)
 {
     ok(links(0, 0, 0) == 0x1e && links(1, 0, 0) == 0x1 && links(3, 0, 0) == 0x1,
        "the star: rank 0 links 1..4, the others rank 0");
-    ok(links(1, 0, 1) == 0x5 && links(2, 0, 1) == 0x3 && links(3, 0, 1) == 0x1,
-       "with the ring: ranks 1 and 2 link each other too, rank 3 still only rank 0");
+    ok(links(1, 0, 1) == 0x5 && links(2, 0, 1) == 0xb && links(3, 0, 1) == 0x15 &&
+           links(4, 0, 1) == 0x9 && links(0, 0, 1) == 0x1e,
+       "with the ring: each rank links the next and the previous too (2: 1, 3; 4: 3, 0)");
     ok(links(3, 1, 0) == 0x17, "all pairs: rank 3 links every other rank");
     int symmetric = 1;
     for (int mode = 0; mode < 3; mode++)

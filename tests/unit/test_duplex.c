@@ -139,18 +139,20 @@ static double loop_of(predict_t *pr, const char *alg, uint32_t p)
 }
 
 /* The loop of PRTT(k) = 16 + 8 k, o_s = 7, o_r = 1 (L = 4, g = 8, the
- * adapters apart) runs the ring in 12 us a round, o_s + L + o_r; with an
- * acknowledgement a the gap makes it 8 + a, so R(1) = 20 prices it at 12,
- * and R(1) = 11, below the ring without it, at 0.  diss at P = 4 leaves
- * one message a rank unanswered (from r - 1) and pays for it; at P = 3
- * every message is answered (r - 1 = r + 2), the same either way. */
+ * adapters apart) runs the ring in 12 us a round, o_s + L + o_r, on any
+ * number of ranks; with an acknowledgement a the gap makes it 8 + a, so a
+ * ring of 3 or of 5 ranks (its fit's p) at R(P) = 20 prices it at 12, and
+ * R(3) = 11, below the ring without it, at 0.  diss at P = 4 leaves one
+ * message a rank unanswered (from r - 1) and pays for it; at P = 3 every
+ * message is answered (r - 1 = r + 2), the same either way. */
 static void ack_from_ring(void)
 {
-    static const char *const ring[][2] = {{"20", "12"}, {"11", "0"}};
-    double diss4[2], diss3[2];
+    static const char *const ring[][3] = {{"20", "12", "3"}, {"11", "0", "3"}, {"20", "12", "5"}};
+    double diss4[3], diss3[3];
     for (size_t i = 0; i < COUNT(ring); i++) {
         char row[96];
-        snprintf(row, sizeof row, "x,t-inline,ring,avg,const,1,1,1,%s,,,,,\n", ring[i][0]);
+        snprintf(row, sizeof row, "x,t-inline,ring,avg,const,1,%s,%s,%s,,,,,\n", ring[i][2],
+                 ring[i][2], ring[i][0]);
         lop_paramset_t set;
         lop_view_t lop;
         loop_set("7", "1", "12", row, &set, &lop);
@@ -160,22 +162,39 @@ static void ack_from_ring(void)
         int ran = fixture_predictor(&lop, &c, &pr) && predict_ack(&pr, PREDICT_LOOP, &k) == LOP_OK;
         ok(ran && k.measured_us == atof(ring[i][0]) && k.plain_us == 12 &&
                fabs(k.ack_us - atof(ring[i][1])) < 1e-5 && pr.ack_us[0] == k.ack_us,
-           "R(1) = %s: the ring without acknowledgements 12 us, the acknowledgement %g us",
-           ring[i][0], k.ack_us);
+           "R(%s) = %s: the ring without acknowledgements 12 us, the acknowledgement %g us",
+           ring[i][2], ring[i][0], k.ack_us);
         diss4[i] = loop_of(&pr, "diss", 4);
         diss3[i] = loop_of(&pr, "diss", 3);
         predict_free(&pr);
         lop_paramset_free(&set);
     }
-    ok(diss4[0] > diss4[1] && diss3[0] == diss3[1],
+    ok(diss4[0] > diss4[1] && diss3[0] == diss3[1] && diss4[2] == diss4[0],
        "diss in the loop: P = 4 pays for its unanswered message (%g > %g us), P = 3 answers "
        "all (%g = %g us)", diss4[0], diss4[1], diss3[0], diss3[1]);
+}
+
+/* A ring whose p is no ring's P (fewer than 3 ranks: the one-row R(1) of
+ * three ranks an older lopbench wrote) prices nothing, and says why. */
+static void ack_ring_ranks(void)
+{
+    lop_paramset_t set;
+    lop_view_t lop;
+    loop_set("7", "1", "12", "x,t-inline,ring,avg,const,1,1,1,20,,,,,\n", &set, &lop);
+    barrier_cost_t c;
+    predict_t pr;
+    predict_ack_t k;
+    int ran = fixture_predictor(&lop, &c, &pr) && predict_ack(&pr, PREDICT_LOOP, &k) == LOP_OK;
+    ok(ran && k.ack_us == 0 && pr.ack_us[0] == 0 && k.why && strstr(k.why, "ring's P"),
+       "a ring at p = 1: no acknowledgement charged (%s)", ran && k.why ? k.why : "none");
+    predict_free(&pr);
+    lop_paramset_free(&set);
 }
 
 /* Fits of a loaded machine: PRTT(k) = 14 - 2 k, so g = -2 and L =
  * PRTT(1)/2 - o_s - o_r = -2.  The ring then runs a round in ack - 2 once
  * the acknowledgement holds the adapter, below ack itself: the root for
- * R(1) = 20 lies above R(1), at 22, which doubling the bracket finds. */
+ * R(3) = 20 lies above R(3), at 22, which doubling the bracket finds. */
 static void ack_beyond_ring(void)
 {
     lop_paramset_t set;
@@ -184,14 +203,14 @@ static void ack_beyond_ring(void)
                      "x,t-inline,os,min,const,9,1,63,7,,,,,\n"
                      "x,t-inline,or,min,const,9,1,63,1,,,,,\n"
                      "x,t-inline,prtt,min,linear,9,1,8,14,-2,,,,\n"
-                     "x,t-inline,ring,avg,const,1,1,1,20,,,,,\n",
+                     "x,t-inline,ring,avg,const,1,3,3,20,,,,,\n",
                      &set, &lop);
     barrier_cost_t c;
     predict_t pr;
     predict_ack_t k;
     int ran = fixture_predictor(&lop, &c, &pr) && predict_ack(&pr, PREDICT_LOOP, &k) == LOP_OK;
     ok(ran && !k.why && fabs(k.ack_us - 22) < 1e-5,
-       "g = L = -2: the acknowledgement for R(1) = 20 found above it, %g us (%s)", k.ack_us,
+       "g = L = -2: the acknowledgement for R(3) = 20 found above it, %g us (%s)", k.ack_us,
        ran && k.why ? k.why : "found");
     predict_free(&pr);
     lop_paramset_free(&set);
@@ -262,6 +281,7 @@ int main(void)
     send_peers();
     ack_unanswered();
     ack_from_ring();
+    ack_ring_ranks();
     ack_beyond_ring();
     return tap_done();
 }

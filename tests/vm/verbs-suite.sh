@@ -22,7 +22,7 @@ _d=$W # mpi_refuses keeps its scratch files in $_d
 # barrier, a rank stopped) is not repeated here: this file runs what needs
 # one host with several ranks.
 # ---- scenarios 1, 2 and 3 over verbs on 3 ranks: every op and post type rxe
-# supports, scenario 3's ring included (it links ranks 1 and 2 too);
+# supports, scenario 3's ring included (it links each rank with the next too);
 # --transport auto picks verbs, with the routing options given
 # (GID index, traffic class, service level)
 REPS=6
@@ -53,8 +53,8 @@ for s in send-normal send-inline rdmaw-normal rdmaw-inline; do
     case $s in send-*) k=$K ;; *) k=1 ;; esac
     check "np $np: $s-prtt.csv has rows k = 1..$k" rows_ok "$dir/$s-prtt.csv" $k $REPS
     check "np $np: $s-exch.csv has its one row" rows_ok "$dir/$s-exch.csv" 1 $REPS
-    check "np $np: $s-ring.csv has its one row (queue pairs 1 -> 2 and 2 -> 0 too)" \
-        rows_ok "$dir/$s-ring.csv" 1 $REPS
+    check "np $np: $s-ring.csv has its one row, p = $np (queue pairs 1 -> 2 and 2 -> 0 too)" \
+        rows_ok "$dir/$s-ring.csv" 1 $REPS $np
 done
 check "np $np: the device line names rxe0, its inline grant and the routing given" \
     grep -q '^# device: rxe0 port 1 (Ethernet/RoCE).*max inline [1-9][0-9]* bytes.*SL 1, GID index 0 (RoCE v2, given), traffic class 32' \
