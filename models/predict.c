@@ -41,8 +41,10 @@ void predict_bucket_logp(const lop_view_t *shown, const lop_view_t *lop, const l
     *burst = 0;
     if (!shown || lop_view_no_burst(shown))
         return;
-    double t1;
-    lop_view_bucket(lop, &out->g_us, burst, &t1);
+    double g, t1;
+    lop_view_bucket(lop, &g, burst, &t1);
+    if (!isnan(g)) /* a knot's; else the loop's, and the gap from X(1) (predict_duplex) */
+        out->g_us = g;
     out->L_us = t1 / 2 - out->os_us - out->or_us;
 }
 
@@ -133,9 +135,17 @@ static int logp_from_fits(const predict_t *pr)
     return pr->cost->lop && (isnan(pr->L_us) || isnan(pr->os_us) || isnan(pr->or_us));
 }
 
+/* Does 'kind' take its gap from the exchange X(1) (predict_duplex)?  That
+ * is one point whose error is unknown: no interval can carry it. */
+static int gap_from_exchange(const predict_t *pr, predict_kind_t kind)
+{
+    return (kind == PREDICT_LOOP || kind == PREDICT_BUCKET) &&
+           pr->gap_us[kind == PREDICT_BUCKET] > 0;
+}
+
 int predict_has_interval(const predict_t *pr, predict_kind_t kind)
 {
-    if (!pr->closed)
+    if (!pr->closed || gap_from_exchange(pr, kind))
         return 0;
     if (kind == PREDICT_SIM_LOGP && pr->sim.pairs) /* per-pair costs replace the fits' */
         return 0;
@@ -354,9 +364,10 @@ lop_status_t predict_duplex(const predict_t *pr, predict_kind_t kind, predict_du
     out->closer = st == LOP_OK &&
                   fabs(out->shared_us - out->measured_us) < fabs(out->apart_us - out->measured_us);
     out->shared = out->closer && out->host_bound;
-    /* Without a bucket the exchange is calibrated to X(1): shared where even
-     * that is shorter and the host paces the messages, else apart. */
-    if (st == LOP_OK && burst <= 1 && out->measured_us > out->apart_us)
+    /* Without a bucket's knot the exchange is calibrated to X(1): shared
+     * where even that is shorter and the host paces the messages, else apart. */
+    int knot = kind == PREDICT_BUCKET && burst > 1 && lop_view_knot(lop);
+    if (st == LOP_OK && !knot && out->measured_us > out->apart_us)
         duplex_gap(&uniform, kind, loop, out->host_bound && out->measured_us > out->shared_us,
                    out, &st);
     sched_free(&loop[0]);
@@ -494,7 +505,7 @@ static lop_status_t time_of(predict_t *pr, predict_kind_t kind, const barrier_al
     out->negative_logp = negative_logp(pr, kind);
     c->lop_pmin = fmin(c->lop_pmin, pmin);
     c->lop_pmax = fmax(c->lop_pmax, pmax);
-    out->no_interval = pr->uncertain != NULL;
+    out->no_interval = pr->uncertain != NULL || (pr->closed && gap_from_exchange(pr, kind));
     if (st || !predict_has_interval(pr, kind))
         return st;
     draw_ctx_t d = {pr, kind, a, n, p, s, loop, LOP_OK};

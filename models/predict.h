@@ -136,7 +136,8 @@ typedef struct {
     size_t n_draws;        /* draws the interval was computed from; 0: no interval */
     size_t n_invalid;      /* draws whose time was no time */
     int extrapolated;      /* o(p), L(p) (LogP: at p = 1) evaluated outside the fitted range */
-    int no_interval;       /* an interval was wanted but pr->uncertain prevents it */
+    int no_interval;       /* an interval was wanted but pr->uncertain prevents it, or
+                              the loop's or the bucket's gap from X(1) */
     int off_interval;      /* the draws' interval left out the time: none (uncert.h) */
     int negative_logp;     /* a LogP time computed from a LogP parameter below 0 (one
                               from a set: L(1) < 0), a number but not a barrier time */
@@ -161,10 +162,11 @@ double predict_loop_rtt(const lop_view_t *lop);
 void predict_loop_logp(const lop_view_t *lop, const logp_t *given, logp_t *out);
 
 /* The bucket's LogP parameters and burst (models/README.md "The bucket").
- * Where the round fit of 'shown' (the point set) shows a token bucket
+ * Where the series of 'shown' (the point set) shows a token bucket
  * (lop_view_no_burst NULL): o_s, o_r as the loop's, g and *burst from the
- * round fit of 'lop' (a draw of it, or the same), L such that a round trip
- * after idle costs T(1) (o_s + L + o_r = T(1)/2).  Elsewhere the loop's
+ * round fit of 'lop' (a draw of it, or the same; lop_view_bucket: without a
+ * knot g is the loop's, and predict_duplex the gap X(1) implies), L such
+ * that a round trip after idle costs T(1) (o_s + L + o_r = T(1)/2).  Elsewhere the loop's
  * parameters (predict_loop_logp of lop and 'given') and *burst = 0: the
  * bucket is then the loop. */
 void predict_bucket_logp(const lop_view_t *shown, const lop_view_t *lop, const logp_t *given,

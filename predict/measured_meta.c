@@ -25,26 +25,33 @@ static const lop_fit_t *series_fit(const lopredict_run_t *run, size_t i, const c
 void measured_bucket_print(const lopredict_opts_t *o, const lopredict_run_t *run)
 {
     printf("# bucket: the loop with a token bucket of B messages refilled one per g on each "
-           "adapter where the series' round fit T(p) = p RTT(p) shows one (models/README.md "
-           "\"The bucket\"): o_s, o_r as the loop's, g = l3 and B = l4 of the round's bucket "
-           "fit, L = T(1)/2 - o_s - o_r (a round trip after idle, the bucket full); elsewhere "
-           "the loop");
+           "adapter where the series shows one (models/README.md \"The bucket\"): o_s, o_r as "
+           "the loop's, L = T(1)/2 - o_s - o_r (T(1) = 1 RTT(1), a round trip after idle, the "
+           "bucket full), and g = l3, B = l4 of a knot in the round's bucket fit T(p) = p "
+           "RTT(p); where the round has no knot but a round trip after idle is shorter than "
+           "the exchange back to back (T(1) < X(1)), B = the round's peers (passed at once) "
+           "and g the gap X(1) implies; elsewhere the loop");
     const char *sep = "; round fits:";
     for (size_t i = 0; run->have_set && i < run->set.n; i++) {
         const lop_fit_t *f = series_fit(run, i, "round", o->stat);
         if (!f)
             continue;
-        lop_view_t v = {.round = f};
+        lop_view_t v = {.round = f,
+                        .exch = lop_paramset_find(&run->set, f->series, "exch", o->stat)};
         double g, B, t1;
         const char *none = lop_view_no_burst(&v);
         printf("%s %s %s ", sep, f->series, f->model->name);
+        char n[3][LOP_OUT_NUM_LEN];
         if (none) {
             printf("(the loop: %s)", none);
-        } else {
-            char n[3][LOP_OUT_NUM_LEN];
-            lop_view_bucket(&v, &g, &B, &t1);
+        } else if (lop_view_bucket(&v, &g, &B, &t1), lop_view_knot(&v)) {
             printf("(T(1) = %s us, g = %s us, B = %s)", lop_out_format_csv(n[0], t1),
                    lop_out_format_csv(n[1], g), lop_out_format_csv(n[2], B));
+        } else {
+            printf("(no knot: T(1) = %s us < X(1) = %s us, B = %s peers, g from X(1))",
+                   lop_out_format_csv(n[0], t1),
+                   lop_out_format_csv(n[1], lop_fit_eval(v.exch, 1)),
+                   lop_out_format_csv(n[2], B));
         }
         sep = ",";
     }

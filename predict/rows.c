@@ -75,7 +75,11 @@ void rows_interval_print(FILE *out, const lopredict_opts_t *o, const lopredict_r
     }
     fprintf(out, "# intervals: %.0f %% Monte Carlo over the fits of the series%s: %zu draws "
             "for closed forms, %zu for simulations (sim_*), seed %lu\n",
-            100 * o->uncert.level, o->measured ? " (empty where they have no covariance)" : "",
+            100 * o->uncert.level,
+            o->measured ? " (empty where they have no covariance, and for the loop and the "
+                          "bucket where their gap is the one the exchange X(1) implies: one "
+                          "point, its error unknown)"
+                        : "",
             o->uncert.n_draws, o->sim_draws, o->uncert.seed);
 }
 

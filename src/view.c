@@ -111,11 +111,9 @@ double lop_view_gap(const lop_view_t *view)
     return (lop_fit_eval(f, f->pmax) - lop_fit_eval(f, f->pmin)) / (f->pmax - f->pmin);
 }
 
-const char *lop_view_no_burst(const lop_view_t *view)
+/* Why the round fit has no knot that measures the bucket, or NULL. */
+static const char *no_knot(const lop_fit_t *f)
 {
-    const lop_fit_t *f = view->round;
-    if (!f)
-        return "no round fit";
     if (f->model != &lop_model_bucket)
         return "the round is a line";
     if (!(f->lambda[2] > f->lambda[1]))
@@ -125,11 +123,35 @@ const char *lop_view_no_burst(const lop_view_t *view)
     return NULL;
 }
 
+int lop_view_knot(const lop_view_t *view)
+{
+    return view->round && !no_knot(view->round);
+}
+
+const char *lop_view_no_burst(const lop_view_t *view)
+{
+    const lop_fit_t *f = view->round;
+    if (!f)
+        return "no round fit";
+    const char *why = no_knot(f);
+    if (!why)
+        return NULL;
+    if (!(f->pmax >= 2))
+        return f->model == &lop_model_bucket ? why : "the round is a line over one peer";
+    if (!view->exch)
+        return f->model == &lop_model_bucket ? why : "the round is a line, and no exchange X(1)";
+    if (!(lop_fit_eval(f, 1) < lop_fit_eval(view->exch, 1)))
+        return "no knot in the round, and a round trip after idle T(1) no shorter than the "
+               "exchange back to back X(1)";
+    return NULL;
+}
+
 void lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us)
 {
     const lop_fit_t *f = view->round;
-    *g_us = f->lambda[2];
-    *burst = f->lambda[3];
+    int knot = lop_view_knot(view);
+    *g_us = knot ? f->lambda[2] : NAN;
+    *burst = knot ? f->lambda[3] : f->pmax;
     *t1_us = lop_fit_eval(f, 1);
 }
 

@@ -73,14 +73,20 @@ double lop_view_Lmcast(const lop_view_t *view, double p);
 /* LogP's gap g: the slope of PRTT(k) over the fitted k (lopbench's scenario
  * 3, netgauge's PRTT(n, 0, s)); NaN without a prtt fit or with one k. */
 double lop_view_gap(const lop_view_t *view);
-/* Why the round fit shows no token bucket (models/README.md "The
- * bucket"), or NULL when it does: model bucket, peers beyond the knot
- * slower than within the burst (l3 > l2), and a measured peer beyond the
- * knot (l4 <= pmax - 1), so that g is measured. */
+/* Does the round fit measure a token bucket's knot: model bucket, peers
+ * beyond the knot slower than within the burst (l3 > l2), and a measured
+ * peer beyond the knot (l4 <= pmax - 1), so that g is measured? */
+int lop_view_knot(const lop_view_t *view);
+/* Why the series shows no token bucket (models/README.md "The bucket"),
+ * or NULL when it does: a knot (lop_view_knot), or a round of 2 peers or
+ * more without one while a round trip after idle is shorter than the
+ * exchange back to back, T(1) < X(1): the adapters pace messages back to
+ * back, and passed all the round's peers at once after idle. */
 const char *lop_view_no_burst(const lop_view_t *view);
-/* The adapter of a bucket round fit: a token bucket of *burst = l4
- * messages refilled one per *g_us = l3, and *t1_us = T(1), a round trip
- * after idle (the bucket full). */
+/* The adapter of a bucket: *burst messages pass at once after idle, then
+ * one per *g_us; *t1_us = T(1), a round trip after idle (the bucket full).
+ * From a knot l4 and l3; without one the round's pmax peers and NaN (the
+ * gap the exchange X(1) implies: predict_duplex). */
 void lop_view_bucket(const lop_view_t *view, double *g_us, double *burst, double *t1_us);
 /* Is p inside the range the fits were made on? */
 int lop_view_in_range(const lop_view_t *view, double p);

@@ -377,6 +377,59 @@ static void bucket_not_shown(void)
     }
 }
 
+/* A round without a knot over 3 peers, T(p) = 35 + 5 p: where a
+ * round trip after idle is shorter than the exchange back to back (T(1) =
+ * 40 < X(1) = 60), the adapters pace messages back to back and passed the
+ * 3 peers at once: a bucket of B = 3, L from T(1), g the gap X(1) implies
+ * (the duplex calibration, not a knot's l3); elsewhere the loop. */
+static void bucket_line(void)
+{
+    static const struct {
+        const char *round, *exch, *why;
+    } cases[] = {
+        {"linear,9,1,3,35,5", "60", NULL},
+        {"linear,9,1,3,35,5", "40", "no shorter than the exchange"},
+        {"linear,9,1,1,35,5", "60", "a line over one peer"},
+    };
+    static const char loop_rows[] = "x,t-inline,rtt,min,const,9,1,63,20,,,,,\n"
+                                    "x,t-inline,os,min,const,9,1,63,1,,,,,\n"
+                                    "x,t-inline,or,min,const,9,1,63,0.5,,,,,\n"
+                                    "x,t-inline,prtt,min,linear,9,1,8,30,4,,,,\n";
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        char text[640];
+        snprintf(text, sizeof text, "%sx,t-inline,exch,min,const,1,1,1,%s,,,,,\n"
+                 "x,t-inline,round,min,%s,,,,\n", loop_rows, cases[i].exch, cases[i].round);
+        lop_paramset_t set;
+        lop_view_t lop;
+        fixture_lop_load(text, &set, &lop);
+        const logp_t given = {0};
+        logp_t m, loop;
+        double burst = -1, g, b, t1;
+        predict_bucket_logp(&lop, &lop, &given, &m, &burst);
+        predict_loop_logp(&lop, &given, &loop);
+        const char *why = lop_view_no_burst(&lop);
+        if (!cases[i].why) {
+            lop_view_bucket(&lop, &g, &b, &t1);
+            ok(!why && !lop_view_knot(&lop) && isnan(g) && b == 3 && t1 == 40 &&
+                   m.L_us == 18.5 && m.g_us == loop.g_us && burst == 3,
+               "T(1) < X(1), no knot: B = 3 peers, L = T(1)/2 - o_s - o_r = 18.5, the loop's g");
+            barrier_cost_t c;
+            predict_t pr;
+            predict_duplex_t d;
+            int ran = fixture_predictor(&lop, &c, &pr) &&
+                      predict_duplex(&pr, PREDICT_BUCKET, &d) == LOP_OK;
+            ok(ran && d.gap_us > 0 && fabs(d.apart_us - 60) < 1e-5,
+               "... and the gap that makes the exchange take X(1) = 60 (%g us, apart %g us)",
+               d.gap_us, d.apart_us);
+            predict_free(&pr);
+        } else {
+            ok(why && strstr(why, cases[i].why) && !memcmp(&m, &loop, sizeof m) && burst == 0,
+               "%s: the loop's parameters (%s)", cases[i].why, why ? why : "shown");
+        }
+        lop_paramset_free(&set);
+    }
+}
+
 int main(void)
 {
     repeat();
@@ -388,5 +441,6 @@ int main(void)
     calibration();
     bucket_predict();
     bucket_not_shown();
+    bucket_line();
     return tap_done();
 }

@@ -104,6 +104,20 @@ static void check_every_algorithm(void)
        "LogP from the fits and LoP both get intervals");
     for (uint32_t p = 4; p <= 64; p *= 4)
         check_contains(&w, p);
+    /* the loop's gap from the exchange X(1), one point whose error is
+     * unknown (predict_duplex): no interval for the loop, the bucket keeps its */
+    w.pr.gap_us[0] = 5;
+    sched_t s;
+    predict_time_t loop, bucket;
+    sched_build(barrier_alg_find("diss"), 8, 0, &s);
+    ok(!predict_has_interval(&w.pr, PREDICT_LOOP) && predict_has_interval(&w.pr, PREDICT_BUCKET) &&
+           predict_time(&w.pr, PREDICT_LOOP, barrier_alg_find("diss"), 0, 8, &s, &loop) == LOP_OK &&
+           predict_time(&w.pr, PREDICT_BUCKET, barrier_alg_find("diss"), 0, 8, &s, &bucket) ==
+               LOP_OK &&
+           loop.no_interval && isnan(loop.lo_us) && loop.us > 0 && !bucket.no_interval &&
+           bucket.lo_us <= bucket.us,
+       "the loop's gap from X(1): the loop no-interval, the bucket its interval");
+    sched_free(&s);
     predict_free(&w.pr);
 }
 
