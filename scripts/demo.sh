@@ -28,7 +28,9 @@
 #   NIC=        with NODES: RATE[:BURST[:MTU]] shapes every node's link (the
 #               slow-NIC lab of scripts/cluster.sh --nic, e.g. NIC=5mbit); the
 #               nodes may then outnumber the cores (frame times dwarf the
-#               ranks' scheduling; waiting ranks yield)
+#               ranks' scheduling; waiting ranks yield); --pairs is left out
+#               where its MPI_Issend method (up to 1 MiB a message) would take
+#               over 5 minutes at that rate
 # Every command's failure stops the demo (set -e): the tools exit non-zero on
 # bad input and on any failed write (a full disk), so no step works on the
 # half output of the one before.
@@ -114,6 +116,21 @@ case $OUT in *'
 [ "$NP" -le "$CORES" ] || [ -n "$YIELD" ] ||
     die "NP=$NP: more ranks than the $CORES cores; predictions from oversubscribed fits describe the scheduler, not the network (OVER_NP=$NP runs the scenarios oversubscribed for their figures only)"
 [ "$NODES" -eq 0 ] || OVER_NP=0 # the oversubscribed run is a local one
+
+# The two levels (lopbench --pairs --pairs-sample, two ranks a node) and the
+# hybrid barrier from them, on the virtual cluster; PAIRS_SKIP says why not
+# on a slow shaped one, else it is empty: the MPI_Issend method sends
+# messages of 1 byte to 1 MiB, 2 MiB a repetition, both ways between nodes.
+PAIRS_SKIP=
+case ${NIC%%:*} in
+*[0-9]bit | *[0-9][kmg]bit) # cluster.sh's forms; it refuses the others
+    pairs_s=$(echo "${NIC%%:*}" | awk -v reps="$REPS" '{ r = $0 + 0; u = substr($0, length($0) - 3, 1)
+        r *= u == "k" ? 1e3 : u == "m" ? 1e6 : u == "g" ? 1e9 : 1; printf "%.0f", (r > 0 ? 2 * 2^21 * 8 * reps / r : 0) }')
+    [ "$NODES" -lt 2 ] || [ "$pairs_s" -le 300 ] ||
+        PAIRS_SKIP="not on links shaped to ${NIC%%:*}: the MPI_Issend method sends 2 MiB a repetition each way (1 byte to 1 MiB), about $pairs_s s at REPS=$REPS"
+    ;;
+esac
+[ -z "$PAIRS_SKIP" ] || say "the two levels (--pairs) will be left out: $PAIRS_SKIP"
 
 start=$(date +%s)
 step 1/9 "dependencies and build"
@@ -204,7 +221,8 @@ done
 predict --alg ndiss --n 1..10 --p 16,64,256 --cnt 5000 --csv >"$D/ndiss.csv"
 
 step 5/9 "lopbench beyond the timed barriers: the two levels, background traffic"
-if [ "$NODES" -ge 2 ]; then
+[ -z "$PAIRS_SKIP" ] || say "[5/9] skipped the two levels: $PAIRS_SKIP"
+if [ "$NODES" -ge 2 ] && [ -z "$PAIRS_SKIP" ]; then
     # Two ranks a node, one pair measured at a time (--pairs-sample: a pair
     # per placement class), so the measuring pair has the two cores.
     say "[5/9] lopbench --pairs --pairs-sample on $NODES nodes x 2 ranks: the two levels"
@@ -306,7 +324,11 @@ secs=$(($(date +%s) - start))
     echo "== Barriers measured (lopbench --barrier) =="
     cat "$OUT/barrier.txt"
     echo
-    if [ "$NODES" -ge 2 ]; then
+    if [ -n "$PAIRS_SKIP" ]; then
+        echo "== Two levels (lopbench --pairs --pairs-sample) =="
+        echo "skipped: $PAIRS_SKIP"
+        echo
+    elif [ "$NODES" -ge 2 ]; then
         echo "== Two levels (lopbench --pairs --pairs-sample, $NODES nodes x 2 ranks) =="
         cat "$OUT/pairs.txt"
         echo
@@ -352,6 +374,7 @@ say "  figures/     $(ls "$OUT/figures" 2>/dev/null | tr '\n' ' ')"
 say "  figures-mozart/  the thesis's figures 2.36, 2.38, 2.39 from its published parameters"
 [ -z "$OV" ] || say "  $(basename "$OV")/  the oversubscribed run's data and figures (no predictions)"
 say "  bench.txt fit.txt models.txt verify.txt best.txt barrier.txt measured.txt  tool outputs"
-[ "$NODES" -eq 0 ] || say "  pairs.txt hybrid.txt hybrid-check.txt  the two levels and the hybrid barrier"
+[ "$NODES" -eq 0 ] || [ -n "$PAIRS_SKIP" ] ||
+    say "  pairs.txt hybrid.txt hybrid-check.txt  the two levels and the hybrid barrier"
 [ -n "$CONGEST_SKIP" ] ||
     say "  congest/     barriers isolated and under incast traffic: data/, figures/ (distribution.png, impact.png)"

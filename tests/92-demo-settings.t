@@ -45,6 +45,22 @@ env OUT="$T/old" sh "$ROOT/scripts/demo.sh" >"$T/log" 2>&1 && fail "an OUT that 
 check "... saying so in one line" test "$(grep -c "^demo: OUT=$T/old exists: " "$T/log")" -eq 1
 check "... and leaves it as it was" test "$(ls -A "$T/old")" = mine -a "$(cat "$T/old/mine")" = keep
 
+# The two levels (--pairs) are left out on links too slow for the
+# MPI_Issend method's 2 MiB a repetition, said before anything runs: a
+# stand-in for make that fails stops the demo at step 1.
+mkdir "$T/nomake"
+printf '#!/bin/sh\nexit 1\n' >"$T/nomake/make"
+chmod +x "$T/nomake/make"
+left_out() { # VAR=VALUE...: the demo's line on the two levels, or nothing
+    env PATH="$T/nomake:$PATH" OUT="$T/lab" "$@" sh "$ROOT/scripts/demo.sh" 2>&1 |
+        sed -n 's/^demo: the two levels (--pairs) will be left out: //p'
+}
+slow=$(left_out NODES=8 NIC=5mbit)
+check "NODES=8 NIC=5mbit: the two levels left out, said before step 1 ($slow)" sh -c \
+    "echo '$slow' | grep -q '^not on links shaped to 5mbit: .* about 6711 s at REPS=1000\$'"
+check "NODES=2 NIC=1gbit:16000:1500 REPS=200 (about 7 s): measured" test -z "$(left_out NODES=2 NIC=1gbit:16000:1500 REPS=200)"
+check "... and neither run wrote anything" test ! -e "$T/lab"
+
 # A reader of the demo's messages that goes away (make demo | head -n 1):
 # SIGPIPE ends the demo at its next message, and takes OUT, made by then,
 # with it (SIGPIPE once killed the shell past its EXIT trap: OUT/data left).
