@@ -57,8 +57,8 @@ static const struct {
      "(thesis 2.3.4, listing 2.11)"},
     {PRTT, NULL, "messages sent back to back",
      "PRTT(k) = t2 - t1: rank 0 sends k messages back to back to rank 1, which replies once it "
-     "has all k (netgauge's PRTT(k, 0, s), no idle gap); PRTT(k) = PRTT(1) + (k - 1) g, "
-     "LogP's gap g the slope"},
+     "has all k (netgauge's PRTT(k, 0, s), no idle gap), each k's rounds in a run of their "
+     "own; PRTT(k) = PRTT(1) + (k - 1) g, LogP's gap g the slope"},
     {EXCH, NULL, "1 (one message each way at once)",
      "X(1) = t2 - t1: ranks 0 and 1 each send one message to the other and wait for the "
      "other's, rounds back to back (no idle gap); an exchange, as a round of bfly, pe or diss "

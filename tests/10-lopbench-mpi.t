@@ -89,8 +89,8 @@ check "--scenario 3: rows k = 1..$K" rows_ok "$T/gap/send-normal-prtt.csv" $K $R
 check "--scenario 3: rdmaw polls a slot that cannot count k writes: row k = 1 alone" \
     rows_ok "$T/gap/rdmaw-normal-prtt.csv" 1 $REPS
 G=$T/gap/send-normal-prtt.csv
-check "--scenario 3: quantity prtt, k counts messages back to back, no idle gap in its definition" \
-    test "$(meta "$G" quantity),$(meta "$G" p | grep -c 'messages sent back to back'),$(meta "$G" definition | grep -c 'no idle gap')" = prtt,1,1
+check "--scenario 3: quantity prtt, k counts messages back to back, no idle gap, each k's rounds a run of their own" \
+    test "$(meta "$G" quantity),$(meta "$G" p | grep -c 'messages sent back to back'),$(meta "$G" definition | grep -c "no idle gap), each k's rounds in a run of their own")" = prtt,1,1
 X=$T/gap/send-normal-exch.csv
 check "--scenario 3: the exchange X(1), one row, both ranks sending at once, no idle gap" \
     test "$(meta "$X" quantity),$(meta "$X" definition | grep -c 'each send one message to the other.*no idle gap')" = exch,1
