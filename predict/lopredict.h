@@ -66,7 +66,7 @@ typedef struct {
     const char *logp_opt[LOGP_PARAMS];  /* the option that gave L, os, or, g, without its
                                            "--" (NULL: none) */
     sched_lop_arg_t lop_arg;            /* --lop-arg */
-    int csv, simulate, timing;          /* flags */
+    int csv, simulate, loop, timing;    /* flags */
     barrier_cost_t cost;                /* --cnt, --links and the hardware barriers' options */
     pairs_opts_t pairs_opts;            /* --costs, --topology, --level-L/-o, --map */
     const char *write_costs;            /* --write-costs FILE */

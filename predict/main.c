@@ -107,12 +107,16 @@ static const lop_cli_opt_t options[] = {
     {"csv", 0, NULL, "CSV output", LOP_CLI_FLAG, AT(csv), .modes = TABLES},
     {"simulate", 0, NULL, "add the simulated time of the selected model(s)", LOP_CLI_FLAG,
      AT(simulate), .modes = IN(PREDICT) | IN(CHECK_SCHEDULE)},
+    {"loop", 0, NULL,
+     "add the loop's and the bucket's times: the barrier back to back on the measured machine, "
+     "as --measured prices it (models/README.md \"The loop\", \"The bucket\")",
+     LOP_CLI_FLAG, AT(loop), .modes = IN(PREDICT)},
     {"timing", 0, NULL, "wall time and events per second on stderr", LOP_CLI_FLAG, AT(timing),
      .modes = WORK},
     {"draws", 0, "N",
      "Monte Carlo draws per simulated time's interval, at least 40 for a 95 % interval "
      "(default: 200)", LOP_CLI_CUSTOM, .min = 1, .max = 1000000, .parse = parse_draws,
-     .modes = IN(PREDICT) | IN(MEASURED), .only_with = "simulate"},
+     .modes = IN(PREDICT) | IN(MEASURED), .only_with = "simulate|loop"},
     {"seed", 0, "S", "seed of the draws of the intervals (default: 1)", LOP_CLI_INT,
      AT(uncert.seed), .min = 0, .max = (double)LONG_MAX,
      .modes = IN(PREDICT) | IN(MEASURED) | IN(BEST)},

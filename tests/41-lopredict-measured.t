@@ -145,6 +145,14 @@ check "'# ack:' for each series with a ring, and the acknowledgement charged: $l
     "$(echo "$line" | sed 's/^.*The loop"): //')" = "send-normal R(4) = 20 us, the loop's ring 12 us: ack 12 us"
 check "... the loop charges it: diss at P = 4 costs 32, at P = 3 (all answered) 24" \
     test "$(column loop_us "$T/r.out")" = "32 24 "
+# --loop in the default mode prices as --measured does, from the same set
+"$P" --params "$T/ring.csv" --series send-normal --alg diss --p 3,4 --loop --csv >"$T/pl.out" 2>"$T/pl.err"
+check "--loop: the loop's times as --measured's (diss at P = 3 and 4: 24, 32)" \
+    test "$(column loop_us "$T/pl.out")" = "24 32 "
+check "... and the bucket's, the loop's where the set has no round" \
+    test "$(column bucket_us "$T/pl.out")" = "24 32 "
+check "... after the set's '# ack:' line" grep -q '^# ack: .*send-normal R(4) = 20 us' "$T/pl.out"
+
 
 # barrier.csv's series column (lopbench writes each executor's own): used as given.
 cat >"$T/series.csv" <<'CSV'
