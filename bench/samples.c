@@ -42,6 +42,12 @@ lop_status_t lop_samples_stats(const lop_samples_t *s, size_t p, lop_stats_t *ou
     return LOP_OK;
 }
 
+/* The p written for row 'row' (1-based): rows start at p_first. */
+static long row_p(const lop_samples_t *s, size_t row)
+{
+    return (long)(s->p_first + row - 1);
+}
+
 /* Summary row p: the statistics of its samples. */
 static lop_status_t summary_row(lop_out_t *o, const lop_samples_t *s, size_t p)
 {
@@ -49,8 +55,8 @@ static lop_status_t summary_row(lop_out_t *o, const lop_samples_t *s, size_t p)
     lop_status_t st = lop_samples_stats(s, p, &t);
     if (st)
         return st;
-    const lop_fmt_series_row_t row = {(long)(s->p_first + p - 1), (long)t.n, t.min, t.mean, t.median, t.p99, t.max,
-                                      t.stddev};
+    const lop_fmt_series_row_t row = {row_p(s, p), (long)t.n, t.min, t.mean, t.median, t.p99,
+                                      t.max, t.stddev};
     return lop_fmt_series_row(o, &row);
 }
 
@@ -59,8 +65,7 @@ static lop_status_t raw_rows(lop_out_t *o, const lop_samples_t *s, size_t p)
 {
     lop_status_t st = LOP_OK;
     for (size_t r = 0; r < s->reps && st == LOP_OK; r++)
-        st = lop_fmt_series_sample(o, (long)(s->p_first + p - 1), (long)r + 1,
-                                   s->us[(p - 1) * s->reps + r]);
+        st = lop_fmt_series_sample(o, row_p(s, p), (long)r + 1, s->us[(p - 1) * s->reps + r]);
     return st;
 }
 

@@ -30,9 +30,10 @@ typedef struct {
                                  README.md "The loop"), a choice the intervals keep,
                                  so it is never drawn */
     const lop_fit_t *ring;    /* R(P) of the series, scenario 3's ring of all P ranks (a
-                                 constant at p = P), its mean whatever the statistic; may be NULL.  It prices the acknowledgement
-                                 of a message not answered on its pair (models/
-                                 README.md "The loop"), never drawn either */
+                                 constant at p = P), its mean whatever the statistic;
+                                 may be NULL.  It prices the acknowledgement of a
+                                 message not answered on its pair (models/README.md
+                                 "The loop"), never drawn either */
     /* A measured hardware multicast (lopbench --ops rdmaw,mcast):
      * RTT_mcast(p) and o_s of its post (series LOP_MCAST_SERIES), and the
      * rtt and os of its answers, RDMA writes (LOP_MCAST_ANSWERS); all NULL
